@@ -1,0 +1,517 @@
+"""What every module shares: argument validation, the run context, atomic writes and file attributes.
+
+Runs on the target with the Python standard library alone (Python >= 3.8), and on the controller, where the
+compiler uses ``validate_arguments`` to check a task's arguments before any host is touched. The remote agent
+sends this file to each host once, before the first module.
+
+A module is one file in ``modules/`` that defines::
+
+    DOCUMENTATION = {"short_description": ..., "description": [...], "options": {...}}   # shown by provisioning-doc
+    EXAMPLES = '''yaml'''
+    RETURN = {"key": "what it means", ...}
+    ARGUMENT_SPEC = {"name": {"type": "str", "required": True, "aliases": [...], ...}, ...}
+    SPEC_RULES = {"mutually_exclusive": [...], "required_one_of": [...], "required_together": [...],
+                  "required_if": [[arg, value, [args...]], ...]}                          # optional
+    FREE_FORM = "cmd"          # optional: which argument receives free-form text ("uptime" in -a 'uptime')
+    SUPPORTS_CHECK_MODE = True
+    def run(module): ...        # returns a result dict: changed, msg, diff and module-specific keys
+"""
+
+import grp
+import hashlib
+import os
+import pwd
+import shlex
+import shutil
+import stat
+import subprocess
+import tempfile
+import time
+
+BOOLEANS_TRUE = frozenset(["y", "yes", "on", "1", "true", "t", "1.0"])
+BOOLEANS_FALSE = frozenset(["n", "no", "off", "0", "false", "f", "0.0", ""])
+
+# Internal parameters the controller may pass to any module; never part of a user's arguments.
+INTERNAL_PREFIX = "_provisioning_"
+
+
+class ArgumentError(Exception):
+    """A task's arguments do not fit the module's spec; the message names the argument."""
+
+
+class ModuleFailure(Exception):
+    """Raised by ``Module.fail``: the module stops and its result is failed, with extra result keys."""
+
+    def __init__(self, msg, result):
+        Exception.__init__(self, msg)
+        self.msg = msg
+        self.result = result
+
+
+def to_bool(value, name="value"):
+    """Ansible's boolean reading: yes/no/on/off/true/false/1/0 in any case."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in BOOLEANS_TRUE:
+        return True
+    if text in BOOLEANS_FALSE:
+        return False
+    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to bool: "
+                        "'%s' is not a valid boolean" % (name, type(value).__name__, value))
+
+
+def _to_list(value, name):
+    if isinstance(value, list):
+        return value
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",")] if value else []
+    if isinstance(value, (int, float)):
+        return [str(value)]
+    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to list"
+                        % (name, type(value).__name__))
+
+
+def _to_dict(value, name):
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        import json
+        try:
+            loaded = json.loads(value)
+        except ValueError:
+            loaded = None
+        if isinstance(loaded, dict):
+            return loaded
+        try:
+            return dict(part.split("=", 1) for part in shlex.split(value.replace(",", " ")))
+        except ValueError:
+            pass
+    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to dict"
+                        % (name, type(value).__name__))
+
+
+def _to_int(value, name):
+    if isinstance(value, bool):
+        raise ArgumentError("argument '%s' is of type bool and we were unable to convert to int" % name)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ArgumentError("argument '%s' is of type %s and we were unable to convert to int: "
+                            "'%s' is not a valid integer" % (name, type(value).__name__, value))
+
+
+def _to_float(value, name):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ArgumentError("argument '%s' is of type %s and we were unable to convert to float"
+                            % (name, type(value).__name__))
+
+
+def _to_str(value, name):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (dict, list)):
+        raise ArgumentError("argument '%s' is of type %s and we were unable to convert to str"
+                            % (name, type(value).__name__))
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    return str(value)
+
+
+def _to_path(value, name):
+    return os.path.expanduser(os.path.expandvars(_to_str(value, name)))
+
+
+def _to_raw(value, name):
+    return value
+
+
+def _to_jsonarg(value, name):
+    import json
+    if isinstance(value, (list, dict)):
+        return json.dumps(value)
+    return _to_str(value, name)
+
+
+CONVERTERS = {
+    "str": _to_str,
+    "bool": to_bool,
+    "int": _to_int,
+    "float": _to_float,
+    "list": _to_list,
+    "dict": _to_dict,
+    "path": _to_path,
+    "raw": _to_raw,
+    "jsonarg": _to_jsonarg,
+    "json": _to_jsonarg,
+}
+
+
+def _convert(value, option, name):
+    kind = option.get("type", "str")
+    converter = CONVERTERS.get(kind)
+    if converter is None:
+        raise ArgumentError("argument '%s' declares unknown type '%s'" % (name, kind))
+    converted = converter(value, name)
+    if kind == "list" and option.get("elements"):
+        element_option = dict(option, type=option["elements"])
+        element_option.pop("elements", None)
+        converted = [_convert(item, element_option, "%s[]" % name) for item in converted]
+        if option.get("options"):
+            converted = [validate_arguments(option["options"], item, name=name) if isinstance(item, dict)
+                         else item for item in converted]
+    elif kind == "dict" and option.get("options"):
+        converted = validate_arguments(option["options"], converted, name=name)
+    if "choices" in option and converted is not None:
+        choices = option["choices"]
+        values = converted if kind == "list" else [converted]
+        for item in values:
+            if item not in choices:
+                raise ArgumentError("value of %s must be one of: %s, got: %s"
+                                    % (name, ", ".join(str(c) for c in choices), item))
+    return converted
+
+
+def alias_table(spec):
+    """Every accepted spelling of every argument, mapped to its canonical name."""
+    table = {}
+    for name, option in spec.items():
+        table[name] = name
+        for alias in option.get("aliases", ()):
+            table[alias] = name
+    return table
+
+
+def validate_arguments(spec, params, rules=None, name=None, check_values=True):
+    """Return ``params`` resolved against ``spec``: aliases folded, types converted, defaults filled.
+
+    With ``check_values=False`` only the names are checked (unknown, duplicate, mutually exclusive): the compiler
+    does this before templating, when values may still be Jinja expressions.
+    """
+    rules = rules or {}
+    aliases = alias_table(spec)
+    where = " for %s" % name if name else ""
+    resolved = {}
+    unknown = []
+    for key, value in params.items():
+        if key.startswith(INTERNAL_PREFIX):
+            continue
+        canonical = aliases.get(key)
+        if canonical is None:
+            unknown.append(key)
+            continue
+        if canonical in resolved:
+            raise ArgumentError("argument '%s' was given twice (as '%s' and an alias)%s" % (canonical, key, where))
+        resolved[canonical] = value
+    if unknown:
+        raise ArgumentError("unsupported parameter%s%s: %s. Supported parameters include: %s" % (
+            "s" if len(unknown) > 1 else "", where, ", ".join(sorted(unknown)), ", ".join(sorted(aliases))))
+
+    def present(arg):
+        return resolved.get(arg) is not None
+
+    for group in rules.get("mutually_exclusive", ()):
+        given = [arg for arg in group if present(arg)]
+        if len(given) > 1:
+            raise ArgumentError("parameters are mutually exclusive: %s%s" % ("|".join(given), where))
+    if not check_values:
+        return resolved
+
+    for arg, option in spec.items():
+        if resolved.get(arg) is None:
+            if option.get("required"):
+                raise ArgumentError("missing required arguments: %s%s" % (arg, where))
+            if "default" in option:
+                resolved[arg] = option["default"]
+            else:
+                resolved[arg] = None
+        if resolved[arg] is not None:
+            resolved[arg] = _convert(resolved[arg], option, arg)
+    for group in rules.get("required_one_of", ()):
+        if not any(present(arg) for arg in group):
+            raise ArgumentError("one of the following is required: %s%s" % (", ".join(group), where))
+    for group in rules.get("required_together", ()):
+        given = [arg for arg in group if present(arg)]
+        if given and len(given) != len(group):
+            raise ArgumentError("parameters are required together: %s%s" % (", ".join(group), where))
+    for rule in rules.get("required_if", ()):
+        arg, value, needed = rule[0], rule[1], rule[2]
+        any_of = len(rule) > 3 and rule[3]
+        if resolved.get(arg) == value:
+            missing = [other for other in needed if not present(other)]
+            if (any_of and len(missing) == len(needed)) or (not any_of and missing):
+                raise ArgumentError("%s is %s but %s of the following are missing: %s%s" % (
+                    arg, value, "any" if any_of else "all", ", ".join(missing), where))
+    return resolved
+
+
+def no_log_values(spec, params):
+    """Values of arguments marked ``no_log``: the controller masks them in every output."""
+    return [str(params[arg]) for arg, option in spec.items()
+            if option.get("no_log") and params.get(arg) not in (None, "")]
+
+
+class Module(object):
+    """What a module's ``run`` receives: its validated parameters and helpers for running and writing."""
+
+    def __init__(self, params, check_mode=False, diff_mode=False, tmpdir=None):
+        self.params = params
+        self.check_mode = check_mode
+        self.diff_mode = diff_mode
+        self.tmpdir = tmpdir or tempfile.gettempdir()
+        self.warnings = []
+
+    # -- results -------------------------------------------------------------------------------------------
+    def fail(self, msg, **result):
+        """Stop the module: its result is ``failed`` with ``msg`` and any extra keys."""
+        raise ModuleFailure(msg, result)
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+    # -- processes -----------------------------------------------------------------------------------------
+    def run_command(self, args, check_rc=False, data=None, cwd=None, environ_update=None,
+                    use_unsafe_shell=False, executable=None, binary_data=False):
+        """Run a command; return (rc, stdout, stderr) as text. ``args`` is a list, or a string split like a shell."""
+        if isinstance(args, str) and not use_unsafe_shell:
+            args = shlex.split(args)
+        env = None
+        if environ_update:
+            env = dict(os.environ)
+            env.update({k: str(v) for k, v in environ_update.items()})
+        if use_unsafe_shell and isinstance(args, list):
+            args = " ".join(shlex.quote(a) for a in args)
+        try:
+            proc = subprocess.Popen(args, shell=use_unsafe_shell, executable=executable, cwd=cwd, env=env,
+                                    stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as exc:
+            if check_rc:
+                self.fail("Error executing command: %s" % exc, rc=exc.errno or 2, cmd=args)
+            return (exc.errno or 2, "", str(exc))
+        if data is not None and not isinstance(data, bytes):
+            data = data.encode("utf-8")
+            if not binary_data and not data.endswith(b"\n"):
+                data += b"\n"
+        out, err = proc.communicate(data)
+        out_text = out.decode("utf-8", "replace")
+        err_text = err.decode("utf-8", "replace")
+        if check_rc and proc.returncode != 0:
+            self.fail(err_text.strip() or out_text.strip() or "command failed", rc=proc.returncode,
+                      cmd=args, stdout=out_text, stderr=err_text)
+        return proc.returncode, out_text, err_text
+
+    def get_bin_path(self, name, required=False, extra_dirs=()):
+        search = os.environ.get("PATH", "").split(os.pathsep) + list(extra_dirs) + [
+            "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
+        found = shutil.which(name, path=os.pathsep.join(search))
+        if found is None and required:
+            self.fail("Failed to find required executable '%s' in paths: %s" % (name, os.pathsep.join(search)))
+        return found
+
+    # -- files ---------------------------------------------------------------------------------------------
+    def backup_local(self, path):
+        """Copy ``path`` beside itself with a timestamp, as Ansible's ``backup: true`` does; return the copy."""
+        if not os.path.exists(path):
+            return ""
+        backup = "%s.%s.%s~" % (path, os.getpid(), time.strftime("%Y-%m-%d@%H:%M:%S"))
+        shutil.copy2(path, backup)
+        return backup
+
+    def atomic_write(self, path, data):
+        """Write ``data`` (bytes) to ``path`` atomically: temp file in the same directory, fsync, rename.
+
+        An existing file keeps its mode and ownership; an interrupted write leaves the old file untouched.
+        """
+        directory = os.path.dirname(os.path.abspath(path)) or "."
+        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._take_attributes(path, tmp)
+            os.rename(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def atomic_move(self, src, dest):
+        """Move ``src`` over ``dest`` atomically, keeping dest's mode and ownership when it exists."""
+        directory = os.path.dirname(os.path.abspath(dest)) or "."
+        if os.stat(src).st_dev == os.stat(directory).st_dev:
+            self._take_attributes(dest, src)
+            os.rename(src, dest)
+            return
+        with open(src, "rb") as handle:
+            self.atomic_write(dest, handle.read())
+        os.unlink(src)
+
+    @staticmethod
+    def _take_attributes(existing, new):
+        try:
+            info = os.stat(existing)
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(new, 0o666 & ~umask)
+            return
+        os.chmod(new, stat.S_IMODE(info.st_mode))
+        try:
+            os.chown(new, info.st_uid, info.st_gid)
+        except OSError:
+            pass
+
+    def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True):
+        """Bring mode/owner/group of ``path`` to what was asked; return True when something changed (or would).
+
+        ``diff`` (a dict with ``before``/``after`` dicts) records what changed. In check mode nothing is touched.
+        """
+        try:
+            info = os.stat(path) if follow else os.lstat(path)
+        except OSError:
+            if self.check_mode:
+                return mode is not None or owner is not None or group is not None
+            raise
+        changed = False
+        if owner is not None:
+            uid = resolve_uid(owner, self)
+            if uid != info.st_uid:
+                changed = True
+                _record(diff, "owner", info.st_uid, uid)
+                if not self.check_mode:
+                    (os.chown if follow else os.lchown)(path, uid, -1)
+        if group is not None:
+            gid = resolve_gid(group, self)
+            if gid != info.st_gid:
+                changed = True
+                _record(diff, "group", info.st_gid, gid)
+                if not self.check_mode:
+                    (os.chown if follow else os.lchown)(path, -1, gid)
+        if mode is not None and not (stat.S_ISLNK(info.st_mode) and not follow):
+            current = stat.S_IMODE(info.st_mode)
+            wanted = parse_mode(mode, current, stat.S_ISDIR(info.st_mode), self)
+            if wanted != current:
+                changed = True
+                _record(diff, "mode", "0%03o" % current, "0%03o" % wanted)
+                if not self.check_mode:
+                    os.chmod(path, wanted)
+        return changed
+
+
+def _record(diff, key, before, after):
+    if diff is not None:
+        diff.setdefault("before", {})[key] = before
+        diff.setdefault("after", {})[key] = after
+
+
+def resolve_uid(owner, module):
+    try:
+        return int(owner)
+    except (TypeError, ValueError):
+        pass
+    try:
+        return pwd.getpwnam(str(owner)).pw_uid
+    except KeyError:
+        module.fail("chown failed: failed to look up user %s" % owner)
+
+
+def resolve_gid(group, module):
+    try:
+        return int(group)
+    except (TypeError, ValueError):
+        pass
+    try:
+        return grp.getgrnam(str(group)).gr_gid
+    except KeyError:
+        module.fail("chgrp failed: failed to look up group %s" % group)
+
+
+_PERMISSION_BITS = {
+    "u": {"r": stat.S_IRUSR, "w": stat.S_IWUSR, "x": stat.S_IXUSR, "s": stat.S_ISUID},
+    "g": {"r": stat.S_IRGRP, "w": stat.S_IWGRP, "x": stat.S_IXGRP, "s": stat.S_ISGID},
+    "o": {"r": stat.S_IROTH, "w": stat.S_IWOTH, "x": stat.S_IXOTH, "s": 0},
+}
+
+
+def parse_mode(mode, current, is_dir, module):
+    """An octal (``0644``, ``'0644'``, ``420``) or symbolic (``u=rw,g+r,o-rwx``) mode, applied to ``current``."""
+    if isinstance(mode, int):
+        return mode
+    text = str(mode).strip()
+    if text and all(ch in "01234567" for ch in text):
+        return int(text, 8)
+    if text == "preserve":
+        return current
+    result = current
+    for clause in text.split(","):
+        who, op, perms = "", "", ""
+        for index, ch in enumerate(clause):
+            if ch in "=+-":
+                who, op, perms = clause[:index], ch, clause[index + 1:]
+                break
+        if not op or any(c not in "ugoa" for c in who) or any(c not in "rwxXst" for c in perms):
+            module.fail("mode must be in octal or symbolic form: invalid mode '%s'" % mode)
+        targets = "ugo" if who in ("", "a") else who
+        for target in targets:
+            bits = 0
+            for perm in perms:
+                if perm == "X":
+                    if is_dir or current & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
+                        bits |= _PERMISSION_BITS[target]["x"]
+                elif perm == "t":
+                    bits |= stat.S_ISVTX if target == "o" or who in ("", "a") else 0
+                else:
+                    bits |= _PERMISSION_BITS[target][perm]
+            mask = sum(_PERMISSION_BITS[target].values())
+            if op == "=":
+                result = (result & ~mask) | bits
+            elif op == "+":
+                result |= bits
+            else:
+                result &= ~bits
+    return result
+
+
+def file_checksum(path, algorithm="sha1", blocksize=1 << 16):
+    """Hex digest of a file's content (sha1 like Ansible's ``checksum``), or None when it is not a file."""
+    if not os.path.isfile(path):
+        return None
+    digest = hashlib.new(algorithm)
+    with open(path, "rb") as handle:
+        block = handle.read(blocksize)
+        while block:
+            digest.update(block)
+            block = handle.read(blocksize)
+    return digest.hexdigest()
+
+
+def text_diff(before, after, before_header, after_header):
+    """The ``diff`` entry for a content change, as Ansible modules return it (texts, rendered by the controller)."""
+    return {"before": before, "after": after, "before_header": before_header, "after_header": after_header}
+
+
+def read_text(path, limit=1 << 20):
+    """A file's text for a diff, or '' when it is missing; larger or binary files give a placeholder."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return ""
+    if size > limit:
+        return "[file larger than %d bytes: diff not shown]\n" % limit
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if b"\x00" in data:
+        return "[binary file: diff not shown]\n"
+    return data.decode("utf-8", "replace")

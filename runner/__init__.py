@@ -1,0 +1,7 @@
+"""provisioning: an agentless, Ansible-compatible playbook runner.
+
+Stages live in sub-packages named for what they do (see docs/architecture.md); data flows one way:
+loader -> models -> compiler -> plan -> executor -> workers -> connection -> remote agent -> modules.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,47 @@
+"""The remote agent's source and the one-line bootstrap that starts it on a host.
+
+The bootstrap is a ``python3 -c`` that reads a 10-digit length and then that many bytes of agent source from
+stdin, so the command line stays short and the agent needs nothing installed on the host. It reads with
+``os.read`` (no buffering), so every byte after the source is left on stdin for the agent's frames.
+"""
+
+from __future__ import annotations
+
+import shlex
+import struct
+from functools import cache
+from importlib import resources
+
+# The frame header, shared with remote.py (which keeps its own copy: it must run alone on the target).
+FRAME_HEADER = struct.Struct("!II")
+
+BOOTSTRAP = ('import os;r=lambda n,b=b"":b if len(b)>=n else r(n,b+(os.read(0,n-len(b)) or exit(3)));'
+             "exec(r(int(r(10))))")
+NO_PYTHON_EXIT = 127
+NO_PYTHON_MARK = "provisioning: no python interpreter"
+
+
+@cache
+def agent_source() -> bytes:
+    return resources.files(__package__).joinpath("remote.py").read_bytes()
+
+
+def agent_payload() -> bytes:
+    """What the bootstrap reads from stdin: the source's length in 10 digits, then the source."""
+    source = agent_source()
+    return b"%010d" % len(source) + source
+
+
+def start_command(interpreter: str | None) -> str:
+    """A shell command that starts the agent with the configured interpreter or the first python3 found.
+
+    One round trip does the discovery: the configured interpreter, else ``python3`` on PATH, else
+    ``/usr/bin/python3``; with none of them the command says so on stderr and exits 127.
+    """
+    candidates = [interpreter] if interpreter else ["python3", "/usr/bin/python3"]
+    tries = " ".join(shlex.quote(c) for c in candidates)
+    script = (
+        f'for p in {tries}; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {shlex.quote(BOOTSTRAP)}; fi; '
+        f'done; echo "{NO_PYTHON_MARK}" >&2; exit {NO_PYTHON_EXIT}'
+    )
+    return "/bin/sh -c " + shlex.quote(script)

@@ -1,0 +1,233 @@
+"""The remote agent: one long-lived Python process per host and per become-user.
+
+This file runs on the target with the standard library alone (Python >= 3.8). The controller sends it through
+the bootstrap (see ``runner.agent.bootstrap``) and then talks to it in frames over stdin/stdout:
+
+    frame = struct "!II" (header length, body length) + JSON header + raw body
+
+Requests carry an ``op``; every request gets exactly one reply frame, except ``put`` chunks that are not
+``final`` (streamed without a reply) and ``fetch`` (one frame per chunk, then a final one). Module sources
+arrive once (``load``) and are kept by hash for the life of the process; modules run in this interpreter, so a
+task costs one request and one reply, no process spawn.
+"""
+
+import hashlib
+import json
+import os
+import signal
+import struct
+import sys
+import tempfile
+import traceback
+import types
+
+HEADER = struct.Struct("!II")
+CHUNK = 1 << 18
+
+
+class Channel(object):
+    def __init__(self):
+        # The protocol owns the original stdin/stdout; modules and their children get /dev/null and stderr,
+        # so nothing they read or print can corrupt a frame.
+        self.reader = os.fdopen(os.dup(0), "rb", buffering=1 << 16)
+        self.writer = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+
+    def _read_exact(self, size):
+        data = self.reader.read(size)
+        if data is None or len(data) < size:
+            return None
+        return data
+
+    def receive(self):
+        head = self._read_exact(HEADER.size)
+        if head is None:
+            return None, b""
+        header_len, body_len = HEADER.unpack(head)
+        header = json.loads(self._read_exact(header_len).decode("utf-8"))
+        body = self._read_exact(body_len) if body_len else b""
+        return header, body
+
+    def send(self, header, body=b""):
+        data = json.dumps(header, default=str, separators=(",", ":")).encode("utf-8")
+        self.writer.write(HEADER.pack(len(data), len(body)) + data + body)
+        self.writer.flush()
+
+
+class Agent(object):
+    def __init__(self, channel):
+        self.channel = channel
+        self.modules = {}  # name -> loaded python module, by the hash last loaded under that name
+        self.hashes = {}
+        self.uploads = {}  # remote path -> (open temp file, its path, running sha1) while a put streams
+        self.upload_errors = {}
+        self.tmpdir = None
+        self._install_package()
+
+    @staticmethod
+    def _install_package():
+        # Module files import their shared helpers as ``modules._utils``, on the target as on the controller.
+        package = types.ModuleType("modules")
+        package.__path__ = []
+        sys.modules["modules"] = package
+
+    def workdir(self):
+        if self.tmpdir is None:
+            self.tmpdir = tempfile.mkdtemp(prefix="provisioning-")
+        return self.tmpdir
+
+    def op_hello(self, header, body):
+        return {"python": list(sys.version_info[:3]), "executable": sys.executable, "pid": os.getpid(),
+                "uid": os.getuid(), "cwd": os.getcwd()}
+
+    def op_load(self, header, body):
+        name, digest = header["name"], header["hash"]
+        if hashlib.sha256(body).hexdigest() != digest:
+            return {"failed": True, "msg": "module %s arrived damaged (hash mismatch)" % name}
+        module = types.ModuleType("modules." + name)
+        module.__file__ = "<provisioning module %s>" % name
+        sys.modules["modules." + name] = module
+        setattr(sys.modules["modules"], name, module)
+        exec(compile(body, module.__file__, "exec"), module.__dict__)
+        self.modules[name] = module
+        self.hashes[name] = digest
+        return {"loaded": name}
+
+    def op_run(self, header, body):
+        name = header["module"]
+        module = self.modules.get(name)
+        if module is None:
+            return {"failed": True, "msg": "module %s was not loaded on this host" % name}
+        utils = sys.modules["modules._utils"]
+        saved_env = None
+        if header.get("env"):
+            saved_env = dict(os.environ)
+            os.environ.update({k: str(v) for k, v in header["env"].items()})
+        cwd = os.getcwd()
+        try:
+            params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), header.get("params") or {},
+                                              getattr(module, "SPEC_RULES", None))
+            context = utils.Module(params, check_mode=header.get("check", False),
+                                   diff_mode=header.get("diff", False), tmpdir=self.workdir())
+            if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
+                return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
+            result = module.run(context) or {}
+            if context.warnings:
+                result.setdefault("warnings", []).extend(context.warnings)
+        except utils.ArgumentError as exc:
+            result = {"failed": True, "msg": str(exc)}
+        except utils.ModuleFailure as exc:
+            result = dict(exc.result)
+            result.update(failed=True, msg=exc.msg)
+        except Exception as exc:  # a bug in the module, or the host refused something unexpected
+            result = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
+                      "exception": traceback.format_exc()}
+        finally:
+            if saved_env is not None:
+                os.environ.clear()
+                os.environ.update(saved_env)
+            try:
+                os.chdir(cwd)
+            except OSError:
+                pass
+        result.setdefault("changed", False)
+        return result
+
+    def op_put(self, header, body):
+        """Receive a file in chunks into a temp file beside ``path``; the final chunk renames it into place."""
+        path = header["path"]
+        try:
+            handle = self.uploads.get(path)
+            if handle is None:
+                directory = os.path.dirname(path) or "."
+                fd, tmp = tempfile.mkstemp(prefix=".provisioning.", dir=directory)
+                handle = self.uploads[path] = (os.fdopen(fd, "wb"), tmp, hashlib.sha1())
+            handle[0].write(body)
+            handle[2].update(body)
+        except (OSError, IOError) as exc:
+            # A chunk gets no reply: remember the failure and report it with the final chunk.
+            self.upload_errors.setdefault(path, "cannot write %s: %s" % (path, exc))
+        if not header.get("final"):
+            return None
+        if path in self.upload_errors:
+            self.discard_upload(path)
+            return {"failed": True, "msg": self.upload_errors.pop(path)}
+        fileobj, tmp, digest = self.uploads.pop(path)
+        fileobj.flush()
+        os.fsync(fileobj.fileno())
+        fileobj.close()
+        if header.get("mode") is not None:
+            os.chmod(tmp, int(header["mode"]))
+        os.rename(tmp, path)
+        return {"path": path, "checksum": digest.hexdigest()}
+
+    def op_fetch(self, header, body):
+        path = header["path"]
+        digest = hashlib.sha1()
+        try:
+            handle = open(path, "rb")
+        except OSError as exc:
+            return {"failed": True, "msg": "cannot read %s: %s" % (path, exc.strerror)}
+        with handle:
+            while True:
+                block = handle.read(CHUNK)
+                if not block:
+                    break
+                digest.update(block)
+                self.channel.send({"chunk": True}, block)
+        return {"eof": True, "checksum": digest.hexdigest()}
+
+    def serve(self):
+        while True:
+            header, body = self.channel.receive()
+            if header is None or header.get("op") == "exit":
+                break
+            handler = getattr(self, "op_" + str(header.get("op")), None)
+            try:
+                reply = handler(header, body) if handler else {"failed": True, "msg": "unknown op"}
+            except Exception as exc:
+                reply = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
+                         "exception": traceback.format_exc()}
+            if reply is not None:
+                self.channel.send(reply)
+        self.cleanup()
+
+    def discard_upload(self, path):
+        entry = self.uploads.pop(path, None)
+        if entry is not None:
+            entry[0].close()
+            if os.path.exists(entry[1]):
+                os.unlink(entry[1])
+
+    def cleanup(self):
+        for path in list(self.uploads):
+            self.discard_upload(path)
+        if self.tmpdir:
+            import shutil
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+def main():
+    channel = Channel()
+    agent = Agent(channel)
+
+    def stop(signum, frame):
+        # The controller was interrupted: remove our temp files, then end every process this agent started
+        # (they share its process group), so nothing is left running on the host.
+        agent.cleanup()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            os.killpg(os.getpgrp(), signal.SIGTERM)
+        finally:
+            os._exit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, stop)
+    agent.serve()
+
+
+main()

@@ -1,0 +1,237 @@
+"""The controller's side of the agent protocol: start the agent, send modules once, one frame per task."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
+from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.settings import BecomeSettings
+from runner.connection.transport import RemoteProcess, Transport
+from runner.errors import ConnectionFailure
+from runner.module_index import ModuleSource
+
+PUT_CHUNK = 1 << 18
+
+
+def encode_frame(header: dict[str, Any], body: bytes = b"") -> bytes:
+    data = json.dumps(header, separators=(",", ":")).encode()
+    return FRAME_HEADER.pack(len(data), len(body)) + data + body
+
+
+def _file_chunks(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as handle:
+        while chunk := handle.read(PUT_CHUNK):
+            yield chunk
+
+
+class AgentClient:
+    """One running agent on one host, for one user. Requests are answered strictly in order."""
+
+    def __init__(self, host: str, process: RemoteProcess):
+        self.host = host
+        self.process = process
+        self.loaded: dict[str, str] = {}  # module name -> hash of the source the agent holds
+        self.stderr_tail: collections.deque[bytes] = collections.deque(maxlen=32)
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self.info: dict[str, Any] = {}
+
+    # -- start ---------------------------------------------------------------------------------------------
+    @classmethod
+    async def start(cls, transport: Transport, host: str, interpreter: str | None,
+                    become: BecomeSettings | None, timeout: float) -> AgentClient:
+        command = start_command(interpreter)
+        marker = prompt = ""
+        if become is not None:
+            command, marker, prompt = wrap(command, become)
+        process = await transport.start(command)
+        client = cls(host, process)
+        try:
+            await asyncio.wait_for(client._handshake(become, marker, prompt), timeout)
+        except TimeoutError:
+            process.terminate()
+            if become is not None:
+                raise BecomeFailure(f"timed out waiting for privilege escalation prompt or success "
+                                    f"({become.method} to {become.user})") from None
+            raise ConnectionFailure(f"timed out starting the agent on {host}") from None
+        return client
+
+    async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str) -> None:
+        if become is not None and become.password:
+            await self._answer_password(become, marker, prompt)
+            self.process.write(agent_payload() + encode_frame({"op": "hello"}))
+        else:
+            self.process.write(agent_payload() + encode_frame({"op": "hello"}))
+            if become is not None:
+                await self._expect_marker(become, marker)
+        self._stderr_task = asyncio.ensure_future(self._drain_stderr())
+        try:
+            self.info = await self._receive()
+        except ConnectionFailure as exc:
+            raise self._start_failure(become) from exc
+
+    async def _answer_password(self, become: BecomeSettings, marker: str, prompt: str) -> None:
+        seen = b""
+        while prompt.encode() not in seen:
+            chunk = await self.process.read_stderr()
+            if not chunk:
+                raise BecomeFailure(explain_failure(seen.decode(errors="replace"), become))
+            seen += chunk
+        self.process.write(become.password.encode() + b"\n")  # type: ignore[union-attr]
+        await self.process.drain()
+        marker_task = asyncio.ensure_future(self._expect_marker(become, marker))
+        reprompt_task = asyncio.ensure_future(self._wait_for_text(prompt.encode()))
+        done, pending = await asyncio.wait({marker_task, reprompt_task}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        if reprompt_task in done and not marker_task.done():
+            self.process.terminate()
+            raise BecomeFailure(f"Incorrect {become.method} password")
+        marker_task.result()
+
+    async def _wait_for_text(self, text: bytes) -> bytes:
+        seen = b""
+        while text not in seen:
+            chunk = await self.process.read_stderr()
+            if not chunk:
+                return seen
+            seen += chunk
+            self.stderr_tail.append(chunk)
+        return seen
+
+    async def _expect_marker(self, become: BecomeSettings, marker: str) -> None:
+        expected = (marker + "\n").encode()
+        try:
+            line = await self.process.read_exactly(len(expected))
+        except EOFError:
+            stderr = await self._read_remaining_stderr()
+            raise BecomeFailure(explain_failure(stderr, become)) from None
+        if line != expected:
+            raise BecomeFailure(f"unexpected output while starting {become.method}: {line!r}")
+
+    async def _read_remaining_stderr(self) -> str:
+        chunks = list(self.stderr_tail)
+        try:
+            while True:
+                chunk = await asyncio.wait_for(self.process.read_stderr(), 2)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except TimeoutError:
+            pass
+        return b"".join(chunks).decode(errors="replace")
+
+    def _start_failure(self, become: BecomeSettings | None) -> Exception:
+        stderr = b"".join(self.stderr_tail).decode(errors="replace")
+        if NO_PYTHON_MARK in stderr:
+            return ConnectionFailure(
+                f"no Python interpreter found on {self.host} (tried the configured interpreter, python3, "
+                "/usr/bin/python3): install python3, or use the raw module, which needs none")
+        if become is not None:
+            return BecomeFailure(explain_failure(stderr, become))
+        return ConnectionFailure(f"the agent on {self.host} did not start: {stderr.strip() or 'no output'}")
+
+    async def _drain_stderr(self) -> None:
+        # Modules print to stderr (the agent moves their stdout there); keep the tail for error messages
+        # and keep reading so a chatty module can never fill the channel and stall.
+        while True:
+            chunk = await self.process.read_stderr(1 << 16)
+            if not chunk:
+                return
+            self.stderr_tail.append(chunk)
+
+    # -- frames --------------------------------------------------------------------------------------------
+    async def _receive_frame(self) -> tuple[dict[str, Any], bytes]:
+        try:
+            head = await self.process.read_exactly(FRAME_HEADER.size)
+            header_len, body_len = FRAME_HEADER.unpack(head)
+            header = json.loads(await self.process.read_exactly(header_len))
+            body = await self.process.read_exactly(body_len) if body_len else b""
+        except EOFError:
+            await asyncio.sleep(0.05)  # let the stderr reader catch the agent's last words
+            tail = b"".join(self.stderr_tail).decode(errors="replace").strip()
+            raise ConnectionFailure(f"the agent on {self.host} ended unexpectedly"
+                                    + (f": {tail[-2000:]}" if tail else "")) from None
+        return header, body
+
+    async def _receive(self) -> dict[str, Any]:
+        return (await self._receive_frame())[0]
+
+    async def request(self, header: dict[str, Any], body: bytes = b"") -> dict[str, Any]:
+        async with self._lock:
+            self.process.write(encode_frame(header, body))
+            return await self._receive()
+
+    # -- operations ----------------------------------------------------------------------------------------
+    async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
+                         diff: bool = False, environment: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them."""
+        async with self._lock:
+            frames = []
+            for source in modules:
+                if self.loaded.get(source.name) != source.digest:
+                    frames.append(encode_frame({"op": "load", "name": source.name, "hash": source.digest},
+                                               source.source))
+            module = modules[-1]
+            frames.append(encode_frame({"op": "run", "module": module.name, "params": params, "check": check,
+                                        "diff": diff, "env": environment or None}))
+            self.process.write(b"".join(frames))
+            for source in modules:
+                if self.loaded.get(source.name) != source.digest:
+                    reply = await self._receive()
+                    if reply.get("failed"):
+                        await self._receive()  # the run's reply, which says the module is missing
+                        return reply
+                    self.loaded[source.name] = source.digest
+            return await self._receive()
+
+    async def put(self, data: bytes | Path, remote_path: str, mode: int | None = None) -> dict[str, Any]:
+        """Stream bytes or a local file to ``remote_path`` (written beside it, then renamed into place)."""
+        async with self._lock:
+            if isinstance(data, bytes):
+                chunks: Iterable[bytes] = (data[i:i + PUT_CHUNK] for i in range(0, len(data), PUT_CHUNK))
+            else:
+                chunks = _file_chunks(data)
+            previous = b""
+            for chunk in chunks:
+                if previous:
+                    self.process.write(encode_frame({"op": "put", "path": remote_path}, previous))
+                    await self.process.drain()
+                previous = chunk
+            self.process.write(encode_frame({"op": "put", "path": remote_path, "final": True, "mode": mode},
+                                            previous))
+            return await self._receive()
+
+    async def fetch(self, remote_path: str) -> tuple[dict[str, Any], bytes]:
+        """Read a whole remote file; returns the final reply (checksum or failure) and the content."""
+        async with self._lock:
+            self.process.write(encode_frame({"op": "fetch", "path": remote_path}))
+            chunks = []
+            while True:
+                header, body = await self._receive_frame()
+                if header.get("chunk"):
+                    chunks.append(body)
+                    continue
+                return header, b"".join(chunks)
+
+    async def close(self) -> None:
+        try:
+            self.process.write(encode_frame({"op": "exit"}))
+            self.process.close_stdin()
+            await asyncio.wait_for(self.process.wait(), 5)
+        except (TimeoutError, OSError, ConnectionFailure):
+            self.process.terminate()
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+
+    def abort(self) -> None:
+        """Stop the agent now (interrupt): it removes its temp files and ends what it started."""
+        self.process.terminate()
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()

@@ -1,0 +1,53 @@
+"""Wrapping the agent's start command for privilege escalation (sudo, su).
+
+The wrapped command prints a marker on stdout once the new user's shell runs, so the client knows the
+password (if any) was accepted before it sends anything else on stdin.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shlex
+
+from runner.connection.settings import BecomeSettings
+from runner.errors import ConnectionFailure
+
+SUPPORTED_METHODS = ("sudo", "su")
+
+
+class BecomeFailure(Exception):
+    """Escalation failed (wrong password, not allowed): the task fails, the host stays reachable."""
+
+
+def wrap(command: str, become: BecomeSettings) -> tuple[str, str, str]:
+    """Return (wrapped command, success marker, password prompt) for ``command`` run as ``become.user``."""
+    nonce = secrets.token_hex(8)
+    marker = f"BECOME-SUCCESS-{nonce}"
+    prompt = f"[provisioning become password {nonce}]"
+    inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; exec {command}")
+    if become.method == "sudo":
+        flags = become.flags or "-H"
+        password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-n"
+        return f"sudo {flags} {password_flags} -u {shlex.quote(become.user)} {inner}", marker, prompt
+    if become.method == "su":
+        if become.password:
+            raise ConnectionFailure("su with a password needs a terminal; use become_method: sudo for that")
+        return f"su -s /bin/sh {shlex.quote(become.user)} -c {shlex.quote(inner)}", marker, prompt
+    raise ConnectionFailure(
+        f"unknown become_method '{become.method}' (expected one of: {', '.join(SUPPORTED_METHODS)})")
+
+
+def explain_failure(stderr: str, become: BecomeSettings) -> str:
+    text = stderr.strip()
+    lowered = text.lower()
+    if "a password is required" in lowered or "a terminal is required" in lowered:
+        return f"Missing {become.method} password (use -K or become_password)"
+    if "incorrect password" in lowered or "sorry, try again" in lowered or "authentication failure" in lowered:
+        return f"Incorrect {become.method} password"
+    if "not in the sudoers" in lowered or "is not allowed" in lowered:
+        return f"{become.method} to {become.user} is not allowed: {text.splitlines()[-1]}"
+    if "unknown user" in lowered or "does not exist" in lowered:
+        return f"{become.method}: user {become.user} does not exist"
+    if "command not found" in lowered and become.method in lowered:
+        return f"{become.method} is not installed on the host"
+    return f"privilege escalation with {become.method} failed: {text or 'no message'}"

@@ -1,0 +1,103 @@
+"""One host for one run: its connection, opened on first use, and its agents (one per become-user)."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from pathlib import Path
+from typing import Any
+
+from runner.connection.agent_client import AgentClient
+from runner.connection.become import BecomeFailure, wrap
+from runner.connection.local import LocalTransport
+from runner.connection.settings import BecomeSettings, ConnectionSettings
+from runner.connection.ssh import SSHTransport
+from runner.connection.transport import CommandResult, Transport
+from runner.errors import ConnectionFailure
+from runner.module_index import ModuleIndex
+
+__all__ = ["BecomeFailure", "HostSession"]
+
+
+def make_transport(settings: ConnectionSettings) -> Transport:
+    if settings.connection == "local":
+        return LocalTransport()
+    if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
+        return SSHTransport(settings)
+    raise ConnectionFailure(f"unknown connection type '{settings.connection}' (expected ssh or local)")
+
+
+class HostSession:
+    """The executor's handle on one host. Failures to reach it raise ``ConnectionFailure`` (UNREACHABLE)."""
+
+    def __init__(self, settings: ConnectionSettings, index: ModuleIndex):
+        self.settings = settings
+        self.index = index
+        self.transport: Transport | None = None
+        self.agents: dict[str, AgentClient] = {}
+        self._connect_lock = asyncio.Lock()
+        self._agent_locks: dict[str, asyncio.Lock] = {}
+
+    async def _transport(self) -> Transport:
+        async with self._connect_lock:
+            if self.transport is None:
+                transport = make_transport(self.settings)
+                await transport.connect()
+                self.transport = transport
+            return self.transport
+
+    async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
+        key = become.key if become else "-"
+        client = self.agents.get(key)
+        if client is not None:
+            return client
+        lock = self._agent_locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in self.agents:
+                transport = await self._transport()
+                self.agents[key] = await AgentClient.start(
+                    transport, self.settings.name, self.settings.interpreter, become, self.settings.timeout)
+            return self.agents[key]
+
+    async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
+                         become: BecomeSettings | None = None,
+                         environment: dict[str, Any] | None = None) -> dict[str, Any]:
+        info = self.index.get(name)
+        client = await self.agent(become)
+        return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
+                                       environment=environment)
+
+    async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
+                  executable: str | None = None) -> CommandResult:
+        """Run ``command`` on a plain exec channel: no agent, no Python needed on the host."""
+        transport = await self._transport()
+        if executable:
+            command = f"{executable} -c {shlex.quote(command)}"
+        if become is None:
+            return await transport.run(command, timeout=timeout)
+        wrapped, marker, _ = wrap(command, become)
+        stdin = (become.password + "\n").encode() if become.password else None
+        result = await transport.run(wrapped, stdin=stdin, timeout=timeout)
+        prefix = (marker + "\n").encode()
+        if result.stdout.startswith(prefix):
+            result.stdout = result.stdout[len(prefix):]
+        return result
+
+    async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,
+                  become: BecomeSettings | None = None) -> dict[str, Any]:
+        return await (await self.agent(become)).put(data, remote_path, mode)
+
+    async def fetch(self, remote_path: str, *, become: BecomeSettings | None = None) -> tuple[dict[str, Any], bytes]:
+        return await (await self.agent(become)).fetch(remote_path)
+
+    async def close(self) -> None:
+        await asyncio.gather(*(agent.close() for agent in self.agents.values()), return_exceptions=True)
+        self.agents.clear()
+        if self.transport is not None:
+            await self.transport.close()
+            self.transport = None
+
+    def abort(self) -> None:
+        """Interrupted: stop every agent at once (each ends the processes it started and removes temp files)."""
+        for agent in self.agents.values():
+            agent.abort()

@@ -1,0 +1,110 @@
+"""How to reach one host: built from its variables (``ansible_*`` or ``provisioning_*``) over config defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from modules._utils import to_bool
+
+# Variable name suffixes accepted with either prefix, and the setting each one feeds.
+_VARIABLES = {
+    "host": "address",
+    "ssh_host": "address",
+    "port": "port",
+    "ssh_port": "port",
+    "user": "user",
+    "ssh_user": "user",
+    "password": "password",
+    "ssh_pass": "password",
+    "ssh_password": "password",
+    "private_key_file": "private_key_file",
+    "ssh_private_key_file": "private_key_file",
+    "python_interpreter": "interpreter",
+    "connection": "connection",
+    "host_key_checking": "host_key_checking",
+    "ssh_host_key_checking": "host_key_checking",
+    "ssh_known_hosts_file": "known_hosts_file",
+    "known_hosts_file": "known_hosts_file",
+    "ssh_timeout": "timeout",
+    "timeout": "timeout",
+    "ssh_proxy_jump": "proxy_jump",
+    "become": "become",
+    "become_user": "become_user",
+    "become_method": "become_method",
+    "become_password": "become_password",
+    "become_pass": "become_password",
+    "sudo_pass": "become_password",
+}
+
+
+@dataclass(frozen=True)
+class BecomeSettings:
+    """Privilege escalation for one task: who to become and how."""
+
+    user: str = "root"
+    method: str = "sudo"  # sudo or su
+    password: str | None = None
+    flags: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.method}:{self.user}"
+
+
+@dataclass(frozen=True)
+class ConnectionSettings:
+    """Everything needed to open a connection to one host and start its agent."""
+
+    name: str
+    address: str
+    connection: str = "ssh"  # ssh or local
+    port: int = 22
+    user: str | None = None
+    password: str | None = None
+    private_key_file: str | None = None
+    host_key_checking: bool = True
+    known_hosts_file: str | None = None
+    timeout: float = 10.0
+    proxy_jump: str | None = None
+    interpreter: str | None = None
+    connect_retries: int = 3
+    become: bool = False
+    become_user: str = "root"
+    become_method: str = "sudo"
+    become_password: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def become_settings(self) -> BecomeSettings | None:
+        if not self.become:
+            return None
+        return BecomeSettings(user=self.become_user, method=self.become_method, password=self.become_password)
+
+    @classmethod
+    def from_host_vars(cls, name: str, host_vars: Mapping[str, Any], defaults: ConnectionSettings | None = None
+                       ) -> ConnectionSettings:
+        """Apply a host's connection variables over ``defaults`` (from config and the command line).
+
+        ``provisioning_*`` wins over ``ansible_*`` when a host has both; localhost without an address is local.
+        """
+        base = defaults or cls(name=name, address=name)
+        values: dict[str, Any] = {}
+        for prefix in ("ansible_", "provisioning_"):
+            for suffix, setting in _VARIABLES.items():
+                key = prefix + suffix
+                if key in host_vars and host_vars[key] is not None:
+                    values[setting] = host_vars[key]
+        if "port" in values:
+            values["port"] = int(values["port"])
+        if "timeout" in values:
+            values["timeout"] = float(values["timeout"])
+        for flag in ("host_key_checking", "become"):
+            if flag in values:
+                values[flag] = to_bool(values[flag], flag)
+        values.setdefault("address", name)
+        if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
+            values["connection"] = "local"
+        values["name"] = name
+        return replace(base, **{k: str(v) if k in ("user", "password", "become_password") else v
+                                for k, v in values.items()})

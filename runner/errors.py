@@ -1,0 +1,106 @@
+"""Errors a user can cause, each able to say where (file:line:col) and what was expected.
+
+Anything raised as a ``UserError`` is printed as one clear message and turned into an exit code by the CLI;
+anything else is a bug in provisioning and is reported as an internal error.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    """Exit codes as Ansible's, so CI scripts written for Ansible keep working."""
+
+    OK = 0
+    ERROR = 1
+    HOST_FAILED = 2
+    UNREACHABLE = 4  # also used for parse errors, as Ansible does
+    BAD_OPTIONS = 5
+    PLAY_BREAK = 8
+    INTERRUPTED = 99
+    INTERNAL = 250
+
+
+@dataclass(frozen=True)
+class SourcePosition:
+    """A place in a file; line and column are 1-based, as editors show them."""
+
+    path: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.path]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def excerpt(self) -> str:
+        """The offending line with a caret under the column, or '' when the file cannot be read."""
+        if self.line is None:
+            return ""
+        try:
+            lines = Path(self.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return ""
+        if not 0 < self.line <= len(lines):
+            return ""
+        text = lines[self.line - 1]
+        caret = ""
+        if self.column is not None:
+            caret = "\n    " + " " * (self.column - 1) + "^"
+        return f"    {text}{caret}"
+
+
+class UserError(Exception):
+    """A mistake in the user's input: bad YAML, an unknown keyword, a bad option or value."""
+
+    exit_code: ExitCode = ExitCode.ERROR
+
+    def __init__(self, message: str, position: SourcePosition | None = None, *, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.hint = hint
+
+    def render(self, *, with_excerpt: bool = True) -> str:
+        where = f"{self.position}: " if self.position else ""
+        text = f"ERROR: {where}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        if with_excerpt and self.position:
+            excerpt = self.position.excerpt()
+            if excerpt:
+                text += "\n" + excerpt
+        return text
+
+    def __str__(self) -> str:
+        return self.render(with_excerpt=False)
+
+
+class ParseError(UserError):
+    """A file that cannot be read as what it should be (YAML, INI, inventory, playbook)."""
+
+    exit_code = ExitCode.UNREACHABLE
+
+
+class OptionError(UserError):
+    """A bad command-line option or configuration value."""
+
+    exit_code = ExitCode.BAD_OPTIONS
+
+
+class ConnectionFailure(Exception):
+    """A host cannot be reached or its agent cannot be started: the host is UNREACHABLE, not failed."""
+
+
+def did_you_mean(word: str, candidates: list[str] | set[str] | tuple[str, ...]) -> str | None:
+    """A hint such as "did you mean 'become'?" for a misspelt keyword, or None when nothing is close."""
+    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
