@@ -1,0 +1,1 @@
+"""Turning results into what people and CI read: terminal output, JSON and JUnit reports."""

@@ -1,0 +1,82 @@
+"""Ad-hoc output, as Ansible's minimal and oneline callbacks print it.
+
+    web1 | CHANGED | rc=0 >>          (command-like modules: their stdout follows)
+    web1 | SUCCESS => { ... }         (other modules: the result as JSON)
+    web1 | FAILED! => { ... }
+    web1 | UNREACHABLE! => { ... }
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from runner.callbacks.colors import paint, use_color
+
+COMMAND_MODULES = {"command", "shell", "raw", "script"}
+_HIDDEN_KEYS = {"_ansible_no_log", "invocation", "stdout_lines", "stderr_lines", "exception"}
+
+
+def _state(result: dict[str, Any]) -> tuple[str, str]:
+    if result.get("unreachable"):
+        return "UNREACHABLE!", "unreachable"
+    if result.get("failed"):
+        return "FAILED!", "failed"
+    if result.get("skipped"):
+        return "SKIPPED", "skipped"
+    if result.get("changed"):
+        return "CHANGED", "changed"
+    return "SUCCESS", "ok"
+
+
+class AdhocDisplay:
+    def __init__(self, *, one_line: bool = False, verbosity: int = 0, stream: TextIO | None = None,
+                 nocolor: bool = False):
+        self.one_line = one_line
+        self.verbosity = verbosity
+        self.stream = stream or sys.stdout
+        self.color = use_color(self.stream, nocolor)
+
+    def _visible(self, result: dict[str, Any]) -> dict[str, Any]:
+        hidden = set() if self.verbosity >= 3 else _HIDDEN_KEYS
+        return {k: v for k, v in result.items() if k not in hidden}
+
+    def host_result(self, host: str, module: str, result: dict[str, Any]) -> None:
+        label, state = _state(result)
+        if module in COMMAND_MODULES and "rc" in result and not result.get("unreachable"):
+            text = self._command_text(host, label, result)
+        elif self.one_line:
+            text = f"{host} | {label} => {json.dumps(self._visible(result), sort_keys=True, default=str)}"
+        else:
+            body = json.dumps(self._visible(result), indent=4, sort_keys=True, default=str)
+            text = f"{host} | {label} => {body}"
+        if result.get("exception") and self.verbosity >= 1:
+            text += "\n" + str(result["exception"]).rstrip()
+        self.stream.write(paint(text, state, self.color) + "\n")
+        for warning in result.get("warnings") or ():
+            self.warning(warning)
+        self.stream.flush()
+
+    def _command_text(self, host: str, label: str, result: dict[str, Any]) -> str:
+        label = label.rstrip("!") if label == "FAILED!" else label
+        stdout = str(result.get("stdout", "") or "")
+        stderr = str(result.get("stderr", "") or "")
+        if self.one_line:
+            out = stdout.replace("\n", "\\n")
+            err = f" (stderr) {stderr.rstrip()}".replace("\n", "\\n") if stderr else ""
+            return f"{host} | {label} | rc={result['rc']} | (stdout) {out}{err}"
+        text = f"{host} | {label} | rc={result['rc']} >>\n{stdout}"
+        if stderr:
+            text += ("\n" if stdout else "") + stderr.rstrip("\n")
+        if result.get("failed") and result.get("msg") and not stdout and not stderr:
+            text += str(result["msg"])
+        return text.rstrip("\n")
+
+    def warning(self, message: str) -> None:
+        sys.stderr.write(paint(f"[WARNING]: {message}", "warning", use_color(sys.stderr)) + "\n")
+
+    def list_hosts(self, hosts: list[str]) -> None:
+        self.stream.write(f"  hosts ({len(hosts)}):\n")
+        for host in hosts:
+            self.stream.write(f"    {host}\n")

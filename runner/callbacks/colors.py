@@ -1,0 +1,24 @@
+"""Ansible's colours: green ok, yellow changed, red failed/unreachable, cyan skipped, purple warnings."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+CODES = {"ok": "32", "changed": "33", "failed": "31", "unreachable": "1;31", "skipped": "36", "warning": "35",
+         "header": "1", "diff_add": "32", "diff_remove": "31", "diff_header": "36"}
+
+
+def use_color(stream: TextIO = sys.stdout, nocolor: bool = False) -> bool:
+    if nocolor or os.environ.get("NO_COLOR") or os.environ.get("PROVISIONING_NOCOLOR"):
+        return False
+    if os.environ.get("PROVISIONING_FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def paint(text: str, state: str, enabled: bool) -> str:
+    if not enabled or state not in CODES:
+        return text
+    return f"\033[{CODES[state]}m{text}\033[0m"

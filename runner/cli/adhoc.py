@@ -1,0 +1,71 @@
+"""``provisioning PATTERN -m MODULE -a ARGS``: run one module on the hosts a pattern selects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from runner.callbacks.adhoc import AdhocDisplay
+from runner.cli.common import report_errors
+from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
+from runner.cli.session import load_project
+from runner.errors import ExitCode, OptionError
+from runner.executor.adhoc import AdhocRun, run_adhoc
+from runner.module_index import ModuleIndex
+
+
+def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str, Any]:
+    """``-a`` as JSON or free-form ``k=v``; free text goes to the module's free-form argument."""
+    from modules._utils import ArgumentError, validate_arguments
+    from runner.parsing.kv import parse_kv
+
+    info = index.get(module)
+    text = (text or "").strip()
+    if text.startswith("{"):
+        try:
+            args = json.loads(text)
+        except ValueError as exc:
+            raise OptionError(f"module arguments look like JSON but do not parse: {exc}") from None
+    else:
+        args = parse_kv(text, check_raw=info.free_form is not None) if text else {}
+    if info.free_form and "_raw_params" in args and info.free_form != "_raw_params":
+        args[info.free_form] = args.pop("_raw_params")
+    elif "_raw_params" in args and not info.free_form:
+        raise OptionError(f"module {info.name} takes key=value arguments, not free text: {args['_raw_params']!r}")
+    try:
+        validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
+    except ArgumentError as exc:
+        raise OptionError(f"{info.name}: {exc}") from None
+    return args
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("pattern")
+@click.option("-m", "--module-name", "module", default="command", show_default=True, help="Module to run.")
+@click.option("-a", "--args", "module_args", help="Module arguments: key=value pairs, free text, or JSON.")
+@click.option("-o", "--one-line", is_flag=True, help="Condense output to one line per host.")
+@shared_options
+@report_errors
+def main(pattern: str, module: str, module_args: str | None, one_line: bool, **options: Any) -> int:
+    """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
+    project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd())
+    index = ModuleIndex(project.library)
+    args = _module_args(index, module, module_args)
+    extra_vars = parse_extra_vars(options["extra_vars"])
+    hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
+    display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"])
+    if not hosts:
+        display.warning(f"No hosts matched '{pattern}'" + (f" with limit '{options['limit']}'"
+                                                          if options.get("limit") else ""))
+        return ExitCode.OK
+    if options["list_hosts"]:
+        display.list_hosts(hosts)
+        return ExitCode.OK
+    run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
+                   defaults=connection_defaults(project.config, options), forks=project.config.forks,
+                   check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library)
+    summary = run_adhoc(run, lambda host, result: display.host_result(host, index.canonical(module), result))
+    return summary.exit_code

@@ -1,0 +1,40 @@
+"""What every command shares: turning errors into one clear message and an exit code."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from runner.errors import ExitCode, UserError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def report_errors(function: F) -> F:
+    """Run a command body: a user mistake prints one message (no traceback) and exits with its code;
+    Ctrl-C exits 99; anything else is a bug, reported as an internal error (exit 250)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            code = function(*args, **kwargs)
+        except UserError as exc:
+            sys.stderr.write(exc.render() + "\n")
+            sys.exit(int(exc.exit_code))
+        except KeyboardInterrupt:
+            sys.stderr.write("[ERROR]: User interrupted execution\n")
+            sys.exit(int(ExitCode.INTERRUPTED))
+        except Exception as exc:
+            sys.stderr.write(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}\n")
+            if os.environ.get("PROVISIONING_DEBUG"):
+                traceback.print_exc()
+            else:
+                sys.stderr.write("(set PROVISIONING_DEBUG=1 to see the traceback)\n")
+            sys.exit(int(ExitCode.INTERNAL))
+        sys.exit(int(code or 0))
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,110 @@
+"""Options shared by ``provisioning`` and ``provisioning-playbook``, named and spelt as Ansible's."""
+
+from __future__ import annotations
+
+import getpass
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from runner.connection import ConnectionSettings
+from runner.errors import OptionError
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
+
+_SHARED_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option("-i", "--inventory", "inventory", multiple=True,
+                 help="Inventory path or comma-separated host list (repeatable)."),
+    click.option("-l", "--limit", help="Further limit selected hosts to a pattern (or @file)."),
+    click.option("-e", "--extra-vars", "extra_vars", multiple=True,
+                 help="Extra variables: key=value, YAML/JSON, or @file (repeatable)."),
+    click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes."),
+    click.option("-u", "--user", "remote_user", help="Connect as this user."),
+    click.option("-c", "--connection", help="Connection type: ssh (default) or local."),
+    click.option("-T", "--timeout", type=float, help="Connection timeout in seconds."),
+    click.option("--private-key", "--key-file", "private_key_file", help="Private key file for SSH."),
+    click.option("-k", "--ask-pass", is_flag=True, help="Ask for the SSH password."),
+    click.option("-b", "--become", is_flag=True, default=None, help="Run operations with become."),
+    click.option("--become-user", help="Become this user (default root)."),
+    click.option("--become-method", help="Privilege escalation method: sudo or su."),
+    click.option("-K", "--ask-become-pass", is_flag=True, help="Ask for the privilege escalation password."),
+    click.option("-C", "--check", is_flag=True, help="Predict changes without making them."),
+    click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files and templates."),
+    click.option("--list-hosts", is_flag=True, help="List the matching hosts and exit."),
+    click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
+                 help="Directory used as playbook_dir (for group_vars/host_vars and relative paths)."),
+    click.option("-v", "--verbose", "verbosity", count=True, help="More output (-vvvv for connection debugging)."),
+]
+
+
+def shared_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_SHARED_OPTIONS):
+        function = option(function)
+    return function
+
+
+def config_overrides(options: dict[str, Any]) -> dict[str, Any]:
+    """The command-line values that override configuration settings (None means not given)."""
+    return {
+        "inventory": list(options["inventory"]) or None,
+        "forks": options.get("forks"),
+        "remote_user": options.get("remote_user"),
+        "timeout": options.get("timeout"),
+        "private_key_file": options.get("private_key_file"),
+        "become": options.get("become") or None,
+        "become_user": options.get("become_user"),
+        "become_method": options.get("become_method"),
+    }
+
+
+def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSettings:
+    """Connection settings every host starts from, before its own variables apply."""
+    password = getpass.getpass("SSH password: ") if options.get("ask_pass") else None
+    become_password = getpass.getpass("BECOME password: ") if (
+        options.get("ask_become_pass") or getattr(config, "become_ask_pass", False)) else None
+    return ConnectionSettings(
+        name="", address="",
+        connection=options.get("connection") or "ssh",
+        user=config.remote_user or None,
+        password=password,
+        private_key_file=config.private_key_file or None,
+        host_key_checking=config.host_key_checking,
+        known_hosts_file=getattr(config, "known_hosts_file", None) or None,
+        timeout=float(config.timeout),
+        interpreter=getattr(config, "interpreter", None) or None,
+        connect_retries=int(getattr(config, "connect_retries", 3)),
+        become=bool(config.become),
+        become_user=config.become_user or "root",
+        become_method=config.become_method or "sudo",
+        become_password=become_password,
+    )
+
+
+def parse_extra_vars(values: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """``-e`` values, merged left to right: ``@file`` (YAML/JSON), inline YAML/JSON mappings, or ``k=v`` pairs."""
+    from runner.loader.yaml import load_yaml_file, load_yaml_text
+    from runner.parsing.kv import parse_kv
+
+    merged: dict[str, Any] = {}
+    for value in values:
+        text = value.strip()
+        if text.startswith("@"):
+            data = load_yaml_file(text[1:])
+        elif text.startswith(("{", "[")):
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = load_yaml_text(text, "<extra vars>")
+        elif "=" in text:
+            data = parse_kv(text, check_raw=False)
+        elif text:
+            data = load_yaml_text(text, "<extra vars>")
+        else:
+            data = {}
+        if not isinstance(data, dict):
+            raise OptionError(f"extra vars must be key=value pairs or a mapping, got: {value!r}")
+        merged.update(data)
+    return merged

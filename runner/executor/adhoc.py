@@ -1,0 +1,143 @@
+"""Ad-hoc runs: one module on every host a pattern selects, through the persistent workers.
+
+This is the library API behind ``provisioning PATTERN -m MODULE -a ARGS``; tests and other programs call
+``run_adhoc`` directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections import ChainMap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.connection import ConnectionSettings, HostSession
+from runner.errors import ExitCode
+from runner.executor.module_call import ModuleCall, execute
+from runner.executor.pool import WorkerPool
+from runner.module_index import ModuleIndex
+
+
+@dataclass
+class AdhocRun:
+    """Everything one ad-hoc run needs; host variables come from ``host_vars`` (the inventory's lookup)."""
+
+    hosts: list[str]
+    module: str
+    args: dict[str, Any]
+    host_vars: Callable[[str], Mapping[str, Any]]
+    defaults: ConnectionSettings
+    forks: int = 5
+    check: bool = False
+    diff: bool = False
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    library: list[Path] = field(default_factory=list)
+    search_paths: list[Path] = field(default_factory=lambda: [Path.cwd()])
+
+
+@dataclass
+class Summary:
+    """Per-host outcome counts, and the exit code Ansible would give for them."""
+
+    ok: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    unreachable: list[str] = field(default_factory=list)
+    interrupted: bool = False
+
+    def record(self, host: str, result: Mapping[str, Any]) -> None:
+        if result.get("unreachable"):
+            self.unreachable.append(host)
+        elif result.get("failed"):
+            self.failed.append(host)
+        elif result.get("changed"):
+            self.changed.append(host)
+        else:
+            self.ok.append(host)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if self.unreachable:
+            return ExitCode.UNREACHABLE
+        if self.failed:
+            return ExitCode.HOST_FAILED
+        return ExitCode.OK
+
+
+class AdhocContext:
+    """The worker side of an ad-hoc run: template the arguments per host, connect, run the module."""
+
+    def __init__(self, run: AdhocRun):
+        self.run = run
+        self.index = ModuleIndex(run.library)
+        self.sessions: dict[str, HostSession] = {}
+
+    def _variables(self, host: str) -> Mapping[str, Any]:
+        return ChainMap(self.run.extra_vars, self.run.host_vars(host))
+
+    async def handle(self, host: str, payload: Any) -> dict[str, Any]:
+        from runner.templating import Templar, TemplateError
+
+        variables = self._variables(host)
+        settings = ConnectionSettings.from_host_vars(host, variables, self.run.defaults)
+        session = self.sessions.get(host)
+        if session is None:
+            session = self.sessions[host] = HostSession(settings, self.index)
+        try:
+            args = Templar(variables).template(self.run.args)
+        except TemplateError as exc:
+            return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
+        call = ModuleCall(self.run.module, args, check=self.run.check, diff=self.run.diff,
+                          become=settings.become_settings(), search_paths=self.run.search_paths,
+                          task_vars=variables)
+        return await execute(session, self.index, call)
+
+    def update(self, message: Any) -> None:
+        return None
+
+    async def close(self) -> None:
+        await asyncio.gather(*(session.close() for session in self.sessions.values()), return_exceptions=True)
+
+    def abort(self) -> None:
+        for session in self.sessions.values():
+            session.abort()
+
+
+def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -> Summary:
+    """Run the module on every host (results reported as they arrive) and return the summary.
+
+    Ctrl-C stops the run: the workers stop their agents (remote processes end, temp files go) and the summary
+    says ``interrupted`` (exit code 99).
+    """
+    summary = Summary()
+    if not run.hosts:
+        return summary
+    pool = WorkerPool(run.hosts, run.forks, AdhocContext(run))
+
+    async def one(host: str) -> None:
+        result = await pool.run(host, None)
+        summary.record(host, result)
+        on_result(host, result)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        current = asyncio.current_task()
+        assert current is not None
+        loop.add_signal_handler(signal.SIGINT, current.cancel)
+        try:
+            await asyncio.gather(*(one(host) for host in run.hosts))
+        except asyncio.CancelledError:
+            summary.interrupted = True
+            pool.abort()
+            return
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+        await pool.close()
+
+    asyncio.run(main())
+    return summary

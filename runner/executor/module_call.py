@@ -1,0 +1,74 @@
+"""Running one module on one host: through a controller-side action when the module declares one, else
+through the host's agent. Shared by ad-hoc commands and playbook tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.connection import BecomeSettings, HostSession
+from runner.connection.become import BecomeFailure
+from runner.errors import ConnectionFailure, UserError
+from runner.module_index import ModuleIndex
+
+
+@dataclass
+class ModuleCall:
+    """What one task asks of one host, after templating."""
+
+    module: str
+    args: dict[str, Any]
+    check: bool = False
+    diff: bool = False
+    become: BecomeSettings | None = None
+    environment: dict[str, Any] | None = None
+    search_paths: list[Path] = field(default_factory=list)
+    task_vars: Mapping[str, Any] = field(default_factory=dict)
+
+
+async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) -> dict[str, Any]:
+    """The module's result; an unreachable host gives ``unreachable: True`` instead of raising."""
+    try:
+        info = index.get(call.module)
+        if info.action:
+            from runner.actions import ACTIONS
+            from runner.actions.context import ActionContext
+
+            context = ActionContext(host=session.settings.name, session=session, module=info, args=call.args,
+                                    check=call.check, diff=call.diff, become=call.become,
+                                    environment=call.environment, search_paths=call.search_paths,
+                                    task_vars=call.task_vars)
+            result = await ACTIONS[info.action](context)
+        else:
+            result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
+                                              become=call.become, environment=call.environment)
+    except ConnectionFailure as exc:
+        return {"unreachable": True, "changed": False, "msg": str(exc)}
+    except BecomeFailure as exc:
+        return {"failed": True, "changed": False, "msg": str(exc)}
+    except UserError as exc:
+        return {"failed": True, "changed": False, "msg": exc.message}
+    return mask_secrets(result, no_log_values(index, call))
+
+
+def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:
+    from modules._utils import no_log_values as spec_no_log_values
+
+    info = index.find(call.module)
+    return spec_no_log_values(info.argument_spec, call.args) if info else []
+
+
+def mask_secrets(result: Any, secrets: list[str]) -> Any:
+    """Replace every secret argument's value in a result with a mask, wherever it appears."""
+    if not secrets:
+        return result
+    if isinstance(result, dict):
+        return {key: mask_secrets(value, secrets) for key, value in result.items()}
+    if isinstance(result, list):
+        return [mask_secrets(value, secrets) for value in result]
+    if isinstance(result, str):
+        for secret in secrets:
+            result = result.replace(secret, "********")
+    return result

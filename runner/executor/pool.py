@@ -1,0 +1,218 @@
+"""Persistent forked workers, started once per run.
+
+Each host is pinned to one worker (round robin), so its connection, its agents and any state kept for it live in
+one process for the whole run. The controller sends small messages — ``(job id, host, payload)`` — and the
+worker's ``WorkerContext`` (inherited through fork, with the inventory and plan already loaded) turns them into
+work. A worker runs the jobs it is given concurrently on its asyncio loop, one connection per host.
+
+Workers ignore SIGINT: on Ctrl-C the controller tells them to abort, and each stops its agents (which end the
+processes they started and remove their temp files) before exiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+
+class WorkerContext(Protocol):
+    """What a worker runs. Built by the controller before the fork; each worker holds its own copy."""
+
+    async def handle(self, host: str, payload: Any) -> dict[str, Any]:
+        """Do one job for one host and return its result (never raise for host trouble: report it)."""
+        ...
+
+    def update(self, message: Any) -> None:
+        """Apply a state update broadcast by the controller (facts, registered results of other hosts)."""
+        ...
+
+    async def close(self) -> None:
+        """Close every connection this worker holds."""
+        ...
+
+    def abort(self) -> None:
+        """Interrupted: stop remote agents now."""
+        ...
+
+
+_STOP = "stop"
+_ABORT = "abort"
+_JOB = "job"
+_UPDATE = "update"
+
+
+def _worker_main(conn: Connection, context: WorkerContext) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    asyncio.run(_serve(conn, context))
+    os._exit(0)  # skip inherited atexit handlers and finalizers of the controller
+
+
+async def _serve(conn: Connection, context: WorkerContext) -> None:
+    loop = asyncio.get_running_loop()
+    done = asyncio.Event()
+    tasks: set[asyncio.Task[None]] = set()
+    aborted = False
+
+    async def run_job(job_id: int, host: str, payload: Any) -> None:
+        try:
+            result = await context.handle(host, payload)
+        except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
+            result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
+                      "exception": traceback.format_exc(), "_internal_error": True}
+        if not aborted:
+            try:
+                conn.send((job_id, result))
+            except (BrokenPipeError, OSError):
+                pass
+
+    def on_message() -> None:
+        nonlocal aborted
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            message = (_ABORT,)
+        kind = message[0]
+        if kind == _JOB:
+            task = loop.create_task(run_job(*message[1:]))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        elif kind == _UPDATE:
+            context.update(message[1])
+        elif kind == _ABORT:
+            aborted = True
+            loop.remove_reader(conn.fileno())
+            context.abort()
+            for task in tasks:
+                task.cancel()
+            done.set()
+        elif kind == _STOP:
+            loop.remove_reader(conn.fileno())
+            done.set()
+
+    loop.add_reader(conn.fileno(), on_message)
+    await done.wait()
+    if tasks and not aborted:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    try:
+        await asyncio.wait_for(context.close(), 10)
+    except (TimeoutError, Exception):
+        context.abort()
+    conn.close()
+
+
+class WorkerPool:
+    """``forks`` worker processes (never more than there are hosts), forked before the controller's loop runs."""
+
+    def __init__(self, hosts: Sequence[str], forks: int, context: WorkerContext):
+        count = max(1, min(forks, len(hosts) or 1))
+        self._mp = multiprocessing.get_context("fork")
+        self.connections: list[Connection] = []
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        for _ in range(count):
+            parent_end, child_end = self._mp.Pipe(duplex=True)
+            process = self._mp.Process(target=_worker_main, args=(child_end, context), daemon=True)
+            process.start()
+            child_end.close()
+            self.connections.append(parent_end)
+            self.processes.append(process)
+        self.assignment = {host: index % count for index, host in enumerate(hosts)}
+        self._ids = itertools.count()
+        self._pending: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}  # job -> (worker, result)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _attach(self) -> None:
+        if self._loop is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        for conn in self.connections:
+            self._loop.add_reader(conn.fileno(), self._on_reply, conn)
+
+    def _on_reply(self, conn: Connection) -> None:
+        try:
+            job_id, result = conn.recv()
+        except (EOFError, OSError):
+            assert self._loop is not None
+            self._loop.remove_reader(conn.fileno())
+            self._fail_pending(self.connections.index(conn))
+            return
+        _, future = self._pending.pop(job_id, (None, None))
+        if future is not None and not future.done():
+            future.set_result(result)
+
+    def _fail_pending(self, worker: int) -> None:
+        for job_id, (owner, future) in list(self._pending.items()):
+            if owner == worker:
+                del self._pending[job_id]
+                if not future.done():
+                    future.set_result({"failed": True, "msg": "worker process ended unexpectedly"})
+
+    def add_host(self, host: str) -> None:
+        """A host added during the run (add_host, a created server) goes to the least loaded worker."""
+        if host not in self.assignment:
+            loads = [0] * len(self.connections)
+            for worker in self.assignment.values():
+                loads[worker] += 1
+            self.assignment[host] = loads.index(min(loads))
+
+    async def run(self, host: str, payload: Any) -> dict[str, Any]:
+        """Run one job for ``host`` on its worker and wait for the result."""
+        self._attach()
+        self.add_host(host)
+        assert self._loop is not None
+        job_id = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = self._loop.create_future()
+        worker = self.assignment[host]
+        self._pending[job_id] = (worker, future)
+        self.connections[worker].send((_JOB, job_id, host, payload))
+        return await future
+
+    def broadcast(self, message: Any) -> None:
+        for conn in self.connections:
+            conn.send((_UPDATE, message))
+
+    async def close(self) -> None:
+        for conn in self.connections:
+            try:
+                conn.send((_STOP,))
+            except (BrokenPipeError, OSError):
+                pass
+        await asyncio.get_running_loop().run_in_executor(None, self._join, 15.0)
+        self._detach()
+
+    def abort(self) -> None:
+        """Ctrl-C: every worker stops its agents and exits; the controller waits for them, briefly."""
+        for conn in self.connections:
+            try:
+                conn.send((_ABORT,))
+            except (BrokenPipeError, OSError):
+                pass
+        self._join(10.0)
+        self._detach()
+
+    def _join(self, timeout: float) -> None:
+        for process in self.processes:
+            process.join(timeout)
+            if process.is_alive():
+                process.kill()
+                process.join(1)
+
+    def _detach(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            for conn in self.connections:
+                try:
+                    self._loop.remove_reader(conn.fileno())
+                except (ValueError, OSError):
+                    pass
+        for conn in self.connections:
+            conn.close()
+        for _, future in self._pending.values():
+            if not future.done():
+                future.cancel()
+        self._pending.clear()
