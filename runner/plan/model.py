@@ -1,0 +1,132 @@
+"""The plan's types. Every value is JSON: templates stay strings, evaluated per host at run time."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PLAN_VERSION = 1
+
+
+class ScopeKind(IntEnum):
+    """Where a scope's variables sit in Ansible's precedence order (higher wins).
+
+    Inventory, facts, registered results and extra vars are per-host or per-run and are not stored in the plan;
+    they take the levels between these (see runner.vars).
+    """
+
+    ROLE_DEFAULTS = 10
+    PLAY_VARS = 40
+    PLAY_VARS_FILES = 41
+    ROLE_VARS = 50
+    BLOCK_VARS = 60
+    TASK_VARS = 70
+    INCLUDE_PARAMS = 80
+    ROLE_PARAMS = 100
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VarScope(_Strict):
+    kind: ScopeKind
+    name: str = Field(description="What the scope belongs to, for messages: play, role name, block position")
+    vars: dict[str, Any] = Field(default_factory=dict)
+    position: str | None = None
+
+
+class PlanRole(_Strict):
+    name: str
+    path: str
+    defaults_scope: int | None = None
+    vars_scope: int | None = None
+    params_scope: int | None = None
+
+
+class PlanTask(_Strict):
+    """One node: a task, a block, a dynamic include, or a meta action. Inherited keywords are already applied."""
+
+    id: int
+    kind: Literal["task", "block", "include_tasks", "include_role", "meta", "facts"] = "task"
+    name: str | None = None
+    module: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    position: str = ""
+    role: int | None = Field(default=None, description="Index into plan.roles of the role the task came from")
+    scopes: list[int] = Field(default_factory=list, description="Variable scopes, indexes into plan.scopes")
+    when: list[Any] = Field(default_factory=list, description="Conditions, ANDed, outermost first")
+    loop: Any = None
+    loop_with: str | None = Field(default=None, description="The lookup of a with_<name> loop; None for loop:")
+    loop_control: dict[str, Any] = Field(default_factory=dict)
+    register_var: str | None = Field(default=None, description="The register: keyword")
+    changed_when: list[Any] | None = None
+    failed_when: list[Any] | None = None
+    until: list[Any] | None = None
+    retries: Any = None
+    delay: Any = None
+    ignore_errors: Any = False
+    ignore_unreachable: Any = False
+    notify: list[str] = Field(default_factory=list)
+    listen: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    become: Any = None
+    become_user: Any = None
+    become_method: Any = None
+    become_flags: Any = None
+    remote_user: Any = None
+    connection: Any = None
+    delegate_to: Any = None
+    delegate_facts: Any = False
+    run_once: Any = False
+    no_log: Any = False
+    environment: list[Any] = Field(default_factory=list, description="Environment mappings, outermost first")
+    check_mode: Any = None
+    diff: Any = None
+    throttle: Any = None
+    timeout: Any = None
+    any_errors_fatal: Any = None
+    block: list[int] = Field(default_factory=list)
+    rescue: list[int] = Field(default_factory=list)
+    always: list[int] = Field(default_factory=list)
+    include: dict[str, Any] | None = Field(
+        default=None, description="For include_tasks/include_role: file or role name (templated), apply, vars")
+    search_paths: list[str] = Field(default_factory=list, description="Where relative files are looked up")
+
+
+class PlanPlay(_Strict):
+    name: str
+    hosts: Any
+    position: str = ""
+    scopes: list[int] = Field(default_factory=list)
+    vars_files: list[Any] = Field(default_factory=list)
+    gather_facts: Any = True
+    gather_subset: list[str] = Field(default_factory=lambda: ["all"])
+    serial: list[Any] = Field(default_factory=list)
+    strategy: str = "linear"
+    max_fail_percentage: Any = None
+    any_errors_fatal: Any = False
+    force_handlers: Any = False
+    ignore_unreachable: Any = False
+    order: str = "inventory"
+    check_mode: Any = None
+    diff: Any = None
+    sections: list[list[int]] = Field(default_factory=list,
+                                      description="pre_tasks, roles+tasks, post_tasks: handlers flush after each")
+    handlers: list[int] = Field(default_factory=list)
+    search_paths: list[str] = Field(default_factory=list)
+
+
+class Plan(_Strict):
+    version: int = PLAN_VERSION
+    playbook: str
+    playbook_dir: str
+    plays: list[PlanPlay] = Field(default_factory=list)
+    tasks: list[PlanTask] = Field(default_factory=list)
+    scopes: list[VarScope] = Field(default_factory=list)
+    roles: list[PlanRole] = Field(default_factory=list)
+
+    def task(self, task_id: int) -> PlanTask:
+        return self.tasks[task_id]
