@@ -1,0 +1,80 @@
+"""``provisioning-config``: show the configuration in use (like ansible-config: dump, list, view)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from runner.cli.common import report_errors
+from runner.config import SETTINGS, Config, load_config
+from runner.config.locate import CONFIG_ENV, candidate_paths
+from runner.errors import UserError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.option("-c", "--config", "config_file", type=click.Path(exists=True, path_type=Path),
+              help=f"Use this configuration file instead of searching (like {CONFIG_ENV}).")
+@click.pass_context
+def main(context: click.Context, config_file: Path | None) -> None:
+    """Show provisioning's configuration: every setting, its value and where the value came from."""
+    env = dict(os.environ)
+    if config_file is not None:
+        env[CONFIG_ENV] = str(config_file)
+    context.obj = env
+
+
+@main.command()
+@click.option("--only-changed", is_flag=True, help="Only the settings that differ from their default.")
+@click.pass_obj
+@report_errors
+def dump(env: dict[str, str], only_changed: bool) -> None:
+    """Every setting as `name(origin) = value`."""
+    config = _load(env)
+    changed = config.changed()
+    for name, value, origin in config.items():
+        if not only_changed or name in changed:
+            click.echo(f"{name}({origin}) = {format_value(value)}")
+
+
+@main.command(name="list")
+@report_errors
+def list_settings() -> None:
+    """Every setting with its description, type, default, INI keys and environment variables."""
+    for setting in SETTINGS:
+        click.echo(f"{setting.name}:")
+        click.echo(f"  description: {setting.description}")
+        click.echo(f"  type: {setting.type}")
+        click.echo(f"  default: {format_value(setting.default)}")
+        if setting.choices:
+            click.echo(f"  choices: {', '.join(setting.choices)}")
+        click.echo(f"  ini: {', '.join(f'[{section}] {key}' for section, key in setting.ini_keys)}")
+        click.echo(f"  env: {', '.join(setting.env_names)}")
+
+
+@main.command()
+@click.pass_obj
+@report_errors
+def view(env: dict[str, str]) -> None:
+    """The configuration file in use, as written."""
+    config = _load(env)
+    if config.path is None:
+        searched = ", ".join(str(path) for path in candidate_paths(env, Path.cwd(), env.get("HOME", "~")))
+        raise UserError(f"no configuration file found (searched {searched})")
+    click.echo(f"# {config.path}")
+    click.echo(config.path.read_text(encoding="utf-8"), nl=False)
+
+
+def _load(env: dict[str, str]) -> Config:
+    config = load_config(env=env)
+    for warning in config.warnings:
+        sys.stderr.write(f"[WARNING]: {warning}\n")
+    return config
+
+
+def format_value(value: Any) -> str:
+    """Lists as Python lists (as ansible-config shows them), everything else as text."""
+    return repr(value) if isinstance(value, list) else str(value)

@@ -1,0 +1,147 @@
+"""Every configuration setting, declared once: where it lives in the INI file, its type, default and env names.
+
+Adding a setting is one ``Setting(...)`` entry in ``SETTINGS``; the file reader, the environment and command-line
+overrides, ``provisioning-config list`` and ``dump`` all read this table. Names, INI keys, defaults and the
+Ansible environment variables follow ansible.cfg, so an Ansible user's settings carry over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+ENV_PREFIX = "PROVISIONING_"
+
+# Sections a file may contain. A section with no setting yet is still known, so an empty one is not an error.
+SECTIONS = ("defaults", "privilege_escalation", "ssh_connection", "connection", "inventory", "callbacks", "galaxy")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting. ``type`` is one of the converters in ``runner.config.values``."""
+
+    name: str
+    section: str
+    type: str
+    default: Any
+    description: str
+    key: str | None = None  # the INI key, when it differs from ``name``
+    also: tuple[str, ...] = ()  # further INI spellings Ansible accepts, as "section.key"
+    ansible_env: tuple[str, ...] = ()  # Ansible's variables, read when PROVISIONING_<NAME> is not set
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.name.upper()
+
+    @property
+    def env_names(self) -> tuple[str, ...]:
+        """Environment variables in the order they are tried: ours first, then Ansible's."""
+        return (self.env, *self.ansible_env)
+
+    @property
+    def ini_keys(self) -> tuple[tuple[str, str], ...]:
+        """Every (section, key) this setting can be written under, the main spelling first."""
+        extra = tuple(tuple(spelling.split(".", 1)) for spelling in self.also)
+        return ((self.section, self.key or self.name), *extra)  # type: ignore[return-value]
+
+
+S = Setting
+SETTINGS: tuple[Setting, ...] = (
+    # [defaults]
+    S("inventory", "defaults", "pathlist", ["/etc/provisioning/hosts"], "Inventory sources (comma-separated paths).",
+      also=("defaults.hostfile",), ansible_env=("ANSIBLE_INVENTORY",)),
+    S("forks", "defaults", "int", 5, "Worker processes (and concurrent hosts per task).", minimum=1,
+      ansible_env=("ANSIBLE_FORKS",)),
+    S("remote_user", "defaults", "str", None, "User to log in as; unset means the SSH default (~/.ssh/config).",
+      ansible_env=("ANSIBLE_REMOTE_USER",)),
+    S("remote_port", "defaults", "int", None, "SSH port; unset means the SSH default (~/.ssh/config, else 22).",
+      minimum=1, ansible_env=("ANSIBLE_REMOTE_PORT",)),
+    S("private_key_file", "defaults", "path", None, "Private key for SSH authentication.",
+      ansible_env=("ANSIBLE_PRIVATE_KEY_FILE",)),
+    S("ask_pass", "defaults", "bool", False, "Ask for the SSH password (like -k).", ansible_env=("ANSIBLE_ASK_PASS",)),
+    S("host_key_checking", "defaults", "bool", True, "Reject hosts whose key is unknown or changed.",
+      also=("ssh_connection.host_key_checking",),
+      ansible_env=("ANSIBLE_HOST_KEY_CHECKING", "ANSIBLE_SSH_HOST_KEY_CHECKING")),
+    S("timeout", "defaults", "float", 10, "Seconds to wait for a connection.", minimum=1,
+      also=("ssh_connection.timeout",), ansible_env=("ANSIBLE_TIMEOUT", "ANSIBLE_SSH_TIMEOUT")),
+    S("interpreter", "defaults", "interpreter", None,
+      "Python on the targets; unset or auto: python3 on PATH, else /usr/bin/python3.", key="interpreter_python",
+      also=("defaults.interpreter",), ansible_env=("ANSIBLE_PYTHON_INTERPRETER",)),
+    S("roles_path", "defaults", "pathspec",
+      ["~/.provisioning/roles", "/usr/share/provisioning/roles", "/etc/provisioning/roles"],
+      "Directories searched for roles (colon-separated).", ansible_env=("ANSIBLE_ROLES_PATH",)),
+    S("library", "defaults", "pathspec", ["~/.provisioning/plugins/modules", "/usr/share/provisioning/plugins/modules"],
+      "Extra module directories (colon-separated); missing ones are skipped.", ansible_env=("ANSIBLE_LIBRARY",)),
+    S("filter_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/filter", "/usr/share/provisioning/plugins/filter"],
+      "Extra Jinja2 filter directories (colon-separated); missing ones are skipped.",
+      ansible_env=("ANSIBLE_FILTER_PLUGINS",)),
+    S("stdout_callback", "defaults", "str", "default", "How results are printed.",
+      choices=("default", "minimal", "oneline", "json"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("callbacks_enabled", "defaults", "list", [], "Extra result reporters to run beside stdout (e.g. junit, json).",
+      also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
+    S("display_skipped_hosts", "defaults", "bool", True, "Show tasks skipped on a host.",
+      ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
+    S("display_ok_hosts", "defaults", "bool", True, "Show tasks that were ok (unchanged) on a host.",
+      ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
+    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free"),
+      ansible_env=("ANSIBLE_STRATEGY",)),
+    S("gathering", "defaults", "str", "implicit", "Fact gathering: implicit (every play), explicit, smart (once).",
+      choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",)),
+    S("any_errors_fatal", "defaults", "bool", False, "Default for the any_errors_fatal play keyword.",
+      ansible_env=("ANSIBLE_ANY_ERRORS_FATAL",)),
+    S("error_on_undefined_vars", "defaults", "bool", True, "An undefined variable in a template fails the task.",
+      ansible_env=("ANSIBLE_ERROR_ON_UNDEFINED_VARS",)),
+    S("retry_files", "defaults", "bool", False, "Write a .retry file listing failed hosts.", key="retry_files_enabled",
+      also=("defaults.retry_files",), ansible_env=("ANSIBLE_RETRY_FILES_ENABLED",)),
+    S("retry_files_save_path", "defaults", "path", None, "Where .retry files go; unset: beside the playbook.",
+      ansible_env=("ANSIBLE_RETRY_FILES_SAVE_PATH",)),
+    S("local_tmp", "defaults", "path", "~/.provisioning/tmp", "Controller directory for temporary files.",
+      ansible_env=("ANSIBLE_LOCAL_TEMP",)),
+    # A path on the target: "~" is the remote user's home, so it is kept as written (type str, not path).
+    S("remote_tmp", "defaults", "str", "~/.provisioning/tmp", "Target directory for temporary files.",
+      ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP")),
+    S("log_path", "defaults", "path", None, "Also write the output to this file.", ansible_env=("ANSIBLE_LOG_PATH",)),
+    S("nocolor", "defaults", "bool", False, "Never colour the output.", ansible_env=("ANSIBLE_NOCOLOR",)),
+    S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
+      ansible_env=("ANSIBLE_FORCE_COLOR",)),
+    S("deprecation_warnings", "defaults", "bool", True, "Show deprecation warnings.",
+      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
+    # [privilege_escalation]
+    S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
+      ansible_env=("ANSIBLE_BECOME",)),
+    S("become_method", "privilege_escalation", "str", "sudo", "How to become another user.", choices=("sudo", "su"),
+      ansible_env=("ANSIBLE_BECOME_METHOD",)),
+    S("become_user", "privilege_escalation", "str", "root", "User to become.", ansible_env=("ANSIBLE_BECOME_USER",)),
+    S("become_ask_pass", "privilege_escalation", "bool", False, "Ask for the become password (like -K).",
+      ansible_env=("ANSIBLE_BECOME_ASK_PASS",)),
+    S("become_flags", "privilege_escalation", "str", None, "Extra flags for the become method.",
+      ansible_env=("ANSIBLE_BECOME_FLAGS",)),
+    # [ssh_connection]
+    S("connect_retries", "ssh_connection", "int", 3, "Retries (with backoff) of a failed connection attempt.",
+      key="retries", also=("ssh_connection.connect_retries",), minimum=0, ansible_env=("ANSIBLE_SSH_RETRIES",)),
+    S("known_hosts_file", "ssh_connection", "path", None, "known_hosts file; unset: the SSH default."),
+    S("pipelining", "ssh_connection", "bool", True, "Accepted for compatibility, ignored: the agent always pipelines.",
+      also=("connection.pipelining",), ansible_env=("ANSIBLE_PIPELINING", "ANSIBLE_SSH_PIPELINING")),
+    # [inventory]
+    S("host_pattern_mismatch", "inventory", "str", "warning", "What a host pattern that matches nothing does.",
+      choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",)),
+    S("unparsed_is_failed", "inventory", "bool", False, "An inventory source that cannot be read is an error.",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",)),
+    # [callbacks]
+    S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit", "Where the junit reporter writes.",
+      ansible_env=("JUNIT_OUTPUT_DIR",)),
+    # [galaxy]
+    S("galaxy_cache_dir", "galaxy", "path", "~/.provisioning/galaxy_cache", "Cache of roles pulled from OCI.",
+      key="cache_dir", ansible_env=("ANSIBLE_GALAXY_CACHE_DIR",)),
+)
+del S
+
+BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
+BY_INI_KEY: dict[tuple[str, str], Setting] = {pair: setting for setting in SETTINGS for pair in setting.ini_keys}
+
+
+def keys_in_section(section: str) -> list[str]:
+    return sorted(key for (sect, key) in BY_INI_KEY if sect == section)
