@@ -42,6 +42,8 @@ class Config:
     warnings: list[str]
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # not set up yet (copy, pickle): never look a private name up as a setting
+            raise AttributeError(name)
         try:
             return self._values[name][0]
         except KeyError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,12 @@ def test_config_is_read_only_and_knows_its_settings(project: Path, home: Path) -
     with pytest.raises(AttributeError, match="no setting named 'frks'"):
         _ = config.frks
     assert config["forks"] == config.forks
+
+
+def test_config_survives_pickling_for_worker_processes(project: Path, home: Path) -> None:
+    config = load(project, home, {"forks": 9})
+    copy = pickle.loads(pickle.dumps(config))
+    assert (copy.forks, copy.origin("forks"), copy.path) == (9, Origin("cli", "forks"), config.path)
 
 
 def test_an_override_for_an_unknown_setting_is_a_programming_error(project: Path, home: Path) -> None:
