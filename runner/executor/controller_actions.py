@@ -1,0 +1,190 @@
+"""Actions that run on the controller, inside the playbook run: they read or change the run's own state.
+
+``debug``, ``set_fact``, ``assert``, ``fail``, ``include_vars``, ``add_host``, ``group_by`` and ``pause`` never
+touch a host. Their documentation and argument specs are module files in ``modules/`` (marked
+``RUNS_ON = "controller"``) so ``provisioning-doc`` and the compiler treat them like any module; their work is
+here, because it needs the task's variables and the run's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from modules._utils import ArgumentError, validate_arguments
+from runner.errors import UserError
+
+if TYPE_CHECKING:
+    from runner.executor.task_exec import PlaybookWorker
+    from runner.plan import PlanTask
+    from runner.templating import Templar
+
+
+@dataclass
+class ActionRequest:
+    host: str
+    args: dict[str, Any]
+    templar: Templar
+    check: bool
+    diff: bool
+    worker: PlaybookWorker
+    node: PlanTask
+    verbosity: int = 0
+
+    def validated(self, module: str) -> dict[str, Any]:
+        info = self.worker.index.get(module)
+        try:
+            return validate_arguments(info.argument_spec, self.args, info.spec_rules)
+        except ArgumentError as exc:
+            raise ActionFailed(str(exc)) from None
+
+
+class ActionFailed(Exception):
+    pass
+
+
+Action = Callable[[ActionRequest], Awaitable[dict[str, Any]]]
+
+
+async def debug(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("debug")
+    if request.verbosity < int(params["verbosity"]):
+        return {"changed": False, "skipped": True, "skip_reason": "Verbosity threshold not met."}
+    if params.get("var") is not None:
+        name = str(params["var"])
+        try:
+            value = request.templar.template("{{ " + name + " }}")
+        except Exception:  # an undefined variable is shown as such, as Ansible does
+            value = "VARIABLE IS NOT DEFINED!"
+        return {"changed": False, name: value}
+    return {"changed": False, "msg": params["msg"]}
+
+
+async def set_fact(request: ActionRequest) -> dict[str, Any]:
+    values = {k: v for k, v in request.args.items() if k != "cacheable"}
+    if not values:
+        return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
+    for key in values:
+        if not key.isidentifier():
+            return {"failed": True, "msg": f"The variable name '{key}' is not valid. Variables must start with "
+                                           "a letter or underscore character, and contain only letters, "
+                                           "numbers and underscores."}
+    request.worker.host_runtime(request.host).vars.update(values)
+    return {"changed": False, "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
+
+
+async def assert_(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("assert")
+    conditions = params["that"] if isinstance(params["that"], list) else [params["that"]]
+    for condition in conditions:
+        if not request.templar.evaluate_conditional(condition):
+            message = params.get("fail_msg") or params.get("msg") or "Assertion failed"
+            return {"failed": True, "changed": False, "assertion": condition, "evaluated_to": False,
+                    "msg": message}
+    if params["quiet"]:
+        return {"changed": False, "msg": "All assertions passed", "_quiet": True}
+    return {"changed": False, "msg": params.get("success_msg") or "All assertions passed"}
+
+
+async def fail(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("fail")
+    return {"failed": True, "changed": False, "msg": params["msg"]}
+
+
+async def pause(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("pause")
+    seconds = float(params.get("seconds") or 0) + 60 * float(params.get("minutes") or 0)
+    if not request.check or seconds:
+        await asyncio.sleep(seconds)
+    return {"changed": False, "delta": seconds, "echo": True, "stdout": f"Paused for {seconds} seconds",
+            "user_input": ""}
+
+
+async def include_vars(request: ActionRequest) -> dict[str, Any]:
+    from runner.loader.yaml import load_yaml_file
+
+    params = request.validated("include_vars")
+    source = params.get("file") or params.get("_raw_params") or params.get("dir")
+    if not source:
+        return {"failed": True, "msg": "include_vars needs a file or dir"}
+    paths = _candidate_paths(request, str(source), "vars")
+    files: list[Path] = []
+    for candidate in paths:
+        if candidate.is_file():
+            files = [candidate]
+            break
+        if candidate.is_dir():
+            suffixes = params.get("extensions") or ["yaml", "yml", "json"]
+            files = sorted(p for p in candidate.rglob("*") if p.is_file() and p.suffix.lstrip(".") in suffixes)
+            break
+    else:
+        return {"failed": True, "msg": f"Could not find or access '{source}' (searched: "
+                                       f"{', '.join(str(p) for p in paths)})"}
+    values: dict[str, Any] = {}
+    for path in files:
+        try:
+            data = load_yaml_file(path) or {}
+        except UserError as exc:
+            return {"failed": True, "msg": exc.render(with_excerpt=False)}
+        if not isinstance(data, Mapping):
+            return {"failed": True, "msg": f"{path} must be a mapping of variables"}
+        values.update(data)
+    if params.get("name"):
+        values = {params["name"]: values}
+    request.worker.host_runtime(request.host).vars.update(values)
+    return {"changed": False, "ansible_included_var_files": [str(p) for p in files],
+            "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
+
+
+def _candidate_paths(request: ActionRequest, source: str, subdir: str) -> list[Path]:
+    path = Path(source)
+    if path.is_absolute():
+        return [path]
+    candidates = []
+    for base in request.worker._search_paths(request.node):
+        candidates += [base / subdir / path, base / path]
+    return candidates
+
+
+async def add_host(request: ActionRequest) -> dict[str, Any]:
+    args = dict(request.args)
+    name = args.pop("name", None) or args.pop("hostname", None) or args.pop("host", None)
+    if not name:
+        return {"failed": True, "msg": "add_host needs a name"}
+    groups = args.pop("groups", None) or args.pop("group", None) or args.pop("groupname", None) or []
+    if isinstance(groups, str):
+        groups = [g.strip() for g in groups.split(",") if g.strip()]
+    entry = {"name": str(name), "groups": list(groups), "vars": args}
+    request.worker.update({"add_host": [entry]})
+    return {"changed": False, "add_host": {"host_name": str(name), "groups": list(groups), "host_vars": args},
+            "_add_host": [entry]}
+
+
+async def group_by(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("group_by")
+    group = str(params["key"]).replace("-", "_").replace(" ", "_")
+    parents = params.get("parents") or ["all"]
+    entry = {"group": group, "host": request.host, "parents": parents}
+    request.worker.update({"add_group": [entry]})
+    return {"changed": False, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
+
+
+async def meta(request: ActionRequest) -> dict[str, Any]:
+    return {"changed": False, "_meta": request.args.get("_raw_params") or request.args.get("free_form")}
+
+
+CONTROLLER_ACTIONS: dict[str, Action] = {
+    "debug": debug,
+    "set_fact": set_fact,
+    "assert": assert_,
+    "fail": fail,
+    "pause": pause,
+    "include_vars": include_vars,
+    "add_host": add_host,
+    "group_by": group_by,
+    "meta": meta,
+}
+

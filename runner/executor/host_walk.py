@@ -1,0 +1,90 @@
+"""One host's way through a list of task nodes: blocks with rescue/always, dynamic includes, failures.
+
+``walk`` is a generator: it yields a ``Step`` (the next node for this host, with the ordering key that keeps
+hosts in lockstep under the linear strategy) and receives that node's result. A failure that no rescue catches
+ends the walk with ``HostFailed``; an unreachable host with ``HostUnreachable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.plan import PlanTask
+
+Key = tuple[int, ...]
+
+
+@dataclass
+class Step:
+    key: Key
+    node: PlanTask
+    vars: dict[str, Any] = field(default_factory=dict)  # include params and the include's loop item
+
+
+class HostFailed(Exception):
+    def __init__(self, node: PlanTask, result: Mapping[str, Any]):
+        super().__init__(node.name)
+        self.node = node
+        self.result = result
+
+
+class HostUnreachable(Exception):
+    pass
+
+
+class HostEnded(Exception):
+    """meta: end_host (or end_play, for every host)."""
+
+
+Walk = Generator[Step, dict[str, Any], None]
+# Compiles an include for a host: (include node, one entry of its result) -> the included node ids.
+IncludeResolver = Callable[[PlanTask, Mapping[str, Any]], list[int]]
+
+
+class HostWalker:
+    def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
+                 on_rescue: Callable[[PlanTask, Mapping[str, Any]], None]):
+        self.nodes = nodes
+        self.resolve_include = resolve_include
+        self.on_rescue = on_rescue
+
+    def walk(self, ids: list[int], prefix: Key = (), params: dict[str, Any] | None = None) -> Walk:
+        params = params or {}
+        for task_id in ids:
+            node = self.nodes[task_id]
+            key = (*prefix, task_id)
+            if node.kind == "block":
+                yield from self._block(node, prefix, params)
+                continue
+            result = yield Step(key, node, params)
+            if result.get("unreachable") and not result.get("_ignored"):
+                raise HostUnreachable(node.name)
+            if result.get("failed") and not result.get("_ignored"):
+                raise HostFailed(node, result)
+            include = result.get("_include")
+            if include:
+                for number, entry in enumerate(include["entries"]):
+                    included = self.resolve_include(node, entry)
+                    yield from self.walk(included, (*key, number), {**params, **(entry.get("vars") or {})})
+            if result.get("_meta") in ("end_host", "end_play"):
+                raise HostEnded(result["_meta"])
+
+    def _block(self, node: PlanTask, prefix: Key, params: dict[str, Any]) -> Walk:
+        failure: HostFailed | None = None
+        try:
+            yield from self.walk(node.block, prefix, params)
+        except HostFailed as exc:
+            if node.rescue:
+                self.on_rescue(exc.node, exc.result)
+                try:
+                    yield from self.walk(node.rescue, prefix, params)
+                except HostFailed as again:
+                    failure = again
+            else:
+                failure = exc
+        if node.always:
+            yield from self.walk(node.always, prefix, params)
+        if failure is not None:
+            raise failure

@@ -1,0 +1,385 @@
+"""The controller of a playbook run: plays, serial batches, strategies, handlers, failure policies, the recap.
+
+The controller owns the plan and decides what runs where; workers (runner.executor.pool) do the work. Under
+the linear strategy every host of a batch runs a task before any host starts the next one (hosts whose blocks
+took different paths run the earliest pending task first); under free, each host goes at its own pace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import signal
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
+from runner.errors import ExitCode, UserError
+from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
+from runner.executor.pool import WorkerPool
+from runner.executor.task_exec import PlaybookWorker, RunOptions
+from runner.plan import Plan, PlanPlay, PlanTask
+
+# Compiles an include at run time: (include node, target file or role, host) -> new nodes and new scopes.
+IncludeCompiler = Callable[[PlanTask, str], tuple[list[PlanTask], list[Any]]]
+
+
+@dataclass
+class PlayState:
+    """Hosts of the current batch and what happened to them."""
+
+    play: PlanPlay
+    batch: list[str]
+    failed: set[str] = field(default_factory=set)
+    unreachable: set[str] = field(default_factory=set)
+    ended: set[str] = field(default_factory=set)
+    notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
+    stop_play: bool = False
+
+    @property
+    def active(self) -> list[str]:
+        gone = self.failed | self.unreachable | self.ended
+        return [h for h in self.batch if h not in gone]
+
+
+class PlaybookExecutor:
+    def __init__(self, plan: Plan, inventory: Any, options: RunOptions, callbacks: Callback, *, forks: int,
+                 limit: str | None = None, include_compiler: IncludeCompiler | None = None,
+                 start_at_task: str | None = None):
+        self.plan = plan
+        self.inventory = inventory
+        self.options = options
+        self.callbacks = callbacks
+        self.forks = forks
+        self.limit = limit
+        self.include_compiler = include_compiler
+        self.start_at_task = start_at_task
+        self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
+        self.stats: dict[str, HostStats] = {}
+        self.include_cache: dict[tuple[int, str], list[int]] = {}
+        self.pool: WorkerPool | None = None
+        self.ever_failed: set[str] = set()
+        self.ever_unreachable: set[str] = set()
+        self.interrupted = False
+
+    # -- the run ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        hosts = list(self.inventory.hosts)
+        self.pool = WorkerPool(hosts or ["localhost"], self.forks,
+                               PlaybookWorker(self.plan, self.inventory, self.options))
+        self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            current = asyncio.current_task()
+            assert current is not None
+            loop.add_signal_handler(signal.SIGINT, current.cancel)
+            try:
+                for play in self.plan.plays:
+                    if not await self._run_play(play):
+                        break
+            except asyncio.CancelledError:
+                self.interrupted = True
+                assert self.pool is not None
+                self.pool.abort()
+                return
+            finally:
+                loop.remove_signal_handler(signal.SIGINT)
+            assert self.pool is not None
+            await self.pool.close()
+
+        asyncio.run(main())
+        code = self.exit_code()
+        self.callbacks.playbook_end(self.stats, int(code))
+        return int(code)
+
+    def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if self.ever_unreachable:
+            return ExitCode.UNREACHABLE
+        if self.ever_failed:
+            return ExitCode.HOST_FAILED
+        return ExitCode.OK
+
+    def _stats(self, host: str) -> HostStats:
+        return self.stats.setdefault(host, HostStats())
+
+    # -- plays and batches --------------------------------------------------------------------------------
+    def _play_hosts(self, play: PlanPlay) -> list[str]:
+        from runner.templating import Templar
+
+        variables: dict[str, Any] = {}
+        for scope_id in play.scopes:
+            variables.update(self.plan.scopes[scope_id].vars)
+        variables.update(self.options.extra_vars)
+        pattern = Templar(variables).template(play.hosts)
+        hosts = [h.name for h in self.inventory.get_hosts(pattern, limit=self.limit)]
+        if play.order == "reverse_inventory":
+            hosts.reverse()
+        elif play.order == "sorted":
+            hosts.sort()
+        elif play.order == "reverse_sorted":
+            hosts.sort(reverse=True)
+        elif play.order == "shuffle":
+            import random
+
+            random.shuffle(hosts)
+        return hosts
+
+    def _batches(self, play: PlanPlay, hosts: list[str]) -> list[list[str]]:
+        if not play.serial:
+            return [hosts]
+        sizes = []
+        for value in play.serial:
+            text = str(value).strip()
+            size = math.ceil(len(hosts) * float(text[:-1]) / 100.0) if text.endswith("%") else int(text)
+            sizes.append(max(1, size))
+        batches, start, index = [], 0, 0
+        while start < len(hosts):
+            size = sizes[min(index, len(sizes) - 1)]
+            batches.append(hosts[start:start + size])
+            start += size
+            index += 1
+        return batches
+
+    async def _run_play(self, play: PlanPlay) -> bool:
+        """Run one play; False when the run must stop (any_errors_fatal, max_fail_percentage, end of hosts)."""
+        hosts = self._play_hosts(play)
+        self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, self.options.check), hosts)
+        if not hosts:
+            self.callbacks.warning("No hosts matched, nothing to do" if not self.limit else
+                                   f"No hosts matched the limit '{self.limit}', nothing to do")
+            return True
+        for host in hosts:
+            self._stats(host)
+        for batch in self._batches(play, hosts):
+            state = PlayState(play, batch)
+            assert self.pool is not None
+            self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
+            for section in play.sections:
+                await self._run_section(state, section)
+                await self._flush_handlers(state)
+                if state.stop_play:
+                    break
+            if (state.failed or state.unreachable) and (
+                    play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
+                return False
+            if not [h for h in batch if h not in state.failed | state.unreachable]:
+                self.callbacks.no_hosts_remaining()
+                return False
+        return True
+
+    def _over_fail_percentage(self, play: PlanPlay, state: PlayState) -> bool:
+        if play.max_fail_percentage is None:
+            return False
+        failed = len(state.failed | state.unreachable)
+        return failed * 100.0 / len(state.batch) > float(play.max_fail_percentage)
+
+    # -- sections -----------------------------------------------------------------------------------------
+    def _walker(self, host: str, state: PlayState) -> HostWalker:
+        def on_rescue(node: PlanTask, result: Mapping[str, Any]) -> None:
+            self._stats(host).rescued += 1
+            self._stats(host).failed = max(0, self._stats(host).failed - 1)
+            failed_task = {"name": node.name, "action": node.module, "position": node.position}
+            values = {"ansible_failed_task": failed_task,
+                      "ansible_failed_result": {k: v for k, v in result.items() if not k.startswith("_")}}
+            assert self.pool is not None
+            self.pool.broadcast({"vars": {host: values}})
+
+        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(node, entry), on_rescue)
+
+    def _resolve_include(self, node: PlanTask, entry: Mapping[str, Any]) -> list[int]:
+        target = str(entry["target"])
+        cached = self.include_cache.get((node.id, target))
+        if cached is not None:
+            return cached
+        if self.include_compiler is None:
+            raise UserError(f"{node.position}: dynamic includes need a compiler")
+        new_nodes, new_scopes = self.include_compiler(node, target)
+        for new in new_nodes:
+            self.nodes[new.id] = new
+        assert self.pool is not None
+        self.pool.broadcast({"nodes": [n.model_dump() for n in new_nodes],
+                             "scopes": [s.model_dump() for s in new_scopes]})
+        top = _top_level(new_nodes)
+        self.include_cache[(node.id, target)] = top
+        return top
+
+    async def _run_section(self, state: PlayState, ids: list[int]) -> None:
+        walks = {host: self._walker(host, state).walk(ids) for host in state.active}
+        if state.play.strategy == "free":
+            await asyncio.gather(*(self._run_free(state, host, walk) for host, walk in walks.items()))
+        else:
+            await self._run_linear(state, walks)
+
+    async def _run_linear(self, state: PlayState, walks: dict[str, Generator[Step, dict[str, Any], None]]
+                          ) -> None:
+        pending: dict[str, Step] = {}
+        for host, walk in walks.items():
+            self._advance(state, host, walk, None, pending)
+        while pending and not state.stop_play:
+            first = min(step.key for step in pending.values())
+            group = [h for h, step in pending.items() if step.key == first]
+            node = pending[group[0]].node
+            group = [h for h in group if pending[h].node.id == node.id]
+            results = await self._run_task(state, node, {h: pending[h] for h in group})
+            for host in group:
+                self._advance(state, host, walks[host], results[host], pending)
+            if self._fatal(state, node, results):
+                state.stop_play = True
+
+    async def _run_free(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None]) -> None:
+        pending: dict[str, Step] = {}
+        self._advance(state, host, walk, None, pending)
+        while host in pending and not state.stop_play:
+            step = pending[host]
+            results = await self._run_task(state, step.node, {host: step})
+            self._advance(state, host, walk, results[host], pending)
+
+    def _advance(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None],
+                 result: dict[str, Any] | None, pending: dict[str, Step]) -> None:
+        """Feed ``result`` to the host's walk and record its next step (or why it stopped)."""
+        pending.pop(host, None)
+        if state.stop_play:
+            walk.close()
+            return
+        try:
+            pending[host] = walk.send(result) if result is not None else next(walk)
+        except StopIteration:
+            return
+        except HostFailed:
+            state.failed.add(host)
+            self.ever_failed.add(host)
+        except HostUnreachable:
+            state.unreachable.add(host)
+            self.ever_unreachable.add(host)
+        except HostEnded as ended:
+            state.ended.add(host)
+            if str(ended) == "end_play":
+                state.stop_play = True
+
+    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, dict[str, Any]]) -> bool:
+        failed = [h for h, r in results.items() if r.get("failed") and not r.get("_ignored")]
+        if not failed:
+            return False
+        if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
+            for host in state.active:
+                state.failed.add(host)
+            return True
+        return self._over_fail_percentage(state.play, state)
+
+    # -- one task on a group of hosts ---------------------------------------------------------------------
+    def _task_info(self, node: PlanTask, is_handler: bool = False) -> TaskInfo:
+        role = self.plan.roles[node.role].name if node.role is not None else None
+        name = node.name or (node.module or node.kind)
+        return TaskInfo(name=name, module=node.module or node.kind, position=node.position, role=role,
+                        is_handler=is_handler, args=node.args, no_log=node.no_log is True,
+                        check_mode=self.options.check if node.check_mode is None else node.check_mode is True)
+
+    async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
+                        is_handler: bool = False) -> dict[str, dict[str, Any]]:
+        assert self.pool is not None
+        hosts = list(steps)
+        info = self._task_info(node, is_handler)
+        if node.kind != "meta" or node.name:
+            self.callbacks.task_start(info, hosts)
+        run_once = node.run_once is True
+        targets = hosts[:1] if run_once else hosts
+        limit = asyncio.Semaphore(int(node.throttle)) if isinstance(node.throttle, int) and node.throttle else None
+        play_scopes = state.play.scopes
+
+        async def one(host: str) -> tuple[str, dict[str, Any]]:
+            payload = {"task": node.id, "vars": steps[host].vars, "play_scopes": play_scopes}
+            if limit is None:
+                return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
+            async with limit:
+                return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
+
+        results = dict(await asyncio.gather(*(one(h) for h in targets)))
+        if run_once:
+            first = results[hosts[0]]
+            for host in hosts[1:]:
+                results[host] = first
+            if node.register_var:
+                registered = {k: v for k, v in first.items() if not k.startswith("_")}
+                self.pool.broadcast({"vars": {h: {node.register_var: registered} for h in hosts[1:]}})
+        for host in hosts:
+            self._after_result(state, node, host, results[host], info)
+        return results
+
+    def _after_result(self, state: PlayState, node: PlanTask, host: str, result: dict[str, Any],
+                      info: TaskInfo) -> None:
+        assert self.pool is not None
+        updates: dict[str, Any] = {}
+        if result.get("_vars"):
+            updates["vars"] = result["_vars"]
+        if result.get("_facts"):
+            updates["facts"] = result["_facts"]
+        for entry in result.get("_add_host", ()):
+            self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
+            self.pool.add_host(entry["name"])
+            updates.setdefault("add_host", []).append(entry)
+        for entry in result.get("_add_group", ()):
+            self.inventory.add_group(entry["group"])
+            self.inventory.add_host(entry["host"], [entry["group"]])
+            updates.setdefault("add_group", []).append(entry)
+        meta = result.get("_meta")
+        if meta == "clear_facts":
+            updates["clear_facts"] = [host]
+        elif meta == "end_batch":
+            state.stop_play = True
+        if updates:
+            self.pool.broadcast(updates)
+        status = result.get("_status", "ok")
+        self._stats(host).count(status, ignored=bool(result.get("_ignored")))
+        if result.get("changed") and node.notify and status != "failed":
+            for name in node.notify:
+                hosts = state.notified.setdefault(name, [])
+                if host not in hosts:
+                    hosts.append(host)
+        if node.kind != "meta" or status == "failed":
+            self.callbacks.host_result(info, host, result)
+
+    # -- handlers -----------------------------------------------------------------------------------------
+    async def _flush_handlers(self, state: PlayState) -> None:
+        """Run notified handlers once per host, in the order they are defined, then forget the notifications."""
+        for handler_id in state.play.handlers:
+            handler = self.nodes[handler_id]
+            names = [handler.name or "", *handler.listen]
+            hosts: list[str] = []
+            for name in names:
+                for host in state.notified.get(name, []):
+                    if host not in hosts:
+                        hosts.append(host)
+            allowed = set(state.active)
+            if state.play.force_handlers is True or self.options.force_handlers:
+                allowed |= state.failed
+            hosts = [h for h in hosts if h in allowed]
+            if not hosts:
+                continue
+            for name in names:
+                state.notified.pop(name, None)
+            walks = {host: self._walker(host, state).walk([handler_id]) for host in hosts}
+            await self._run_handler(state, walks)
+        state.notified.clear()
+
+    async def _run_handler(self, state: PlayState, walks: dict[str, Generator[Step, dict[str, Any], None]]
+                           ) -> None:
+        pending: dict[str, Step] = {}
+        for host, walk in walks.items():
+            self._advance(state, host, walk, None, pending)
+        while pending:
+            first = min(step.key for step in pending.values())
+            group = [h for h, step in pending.items() if step.key == first]
+            node = pending[group[0]].node
+            results = await self._run_task(state, node, {h: pending[h] for h in group}, is_handler=True)
+            for host in group:
+                self._advance(state, host, walks[host], results[host], pending)
+
+
+def _top_level(nodes: list[PlanTask]) -> list[int]:
+    """The ids of nodes that no block of the same list contains: the included file's own task list."""
+    children = {child for node in nodes for child in (*node.block, *node.rescue, *node.always)}
+    return [node.id for node in nodes if node.id not in children]

@@ -1,0 +1,387 @@
+"""The worker side of a playbook run: one task node for one host.
+
+A worker holds, for every host, what the run learnt about it (facts, registered results, set_fact values);
+the host's own worker is where these are produced, and the controller broadcasts them to the other workers so
+``hostvars`` reads the same everywhere. Per task the worker stacks the variable layers, evaluates ``when``,
+expands the loop, templates the arguments, runs the module (through its controller action or the host's agent)
+and applies ``until``, ``changed_when``, ``failed_when`` and ``register``.
+
+The result goes back to the controller with the effects it must know about under keys starting with ``_``:
+``_status`` (ok/changed/failed/skipped/unreachable), ``_vars`` and ``_facts`` (to broadcast), ``_include``,
+``_meta``, ``_add_host``, ``_add_group``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import ChainMap
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from runner.connection import ConnectionSettings, HostSession
+from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest
+from runner.executor.module_call import ModuleCall, execute
+from runner.executor.variables import HostRuntime, task_variables
+from runner.module_index import ModuleIndex
+from runner.plan import Plan, PlanTask
+from runner.templating import Templar, TemplateError
+
+NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
+_COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
+
+
+@dataclass
+class RunOptions:
+    """What every task of the run shares (from the command line and the configuration)."""
+
+    defaults: ConnectionSettings
+    check: bool = False
+    diff: bool = False
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    library: list[Path] = field(default_factory=list)
+    verbosity: int = 0
+    playbook_dir: str = "."
+    force_handlers: bool = False
+
+
+class TaskFailure(Exception):
+    """A task cannot even start for this host (a template error in a keyword, an undefined variable)."""
+
+
+def status_of(result: Mapping[str, Any]) -> str:
+    if result.get("unreachable"):
+        return "unreachable"
+    if result.get("failed"):
+        return "failed"
+    if result.get("skipped"):
+        return "skipped"
+    return "changed" if result.get("changed") else "ok"
+
+
+class PlaybookWorker:
+    """The WorkerContext of a playbook run (see runner.executor.pool)."""
+
+    def __init__(self, plan: Plan, inventory: Any, options: RunOptions):
+        self.plan = plan
+        self.inventory = inventory
+        self.options = options
+        self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
+        self.scopes = list(plan.scopes)
+        self.runtime: dict[str, HostRuntime] = {}
+        self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
+        self.index = ModuleIndex(options.library)
+        self.play_state: dict[str, Any] = {}
+
+    # -- state from the controller -------------------------------------------------------------------------
+    def host_runtime(self, host: str) -> HostRuntime:
+        runtime = self.runtime.get(host)
+        if runtime is None:
+            runtime = self.runtime[host] = HostRuntime()
+        return runtime
+
+    def update(self, message: Mapping[str, Any]) -> None:
+        if "play" in message:
+            self.play_state = message["play"]
+        for node in message.get("nodes", ()):
+            task = PlanTask.model_validate(node)
+            self.nodes[task.id] = task
+        for scope in message.get("scopes", ()):
+            from runner.plan import VarScope
+
+            self.scopes.append(VarScope.model_validate(scope))
+        for host, values in message.get("vars", {}).items():
+            self.host_runtime(host).vars.update(values)
+        for host, values in message.get("facts", {}).items():
+            self.host_runtime(host).facts.update(values)
+        for host in message.get("clear_facts", ()):
+            self.host_runtime(host).facts.clear()
+        for entry in message.get("add_host", ()):
+            self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
+        for entry in message.get("add_group", ()):
+            self.inventory.add_group(entry["group"])
+            self.inventory.add_host(entry["host"], [entry["group"]])
+
+    # -- one task -------------------------------------------------------------------------------------------
+    async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        node = self.nodes[payload["task"]]
+        started = time.monotonic()
+        try:
+            variables = task_variables(self, host, node, payload)
+            result = await self._run_node(host, node, variables, payload)
+        except (TemplateError, TaskFailure, ActionFailed) as exc:
+            result = {"failed": True, "changed": False, "msg": f"{exc} (task at {node.position})"}
+        result["_status"] = status_of(result)
+        result["_duration"] = round(time.monotonic() - started, 6)
+        if result.get("failed") and self._flag(node.ignore_errors, host, node, payload):
+            result["_ignored"] = True
+        if result.get("unreachable") and self._flag(node.ignore_unreachable, host, node, payload):
+            result["_ignored"] = True
+        if node.register_var and not result.get("_meta"):
+            registered = _public(result)
+            self.host_runtime(host).vars[node.register_var] = registered
+            result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
+        if self._flag(node.no_log, host, node, payload):
+            result = censor(result)
+        return result
+
+    def _flag(self, value: Any, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
+        """A boolean keyword (ignore_errors, no_log ...), templated when it is a string."""
+        if isinstance(value, bool) or value is None:
+            return bool(value)
+        try:
+            return Templar(task_variables(self, host, node, payload)).evaluate_conditional(value)
+        except TemplateError:
+            return False
+
+    async def _run_node(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+                        payload: Mapping[str, Any]) -> dict[str, Any]:
+        templar = Templar(variables, search_paths=self._search_paths(node))
+        if node.kind in ("include_tasks", "include_role"):
+            return self._include(node, templar)
+        items = self._loop_items(node, templar)
+        if items is None:
+            skipped = self._false_condition(node, templar)
+            if skipped is not None:
+                return skipped
+            return await self._run_once(host, node, variables, templar)
+        return await self._run_loop(host, node, variables, items)
+
+    def _search_paths(self, node: PlanTask) -> list[Path]:
+        return [Path(p) for p in node.search_paths] or [Path(self.options.playbook_dir)]
+
+    def _false_condition(self, node: PlanTask, templar: Templar) -> dict[str, Any] | None:
+        for condition in node.when:
+            if not templar.evaluate_conditional(condition):
+                return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False",
+                        "false_condition": condition}
+        return None
+
+    def _include(self, node: PlanTask, templar: Templar) -> dict[str, Any]:
+        include = node.include or {}
+        items = self._loop_items(node, templar)
+        loop_var = node.loop_control.get("loop_var", "item")
+        entries = []
+        for item in (items if items is not None else [None]):
+            scope_templar = templar if items is None else templar.child({loop_var: item})
+            if self._false_condition(node, scope_templar) is not None:
+                continue
+            target = scope_templar.template(include.get("file") or include.get("name"))
+            params = scope_templar.template(include.get("vars") or {})
+            if items is not None:
+                params = dict(params, **{loop_var: item})
+            entries.append({"target": target, "vars": params})
+        if not entries:
+            return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False"}
+        return {"changed": False, "_include": {"kind": node.kind, "entries": entries}}
+
+    def _loop_items(self, node: PlanTask, templar: Templar) -> list[Any] | None:
+        if node.loop is None:
+            return None
+        if node.loop_with:
+            from runner.templating import run_lookup
+
+            terms = templar.template(node.loop)
+            return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node)))
+        items = templar.template(node.loop)
+        if isinstance(items, str):
+            raise TaskFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {items!r}. "
+                              "Hint: use 'query' or a with_<lookup> loop")
+        if isinstance(items, Mapping):
+            raise TaskFailure("Invalid data passed to 'loop', it requires a list, got a mapping. "
+                              "Hint: use the dict2items filter")
+        return list(items or [])
+
+    async def _run_loop(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+                        items: list[Any]) -> dict[str, Any]:
+        control = node.loop_control
+        loop_var = control.get("loop_var", "item")
+        index_var = control.get("index_var")
+        pause = float(control.get("pause") or 0)
+        results = []
+        for index, item in enumerate(items):
+            layer: dict[str, Any] = {loop_var: item, "ansible_loop_var": loop_var}
+            if index_var:
+                layer[index_var] = index
+                layer["ansible_index_var"] = index_var
+            if control.get("extended"):
+                layer["ansible_loop"] = _loop_info(items, index)
+            item_vars = variables.new_child(layer)
+            templar = Templar(item_vars, search_paths=self._search_paths(node))
+            result = self._false_condition(node, templar)
+            if result is None:
+                result = await self._run_once(host, node, item_vars, templar)
+            result[loop_var] = item
+            result["ansible_loop_var"] = loop_var
+            if "label" in control:
+                result["_label"] = templar.template(control["label"])
+            result["_status"] = status_of(result)
+            results.append(result)
+            if pause and index < len(items) - 1:
+                await asyncio.sleep(pause)
+        return _loop_summary(results)
+
+    async def _run_once(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+                        templar: Templar) -> dict[str, Any]:
+        """One module call with its retries and result conditions."""
+        retries = int(templar.template(node.retries)) if node.retries is not None else 3
+        delay = float(templar.template(node.delay)) if node.delay is not None else 5.0
+        attempts = retries + 1 if node.until else 1
+        result: dict[str, Any] = {}
+        for attempt in range(1, attempts + 1):
+            result = await self._call(host, node, variables, templar)
+            self._apply_conditions(node, result, variables)
+            if not node.until:
+                break
+            result["attempts"] = attempt
+            public = _public(result)
+            probe = templar.child({"result": public, **({node.register_var: public} if node.register_var else {})})
+            if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
+                break
+            if attempt < attempts:
+                await asyncio.sleep(delay)
+            else:
+                result["failed"] = True
+                result.setdefault("msg", "Retries exhausted")
+        return result
+
+    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: ChainMap[str, Any]) -> None:
+        if result.get("unreachable") or result.get("skipped"):
+            return
+        if node.changed_when is None and node.failed_when is None:
+            return
+        public = _public(result)
+        layer = {node.register_var: public} if node.register_var else {}
+        layer["result"] = public
+        templar = Templar(variables.new_child(layer))
+        if node.changed_when is not None:
+            result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
+        if node.failed_when is not None:
+            failed = any(templar.evaluate_conditional(c) for c in node.failed_when)
+            result["failed_when_result"] = failed
+            result["failed"] = failed
+
+    async def _call(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+                    templar: Templar) -> dict[str, Any]:
+        check = self.options.check if node.check_mode is None else bool(templar.template(node.check_mode))
+        diff = self.options.diff if node.diff is None else bool(templar.template(node.diff))
+        if node.kind == "meta":
+            return {"changed": False, "_meta": node.args.get("_raw_params") or node.args.get("free_form")}
+        module = node.module or ""
+        args = templar.template_args(node.args)
+        if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
+                and not _creates_or_removes(args):
+            # Ansible skips these in check mode; the registered result still has the keys later tasks read.
+            return dict(_COMMAND_KEYS, changed=False, skipped=True,
+                        msg="Command would have run if not in check mode")
+        action = CONTROLLER_ACTIONS.get(self.index.canonical(module))
+        if action is not None:
+            request = ActionRequest(host=host, args=args, templar=templar, check=check, diff=diff,
+                                    worker=self, node=node, verbosity=self.options.verbosity)
+            return await action(request)
+        delegate = templar.template(node.delegate_to) if node.delegate_to else None
+        target = str(delegate) if delegate else host
+        settings = self._settings(target, node, templar)
+        session = self._session(target, settings)
+        environment: dict[str, Any] = {}
+        for entry in node.environment:
+            environment.update(templar.template(entry) or {})
+        call = ModuleCall(module, args, check=check, diff=diff, become=settings.become_settings(),
+                          environment=environment or None, search_paths=self._search_paths(node),
+                          task_vars=variables)
+        timeout = templar.template(node.timeout) if node.timeout else None
+        try:
+            result = await asyncio.wait_for(execute(session, self.index, call), float(timeout) if timeout else None)
+        except TimeoutError:
+            return {"failed": True, "changed": False,
+                    "msg": f"The {module} action failed to execute in the expected time frame ({timeout}) "
+                           "and was terminated"}
+        if delegate and target != host:
+            result["_delegated_to"] = target
+        facts = result.get("ansible_facts")
+        if isinstance(facts, Mapping) and not result.get("failed"):
+            owner = target if (delegate and templar.template(node.delegate_facts)) else host
+            self.host_runtime(owner).facts.update(facts)
+            result["_facts"] = {owner: dict(facts)}
+        return result
+
+    def _settings(self, target: str, node: PlanTask, templar: Templar) -> ConnectionSettings:
+        """Connection settings: configuration and command line, then play/task keywords, then host variables."""
+        keywords: dict[str, Any] = {}
+        for name, setting in (("remote_user", "user"), ("become_user", "become_user"),
+                              ("become_method", "become_method"), ("connection", "connection")):
+            value = getattr(node, name)
+            if value is not None:
+                keywords[setting] = str(templar.template(value))
+        if node.become is not None:
+            keywords["become"] = bool(templar.evaluate_conditional(node.become))
+        base = replace(self.options.defaults, **keywords) if keywords else self.options.defaults
+        host_vars = self.inventory.host_vars(target) if target in self.inventory.hosts else {}
+        if target in self.inventory.hosts or target == "localhost":
+            merged: Mapping[str, Any] = ChainMap(self.host_runtime(target).vars, host_vars)
+        else:
+            merged = {}
+        return ConnectionSettings.from_host_vars(target, merged, base)
+
+    def _session(self, host: str, settings: ConnectionSettings) -> HostSession:
+        key = (host, settings)
+        session = self.sessions.get(key)
+        if session is None:
+            session = self.sessions[key] = HostSession(settings, self.index)
+        return session
+
+    async def close(self) -> None:
+        await asyncio.gather(*(session.close() for session in self.sessions.values()), return_exceptions=True)
+
+    def abort(self) -> None:
+        for session in self.sessions.values():
+            session.abort()
+
+
+def _creates_or_removes(args: Mapping[str, Any]) -> bool:
+    return bool(args.get("creates") or args.get("removes"))
+
+
+def _public(result: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result.items() if not k.startswith("_")}
+
+
+def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
+    length = len(items)
+    return {"allitems": items, "index": index + 1, "index0": index, "revindex": length - index,
+            "revindex0": length - index - 1, "first": index == 0, "last": index == length - 1, "length": length,
+            "previtem": items[index - 1] if index > 0 else None,
+            "nextitem": items[index + 1] if index < length - 1 else None}
+
+
+def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    summary: dict[str, Any] = {"results": results, "changed": any(r.get("changed") for r in results),
+                               "msg": "All items completed"}
+    if results and all(r.get("skipped") for r in results):
+        summary["skipped"] = True
+    if any(r.get("failed") for r in results):
+        summary["failed"] = True
+        summary["msg"] = "One or more items failed"
+    if any(r.get("unreachable") for r in results):
+        summary["unreachable"] = True
+    facts: dict[str, Any] = {}
+    for result in results:
+        for host, values in (result.get("_facts") or {}).items():
+            facts.setdefault(host, {}).update(values)
+    if facts:
+        summary["_facts"] = facts
+    if not results:
+        summary["skipped"] = True
+        summary["skipped_reason"] = "No items in the list"
+    return summary
+
+
+def censor(result: dict[str, Any]) -> dict[str, Any]:
+    kept = {k: v for k, v in result.items() if k.startswith("_") or k in ("changed", "failed", "skipped",
+                                                                         "unreachable", "attempts")}
+    kept["censored"] = NO_LOG_MESSAGE
+    if "results" in result:
+        kept["results"] = [censor(r) for r in result["results"]]
+    return kept
