@@ -1,0 +1,146 @@
+"""A named set of local test hosts: bring them up (in parallel), list them, tear them down.
+
+State lives in ``<state_root>/<name>/``: the client key pair, ``known_hosts``, ``inventory.yml`` and one directory
+per host. ``up`` reuses hosts that still run and serve SSH, restarts the others from a fresh upper layer, and
+stops hosts beyond the requested count; ``down`` is safe to repeat.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+from types import TracebackType
+
+from runner.testenv.errors import TestEnvError
+from runner.testenv.host import HostDir, TestHost, launch, running_host, stop, wait_until_serving
+from runner.testenv.inventory import write_inventory
+from runner.testenv.keys import generate_keys, read_public_key, write_known_hosts
+from runner.testenv.layer import HOST_KEY, ensure_dir, prepare_upper
+from runner.testenv.machine import accepts_tcp, require_machine, require_root
+
+DEFAULT_STATE_ROOT = Path("/var/lib/provisioning/testenv")
+READY_TIMEOUT = 60.0
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_HOST_RECORD = "host.json"
+
+
+class TestEnv:
+    """Local test hosts on 127.0.0.N, each with its own root, hostname, PID space and sshd. Needs root."""
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    def __init__(self, name: str = "default", count: int = 3, base_address: int = 2,
+                 state_root: Path = DEFAULT_STATE_ROOT, prefix: str = "host"):
+        if not _NAME.match(name) or not _NAME.match(prefix):
+            raise TestEnvError(f"env name {name!r} and host prefix {prefix!r} must be letters, digits, '_.-'")
+        if count < 1 or base_address < 2 or base_address + count - 1 > 254:
+            raise TestEnvError(f"{count} hosts from 127.0.0.{base_address} do not fit in 127.0.0.2-127.0.0.254")
+        self.name = name
+        self.count = count
+        self.base_address = base_address
+        self.state_root = Path(state_root)
+        self.prefix = prefix
+        self.state_dir = self.state_root / name
+        self.inventory_path = self.state_dir / "inventory.yml"
+        self.private_key = self.state_dir / "id_ed25519"
+        self.known_hosts = self.state_dir / "known_hosts"
+        # Launchers this process started, waited for on down() so none is left a zombie.
+        self._launchers: dict[str, subprocess.Popen] = {}
+
+    def wanted(self) -> list[tuple[str, str]]:
+        """(name, address) of each host ``up`` brings: host1 on 127.0.0.<base>, host2 on the next, ..."""
+        return [(f"{self.prefix}{index + 1}", f"127.0.0.{self.base_address + index}") for index in range(self.count)]
+
+    def _host_dirs(self) -> list[HostDir]:
+        if not self.state_dir.is_dir():
+            return []
+        return sorted((HostDir(path.parent) for path in self.state_dir.glob(f"*/{_HOST_RECORD}")),
+                      key=lambda host_dir: host_dir.path.name)
+
+    def hosts(self) -> list[TestHost]:
+        """The env's hosts whose init still runs, in address order."""
+        found = [host for host in map(running_host, self._host_dirs()) if host is not None]
+        return sorted(found, key=lambda host: tuple(int(part) for part in host.address.split(".")))
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """One up or down at a time per env, across processes."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.state_dir / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+
+    def up(self) -> list[TestHost]:
+        require_machine()
+        with self._locked():
+            wanted = self.wanted()
+            running = {host.name: host for host in self.hosts()}
+            keep = {name for name, address in wanted
+                    if name in running and running[name].address == address and accepts_tcp(address)}
+            host_dirs = self._host_dirs()
+            stop([host_dir for host_dir in host_dirs if host_dir.path.name not in keep])
+            for host_dir in host_dirs:
+                if host_dir.path.name not in {name for name, _ in wanted}:
+                    shutil.rmtree(host_dir.path)  # a host beyond the count: the env shrank
+            self._start([(name, address) for name, address in wanted if name not in keep], wanted)
+            hosts = self.hosts()
+            write_known_hosts(self.known_hosts, [(host.address, read_public_key(HostDir(host.state_dir).host_key))
+                                                 for host in hosts])
+            write_inventory(self.inventory_path, [(host.name, host.address) for host in hosts],
+                            self.private_key, self.known_hosts)
+            return hosts
+
+    def _start(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]) -> None:
+        """Start ``missing`` hosts from fresh layers, all at once, and wait until each one serves SSH."""
+        for _, address in missing:
+            if accepts_tcp(address):
+                raise TestEnvError(f"{address}:22 is already in use (another env, or an sshd listening on all "
+                                   "addresses): choose other addresses with --base")
+        host_dirs = {name: HostDir(self.state_dir / name) for name, _ in missing}
+        for host_dir in host_dirs.values():
+            host_dir.reset()
+            ensure_dir(host_dir.upper, str(PurePosixPath(HOST_KEY).parent))
+        generate_keys([(self.private_key, f"provisioning-testenv-{self.name}")]
+                      + [(host_dirs[name].host_key, f"root@{name}") for name, _ in missing])
+        client_key = read_public_key(self.private_key)
+        launched = []
+        try:
+            for name, address in missing:
+                host_dir = host_dirs[name]
+                prepare_upper(host_dir.upper, name, address, wanted, client_key)
+                process = launch(host_dir, name, address, self.state_root)
+                self._launchers[name] = process
+                launched.append((host_dir, name, address, process))
+            wait_until_serving(launched, READY_TIMEOUT)
+        except BaseException:
+            stop(list(host_dirs.values()))  # nothing half-started is left behind
+            self._reap_launchers()
+            raise
+
+    def _reap_launchers(self) -> None:
+        for name, process in list(self._launchers.items()):
+            if process.poll() is not None:
+                del self._launchers[name]
+
+    def down(self, keep_state: bool = False) -> None:
+        if not self.state_dir.is_dir():
+            return
+        require_root()
+        with self._locked():
+            stop(self._host_dirs())
+            self._reap_launchers()
+            if not keep_state:
+                shutil.rmtree(self.state_dir)
+
+    def __enter__(self) -> TestEnv:
+        self.up()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.down()

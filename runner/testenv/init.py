@@ -1,0 +1,184 @@
+"""PID 1 of one local test host: builds its root, starts sshd, reaps every child, and ends them all on SIGTERM.
+
+Started by ``unshare --mount --uts --pid --fork`` with one argument, a JSON object (see ``runner.testenv.host``).
+Standard library only (Python 3.8+), and nothing imported after the root changes: the machine's Python runs
+this file, and after ``pivot_root`` only the overlay (lower ``/``) is left to import from.
+
+Because this process is PID 1 of its own PID namespace, the kernel ends every process of the host (daemons a
+run started included) when it exits; that is what makes tearing a host down complete.
+"""
+
+import ctypes
+import grp
+import json
+import os
+import platform
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 2
+
+# glibc has no wrapper for pivot_root(2); these are its syscall numbers.
+PIVOT_ROOT_SYSCALL = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "loongarch64": 41, "ppc64le": 203,
+                      "s390x": 217, "i686": 217, "armv7l": 218}
+
+# A minimal /dev: the character devices programs expect, nothing of the machine's disks.
+DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9), "tty": (5, 0)}
+DEV_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
+             "stderr": "/proc/self/fd/2", "ptmx": "pts/ptmx"}
+
+GRACE_SECONDS = 3.0
+SSHD = "/usr/sbin/sshd"
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+class Terminate(Exception):
+    """Raised from the SIGTERM handler so that any blocking wait ends at once."""
+
+
+def on_terminate(signum, frame):
+    raise Terminate()
+
+
+def _check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def mount(source, target, fstype=None, flags=0, data=None):
+    def encode(text):
+        return text.encode() if text is not None else None
+    _check(libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)),
+           f"mount {fstype or source} on {target}")
+
+
+def make_dev(root):
+    dev = root + "/dev"
+    mount("tmpfs", dev, "tmpfs", MS_NOSUID, "mode=0755,size=1m")
+    for name, (major, minor) in DEVICES.items():
+        path = dev + "/" + name
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(major, minor))
+        os.chmod(path, 0o666)
+    os.mkdir(dev + "/pts", 0o755)
+    try:
+        tty_gid = grp.getgrnam("tty").gr_gid
+    except KeyError:
+        tty_gid = 5
+    mount("devpts", dev + "/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+          f"newinstance,ptmxmode=0666,mode=0620,gid={tty_gid}")
+    os.mkdir(dev + "/shm")
+    mount("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    for name, target in DEV_LINKS.items():
+        os.symlink(target, dev + "/" + name)
+
+
+def build_root(config):
+    """Mount the overlay and the host's own /proc, /dev, /sys, /tmp and /run under config['root']."""
+    root = config["root"]
+    mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing we mount may propagate to the machine
+    mount("overlay", root, "overlay", 0,
+          f"lowerdir=/,upperdir={config['upper']},workdir={config['work']}")
+    mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    make_dev(root)
+    mount("/sys", root + "/sys", None, MS_BIND)
+    mount(None, root + "/sys", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    mount("tmpfs", root + "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    for name, mode in (("lock", 0o1777), ("sshd", 0o755)):
+        os.mkdir(root + "/run/" + name)
+        os.chmod(root + "/run/" + name, mode)
+    # The env's state (client key, every host's upper layer) is on the lower layer; hide it from the host.
+    hidden = root + config["hide"]
+    if os.path.isdir(hidden):
+        mount("tmpfs", hidden, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0755")
+
+
+def enter_root(root):
+    """pivot_root into the overlay and drop the machine's root, so the host sees only its own mounts."""
+    number = PIVOT_ROOT_SYSCALL.get(platform.machine())
+    if number is None:
+        raise OSError(f"pivot_root: unknown syscall number on {platform.machine()}")
+    os.chdir(root)
+    _check(libc.syscall(number, b".", b"."), "pivot_root")
+    _check(libc.umount2(b".", MNT_DETACH), "detach the old root")
+    os.chdir("/")
+
+
+def outer_pid():
+    """Our pid as the machine sees it: /proc is still the machine's until the host's own is mounted."""
+    return int(os.readlink("/proc/self"))
+
+
+def end_all_processes():
+    """SIGTERM every process of the namespace, reap them, SIGKILL what is left after the grace period."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.kill(-1, signum)  # from PID 1: every process in this namespace but ourselves
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + GRACE_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                    pass
+            except ChildProcessError:
+                return
+            time.sleep(0.02)
+
+
+def reap_until_sshd_exits(sshd_pid):
+    """Reap every child (orphaned daemons are re-parented to us); return sshd's exit status."""
+    while True:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            signal.pause()
+            continue
+        if pid == sshd_pid:
+            return os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
+
+
+def main():
+    signal.signal(signal.SIGTERM, on_terminate)
+    signal.signal(signal.SIGINT, on_terminate)
+    config = json.loads(sys.argv[1])
+    os.umask(0o022)
+    try:
+        with open(config["pid_file"], "w") as handle:
+            handle.write(f"{outer_pid()}\n")
+        socket.sethostname(config["hostname"])
+        build_root(config)
+        enter_root(config["root"])
+        sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config["sshd_config"]], stdin=subprocess.DEVNULL,
+                                env={"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                                     "LANG": "C.UTF-8"})
+        code = reap_until_sshd_exits(sshd.pid)
+        sys.stderr.write(f"init: sshd exited with status {code}; stopping the host\n")
+        end_all_processes()
+        return 1
+    except Terminate:
+        end_all_processes()
+        return 0
+    except OSError as exc:
+        sys.stderr.write(f"init: {exc}\n")
+        end_all_processes()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
