@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,9 @@ from runner.inventory import Inventory, load_inventory
 class Project:
     config: Config
     inventory: Inventory
-    library: list[Path]
+    library: list[Path] = field(default_factory=list)
+    roles_path: list[Path] = field(default_factory=list)
+    filter_plugins: list[Path] = field(default_factory=list)
 
 
 def resolve_inventory_sources(config: Config) -> list[str]:
@@ -30,8 +32,20 @@ def resolve_inventory_sources(config: Config) -> list[str]:
     return sources
 
 
-def load_project(overrides: dict[str, Any], playbook_dir: Path) -> Project:
+def _existing(paths: Any) -> list[Path]:
+    return [Path(p) for p in (paths or []) if Path(p).is_dir()]
+
+
+def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True) -> Project:
+    """Configuration, then the inventory (not loaded, and no test host started, when only compiling)."""
     config = load_config(overrides)
-    inventory = load_inventory(resolve_inventory_sources(config), playbook_dir=playbook_dir)
-    library = [Path(p) for p in config.library if Path(p).is_dir()]
-    return Project(config, inventory, library)
+    for warning in config.warnings:
+        import sys
+
+        sys.stderr.write(f"[WARNING]: {warning}\n")
+    if need_inventory:
+        inventory = load_inventory(resolve_inventory_sources(config), playbook_dir=playbook_dir)
+    else:
+        inventory = load_inventory([], playbook_dir=playbook_dir)
+    return Project(config, inventory, library=_existing(config.library), roles_path=_existing(config.roles_path),
+                   filter_plugins=_existing(config.filter_plugins))

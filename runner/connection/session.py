@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection.agent_client import AgentClient
-from runner.connection.become import BecomeFailure, wrap
+from runner.connection.become import BecomeFailure, explain_failure, wrap
 from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
@@ -75,12 +75,15 @@ class HostSession:
             command = f"{executable} -c {shlex.quote(command)}"
         if become is None:
             return await transport.run(command, timeout=timeout)
-        wrapped, marker, _ = wrap(command, become)
+        wrapped, marker, prompt = wrap(command, become)
         stdin = (become.password + "\n").encode() if become.password else None
         result = await transport.run(wrapped, stdin=stdin, timeout=timeout)
         prefix = (marker + "\n").encode()
         if result.stdout.startswith(prefix):
             result.stdout = result.stdout[len(prefix):]
+        elif result.rc != 0:
+            raise BecomeFailure(explain_failure(result.stderr.decode(errors="replace"), become))
+        result.stderr = result.stderr.replace(prompt.encode(), b"", 1)
         return result
 
     async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,

@@ -111,6 +111,7 @@ class PlanPlay(_Strict):
     force_handlers: Any = False
     ignore_unreachable: Any = False
     order: str = "inventory"
+    tags: list[str] = Field(default_factory=list)
     check_mode: Any = None
     diff: Any = None
     sections: list[list[int]] = Field(default_factory=list,

@@ -1,0 +1,119 @@
+"""``provisioning-playbook PLAYBOOK... -i INV``: compile the playbooks into a plan, then run it.
+
+Nothing touches a host until every playbook compiles: syntax, keywords, roles, modules and their arguments,
+templates. ``--plan FILE`` writes the compiled plan; ``--syntax-check`` and the ``--list-*`` options read it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from runner.callbacks import make_callbacks
+from runner.cli.common import report_errors
+from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
+from runner.cli.session import load_project
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import ExitCode, OptionError
+from runner.executor.playbook import PlaybookExecutor
+from runner.executor.task_exec import RunOptions
+from runner.plan import Plan
+from runner.util.files import atomic_write_text
+
+
+def _split_tags(values: tuple[str, ...]) -> list[str]:
+    return [tag.strip() for value in values for tag in value.split(",") if tag.strip()]
+
+
+def _write_plan(plan: Plan, path: Path) -> None:
+    atomic_write_text(path, json.dumps(plan.model_dump(mode="json"), indent=1, sort_keys=False) + "\n")
+
+
+def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_tasks: bool, list_tags: bool,
+          extra_vars: dict[str, Any]) -> None:
+    from runner.templating import Templar
+
+    click.echo(f"\nplaybook: {plan.playbook}")
+    for number, play in enumerate(plan.plays, start=1):
+        click.echo(f"\n  play #{number} ({play.hosts}): {play.name}\tTAGS: [{', '.join(play.tags)}]")
+        if list_hosts:
+            pattern = Templar(dict(extra_vars)).template(play.hosts)
+            hosts = [h.name for h in project.inventory.get_hosts(pattern, limit=limit)]
+            click.echo(f"    pattern: {[pattern] if isinstance(pattern, str) else pattern}")
+            click.echo(f"    hosts ({len(hosts)}):")
+            for host in hosts:
+                click.echo(f"      {host}")
+        tasks = [plan.tasks[i] for section in play.sections for i in _flatten(plan, section)]
+        if list_tasks:
+            click.echo("    tasks:")
+            for task in tasks:
+                role = f"{plan.roles[task.role].name} : " if task.role is not None else ""
+                click.echo(f"      {role}{task.name or task.module}\tTAGS: [{', '.join(task.tags)}]")
+        if list_tags:
+            tags = sorted({tag for task in tasks for tag in task.tags})
+            click.echo(f"      TASK TAGS: [{', '.join(tags)}]")
+
+
+def _flatten(plan: Plan, ids: list[int]) -> list[int]:
+    flat: list[int] = []
+    for task_id in ids:
+        node = plan.tasks[task_id]
+        if node.kind == "block":
+            flat += _flatten(plan, node.block) + _flatten(plan, node.rescue) + _flatten(plan, node.always)
+        else:
+            flat.append(task_id)
+    return flat
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("playbooks", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-t", "--tags", multiple=True, help="Only run plays and tasks tagged with these values.")
+@click.option("--skip-tags", multiple=True, help="Only run plays and tasks whose tags do not match these values.")
+@click.option("--start-at-task", help="Start the playbook at the task matching this name.")
+@click.option("--list-tasks", is_flag=True, help="List all tasks that would be executed.")
+@click.option("--list-tags", is_flag=True, help="List all available tags.")
+@click.option("--syntax-check", is_flag=True, help="Compile the playbook (syntax, roles, modules) but do not run it.")
+@click.option("--force-handlers", is_flag=True, help="Run handlers even if a task fails.")
+@click.option("--plan", "plan_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the compiled execution plan as JSON to FILE and exit.")
+@click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE (repeatable).")
+@shared_options
+@report_errors
+def main(playbooks: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
+         start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
+         plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
+    """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
+    for playbook in playbooks:
+        if not playbook.is_file():
+            raise OptionError(f"the playbook: {playbook} could not be found")
+    playbook_dir = options.get("playbook_dir") or playbooks[0].resolve().parent
+    extra_vars = parse_extra_vars(options["extra_vars"])
+    project = load_project(config_overrides(options), playbook_dir,
+                           need_inventory=not (syntax_check or plan_file or list_tasks or list_tags))
+    compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
+                                     roles_path=project.roles_path, library=project.library,
+                                     filter_plugins=project.filter_plugins)
+    compiler = Compiler(compile_options)
+    plan = compiler.compile_playbooks(list(playbooks))
+    if plan_file:
+        _write_plan(plan, plan_file)
+        return ExitCode.OK
+    if syntax_check:
+        click.echo(f"\nplaybook: {', '.join(str(p) for p in playbooks)}")
+        return ExitCode.OK
+    if options["list_hosts"] or list_tasks or list_tags:
+        _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
+        return ExitCode.OK
+    callbacks = make_callbacks(project.config.stdout_callback, list(reports), options["verbosity"],
+                               options["diff"], project.config.nocolor)
+    run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
+                             diff=options["diff"], extra_vars=extra_vars, library=project.library,
+                             verbosity=options["verbosity"], playbook_dir=str(Path(playbook_dir).resolve()),
+                             force_handlers=force_handlers)
+    executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
+                                limit=options.get("limit"), include_compiler=compiler.compile_include,
+                                start_at_task=start_at_task)
+    return executor.run()

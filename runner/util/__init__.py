@@ -1,0 +1,1 @@
+"""Small helpers the stages share."""
