@@ -1,0 +1,86 @@
+"""Inventory sources: a file (INI, or YAML/JSON by extension), a directory of them, or a host list ``a,b,``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from runner.errors import ParseError, SourcePosition
+from runner.inventory.datafile import load_data_file, read_text
+from runner.inventory.hostnames import split_port
+from runner.inventory.ini import parse_ini
+from runner.inventory.inventory import Inventory
+from runner.inventory.yaml_source import parse_yaml_inventory
+
+YAML_EXTENSIONS = (".yml", ".yaml", ".json")
+
+# Skipped inside a directory source, as Ansible's default INVENTORY_IGNORE_EXTS (which no longer lists .ini).
+IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".cfg", ".retry")
+# Variables beside the sources, not sources themselves.
+IGNORED_NAMES = frozenset({"group_vars", "host_vars", "vars_plugins"})
+
+
+def load_inventory(sources: list[str | Path], playbook_dir: Path | None = None) -> Inventory:
+    """An inventory from ``sources`` in order (later sources add to earlier ones), with the group_vars/ and
+    host_vars/ beside each source and beside ``playbook_dir``. A source that cannot be read is a ParseError."""
+    inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None)
+    for source in sources:
+        add_source(inventory, source)
+    inventory.validate_vars_files()
+    return inventory
+
+
+def add_source(inventory: Inventory, source: str | Path) -> None:
+    text = str(source)
+    path = Path(text).expanduser()
+    if not path.exists():
+        if "," in text:
+            _add_host_list(inventory, text)
+            return
+        raise ParseError(f"inventory source not found: {text}",
+                         hint="give a file, a directory or a comma-separated host list such as 'web1,web2,'")
+    path = Path(os.path.abspath(path))  # absolute, but a symlinked inventory keeps its own directory
+    inventory.register_source(path)
+    if path.is_dir():
+        _add_directory(inventory, path)
+    else:
+        _add_file(inventory, path)
+
+
+def _add_directory(inventory: Inventory, directory: Path) -> None:
+    for name in sorted(os.listdir(directory)):
+        if name.startswith(".") or name in IGNORED_NAMES or name.endswith(IGNORED_SUFFIXES):
+            continue
+        path = directory / name
+        if path.is_dir():
+            _add_directory(inventory, path)
+        else:
+            _add_file(inventory, path)
+
+
+def _add_file(inventory: Inventory, path: Path) -> None:
+    inventory.current_source = path
+    try:
+        with inventory.batch():
+            if path.suffix in YAML_EXTENSIONS:
+                parse_yaml_inventory(inventory, path, load_data_file(path))
+                return
+            text = read_text(path)
+            if text.startswith("#!") and os.access(path, os.X_OK):
+                raise ParseError("inventory scripts are not supported: give a static INI or YAML inventory",
+                                 SourcePosition(str(path), 1, 1))
+            parse_ini(inventory, path, text)
+    finally:
+        inventory.current_source = None
+
+
+def _add_host_list(inventory: Inventory, text: str) -> None:
+    """``-i 'web1,web2:2222,'``: ungrouped hosts, no ranges, as Ansible's host_list source."""
+    with inventory.batch():
+        for item in text.split(","):
+            item = item.strip()
+            if not item:
+                continue
+            name, port = split_port(item)
+            if name not in inventory.hosts:
+                inventory.add_host(name, ["ungrouped"], {} if port is None else {"ansible_port": port})
