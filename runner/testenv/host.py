@@ -63,6 +63,10 @@ class HostDir:
         return self.path / "init.log"
 
     @property
+    def init_config(self) -> Path:
+        return self.path / "init.json"
+
+    @property
     def pid_file(self) -> Path:
         return self.path / "init.pid"
 
@@ -106,9 +110,10 @@ def launch(host_dir: HostDir, name: str, address: str, hide: Path) -> subprocess
     config = {"hostname": name, "root": str(host_dir.root), "upper": str(host_dir.upper),
               "work": str(host_dir.work), "pid_file": str(host_dir.pid_file), "hide": str(hide),
               "sshd_config": SSHD_CONFIG}
+    host_dir.init_config.write_text(json.dumps(config))
     python = str(MACHINE_PYTHON) if MACHINE_PYTHON.exists() else sys.executable
     command = ["unshare", "--mount", "--uts", "--pid", "--fork", "--propagation", "private", "--kill-child",
-               python, "-I", "-S", str(INIT), json.dumps(config)]
+               python, "-I", "-S", str(INIT), str(host_dir.init_config)]
     with open(host_dir.log, "ab") as log:
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
                                 close_fds=True)

@@ -1,6 +1,7 @@
 """PID 1 of one local test host: builds its root, starts sshd, reaps every child, and ends them all on SIGTERM.
 
-Started by ``unshare --mount --uts --pid --fork`` with one argument, a JSON object (see ``runner.testenv.host``).
+Started by ``unshare --mount --uts --pid --fork`` with one argument, the path of a JSON file (written by
+``runner.testenv.host.launch``).
 Standard library only (Python 3.8+), and nothing imported after the root changes: the machine's Python runs
 this file, and after ``pivot_root`` only the overlay (lower ``/``) is left to import from.
 
@@ -156,7 +157,8 @@ def reap_until_sshd_exits(sshd_pid):
 def main():
     signal.signal(signal.SIGTERM, on_terminate)
     signal.signal(signal.SIGINT, on_terminate)
-    config = json.loads(sys.argv[1])
+    with open(sys.argv[1]) as handle:
+        config = json.load(handle)
     os.umask(0o022)
     try:
         with open(config["pid_file"], "w") as handle:

@@ -1,0 +1,34 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runner.testenv import TestEnv, unavailable_reason
+
+
+@pytest.fixture(scope="session")
+def testenv() -> Iterator[TestEnv]:
+    """Three local test hosts (host1..host3 on 127.0.0.20-22, env "pytest") for the session, torn down at its end.
+
+    Addresses start at .20 so they never collide with the env 'default' (127.0.0.2 upward) a developer runs.
+    Skips, saying why, where test hosts cannot run (not root, no sshd).
+    """
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"no local test hosts: {reason}")
+    env = TestEnv(name="pytest", count=3, base_address=20)
+    env.up()
+    try:
+        yield env
+    finally:
+        env.down()
+
+
+@pytest.fixture(scope="session")
+def inventory_path(testenv: TestEnv) -> Path:
+    """The YAML inventory of the session's test hosts (group 'testhosts')."""
+    return testenv.inventory_path
