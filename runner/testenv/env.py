@@ -17,11 +17,11 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from runner.testenv.errors import TestEnvError
-from runner.testenv.host import HostDir, TestHost, launch, running_host, stop, wait_until_serving
+from runner.testenv.host import HostDir, TestHost, abort, launch, running_host, stop, wait_until_serving
 from runner.testenv.inventory import write_inventory
 from runner.testenv.keys import generate_keys, read_public_key, write_known_hosts
 from runner.testenv.layer import HOST_KEY, ensure_dir, prepare_upper
-from runner.testenv.machine import accepts_tcp, require_machine, require_root
+from runner.testenv.machine import accepts_tcp, require_machine, require_root, unmount_all_under
 
 DEFAULT_STATE_ROOT = Path("/var/lib/provisioning/testenv")
 READY_TIMEOUT = 60.0
@@ -86,7 +86,7 @@ class TestEnv:
             stop([host_dir for host_dir in host_dirs if host_dir.path.name not in keep])
             for host_dir in host_dirs:
                 if host_dir.path.name not in {name for name, _ in wanted}:
-                    shutil.rmtree(host_dir.path)  # a host beyond the count: the env shrank
+                    self._remove(host_dir.path)  # a host beyond the count: the env shrank
             self._start([(name, address) for name, address in wanted if name not in keep], wanted)
             hosts = self.hosts()
             write_known_hosts(self.known_hosts, [(host.address, read_public_key(HostDir(host.state_dir).host_key))
@@ -118,7 +118,7 @@ class TestEnv:
                 launched.append((host_dir, name, address, process))
             wait_until_serving(launched, READY_TIMEOUT)
         except BaseException:
-            stop(list(host_dirs.values()))  # nothing half-started is left behind
+            abort(launched)  # nothing half-started is left behind
             self._reap_launchers()
             raise
 
@@ -135,7 +135,12 @@ class TestEnv:
             stop(self._host_dirs())
             self._reap_launchers()
             if not keep_state:
-                shutil.rmtree(self.state_dir)
+                self._remove(self.state_dir)
+
+    @staticmethod
+    def _remove(directory: Path) -> None:
+        unmount_all_under(directory)
+        shutil.rmtree(directory)
 
     def __enter__(self) -> TestEnv:
         self.up()

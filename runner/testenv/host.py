@@ -19,7 +19,7 @@ from pathlib import Path
 
 from runner.testenv.errors import TestEnvError
 from runner.testenv.layer import HOST_KEY, SSHD_CONFIG
-from runner.testenv.machine import accepts_tcp, detach_mount, mount_points_under, start_time
+from runner.testenv.machine import accepts_tcp, start_time, unmount_all_under
 
 INIT = Path(__file__).with_name("init.py")
 MACHINE_PYTHON = Path("/usr/bin/python3")
@@ -80,6 +80,7 @@ class HostDir:
 
     def reset(self) -> None:
         """Empty layers for a fresh start; the old ones may hold a previous run's changes."""
+        unmount_all_under(self.path)
         for directory in (self.upper, self.work, self.root):
             shutil.rmtree(directory, ignore_errors=True)
             directory.mkdir(parents=True)
@@ -156,6 +157,24 @@ def wait_until_serving(launched: list[tuple[HostDir, str, str, subprocess.Popen]
     return ready
 
 
+def abort(launched: list[tuple[HostDir, str, str, subprocess.Popen]]) -> None:
+    """Stop hosts that did not finish starting (recorded or not): SIGKILL their launchers, whose
+    ``--kill-child`` takes each init, and so its whole namespace, along; then wait until every init is gone."""
+    for _, _, _, process in launched:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    deadline = time.monotonic() + KILL_TIMEOUT
+    for host_dir, _, _, _ in launched:
+        try:
+            pid = int(host_dir.pid_file.read_text())
+        except (OSError, ValueError):
+            continue
+        while start_time(pid) is not None and time.monotonic() < deadline:
+            time.sleep(0.02)
+    stop([host_dir for host_dir, _, _, _ in launched])
+
+
 def _signal_all(hosts: list[TestHost], signum: int) -> None:
     for host in hosts:
         if running_host(HostDir(host.state_dir)) is not None:  # still the very process we started
@@ -190,7 +209,6 @@ def stop(host_dirs: list[HostDir]) -> None:
         raise TestEnvError("test hosts did not stop: " + ", ".join(f"{host.name} (pid {host.pid})" for host in alive))
     for host_dir in host_dirs:
         # The mounts lived in the host's own namespace, gone with its last process; check that none leaked.
-        for point in mount_points_under(host_dir.path):
-            detach_mount(point)
+        unmount_all_under(host_dir.path)
         for stale in (host_dir.record, host_dir.pid_file):
             stale.unlink(missing_ok=True)

@@ -82,11 +82,14 @@ def mount_points_under(directory: Path) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
-def detach_mount(point: str) -> None:
+def unmount_all_under(directory: Path) -> None:
+    """Detach every mount at or below ``directory`` (one of the env's own), so deleting it never reaches
+    through a mount into another file system."""
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.umount2(point.encode(), MNT_DETACH) != 0:
-        errno = ctypes.get_errno()
-        raise TestEnvError(f"cannot unmount {point}: {os.strerror(errno)}")
+    for point in mount_points_under(directory):
+        if libc.umount2(point.encode(), MNT_DETACH) != 0:
+            errno = ctypes.get_errno()
+            raise TestEnvError(f"cannot unmount {point}: {os.strerror(errno)}")
 
 
 def accepts_tcp(address: str, port: int = 22, timeout: float = 0.2) -> bool:
