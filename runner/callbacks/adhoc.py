@@ -13,9 +13,10 @@ import sys
 from typing import Any, TextIO
 
 from runner.callbacks.colors import paint, use_color
+from runner.callbacks.diff import render_diff
 
 COMMAND_MODULES = {"command", "shell", "raw", "script"}
-_HIDDEN_KEYS = {"_ansible_no_log", "invocation", "stdout_lines", "stderr_lines", "exception"}
+_HIDDEN_KEYS = {"_ansible_no_log", "invocation", "stdout_lines", "stderr_lines", "exception", "diff"}
 
 
 def _state(result: dict[str, Any]) -> tuple[str, str]:
@@ -44,6 +45,8 @@ class AdhocDisplay:
 
     def host_result(self, host: str, module: str, result: dict[str, Any]) -> None:
         label, state = _state(result)
+        if result.get("diff"):  # modules return a diff only when --diff asked for one; Ansible prints it first
+            self.stream.write(render_diff(result["diff"], color=self.color))
         if module in COMMAND_MODULES and "rc" in result and not result.get("unreachable"):
             text = self._command_text(host, label, result)
         elif self.one_line:

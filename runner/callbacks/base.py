@@ -24,6 +24,7 @@ class TaskInfo:
     args: dict[str, Any] = field(default_factory=dict)
     no_log: bool = False
     check_mode: bool = False
+    diff: bool | None = None  # the task's own ``diff`` keyword; None follows --diff
 
     @property
     def title(self) -> str:
@@ -36,6 +37,7 @@ class PlayInfo:
     pattern: str
     position: str
     check_mode: bool = False
+    strategy: str = "linear"  # under "free" a task header is printed with each host's first result
 
 
 @dataclass
@@ -70,6 +72,9 @@ class Callback:
 
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         """One host finished one task (all its loop items); ``result['_status']`` says how it went."""
+
+    def include(self, path: str, hosts: list[str], item_label: str | None = None) -> None:
+        """A dynamic include (include_tasks / include_role) was resolved to ``path`` for ``hosts``."""
 
     def no_hosts_remaining(self) -> None: ...
 

@@ -7,7 +7,8 @@ import sys
 from typing import TextIO
 
 CODES = {"ok": "32", "changed": "33", "failed": "31", "unreachable": "1;31", "skipped": "36", "warning": "35",
-         "header": "1", "diff_add": "32", "diff_remove": "31", "diff_header": "36"}
+         "header": "1", "diff_add": "32", "diff_remove": "31", "diff_header": "36", "included": "36",
+         "debug": "1;30", "verbose": "34"}
 
 
 def use_color(stream: TextIO = sys.stdout, nocolor: bool = False) -> bool:
@@ -18,7 +19,8 @@ def use_color(stream: TextIO = sys.stdout, nocolor: bool = False) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def paint(text: str, state: str, enabled: bool) -> str:
+def paint(text: str, state: str | None, enabled: bool) -> str:
+    """``text`` in the colour of ``state``; each line on its own, as Ansible does, so pagers keep the colour."""
     if not enabled or state not in CODES:
         return text
-    return f"\033[{CODES[state]}m{text}\033[0m"
+    return "\n".join(f"\033[{CODES[state]}m{line}\033[0m" for line in text.split("\n"))

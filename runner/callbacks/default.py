@@ -1,0 +1,243 @@
+"""The default terminal view of a playbook run, line for line as Ansible's default stdout callback prints it.
+
+    PLAY [web] *********************************************************************
+
+    TASK [nginx : install] *********************************************************
+    changed: [web1]
+    ok: [web2 -> db1]
+    fatal: [web3]: FAILED! => {"changed": false, "msg": "No package matching 'ngnx'"}
+    ...ignoring
+
+    PLAY RECAP *********************************************************************
+    web1                       : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping
+from typing import Any, TextIO
+
+from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
+from runner.callbacks.colors import paint
+from runner.callbacks.diff import render_diff
+from runner.callbacks.results import (
+    dump,
+    host_label,
+    is_censored,
+    is_verbose,
+    item_label,
+    loop_items,
+    screen_result,
+    short_module,
+    status_of,
+)
+from runner.callbacks.terminal import Terminal
+
+CHECK_MODE_MARKER = " [CHECK MODE]"
+RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
+_WORDS = {"ok": "ok", "changed": "changed", "skipped": "skipping"}
+# The recap's counters, their colour when not zero, and the HostStats field each reads.
+_RECAP_COLUMNS = (("ok", "ok", "ok"), ("changed", "changed", "changed"), ("unreachable", "unreachable", "unreachable"),
+                  ("failed", "failed", "failed"), ("skipped", "skipped", "skipped"), ("rescued", "ok", "rescued"),
+                  ("ignored", "warning", "ignored"))
+
+
+def task_path(position: str) -> str:
+    """``file:line`` of a ``file:line:col`` position, as ``task path:`` shows it."""
+    parts = position.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        return f"{parts[0]}:{parts[1]}"
+    return position
+
+
+def recap_line(host: str, stats: HostStats, color: bool) -> str:
+    """``host : ok=N    changed=N ...``: each count left-aligned in 4 columns, coloured when not zero."""
+    if stats.failed or stats.unreachable:
+        host_state = "failed"
+    elif stats.changed:
+        host_state = "changed"
+    else:
+        host_state = "ok"
+    padding = " " * max(0, RECAP_HOST_WIDTH - len(host))
+    counts = []
+    for label, state, attribute in _RECAP_COLUMNS:
+        value = getattr(stats, attribute)
+        counts.append(paint(f"{label}={value:<4}", state if value else None, color))
+    return f"{paint(host, host_state, color)}{padding} : {' '.join(counts)}"
+
+
+class DefaultDisplay(Callback):
+    """Ansible's default output. ``hide`` names result states not printed (Ansible's display_ok_hosts and
+    display_skipped_hosts); with any hidden, a task's header waits for its first printed result."""
+
+    def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
+                 stream: TextIO | None = None, err: TextIO | None = None, columns: int | None = None,
+                 hide: Collection[str] = ()):
+        self.out = Terminal(stream, err, nocolor=nocolor, columns=columns)
+        self.verbosity = verbosity
+        self.diff = diff
+        self.hide = frozenset(hide) - {"failed", "unreachable"}  # failures are always shown
+        self._play: PlayInfo | None = None
+        self._task: TaskInfo | None = None
+        self._headed: TaskInfo | None = None  # the task whose header was printed last
+
+    # -- headers ------------------------------------------------------------------------------------------
+    def playbook_start(self, path: str, check: bool = False) -> None:
+        if self.verbosity > 1:
+            self.out.banner(f"PLAYBOOK: {os.path.basename(path)}")
+
+    def play_start(self, play: PlayInfo, hosts: list[str]) -> None:
+        self._play = play
+        self._headed = None
+        name = play.name.strip()
+        self.out.banner((f"PLAY [{name}]" if name else "PLAY") + (CHECK_MODE_MARKER if play.check_mode else ""))
+        if not hosts:
+            self.out.line("skipping: no hosts matched", "skipped")
+
+    def task_start(self, task: TaskInfo, hosts: list[str]) -> None:
+        self._task = task
+        free = self._play is not None and self._play.strategy == "free"
+        if not free and not self.hide:
+            self._header(task)
+
+    def _header(self, task: TaskInfo) -> None:
+        prefix = "RUNNING HANDLER" if task.is_handler else "TASK"
+        self.out.banner(f"{prefix} [{task.title.strip()}]" + (CHECK_MODE_MARKER if task.check_mode else ""))
+        if self.verbosity >= 2:
+            self.out.line(f"task path: {task_path(task.position)}", "debug")
+        self._headed = task
+
+    def _ensure_header(self, task: TaskInfo) -> None:
+        if self._headed != task:
+            self._header(task)
+
+    # -- results ------------------------------------------------------------------------------------------
+    def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
+        if "_include" in result:
+            return  # an include is reported by the include event, with every host it applies to
+        status = status_of(result)
+        items = loop_items(result)
+        printed = [status_of(item) for item in items] if items else [status]
+        if items is not None and status in ("skipped", "unreachable"):
+            printed.append(status)  # the host's own line follows the items
+        if not [state for state in printed if state not in self.hide] and not self._diff_text(task, result, items):
+            return
+        self._ensure_header(task)
+        if items is None:
+            self._single(task, host, result, status)
+        else:
+            self._loop(task, host, result, status, items)
+        if result.get("_ignored") and status in ("failed", "unreachable"):
+            self.out.line("...ignoring", "skipped")
+
+    def _single(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str) -> None:
+        self._warnings(result)
+        label = host_label(host, result)
+        if status in ("failed", "unreachable"):
+            self._exception(result)
+            word = "FAILED!" if status == "failed" else "UNREACHABLE!"
+            self.out.line(f"fatal: [{label}]: {word} => {self._dump(task, result)}", status)
+            return
+        diffed = self._print_diff(task, result)
+        if status in self.hide and not diffed:
+            return
+        text = f"{_WORDS[status]}: [{label}]"
+        if is_verbose(task, result, self.verbosity):
+            text += f" => {self._dump(task, result)}"
+        self.out.line(text, status)
+
+    def _loop(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str,
+              items: list[Mapping[str, Any]]) -> None:
+        self._warnings(result)
+        for item in items:
+            self._item(task, host, item)
+        if status == "skipped" and status not in self.hide:
+            text = f"skipping: [{host}]"
+            if is_verbose(task, result, self.verbosity):
+                text += f" => {self._dump(task, result)}"
+            self.out.line(text, "skipped")
+        elif status == "unreachable":
+            self.out.line(f"fatal: [{host_label(host, result)}]: UNREACHABLE! => {self._dump(task, result)}",
+                          "unreachable")
+
+    def _item(self, task: TaskInfo, host: str, item: Mapping[str, Any]) -> None:
+        self._warnings(item)
+        status = status_of(item)
+        label = host_label(host, item)
+        shown = item_label(task, item)
+        if status in ("failed", "unreachable"):
+            self._exception(item)
+            self.out.line(f"failed: [{label}] (item={shown}) => {self._dump(task, item)}", status)
+            return
+        diffed = self._print_diff(task, item)
+        if status in self.hide and not diffed:
+            return
+        # Ansible leaves a space after a skipped item's label; kept so output compares equal.
+        text = f"skipping: [{label}] => (item={shown}) " if status == "skipped" else \
+            f"{_WORDS[status]}: [{label}] => (item={shown})"
+        if is_verbose(task, item, self.verbosity):
+            text += f" => {self._dump(task, item)}"
+        self.out.line(text, status)
+
+    def _dump(self, task: TaskInfo, result: Mapping[str, Any]) -> str:
+        pretty = self.verbosity > 2 or bool(result.get("_ansible_verbose_always")) or \
+            short_module(task.module) == "debug"
+        return dump(screen_result(task, result, self.verbosity), pretty=pretty)
+
+    def _warnings(self, result: Mapping[str, Any]) -> None:
+        for warning in result.get("warnings") or ():
+            self.out.warning(str(warning))
+
+    def _exception(self, result: Mapping[str, Any]) -> None:
+        exception = str(result.get("exception") or "").strip()
+        if not exception or "censored" in result:
+            return
+        if self.verbosity < 3:
+            self.out.line("An exception occurred during task execution. To see the full traceback, use -vvv. "
+                          f"The error was: {exception.splitlines()[-1]}", "failed")
+        else:
+            self.out.line(f"The full traceback is:\n{exception}", "failed")
+
+    # -- diffs --------------------------------------------------------------------------------------------
+    def _diff_wanted(self, task: TaskInfo) -> bool:
+        return task.diff if task.diff is not None else self.diff
+
+    def _diff_text(self, task: TaskInfo, result: Mapping[str, Any],
+                   items: list[Mapping[str, Any]] | None = None) -> str:
+        """The rendered diff of a changed result (every changed item of a loop), '' when none is wanted."""
+        if not self._diff_wanted(task) or is_censored(task, result):
+            return ""
+        if items is not None:
+            return "".join(self._diff_text(task, item) for item in items)
+        if not result.get("changed") or not result.get("diff"):
+            return ""
+        return render_diff(result["diff"], color=self.out.color)
+
+    def _print_diff(self, task: TaskInfo, result: Mapping[str, Any]) -> bool:
+        """Print the result's diff (Ansible prints it before the result's line); True when there was one."""
+        text = self._diff_text(task, result)
+        if text:
+            self.out.line(text[:-1] if text.endswith("\n") else text)
+        return bool(text)
+
+    # -- the rest -----------------------------------------------------------------------------------------
+    def include(self, path: str, hosts: list[str], item_label: str | None = None) -> None:
+        if self._task is not None:
+            self._ensure_header(self._task)
+        text = f"included: {path} for {', '.join(hosts)}"
+        if item_label is not None:
+            text += f" => (item={item_label})"
+        self.out.line(text, "included")
+
+    def no_hosts_remaining(self) -> None:
+        self.out.banner("NO MORE HOSTS LEFT")
+
+    def warning(self, message: str) -> None:
+        self.out.warning(message)
+
+    def playbook_end(self, stats: dict[str, HostStats], exit_code: int) -> None:
+        self.out.banner("PLAY RECAP")
+        for host in sorted(stats):
+            self.out.line(recap_line(host, stats[host], self.out.color))
+        self.out.line()

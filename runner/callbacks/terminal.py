@@ -1,0 +1,66 @@
+"""Where the text views write: results on stdout, warnings on stderr, banners as wide as Ansible's."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from typing import TextIO
+
+from runner.callbacks.colors import paint, use_color
+
+MIN_COLUMNS = 79  # Ansible's banners fill at least 80 columns: the text, a space, and stars up to column 79
+
+
+def terminal_columns(stream: TextIO) -> int:
+    """Ansible's width: one less than the terminal's, never under 79; 79 when the stream is not a terminal."""
+    width = 0
+    try:
+        if stream.isatty():
+            width = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        width = 0
+    return max(MIN_COLUMNS, width - 1)
+
+
+class Terminal:
+    """Writes lines in Ansible's colours; stdout and stderr are looked up when written to unless given.
+
+    Looking them up late lets a live view (rich) redirect them while it draws.
+    """
+
+    def __init__(self, stream: TextIO | None = None, err: TextIO | None = None, *, nocolor: bool = False,
+                 columns: int | None = None):
+        self._stream = stream
+        self._err = err
+        self.nocolor = nocolor
+        self.color = use_color(self.stream, nocolor)
+        self.columns = columns or terminal_columns(self.stream)
+        self._warned: set[str] = set()
+
+    @property
+    def stream(self) -> TextIO:
+        return self._stream or sys.stdout
+
+    @property
+    def err(self) -> TextIO:
+        return self._err or sys.stderr
+
+    def line(self, text: str = "", state: str | None = None) -> None:
+        self.stream.write(paint(text, state, self.color) + "\n")
+        self.stream.flush()
+
+    def banner(self, text: str) -> None:
+        """A blank line, then ``TEXT ****`` with stars up to the width (at least three)."""
+        text = text.strip()
+        stars = "*" * max(3, self.columns - len(text))
+        self.line(f"\n{text} {stars}")
+
+    def warning(self, message: str) -> None:
+        """``[WARNING]: ...`` on stderr, wrapped to the width, each distinct message once per run."""
+        text = "\n".join(textwrap.wrap(f"[WARNING]: {message}", self.columns)) or "[WARNING]:"
+        if text in self._warned:
+            return
+        self._warned.add(text)
+        self.err.write(paint(text, "warning", use_color(self.err, self.nocolor)) + "\n")
+        self.err.flush()
