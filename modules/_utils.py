@@ -17,6 +17,8 @@ A module is one file in ``modules/`` that defines::
     def run(module): ...        # returns a result dict: changed, msg, diff and module-specific keys
 """
 
+import datetime
+import glob
 import grp
 import hashlib
 import os
@@ -205,6 +207,8 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True):
     unknown = []
     for key, value in params.items():
         if key.startswith(INTERNAL_PREFIX):
+            # Passed through untouched: a controller-side action talking to its own module (copy's content).
+            resolved[key] = value
             continue
         canonical = aliases.get(key)
         if canonical is None:
@@ -328,34 +332,43 @@ class Module(object):
         shutil.copy2(path, backup)
         return backup
 
-    def atomic_write(self, path, data):
-        """Write ``data`` (bytes) to ``path`` atomically: temp file in the same directory, fsync, rename.
+    def atomic_write(self, path, data, validate=None):
+        """Write ``data`` to ``path`` atomically: temp file in the same directory, fsync, rename.
 
+        ``data`` is bytes or a readable binary file object (streamed, so a large file never sits in memory).
         An existing file keeps its mode and ownership; an interrupted write leaves the old file untouched.
+        ``validate(temp_path)`` runs before the rename and may fail the module, leaving ``path`` as it was.
         """
         directory = os.path.dirname(os.path.abspath(path)) or "."
         fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                if isinstance(data, bytes):
+                    handle.write(data)
+                else:
+                    shutil.copyfileobj(data, handle, 1 << 20)
                 handle.flush()
                 os.fsync(handle.fileno())
             self._take_attributes(path, tmp)
+            if validate is not None:
+                validate(tmp)
             os.rename(tmp, path)
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
 
-    def atomic_move(self, src, dest):
+    def atomic_move(self, src, dest, validate=None):
         """Move ``src`` over ``dest`` atomically, keeping dest's mode and ownership when it exists."""
         directory = os.path.dirname(os.path.abspath(dest)) or "."
         if os.stat(src).st_dev == os.stat(directory).st_dev:
             self._take_attributes(dest, src)
+            if validate is not None:
+                validate(src)
             os.rename(src, dest)
             return
         with open(src, "rb") as handle:
-            self.atomic_write(dest, handle.read())
+            self.atomic_write(dest, handle, validate)
         os.unlink(src)
 
     @staticmethod
@@ -385,20 +398,9 @@ class Module(object):
                 return mode is not None or owner is not None or group is not None
             raise
         changed = False
-        if owner is not None:
-            uid = resolve_uid(owner, self)
-            if uid != info.st_uid:
+        for kind, wanted, current in (("owner", owner, info.st_uid), ("group", group, info.st_gid)):
+            if wanted is not None and self._set_id(path, kind, wanted, current, diff, follow):
                 changed = True
-                _record(diff, "owner", info.st_uid, uid)
-                if not self.check_mode:
-                    (os.chown if follow else os.lchown)(path, uid, -1)
-        if group is not None:
-            gid = resolve_gid(group, self)
-            if gid != info.st_gid:
-                changed = True
-                _record(diff, "group", info.st_gid, gid)
-                if not self.check_mode:
-                    (os.chown if follow else os.lchown)(path, -1, gid)
         if mode is not None and not (stat.S_ISLNK(info.st_mode) and not follow):
             current = stat.S_IMODE(info.st_mode)
             wanted = parse_mode(mode, current, stat.S_ISDIR(info.st_mode), self)
@@ -409,6 +411,26 @@ class Module(object):
                     os.chmod(path, wanted)
         return changed
 
+    def _set_id(self, path, kind, wanted, current, diff, follow):
+        """chown (kind 'owner') or chgrp (kind 'group') when needed; True when it changed or would."""
+        number = lookup_uid(wanted) if kind == "owner" else lookup_gid(wanted)
+        if number is None:
+            if not self.check_mode:
+                self.fail("%s failed: failed to look up %s %s" % (
+                    "chown" if kind == "owner" else "chgrp", "user" if kind == "owner" else "group", wanted),
+                    path=path)
+            # In check mode an earlier task may be about to create it: predict the change.
+            self.warn("failed to look up %s %s. Create it up to this point in a real run" % (
+                "user" if kind == "owner" else "group", wanted))
+            return True
+        if number == current:
+            return False
+        _record(diff, kind, current, number)
+        if not self.check_mode:
+            ids = (number, -1) if kind == "owner" else (-1, number)
+            (os.chown if follow else os.lchown)(path, *ids)
+        return True
+
 
 def _record(diff, key, before, after):
     if diff is not None:
@@ -416,7 +438,8 @@ def _record(diff, key, before, after):
         diff.setdefault("after", {})[key] = after
 
 
-def resolve_uid(owner, module):
+def lookup_uid(owner):
+    """The uid of a user name or number, or None when no such user exists."""
     try:
         return int(owner)
     except (TypeError, ValueError):
@@ -424,10 +447,10 @@ def resolve_uid(owner, module):
     try:
         return pwd.getpwnam(str(owner)).pw_uid
     except KeyError:
-        module.fail("chown failed: failed to look up user %s" % owner)
+        return None
 
 
-def resolve_gid(group, module):
+def lookup_gid(group):
     try:
         return int(group)
     except (TypeError, ValueError):
@@ -435,7 +458,21 @@ def resolve_gid(group, module):
     try:
         return grp.getgrnam(str(group)).gr_gid
     except KeyError:
+        return None
+
+
+def resolve_uid(owner, module):
+    uid = lookup_uid(owner)
+    if uid is None:
+        module.fail("chown failed: failed to look up user %s" % owner)
+    return uid
+
+
+def resolve_gid(group, module):
+    gid = lookup_gid(group)
+    if gid is None:
         module.fail("chgrp failed: failed to look up group %s" % group)
+    return gid
 
 
 _PERMISSION_BITS = {
@@ -447,11 +484,16 @@ _PERMISSION_BITS = {
 
 def parse_mode(mode, current, is_dir, module):
     """An octal (``0644``, ``'0644'``, ``420``) or symbolic (``u=rw,g+r,o-rwx``) mode, applied to ``current``."""
-    if isinstance(mode, int):
+    if isinstance(mode, int) and not isinstance(mode, bool):
+        if not 0 <= mode <= 0o7777:
+            module.fail("mode must be in octal or symbolic form: invalid mode '%s'" % mode)
         return mode
     text = str(mode).strip()
     if text and all(ch in "01234567" for ch in text):
-        return int(text, 8)
+        value = int(text, 8)
+        if value > 0o7777:
+            module.fail("mode must be in octal or symbolic form: invalid mode '%s'" % mode)
+        return value
     if text == "preserve":
         return current
     result = current
@@ -502,16 +544,179 @@ def text_diff(before, after, before_header, after_header):
     return {"before": before, "after": after, "before_header": before_header, "after_header": after_header}
 
 
-def read_text(path, limit=1 << 20):
+DIFF_LIMIT = 1 << 20
+
+
+def read_text(path, limit=DIFF_LIMIT):
     """A file's text for a diff, or '' when it is missing; larger or binary files give a placeholder."""
     try:
         size = os.path.getsize(path)
     except OSError:
         return ""
     if size > limit:
-        return "[file larger than %d bytes: diff not shown]\n" % limit
+        return _too_large(limit)
     with open(path, "rb") as handle:
-        data = handle.read()
+        return diff_text(handle.read(), limit)
+
+
+def diff_text(data, limit=DIFF_LIMIT):
+    """Bytes as text for a diff: decoded UTF-8, or a placeholder for large or binary content."""
+    if len(data) > limit:
+        return _too_large(limit)
     if b"\x00" in data:
         return "[binary file: diff not shown]\n"
     return data.decode("utf-8", "replace")
+
+
+def _too_large(limit):
+    return "[file larger than %d bytes: diff not shown]\n" % limit
+
+
+# -- paths and what a result says about them (copy, file, stat) ---------------------------------------------
+def user_name(uid):
+    """The name of ``uid``, or the number as text when no such user exists (as ``ls`` shows it)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def group_name(gid):
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def path_state(path):
+    """What ``path`` is, in the file module's words: absent, link, directory, hard (more than one link) or file."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return "absent"
+    if stat.S_ISLNK(info.st_mode):
+        return "link"
+    if stat.S_ISDIR(info.st_mode):
+        return "directory"
+    if info.st_nlink > 1:
+        return "hard"
+    return "file"
+
+
+def path_info(path):
+    """The keys a result naming a path carries: uid, gid, owner, group, mode ('0644'), state and size.
+
+    As Ansible adds them: read without following a final link, and only ``state: absent`` when nothing
+    (or a dangling link) is there.
+    """
+    if not os.path.exists(path):
+        return {"state": "absent"}
+    info = os.lstat(path)
+    return {"uid": info.st_uid, "gid": info.st_gid, "owner": user_name(info.st_uid), "group": group_name(info.st_gid),
+            "mode": "0%03o" % stat.S_IMODE(info.st_mode), "state": path_state(path), "size": info.st_size}
+
+
+def make_directories(module, path, mode=None, owner=None, group=None, diff=None):
+    """``mkdir -p path``, giving each directory it creates ``mode``/``owner``/``group``; True when any was missing.
+
+    Directories that already exist are left as they are. In check mode nothing is created.
+    """
+    missing = []
+    current = os.path.abspath(path)
+    while not os.path.lexists(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    if not missing:
+        return False
+    if not os.path.isdir(current):
+        module.fail("cannot create directory %s: %s exists and is not a directory" % (path, current), path=path)
+    if module.check_mode:
+        return True
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory)
+        except OSError as exc:
+            if not os.path.isdir(directory):
+                module.fail("There was an issue creating %s as requested: %s" % (directory, exc), path=path)
+        module.set_file_attributes(directory, mode, owner, group, diff)
+    return True
+
+
+# -- running a command as a task (command, shell) ----------------------------------------------------------
+def _matches(pattern, chdir):
+    if chdir and not os.path.isabs(pattern):
+        pattern = os.path.join(chdir, pattern)
+    return bool(glob.glob(pattern))
+
+
+def _command_skip_reason(params, chdir):
+    """Why ``creates``/``removes`` make the command unnecessary, or None when it must run."""
+    creates, removes = params.get("creates"), params.get("removes")
+    if creates and _matches(creates, chdir):
+        return "skipped, since %s exists" % creates
+    if removes and not _matches(removes, chdir):
+        return "skipped, since %s does not exist" % removes
+    return None
+
+
+def _command_line(params, use_shell):
+    """What to run: the shell text as given, or an argv list (free form split like a shell, or ``argv``)."""
+    text, argv = params.get("_raw_params"), params.get("argv")
+    if (text is None or not text.strip()) and not argv:
+        return None, "no command given"
+    if text and argv:
+        return None, "only command or argv can be given, not both"
+    if use_shell:
+        return text if text else " ".join(shlex.quote(str(arg)) for arg in argv), None
+    args = shlex.split(text) if text else [str(arg) for arg in argv]
+    if params.get("expand_argument_vars", True):
+        args = [os.path.expanduser(os.path.expandvars(arg)) for arg in args]
+    return args, None
+
+
+def run_command_task(module, use_shell=False, executable=None):
+    """The command and shell modules: run once, or skip on ``creates``/``removes``; Ansible's result keys.
+
+    Every result carries rc, stdout, stderr and their ``_lines`` so a registered result can be read the
+    same way whether the command ran, was skipped by creates/removes, or was skipped in check mode.
+    """
+    params = module.params
+    result = {"changed": False, "cmd": None, "rc": None, "stdout": "", "stderr": "", "stdout_lines": [],
+              "stderr_lines": [], "start": None, "end": None, "delta": None, "msg": ""}
+
+    def fail(msg):
+        module.fail(msg, **dict((key, value) for key, value in result.items() if key != "msg"))
+
+    args, problem = _command_line(params, use_shell)
+    if problem:
+        result["rc"] = 256
+        fail(problem)
+    result["cmd"] = args
+    chdir = params.get("chdir")
+    if chdir and not os.path.isdir(chdir):
+        fail("Unable to change directory before execution: [Errno 2] No such file or directory: '%s'" % chdir)
+    skip = _command_skip_reason(params, chdir)
+    if skip:
+        result.update(rc=0, msg=skip, stdout=skip, stdout_lines=[skip])
+        return result
+    result["changed"] = True
+    if module.check_mode:
+        result.update(rc=0, msg="Command would have run if not in check mode")
+        if params.get("creates") is None and params.get("removes") is None:
+            # creates/removes could not decide, so this is a skip, not a predicted change
+            result.update(skipped=True, changed=False)
+        return result
+    start = datetime.datetime.now()
+    rc, out, err = module.run_command(args, data=params.get("stdin"), cwd=chdir, use_unsafe_shell=use_shell,
+                                      executable=executable, binary_data=not params.get("stdin_add_newline", True))
+    end = datetime.datetime.now()
+    if params.get("strip_empty_ends", True):
+        out, err = out.rstrip("\r\n"), err.rstrip("\r\n")
+    result.update(rc=rc, stdout=out, stderr=err, stdout_lines=out.splitlines(), stderr_lines=err.splitlines(),
+                  start=str(start), end=str(end), delta=str(end - start))
+    if rc != 0:
+        fail("non-zero return code")
+    return result

@@ -1,0 +1,80 @@
+"""Run a command on the host, without a shell: no pipes, redirections or variables other than $VAR expansion."""
+
+from modules._utils import run_command_task
+
+DOCUMENTATION = {
+    "short_description": "Execute commands on targets",
+    "description": [
+        "Runs the command with its arguments on each host, not through a shell: '|', '>', '&&' and the like "
+        "are passed to the command as plain arguments. Use the shell module for those.",
+        "The command always reports changed unless creates or removes say it was not needed.",
+        "In check mode the command is skipped (its result still carries rc, stdout and stderr, empty), "
+        "unless creates or removes decide the outcome.",
+    ],
+    "options": {
+        "free_form": {"description": "The command and its arguments, split like a shell would (quotes kept).",
+                      "type": "str"},
+        "cmd": {"description": "The command to run, as free_form.", "type": "str"},
+        "argv": {"description": "The command as a list, one argument per item; use instead of cmd/free_form.",
+                 "type": "list", "elements": "str"},
+        "chdir": {"description": "Change into this directory before running the command.", "type": "path"},
+        "creates": {"description": "A filename or glob; when it matches, the command is not run.",
+                    "type": "path"},
+        "removes": {"description": "A filename or glob; when it does not match, the command is not run.",
+                    "type": "path"},
+        "stdin": {"description": "Text to feed to the command on its standard input.", "type": "str"},
+        "stdin_add_newline": {"description": "Append a newline to stdin.", "type": "bool", "default": True},
+        "strip_empty_ends": {"description": "Strip trailing newlines from stdout and stderr.", "type": "bool",
+                             "default": True},
+        "expand_argument_vars": {"description": "Expand $VAR and ~ in the arguments, as a shell would not.",
+                                 "type": "bool", "default": True},
+    },
+}
+
+EXAMPLES = """
+- name: Return the kernel's name
+  command: uname -s
+  register: kernel
+
+- name: Create a database only once
+  command: /usr/bin/make_database.sh db_user db_name
+  args:
+    chdir: somedir/
+    creates: /path/to/database
+
+- name: Pass arguments that contain spaces without quoting
+  command:
+    argv: [/usr/bin/printf, "%s\\n", "one argument"]
+"""
+
+RETURN = {
+    "cmd": "The command as run: the argument list",
+    "rc": "The command's exit status (0 when skipped)",
+    "stdout": "Its standard output",
+    "stdout_lines": "stdout split into lines",
+    "stderr": "Its standard error",
+    "stderr_lines": "stderr split into lines",
+    "start": "When it started (local time of the host)",
+    "end": "When it ended",
+    "delta": "How long it took",
+    "msg": "Why it was skipped, or 'non-zero return code'",
+}
+
+ARGUMENT_SPEC = {
+    "_raw_params": {"type": "str", "aliases": ["cmd"]},
+    "argv": {"type": "list", "elements": "str"},
+    "chdir": {"type": "path"},
+    "creates": {"type": "path"},
+    "removes": {"type": "path"},
+    "stdin": {"type": "str"},
+    "stdin_add_newline": {"type": "bool", "default": True},
+    "strip_empty_ends": {"type": "bool", "default": True},
+    "expand_argument_vars": {"type": "bool", "default": True},
+}
+SPEC_RULES = {"mutually_exclusive": [["_raw_params", "argv"]]}
+FREE_FORM = "_raw_params"
+SUPPORTS_CHECK_MODE = True
+
+
+def run(module):
+    return run_command_task(module, use_shell=False)

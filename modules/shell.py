@@ -1,0 +1,70 @@
+"""Run a command line through a shell (/bin/sh by default): pipes, redirections and variables work."""
+
+from modules._utils import run_command_task
+
+DOCUMENTATION = {
+    "short_description": "Execute shell commands on targets",
+    "description": [
+        "Runs the command line through /bin/sh -c (or the shell named by executable) on each host.",
+        "The command always reports changed unless creates or removes say it was not needed.",
+        "In check mode the command is skipped (its result still carries rc, stdout and stderr, empty), "
+        "unless creates or removes decide the outcome.",
+    ],
+    "options": {
+        "free_form": {"description": "The shell command line to run.", "type": "str"},
+        "cmd": {"description": "The command line to run, as free_form.", "type": "str"},
+        "chdir": {"description": "Change into this directory before running the command.", "type": "path"},
+        "creates": {"description": "A filename or glob; when it matches, the command is not run.",
+                    "type": "path"},
+        "removes": {"description": "A filename or glob; when it does not match, the command is not run.",
+                    "type": "path"},
+        "executable": {"description": "The shell to use instead of /bin/sh (an absolute path).", "type": "path"},
+        "stdin": {"description": "Text to feed to the command on its standard input.", "type": "str"},
+        "stdin_add_newline": {"description": "Append a newline to stdin.", "type": "bool", "default": True},
+        "strip_empty_ends": {"description": "Strip trailing newlines from stdout and stderr.", "type": "bool",
+                             "default": True},
+    },
+}
+
+EXAMPLES = """
+- name: Count the users that log in with bash
+  shell: grep -c /bin/bash /etc/passwd
+  register: bash_users
+
+- name: Run a script with bash, once
+  shell: ./setup.sh >> setup.log 2>&1
+  args:
+    chdir: /opt/app
+    creates: /opt/app/.installed
+    executable: /bin/bash
+"""
+
+RETURN = {
+    "cmd": "The command line as run",
+    "rc": "The command's exit status (0 when skipped)",
+    "stdout": "Its standard output",
+    "stdout_lines": "stdout split into lines",
+    "stderr": "Its standard error",
+    "stderr_lines": "stderr split into lines",
+    "start": "When it started (local time of the host)",
+    "end": "When it ended",
+    "delta": "How long it took",
+    "msg": "Why it was skipped, or 'non-zero return code'",
+}
+
+ARGUMENT_SPEC = {
+    "_raw_params": {"type": "str", "aliases": ["cmd"]},
+    "chdir": {"type": "path"},
+    "creates": {"type": "path"},
+    "removes": {"type": "path"},
+    "executable": {"type": "path"},
+    "stdin": {"type": "str"},
+    "stdin_add_newline": {"type": "bool", "default": True},
+    "strip_empty_ends": {"type": "bool", "default": True},
+}
+FREE_FORM = "_raw_params"
+SUPPORTS_CHECK_MODE = True
+
+
+def run(module):
+    return run_command_task(module, use_shell=True, executable=module.params["executable"])

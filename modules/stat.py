@@ -1,0 +1,168 @@
+"""Retrieve facts about a file or file system status: kind, mode, owner, size, times, checksum, mime type."""
+
+import errno
+import os
+import stat
+import struct
+
+from modules._utils import file_checksum, group_name, user_name
+
+DOCUMENTATION = {
+    "short_description": "Retrieve file or file system status",
+    "description": [
+        "Retrieves facts for a file, similar to the Linux/Unix stat command. It changes nothing.",
+        "The mime type comes from the file command when the host has it, else from the file name's extension.",
+        "File attributes (as lsattr shows them) are read with the same system call lsattr uses.",
+    ],
+    "options": {
+        "path": {"description": "The full path of the file or object.", "type": "path", "required": True,
+                 "aliases": ["dest", "name"]},
+        "follow": {"description": "Whether to follow symlinks.", "type": "bool", "default": False},
+        "get_checksum": {"description": "Whether to return a checksum of a regular file.", "type": "bool",
+                         "default": True},
+        "checksum_algorithm": {"description": "Algorithm of the checksum.", "type": "str", "default": "sha1",
+                               "choices": ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"],
+                               "aliases": ["checksum", "checksum_algo"]},
+        "get_mime": {"description": "Return mimetype and charset.", "type": "bool", "default": True,
+                     "aliases": ["mime", "mime_type", "mime-type"]},
+        "get_attributes": {"description": "Return the file attributes (as lsattr shows them).", "type": "bool",
+                           "default": True, "aliases": ["attr", "attributes"]},
+    },
+}
+
+EXAMPLES = """
+- name: Look at a configuration file
+  stat:
+    path: /etc/app.conf
+  register: conf
+
+- name: Fail when it is not owned by root
+  fail:
+    msg: "app.conf is owned by {{ conf.stat.pw_name }}"
+  when: conf.stat.exists and conf.stat.pw_name != 'root'
+"""
+
+RETURN = {
+    "stat": "Dictionary of the path's status: exists, path, mode ('0644'), isdir, isreg, islnk, ischr, isblk, "
+            "isfifo, issock, uid, gid, pw_name, gr_name, size, inode, dev, nlink, blocks, block_size, atime, "
+            "mtime, ctime, wusr/rusr/xusr/wgrp/rgrp/xgrp/woth/roth/xoth, isuid, isgid, readable, writeable, "
+            "executable, checksum, lnk_source, lnk_target, mimetype, charset, attributes, attr_flags, version",
+}
+
+ARGUMENT_SPEC = {
+    "path": {"type": "path", "required": True, "aliases": ["dest", "name"]},
+    "follow": {"type": "bool", "default": False},
+    "get_checksum": {"type": "bool", "default": True},
+    "checksum_algorithm": {"type": "str", "default": "sha1", "aliases": ["checksum", "checksum_algo"],
+                           "choices": ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"]},
+    "get_mime": {"type": "bool", "default": True, "aliases": ["mime", "mime_type", "mime-type"]},
+    "get_attributes": {"type": "bool", "default": True, "aliases": ["attr", "attributes"]},
+}
+SUPPORTS_CHECK_MODE = True
+
+_PERMISSIONS = (("rusr", stat.S_IRUSR), ("wusr", stat.S_IWUSR), ("xusr", stat.S_IXUSR),
+                ("rgrp", stat.S_IRGRP), ("wgrp", stat.S_IWGRP), ("xgrp", stat.S_IXGRP),
+                ("roth", stat.S_IROTH), ("woth", stat.S_IWOTH), ("xoth", stat.S_IXOTH),
+                ("isuid", stat.S_ISUID), ("isgid", stat.S_ISGID))
+_KINDS = (("isdir", stat.S_ISDIR), ("ischr", stat.S_ISCHR), ("isblk", stat.S_ISBLK), ("isreg", stat.S_ISREG),
+          ("isfifo", stat.S_ISFIFO), ("islnk", stat.S_ISLNK), ("issock", stat.S_ISSOCK))
+
+# The inode flags lsattr shows, in its order: (bit, letter, the name Ansible reports).
+_ATTRIBUTE_FLAGS = (
+    (0x00000001, "s", "zero"), (0x00000002, "u", "undelete"), (0x00000008, "S", "synchronous"),
+    (0x00010000, "D", "dirsync"), (0x00000010, "i", "immutable"), (0x00000020, "a", "append"),
+    (0x00000040, "d", "nodump"), (0x00000080, "A", "noatime"), (0x00000004, "c", "compressed"),
+    (0x00000800, "E", "encrypted"), (0x00004000, "j", "journalled"), (0x00001000, "I", "indexed"),
+    (0x00008000, "t", "notail"), (0x00020000, "T", "blockroot"), (0x00080000, "e", "extents"),
+    (0x00800000, "C", "nocow"), (0x02000000, "x", "dax"), (0x40000000, "F", "casefold"),
+    (0x10000000, "N", "inline"), (0x20000000, "P", "projinherit"), (0x00100000, "V", "verity"),
+    (0x00000400, "m", "nocompress"),
+)
+
+
+def _ioctl_read(code, fd):
+    """FS_IOC_GETFLAGS / FS_IOC_GETVERSION (_IOR with a long argument; the kernel fills an int)."""
+    import fcntl
+    request = 0x80000000 | (struct.calcsize("l") << 16) | (ord(code) << 8) | 1
+    buffer = bytearray(struct.calcsize("l"))
+    fcntl.ioctl(fd, request, buffer, True)
+    return struct.unpack("i", bytes(buffer[:4]))[0]
+
+
+def file_attributes(path):
+    """attributes, attr_flags and version as lsattr shows them; {} where the file system has none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return {}
+    try:
+        flags = _ioctl_read("f", fd)
+        found = [(letter, name) for bit, letter, name in _ATTRIBUTE_FLAGS if flags & bit]
+        result = {"attr_flags": "".join(letter for letter, _ in found), "attributes": [name for _, name in found]}
+        try:
+            result["version"] = str(_ioctl_read("v", fd) & 0xFFFFFFFF)
+        except (OSError, IOError):
+            pass
+        return result
+    except (OSError, IOError) as exc:
+        if exc.errno not in (errno.ENOTTY, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            raise
+        return {}
+    finally:
+        os.close(fd)
+
+
+def mime_type(module, path):
+    """mimetype and charset: from ``file --mime`` when present, else guessed from the name."""
+    command = module.get_bin_path("file")
+    if command:
+        rc, out, _ = module.run_command([command, "--brief", "--mime", path])
+        if rc == 0 and out.strip():
+            mimetype, _, rest = out.strip().partition(";")
+            charset = rest.strip().partition("=")[2] or "unknown"
+            return {"mimetype": mimetype.strip(), "charset": charset}
+    import mimetypes
+    guessed, _ = mimetypes.guess_type(path)
+    return {"mimetype": guessed or "unknown", "charset": "unknown"}
+
+
+def describe(path, info):
+    """The stat dictionary for what ``os.stat``/``os.lstat`` returned."""
+    mode = info.st_mode
+    result = {"exists": True, "path": path, "mode": "0%03o" % stat.S_IMODE(mode),
+              "uid": info.st_uid, "gid": info.st_gid, "size": info.st_size, "inode": info.st_ino,
+              "dev": info.st_dev, "nlink": info.st_nlink, "atime": info.st_atime, "mtime": info.st_mtime,
+              "ctime": info.st_ctime, "blocks": info.st_blocks, "block_size": info.st_blksize,
+              "pw_name": user_name(info.st_uid), "gr_name": group_name(info.st_gid)}
+    for name, test in _KINDS:
+        result[name] = bool(test(mode))
+    for name, bit in _PERMISSIONS:
+        result[name] = bool(mode & bit)
+    if result["ischr"] or result["isblk"]:
+        result["device_type"] = info.st_rdev
+    result["readable"] = os.access(path, os.R_OK)
+    result["writeable"] = os.access(path, os.W_OK)
+    result["executable"] = os.access(path, os.X_OK)
+    return result
+
+
+def run(module):
+    params = module.params
+    path = params["path"]
+    try:
+        info = os.stat(path) if params["follow"] else os.lstat(path)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return {"changed": False, "stat": {"exists": False}}
+        module.fail("Permission denied" if exc.errno == errno.EACCES else str(exc), path=path)
+    result = describe(path, info)
+    if result["islnk"]:
+        result["lnk_source"] = os.path.realpath(path)
+        result["lnk_target"] = os.readlink(path)
+    if result["isreg"] and params["get_checksum"] and result["readable"]:
+        result["checksum"] = file_checksum(path, params["checksum_algorithm"])
+    if params["get_mime"]:
+        result.update(mime_type(module, path))
+    if params["get_attributes"] and (result["isreg"] or result["isdir"]):
+        result.update(file_attributes(path))
+    return {"changed": False, "stat": result}
