@@ -1,0 +1,22 @@
+"""Controller-side actions: modules whose work happens on the controller, declared by ``ACTION`` in the module.
+
+The executor calls ``ACTIONS[info.action](context)`` for such a module instead of running it on the host's agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from runner.actions.context import ActionContext
+from runner.actions.copy import run_copy
+from runner.actions.raw import run_raw
+
+Action = Callable[[ActionContext], Awaitable[dict[str, Any]]]
+
+ACTIONS: dict[str, Action] = {
+    "copy": run_copy,
+    "raw": run_raw,
+}
+
+__all__ = ["ACTIONS", "Action", "ActionContext"]
