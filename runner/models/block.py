@@ -1,0 +1,63 @@
+"""Blocks, and the task lists that hold tasks and blocks.
+
+An item of a task list is a block when it has ``block``, ``rescue`` or ``always`` (as Ansible decides), else a
+task. In ``handlers:`` the same holds with handlers in place of tasks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Discriminator, Field, Tag
+
+from runner.models.keywords import CommonKeywords, Conditional, Delegatable, Notifiable
+from runner.models.task import Handler, Task
+from runner.models.types import expected
+
+BLOCK_KEYS = ("block", "rescue", "always")
+
+
+def _is_block(value: Any) -> str:
+    return "<block>" if isinstance(value, Mapping) and any(key in value for key in BLOCK_KEYS) else "<task>"
+
+
+def _task_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise expected("a list of tasks", value)
+    return value
+
+
+class Block(CommonKeywords, Conditional, Delegatable, Notifiable):
+    """Tasks run together; when one fails, ``rescue`` runs, and ``always`` runs in every case."""
+
+    KIND = "block"
+
+    block: TaskList = Field(default_factory=list)
+    rescue: TaskList = Field(default_factory=list)
+    always: TaskList = Field(default_factory=list)
+
+
+class HandlerBlock(Block):
+    """A block in ``handlers:``; its items are handlers."""
+
+    block: HandlerList = Field(default_factory=list)
+    rescue: HandlerList = Field(default_factory=list)
+    always: HandlerList = Field(default_factory=list)
+
+
+TaskEntry = Annotated[
+    Annotated[Task, Tag("<task>")] | Annotated[Block, Tag("<block>")],
+    Discriminator(_is_block),
+]
+HandlerEntry = Annotated[
+    Annotated[Handler, Tag("<task>")] | Annotated[HandlerBlock, Tag("<block>")],
+    Discriminator(_is_block),
+]
+TaskList = Annotated[list[TaskEntry], BeforeValidator(_task_list)]
+HandlerList = Annotated[list[HandlerEntry], BeforeValidator(_task_list)]
+
+Block.model_rebuild()
+HandlerBlock.model_rebuild()

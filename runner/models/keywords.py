@@ -1,0 +1,60 @@
+"""The keyword tables: each group of keywords is declared once here and shared by the mappings that accept it.
+
+This mirrors how Ansible declares its playbook keywords (``Base``, ``Conditional``, ``Taggable``, ``Delegatable``,
+``Notifiable``): a play, a block, a task and a role reference each combine the groups that apply to them, so a
+keyword has one type and one meaning everywhere. ``Model.keywords()`` turns a combination into the table
+keyword → field used for unknown-keyword checks and did-you-mean hints.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from runner.models.base import Model
+from runner.models.types import Bool, CommaList, Conditions, Int, Layered, StringList, Text, Variables
+
+
+class Described(Model):
+    """What anything that runs can have, ``import_playbook`` included: a name, variables and tags."""
+
+    name: Text | None = None
+    vars: Variables = Field(default_factory=dict)
+    tags: CommaList = Field(default_factory=list)
+
+
+class CommonKeywords(Described):
+    """Keywords every play, block, task and role reference accepts (Ansible's ``Base`` and ``Taggable``)."""
+
+    environment: Layered = None
+    module_defaults: Layered = None
+    become: Bool | None = None
+    become_user: Text | None = None
+    become_method: Text | None = None
+    become_flags: Text | None = None
+    become_exe: Text | None = None
+    remote_user: Text | None = None
+    connection: Text | None = None
+    port: Int | None = None
+    check_mode: Bool | None = None
+    diff: Bool | None = None
+    ignore_errors: Bool | None = None
+    ignore_unreachable: Bool | None = None
+    any_errors_fatal: Bool | None = None
+    run_once: Bool | None = None
+    no_log: Bool | None = None
+    throttle: Int | None = None
+    timeout: Int | None = None
+    collections: StringList = Field(default_factory=list, description="Accepted for compatibility; not used.")
+
+
+class Conditional(Model):
+    when: Conditions = Field(default_factory=list)
+
+
+class Delegatable(Model):
+    delegate_to: Text | None = None
+    delegate_facts: Bool | None = None
+
+
+class Notifiable(Model):
+    notify: StringList = Field(default_factory=list)

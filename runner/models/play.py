@@ -1,0 +1,129 @@
+"""Plays, ``import_playbook`` entries and the playbook that lists them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, BeforeValidator, Discriminator, Field, Tag, WithJsonSchema
+
+from runner.errors import SourcePosition
+from runner.models.action import IMPORT_PLAYBOOK, REMOVED_ACTIONS, canonical_action
+from runner.models.base import Source
+from runner.models.block import HandlerList, TaskList
+from runner.models.keywords import CommonKeywords, Conditional, Described
+from runner.models.role import RoleList
+from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, expected
+
+
+def _vars_files(value: Any) -> list[str | list[str]]:
+    """Each item is a file, or a list of candidates of which the first that exists is read."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    files: list[str | list[str]] = []
+    for item in items:
+        if isinstance(item, list) and all(isinstance(name, str) for name in item):
+            files.append(list(item))
+        elif isinstance(item, str):
+            files.append(item)
+        else:
+            raise expected("a file name or a list of candidate file names", item)
+    return files
+
+
+VarsFiles = Annotated[
+    list[str | list[str]],
+    BeforeValidator(_vars_files),
+    WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "array", "items": {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}}]}),
+]
+
+
+class Play(CommonKeywords):
+    """A mapping of hosts to the roles and tasks they run."""
+
+    KIND = "play"
+    UNSUPPORTED: ClassVar[dict[str, str]] = {
+        "vars_prompt": "'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files",
+    }
+
+    hosts: Hosts
+    gather_facts: Bool | None = None
+    gather_subset: CommaList | None = None
+    gather_timeout: Int | None = None
+    fact_path: Text | None = None
+    vars_files: VarsFiles = Field(default_factory=list)
+    roles: RoleList = Field(default_factory=list)
+    pre_tasks: TaskList = Field(default_factory=list)
+    tasks: TaskList = Field(default_factory=list)
+    post_tasks: TaskList = Field(default_factory=list)
+    handlers: HandlerList = Field(default_factory=list)
+    serial: Serial | None = None
+    strategy: Literal["linear", "free"] | None = None
+    max_fail_percentage: Percent | None = None
+    force_handlers: Bool | None = None
+    order: Literal["inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle"] | None = None
+
+
+class PlaybookImport(Described, Conditional):
+    """``- import_playbook: other.yml``: the compiler reads it in place, relative to this playbook."""
+
+    KIND = "import_playbook"
+
+    import_playbook: Text
+
+    @classmethod
+    def _read_other_keys(cls, data: dict[Any, Any], unknown: list[Any], source: Source) -> dict[Any, Any]:
+        for key in list(unknown):
+            name = canonical_action(str(key))
+            if name == IMPORT_PLAYBOOK:
+                data[IMPORT_PLAYBOOK] = data.pop(key)
+                unknown.remove(key)
+            elif name in REMOVED_ACTIONS:
+                source.error(f"'{key}' was removed from the language; use 'import_playbook'", key)
+                data[IMPORT_PLAYBOOK] = data.pop(key)
+                unknown.remove(key)
+        return super()._read_other_keys(data, unknown, source)
+
+
+def _is_import(value: Any) -> str:
+    if isinstance(value, Mapping) and any(
+        canonical_action(str(key)) in (IMPORT_PLAYBOOK, *REMOVED_ACTIONS) for key in value
+    ):
+        return "<import>"
+    return "<play>"
+
+
+def _play_list(value: Any) -> list[Any]:
+    if not isinstance(value, list) or not value:
+        raise expected("a list of plays", value)
+    return value
+
+
+PlayEntry = Annotated[
+    Annotated[Play, Tag("<play>")] | Annotated[PlaybookImport, Tag("<import>")],
+    Discriminator(_is_import),
+]
+PlayList = Annotated[list[PlayEntry], BeforeValidator(_play_list)]
+
+
+class Playbook(BaseModel):
+    """A playbook file: its plays and ``import_playbook`` entries, in order, imports not yet resolved."""
+
+    path: str
+    entries: list[Play | PlaybookImport]
+
+    @property
+    def position(self) -> SourcePosition:
+        return SourcePosition(self.path)
+
+    @property
+    def directory(self) -> Path:
+        """Where the playbook's relative paths (roles/, vars_files, imports) start."""
+        return Path(self.path).resolve().parent
+
+    @property
+    def plays(self) -> list[Play]:
+        return [entry for entry in self.entries if isinstance(entry, Play)]

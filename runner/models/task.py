@@ -1,0 +1,258 @@
+"""Tasks and handlers: one module call with the keywords that control it.
+
+A task as written (``copy: {src: a, dest: b}``, ``action: copy src=a``, ``with_items: [...]``) is read into one
+shape: ``module`` (short name, ``ansible.builtin.`` dropped), ``module_args`` (a mapping as written, or a
+free-form string that the compiler splits into ``k=v`` words once it knows the module), ``loop`` with
+``loop_with`` (the lookup of a ``with_<lookup>`` loop, None for ``loop:``). The module's arguments are the
+``args:`` keyword's updated by ``module_args``, as Ansible merges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic.json_schema import SkipJsonSchema
+
+from runner.errors import SourcePosition, UserError, did_you_mean
+from runner.models.action import (
+    EXPLICIT_KEYS,
+    IMPORT_PLAYBOOK,
+    IMPORT_ROLE,
+    IMPORT_TASKS,
+    INCLUDE_ROLE,
+    INCLUDE_TASKS,
+    META,
+    REMOVED_ACTIONS,
+    ActionCall,
+    read_action,
+)
+from runner.models.base import POSITION_KEY, Model, Source
+from runner.models.keywords import CommonKeywords, Conditional, Delegatable, Notifiable
+from runner.models.types import (
+    AnyMapping,
+    Bool,
+    Conditions,
+    Int,
+    Number,
+    StringList,
+    Text,
+    VariableName,
+    describe,
+    expected,
+    is_template,
+)
+from runner.models.validation import validate_within
+from runner.parsing.kv import parse_kv
+
+LOOP_PREFIX = "with_"
+
+# Ansible's meta actions; the executor says which of them it runs.
+META_ACTIONS = frozenset({
+    "flush_handlers", "end_play", "end_host", "end_batch", "end_role", "clear_facts", "clear_host_errors", "noop",
+    "refresh_inventory", "reset_connection", "role_complete",
+})
+
+_FREE_FORM = {"anyOf": [{"type": "object"}, {"type": "string", "pattern": r"\{\{|\{%"}]}
+
+
+def _task_args(value: Any) -> Any:
+    """``args:``: a mapping, or a template that yields one."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping) or is_template(value):
+        return value
+    raise expected("a mapping of module arguments or a template such as '{{ args }}'", value)
+
+
+class LoopControl(Model):
+    KIND = "loop_control"
+
+    loop_var: VariableName | None = None
+    index_var: VariableName | None = None
+    label: Text | None = None
+    pause: Number | None = None
+    extended: Bool | None = None
+
+
+class TasksInclude(Model):
+    """The arguments of ``include_tasks`` / ``import_tasks``: the file, and for includes the keywords to apply."""
+
+    KIND = "include_tasks"
+
+    file: Text
+    apply: AnyMapping | None = None
+
+
+class RoleInclude(Model):
+    """The arguments of ``include_role`` / ``import_role``."""
+
+    KIND = "include_role"
+
+    name: Text
+    tasks_from: Text | None = None
+    vars_from: Text | None = None
+    defaults_from: Text | None = None
+    handlers_from: Text | None = None
+    public: Bool | None = None
+    allow_duplicates: Bool | None = None
+    rolespec_validate: Bool | None = None
+    apply: AnyMapping | None = None
+
+
+def _task_schema(schema: dict[str, Any]) -> None:
+    """As written, a task also has its module's key (any name), ``action``/``local_action`` and ``with_<lookup>``."""
+    schema["properties"]["action"] = schema["properties"]["local_action"] = _FREE_FORM
+    schema["patternProperties"] = {f"^{LOOP_PREFIX}": {}}
+    schema["additionalProperties"] = True
+    # A mapping with block/rescue/always is a block, never a task with a module called "block".
+    schema["not"] = {"anyOf": [{"required": [key]} for key in ("block", "rescue", "always")]}
+
+
+class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
+    model_config = ConfigDict(json_schema_extra=_task_schema)
+
+    KIND = "task"
+    DERIVED = Model.DERIVED | {"module", "module_args", "module_position", "loop_with", "include"}
+    UNSUPPORTED: ClassVar[dict[str, str]] = {
+        "async": "'async' is not supported yet; remove async/poll to run the task in the foreground",
+        "poll": "'poll' is not supported yet; remove async/poll to run the task in the foreground",
+    }
+
+    module: SkipJsonSchema[str] = ""
+    module_args: SkipJsonSchema[Any] = Field(default_factory=dict)
+    module_position: SkipJsonSchema[SourcePosition | None] = Field(default=None, exclude=True, repr=False)
+    include: SkipJsonSchema[TasksInclude | RoleInclude | None] = Field(
+        default=None, description="For include/import_tasks and include/import_role: their arguments, checked")
+
+    args: Annotated[Any, BeforeValidator(_task_args), WithJsonSchema(_FREE_FORM)] = None
+    # "register" itself would shadow ABCMeta.register on the model class.
+    register_var: VariableName | None = Field(default=None, alias="register")
+    loop: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "array"}, {"type": "string"}]})] = None
+    loop_with: SkipJsonSchema[str | None] = None
+    loop_control: LoopControl | None = None
+    changed_when: Conditions | None = None
+    failed_when: Conditions | None = None
+    until: Conditions | None = None
+    retries: Int | None = None
+    delay: Int | None = None
+
+    @classmethod
+    def known_words(cls) -> set[str]:
+        return super().known_words() | set(EXPLICIT_KEYS)
+
+    @classmethod
+    def _read_other_keys(cls, data: dict[Any, Any], unknown: list[Any], source: Source) -> dict[Any, Any]:
+        loops = [key for key in unknown if isinstance(key, str) and key.startswith(LOOP_PREFIX)
+                 and len(key) > len(LOOP_PREFIX)]
+        for key in unknown:
+            del data[key]
+        _read_lookup_loop(data, loops, source)
+        call = read_action([key for key in unknown if key not in loops], source, cls)
+        if call is not None:
+            data.update(module=call.name, module_args=call.args, module_position=source.at(call.key))
+            if call.local:
+                data["delegate_to"] = "localhost"
+            if call.name in _SPECIAL_READERS:
+                _SPECIAL_READERS[call.name](data, call, source)
+        return data
+
+    @classmethod
+    def _normalise(cls, data: dict[Any, Any], source: Source) -> dict[Any, Any]:
+        if "loop" in data and data.get("loop_with") is None and not _is_loop_value(data["loop"]):
+            source.error(f"expected a list or a template such as '{{{{ items }}}}', got {describe(data['loop'])}",
+                         "loop", value=True)
+            del data["loop"]
+        return data
+
+
+class Handler(Task):
+    """A task run when notified, by its name or by one of its ``listen`` topics."""
+
+    KIND = "handler"
+
+    listen: StringList = Field(default_factory=list)
+
+
+def _is_loop_value(value: Any) -> bool:
+    return isinstance(value, list) or is_template(value)
+
+
+def _read_lookup_loop(data: dict[Any, Any], loops: list[str], source: Source) -> None:
+    """``with_items: [...]`` → ``loop`` with ``loop_with = "items"``; a task has at most one loop."""
+    written = (["loop"] if "loop" in data else []) + loops
+    if len(written) > 1:
+        found = " and ".join(f"'{key}'" for key in written)
+        source.error(f"a task has one loop; found {found}", written[1])
+    if loops and "loop" not in data:
+        data["loop"] = source.data[loops[0]]
+        data["loop_with"] = loops[0][len(LOOP_PREFIX):]
+
+
+def _loop_key(source: Source) -> Any:
+    return next((key for key in source.data if key == "loop" or str(key).startswith(LOOP_PREFIX)), None)
+
+
+def _reject_removed(data: dict[Any, Any], call: ActionCall, source: Source) -> None:
+    source.error(REMOVED_ACTIONS[call.name], call.key)
+
+
+def _reject_playbook_import(data: dict[Any, Any], call: ActionCall, source: Source) -> None:
+    source.error("'import_playbook' is only valid at the top level of a playbook, in place of a play", call.key)
+
+
+def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any], call: ActionCall,
+                  source: Source) -> None:
+    """Check the arguments of an include or import and keep them, typed, in ``include``."""
+    module, args, key = call.name, call.args, call.key
+    if module in (IMPORT_TASKS, IMPORT_ROLE) and data.get("loop") is not None:
+        replacement = module.replace("import_", "include_")
+        source.error(f"'{module}' is static and cannot loop; use '{replacement}' to loop", _loop_key(source))
+    if isinstance(args, str):
+        args = _free_form_include(model, args, source, key)
+        if args is None:
+            return
+    include = validate_within(model, args, source.context, where=source.at(key, value=True))
+    if include is None:
+        return
+    if include.apply is not None and module.startswith("import_"):
+        source.error(f"'apply' is only valid for '{module.replace('import_', 'include_')}'; "
+                     f"keywords on '{module}' already apply to every imported task", key, value=True)
+    data["include"] = include
+
+
+def _free_form_include(model: type[Model], text: str, source: Source, key: Any) -> dict[Any, Any] | None:
+    """``include_tasks: other.yml`` names the file; ``import_role: name=common`` is ``k=v`` words."""
+    written_at = {POSITION_KEY: source.at(key, value=True)}
+    if model is TasksInclude:
+        return {"file": text.strip(), **written_at}
+    try:
+        return {**parse_kv(text), **written_at}
+    except UserError as exc:
+        source.error(exc.message, key, value=True)
+        return None
+
+
+def _read_meta(data: dict[Any, Any], call: ActionCall, source: Source) -> None:
+    args = call.args
+    if isinstance(args, Mapping):
+        args = args.get("_raw_params", args.get("free_form"))
+    if not isinstance(args, str) or args.strip() not in META_ACTIONS:
+        source.error(f"expected a meta action ({', '.join(sorted(META_ACTIONS))}), got {describe(args)}",
+                     call.key, value=True,
+                     hint=did_you_mean(str(args), META_ACTIONS) if isinstance(args, str) else None)
+        return
+    data["module_args"] = args.strip()
+
+
+_SPECIAL_READERS = {
+    **dict.fromkeys(REMOVED_ACTIONS, _reject_removed),
+    IMPORT_PLAYBOOK: _reject_playbook_import,
+    INCLUDE_TASKS: partial(_read_include, TasksInclude),
+    IMPORT_TASKS: partial(_read_include, TasksInclude),
+    INCLUDE_ROLE: partial(_read_include, RoleInclude),
+    IMPORT_ROLE: partial(_read_include, RoleInclude),
+    META: _read_meta,
+}
