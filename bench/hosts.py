@@ -1,0 +1,80 @@
+"""The benchmark's hosts: local test hosts from runner.testenv, written out as each runner's inventory.
+
+Every runner gets the same hosts, keys and known_hosts: a YAML inventory (the test env's own format) for
+ansible-playbook and provisioning-playbook, and a Python inventory for pyinfra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from runner.connection import ConnectionSettings, HostSession
+from runner.module_index import ModuleIndex
+from runner.testenv import TestEnv
+from runner.testenv.inventory import GROUP, INTERPRETER, write_inventory
+
+ENV_NAME = "bench"
+# 127.0.0.100 upward: apart from the default env's hosts (from .2) and the test suite's (from .20)
+BASE_ADDRESS = 100
+
+
+@dataclass(frozen=True)
+class HostSet:
+    """Named hosts on loopback addresses, with the client key and known_hosts that reach them as root."""
+
+    hosts: list[tuple[str, str]]  # (name, address)
+    private_key: Path
+    known_hosts: Path
+
+    @classmethod
+    def start(cls, count: int) -> tuple[TestEnv, HostSet]:
+        env = TestEnv(name=ENV_NAME, count=count, base_address=BASE_ADDRESS)
+        started = env.up()
+        return env, cls([(host.name, host.address) for host in started], env.private_key, env.known_hosts)
+
+    def __len__(self) -> int:
+        return len(self.hosts)
+
+    def first(self, count: int) -> HostSet:
+        """The first ``count`` hosts, for the smaller of the two runs the marginal cost compares."""
+        return HostSet(self.hosts[:count], self.private_key, self.known_hosts)
+
+    def write_yaml_inventory(self, path: Path) -> Path:
+        write_inventory(path, self.hosts, self.private_key, self.known_hosts)
+        return path
+
+    def write_pyinfra_inventory(self, path: Path) -> Path:
+        """A pyinfra inventory: group ``testhosts`` with the same names, addresses, key and known_hosts."""
+        entries = [
+            (name, {"ssh_hostname": address, "ssh_user": "root", "ssh_key": str(self.private_key),
+                    "ssh_known_hosts_file": str(self.known_hosts), "ssh_strict_host_key_checking": "yes"})
+            for name, address in self.hosts
+        ]
+        path.write_text("# Written by bench/run.py: the benchmark's local test hosts.\n"
+                        f"{GROUP} = {entries!r}\n")
+        return path
+
+    def remove_paths(self, paths: list[str]) -> None:
+        """``rm -rf`` the paths on every host (between timed runs; not timed), over a plain exec channel."""
+        command = "rm -rf " + " ".join(shlex.quote(path) for path in paths)
+        index = ModuleIndex()
+
+        async def remove(name: str, address: str) -> None:
+            settings = ConnectionSettings(name=name, address=address, user="root",
+                                          private_key_file=str(self.private_key),
+                                          known_hosts_file=str(self.known_hosts), interpreter=INTERPRETER)
+            session = HostSession(settings, index)
+            try:
+                result = await session.raw(command)
+            finally:
+                await session.close()
+            if result.rc != 0:
+                raise RuntimeError(f"{name}: '{command}' failed: {result.stderr.decode(errors='replace')}")
+
+        async def remove_everywhere() -> None:
+            await asyncio.gather(*(remove(name, address) for name, address in self.hosts))
+
+        asyncio.run(remove_everywhere())

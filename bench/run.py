@@ -1,0 +1,118 @@
+"""Benchmark: the same workload on the same local test hosts with this runner, ansible-core and pyinfra.
+
+    python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--keep-env]
+
+For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
+controller's peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
+ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
+(the test hosts are namespaces). See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from hosts import HostSet
+from measure import Measurement, measure
+from report import RunnerResults, table, write_json
+from runners import RUNNERS, Runner
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LOG_TAIL_LINES = 25
+
+
+class RunFailed(Exception):
+    def __init__(self, log: Path, exit_code: int):
+        super().__init__(f"exit code {exit_code}, log {log}")
+        self.log = log
+
+
+def timed_run(runner: Runner, hosts: HostSet, logs: Path, label: str) -> tuple[Measurement, int | None]:
+    """One invocation of the runner on ``hosts``; its measurement and the changes it reported."""
+    invocation = runner.invocation(hosts)
+    log = logs / f"{runner.name}-{len(hosts)}h-{label}.log"
+    measurement = measure(invocation.argv, log, env=invocation.env, cwd=invocation.cwd)
+    if measurement.exit_code != 0:
+        raise RunFailed(log, measurement.exit_code)
+    return measurement, runner.changed_count(log.read_text(errors="replace"))
+
+
+def bench_runner(runner: Runner, hosts: HostSet, runs: int, logs: Path) -> RunnerResults:
+    results = RunnerResults(runner.name, runner.version(), len(hosts), smaller_hosts=len(hosts) // 2)
+    for repetition in range(1, runs + 1):
+        hosts.remove_paths([runner.target_dir])
+        measurement, changes = timed_run(runner, hosts, logs, f"first-{repetition}")
+        results.first.append(measurement)
+        results.first_changes.append(changes)
+        measurement, changes = timed_run(runner, hosts, logs, f"second-{repetition}")
+        results.second.append(measurement)
+        results.second_changes.append(changes)
+        print(f"  {runner.name} run {repetition}/{runs}: first {results.first[-1].seconds:.2f} s, "
+              f"second {results.second[-1].seconds:.2f} s", flush=True)
+    if results.smaller_hosts:
+        fewer = hosts.first(results.smaller_hosts)
+        for repetition in range(1, runs + 1):
+            hosts.remove_paths([runner.target_dir])
+            results.smaller_first.append(timed_run(runner, fewer, logs, f"first-{repetition}")[0])
+        print(f"  {runner.name} on {len(fewer)} hosts: first {results.smaller_first[-1].seconds:.2f} s", flush=True)
+    return results
+
+
+def log_tail(log: Path) -> str:
+    lines = log.read_text(errors="replace").splitlines()
+    return "\n".join("    " + line for line in lines[-LOG_TAIL_LINES:])
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hosts", type=int, default=20, help="number of local test hosts (default 20)")
+    parser.add_argument("--runs", type=int, default=3, help="repetitions; medians are reported (default 3)")
+    parser.add_argument("--only", default=",".join(RUNNERS),
+                        help=f"comma-separated runners to compare (default {','.join(RUNNERS)})")
+    parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    arguments = parser.parse_args(argv)
+    arguments.only = [name.strip() for name in arguments.only.split(",") if name.strip()]
+    unknown = [name for name in arguments.only if name not in RUNNERS]
+    if unknown:
+        parser.error(f"unknown runner(s) {', '.join(unknown)}; choose from {', '.join(RUNNERS)}")
+    if arguments.hosts < 1 or arguments.runs < 1:
+        parser.error("--hosts and --runs must be at least 1")
+    return arguments
+
+
+def main(argv: list[str]) -> int:
+    arguments = parse_arguments(argv)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    logs = RESULTS / stamp
+    logs.mkdir(parents=True)
+    print(f"starting {arguments.hosts} local test hosts", flush=True)
+    env, hosts = HostSet.start(arguments.hosts)
+    results: list[RunnerResults] = []
+    try:
+        for name in arguments.only:
+            print(f"{name}:", flush=True)
+            runner = RUNNERS[name](logs / "work")
+            try:
+                results.append(bench_runner(runner, hosts, arguments.runs, logs))
+            except RunFailed as failure:
+                print(f"  {name} failed ({failure}); the end of its log:\n{log_tail(failure.log)}", flush=True)
+                results.append(RunnerResults(name, "", len(hosts), error=str(failure)))
+            except Exception as error:  # a runner that cannot even start must not stop the others
+                print(f"  {name} failed: {error}", flush=True)
+                results.append(RunnerResults(name, "", len(hosts), error=str(error)))
+    finally:
+        if not arguments.keep_env:
+            env.down()
+    print()
+    print(table(results))
+    output = RESULTS / f"{stamp}.json"
+    write_json(output, {"hosts": arguments.hosts, "runs": arguments.runs, "runners": arguments.only}, results)
+    print(f"\nresults: {output}\nlogs: {logs}")
+    return 1 if any(result.error for result in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,165 @@
+"""The three runners the benchmark compares, each set up to apply the same workload to the same hosts.
+
+A runner writes its own configuration and inventory into its work directory and says how to invoke it; the
+benchmark (bench/run.py) times the invocations. Each runner works in its own target directory on the hosts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+
+from hosts import HostSet
+from venvs import tool_command, tool_version
+
+BENCH = Path(__file__).resolve().parent
+WORKLOAD = BENCH / "workload.yml"
+WORKLOAD_PYINFRA = BENCH / "workload_pyinfra.py"
+
+# The recap line of ansible-playbook and provisioning-playbook: "host1 : ok=9 changed=6 unreachable=0 ..."
+_RECAP_CHANGED = re.compile(r"^\S+\s+:\s+ok=\d+\s+changed=(\d+)", re.MULTILINE)
+# pyinfra's results table: "Grand total  27  24  -  3" (hosts, success = changed, error, no change)
+_PYINFRA_TOTAL = re.compile(r"^\s*Grand total\s+\d+\s+(\d+|-)\s", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+
+
+class Runner(ABC):
+    name: str
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir / self.name
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def target_dir(self) -> str:
+        """Where on each host this runner's workload works; removed before each first run."""
+        return f"/tmp/bench-{self.name}"
+
+    @abstractmethod
+    def invocation(self, hosts: HostSet) -> Invocation:
+        """The command that applies the workload to ``hosts`` with one fork per host."""
+
+    @abstractmethod
+    def version(self) -> str: ...
+
+    def changed_count(self, log: str) -> int | None:
+        """Host-task changes the run reported (None when the output does not say)."""
+        counts = [int(value) for value in _RECAP_CHANGED.findall(log)]
+        return sum(counts) if counts else None
+
+    def _environment(self, **extra: str) -> dict[str, str]:
+        return {**os.environ, **extra}
+
+
+class OursRunner(Runner):
+    """provisioning-playbook on the playbook Ansible runs, with an otherwise empty configuration."""
+
+    name = "ours"
+
+    def __init__(self, workdir: Path):
+        super().__init__(workdir)
+        self.interim = not ours_playbook_available()
+        if self.interim:
+            print("ours: provisioning-playbook cannot run yet; using the interim ad-hoc driver (bench/ours_adhoc.py)")
+
+    def invocation(self, hosts: HostSet) -> Invocation:
+        inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
+        config = self.workdir / "provisioning.cfg"
+        config.write_text("[defaults]\nstdout_callback = default\n")
+        environment = self._environment(PROVISIONING_CONFIG=str(config))
+        if self.interim:
+            return Invocation([sys.executable, str(BENCH / "ours_adhoc.py"), str(WORKLOAD), str(inventory),
+                               str(len(hosts)), self.target_dir], environment, self.workdir)
+        return Invocation([_ours_command("provisioning-playbook"), str(WORKLOAD), "-i", str(inventory),
+                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"], environment, self.workdir)
+
+    def version(self) -> str:
+        from importlib.metadata import version
+
+        return version("provisioning")
+
+
+class AnsibleRunner(Runner):
+    """ansible-playbook, tuned: one fork per host, pipelining, SSH multiplexing, no fact gathering."""
+
+    name = "ansible"
+
+    def _config(self, forks: int, known_hosts: Path) -> Path:
+        config = self.workdir / "ansible.cfg"
+        config.write_text(
+            "[defaults]\n"
+            f"forks = {forks}\n"
+            "gathering = explicit\n"
+            "interpreter_python = /usr/bin/python3\n"
+            "host_key_checking = True\n"
+            "stdout_callback = default\n"
+            "retry_files_enabled = False\n"
+            f"local_tmp = {self.workdir}/tmp\n"
+            "\n[ssh_connection]\n"
+            "pipelining = True\n"
+            # Ansible's default ssh_args (multiplexing on) plus the test env's known_hosts
+            f"ssh_args = -C -o ControlMaster=auto -o ControlPersist=60s -o UserKnownHostsFile={known_hosts}\n"
+            f"control_path_dir = {self.workdir}/cp\n"
+        )
+        return config
+
+    def invocation(self, hosts: HostSet) -> Invocation:
+        inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
+        config = self._config(len(hosts), hosts.known_hosts)
+        return Invocation([str(tool_command("ansible")), str(WORKLOAD), "-i", str(inventory),
+                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"],
+                          self._environment(ANSIBLE_CONFIG=str(config), ANSIBLE_NOCOLOR="1"), self.workdir)
+
+    def version(self) -> str:
+        return "ansible-core " + tool_version("ansible")
+
+
+class PyinfraRunner(Runner):
+    """pyinfra with the same deploy as a Python file, one parallel connection per host."""
+
+    name = "pyinfra"
+
+    def invocation(self, hosts: HostSet) -> Invocation:
+        inventory = hosts.write_pyinfra_inventory(self.workdir / f"inventory_{len(hosts)}.py")
+        return Invocation([str(tool_command("pyinfra")), str(inventory), str(WORKLOAD_PYINFRA), "--yes",
+                           "--parallel", str(len(hosts)), "--data", f"bench_dir={self.target_dir}"],
+                          self._environment(), self.workdir)
+
+    def version(self) -> str:
+        return "pyinfra " + tool_version("pyinfra")
+
+    def changed_count(self, log: str) -> int | None:
+        match = _PYINFRA_TOTAL.search(log)
+        if match is None:
+            return None
+        return 0 if match.group(1) == "-" else int(match.group(1))
+
+
+RUNNERS: dict[str, type[Runner]] = {runner.name: runner for runner in (OursRunner, AnsibleRunner, PyinfraRunner)}
+
+
+def _ours_command(script: str) -> str:
+    """Our console script, from the interpreter running the benchmark (the project is installed there)."""
+    beside = Path(sys.executable).parent / script
+    return str(beside) if beside.exists() else (shutil.which(script) or script)
+
+
+def ours_playbook_available() -> bool:
+    """Whether provisioning-playbook can run (it starts and prints its help)."""
+    try:
+        completed = subprocess.run([_ours_command("provisioning-playbook"), "--help"], capture_output=True)
+    except OSError:
+        return False
+    return completed.returncode == 0
