@@ -52,26 +52,27 @@ class ProgressDisplay(Callback):
         stream = ConsoleStream(self.console)
         self.full = DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, err=stream,
                                    columns=max(79, self.console.width - 1), hide=("ok", "changed", "skipped"))
-        self.live = Live(console=self.console, get_renderable=self.render, transient=True, refresh_per_second=4,
-                         redirect_stdout=False, redirect_stderr=False)
         self.started = time.monotonic()
         self.play = ""
         self.task = ""
         self.task_hosts: list[str] = []
         self.done: set[str] = set()
         self.counts = dict.fromkeys([name for name, _ in COUNTED], 0)
+        # Made last: Live draws the status once when it is made. Other output goes through ``self.full``.
+        self.live = Live(console=self.console, get_renderable=self.render, transient=True, refresh_per_second=4,
+                         redirect_stdout=False, redirect_stderr=False)
 
     # -- what is drawn ------------------------------------------------------------------------------------
     def summary(self) -> Text:
-        """The status text: play, task, hosts done, counts, elapsed time."""
-        text = Text()
+        """The status text: play and task, then elapsed time, hosts done and counts (cut, never wrapped)."""
+        text = Text(no_wrap=True, overflow="ellipsis")
         text.append("PLAY ", style="bold").append(f"[{self.play}]  ")
         text.append("TASK ", style="bold").append(f"[{self.task}]\n")
-        text.append(f"hosts {len(self.done)}/{len(self.task_hosts)}  ")
-        for name, style in COUNTED:
-            text.append(f"{name}={self.counts[name]}", style=style if self.counts[name] else None).append("  ")
         minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
         text.append(f"{minutes // 60:d}:{minutes % 60:02d}:{seconds:02d}", style="dim")
+        text.append(f"  hosts {len(self.done)}/{len(self.task_hosts)} ")
+        for name, style in COUNTED:
+            text.append(" ").append(f"{name}={self.counts[name]}", style=style if self.counts[name] else None)
         return text
 
     def render(self) -> RenderableType:
