@@ -54,7 +54,7 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
     if graph:
         click.echo("\n".join(graph_lines(inventory, _group(inventory, group or "all"), shown, show_vars)))
     elif host_name is not None:
-        host = inventory.hosts.get(host_name)
+        host = inventory.get_host(host_name)
         if host is None:
             raise OptionError(f"unknown host '{host_name}' for --host",
                               hint=did_you_mean(host_name, list(inventory.hosts)))

@@ -120,6 +120,12 @@ def test_host(project: Path) -> None:
     assert result.stdout.startswith('{\n    "env"')  # sorted keys, indented as ansible-inventory
 
 
+def test_host_implicit_localhost(project: Path) -> None:
+    variables = json.loads(run("-i", str(project / "inv"), "--host", "localhost").stdout)
+    assert variables["ansible_connection"] == "local"
+    assert variables["ntp"] == "pool.ntp.org"
+
+
 def test_host_yaml(project: Path) -> None:
     result = run("-i", str(project / "inv"), "--host", "web01", "--yaml")
     assert YAML(typ="safe").load(result.stdout) == {"env": "production", "http_port": 80, "ntp": "pool.ntp.org"}
