@@ -45,7 +45,7 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
         raise OptionError("give exactly one of --list, --graph or --host NAME")
     if group is not None and not graph:
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
-    inventory = load_inventory(list(sources) or _configured_sources(), playbook_dir=playbook_dir)
+    inventory = load_inventory(_sources(sources), playbook_dir=playbook_dir)
     for warning in inventory.warnings:
         _warn(warning)
     shown = inventory.get_hosts("all", limit=limit)
@@ -169,14 +169,16 @@ def _group(inventory: Inventory, name: str) -> Group:
     return group
 
 
-def _configured_sources() -> list[str]:
-    """No -i given: the configured inventory (``inventory`` in provisioning.cfg, or PROVISIONING_INVENTORY)."""
+def _sources(given: tuple[str, ...]) -> list[str]:
+    """The -i values, else the configured inventory (provisioning.cfg or PROVISIONING_INVENTORY); the embedded
+    default inventory of local test hosts is resolved as every command resolves it."""
+    from runner.cli.session import resolve_inventory_sources
     from runner.config import load_config
 
-    configured = [str(source) for source in load_config().inventory]
-    if not configured:
+    resolved = resolve_inventory_sources(load_config({"inventory": list(given) or None}))
+    if not resolved:
         raise OptionError("no inventory given: use -i, set PROVISIONING_INVENTORY or 'inventory' in provisioning.cfg")
-    return configured
+    return resolved
 
 
 def _dump(data: Any, as_yaml: bool) -> str:
