@@ -27,7 +27,7 @@ from runner.executor.module_call import ModuleCall, execute
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
 from runner.plan import Plan, PlanTask
-from runner.templating import Templar, TemplateError
+from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 _COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
@@ -120,7 +120,7 @@ class PlaybookWorker:
         if result.get("unreachable") and self._flag(node.ignore_unreachable, host, node, payload):
             result["_ignored"] = True
         if node.register_var and not result.get("_meta"):
-            registered = _public(result)
+            registered = mark_unsafe(_public(result))
             self.host_runtime(host).vars[node.register_var] = registered
             result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
         if self._flag(node.no_log, host, node, payload):
@@ -165,7 +165,7 @@ class PlaybookWorker:
         loop_var = node.loop_control.get("loop_var", "item")
         entries = []
         for item in (items if items is not None else [None]):
-            scope_templar = templar if items is None else templar.child({loop_var: item})
+            scope_templar = templar if items is None else _child(templar, {loop_var: item})
             if self._false_condition(node, scope_templar) is not None:
                 continue
             target = scope_templar.template(include.get("file") or include.get("name"))
@@ -237,7 +237,7 @@ class PlaybookWorker:
                 break
             result["attempts"] = attempt
             public = _public(result)
-            probe = templar.child({"result": public, **({node.register_var: public} if node.register_var else {})})
+            probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
             if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
                 break
             if attempt < attempts:
@@ -270,7 +270,7 @@ class PlaybookWorker:
         if node.kind == "meta":
             return {"changed": False, "_meta": node.args.get("_raw_params") or node.args.get("free_form")}
         module = node.module or ""
-        args = templar.template_args(node.args)
+        args = drop_omitted(templar.template(node.args))
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
                 and not _creates_or_removes(args):
             # Ansible skips these in check mode; the registered result still has the keys later tasks read.
@@ -303,8 +303,9 @@ class PlaybookWorker:
         facts = result.get("ansible_facts")
         if isinstance(facts, Mapping) and not result.get("failed"):
             owner = target if (delegate and templar.template(node.delegate_facts)) else host
+            facts = mark_unsafe(dict(facts))
             self.host_runtime(owner).facts.update(facts)
-            result["_facts"] = {owner: dict(facts)}
+            result["_facts"] = {owner: facts}
         return result
 
     def _settings(self, target: str, node: PlanTask, templar: Templar) -> ConnectionSettings:
@@ -338,6 +339,11 @@ class PlaybookWorker:
     def abort(self) -> None:
         for session in self.sessions.values():
             session.abort()
+
+
+def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
+    """A templar that sees ``layer`` over the variables of ``templar``."""
+    return Templar(ChainMap(dict(layer), templar.variables), search_paths=templar.search_paths)  # type: ignore[arg-type]
 
 
 def _creates_or_removes(args: Mapping[str, Any]) -> bool:
