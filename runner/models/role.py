@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, GetJsonSchemaHandler
+from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema
 
 from runner.loader.yaml import position_of
 from runner.models.base import POSITION_KEY, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
-from runner.models.types import AnyMapping, Bool, StringList, Text, expected
+from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
 
 
 class RoleReference(CommonKeywords, Conditional, Delegatable):
@@ -92,6 +92,13 @@ class ArgumentOption(SpecRules):
     no_log: Bool = False
     apply_defaults: Bool = False
     version_added: Text | None = None
+
+    @model_validator(mode="after")
+    def _boolean_default(self) -> ArgumentOption:
+        # A bool option's default is a boolean where one is expected: "default: no" means False.
+        if self.type == "bool" and isinstance(self.default, str) and not is_template(self.default):
+            self.default = to_bool(self.default)
+        return self
 
 
 class EntryPoint(SpecRules):

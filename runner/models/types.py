@@ -45,7 +45,12 @@ def expected(what: str, value: Any) -> PydanticCustomError:
 
 
 def _bool(value: Any) -> bool | str:
-    if isinstance(value, bool) or is_template(value):
+    return value if is_template(value) else to_bool(value)
+
+
+def to_bool(value: Any) -> bool:
+    """A boolean as Ansible reads one where a boolean is expected: yes/no/on/off/true/false/1/0, any case."""
+    if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
@@ -196,7 +201,11 @@ Bool = Annotated[
     WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]}),
 ]
 Text = Annotated[str, BeforeValidator(_text), WithJsonSchema(_TEXT_SCHEMA)]
-Int = Annotated[int | str, BeforeValidator(_int), WithJsonSchema({"anyOf": [{"type": "integer"}, _TEMPLATE_SCHEMA]})]
+Int = Annotated[
+    int | str,
+    BeforeValidator(_int),
+    WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": r"^\s*\d+\s*$|\{\{|\{%"}]}),
+]
 Number = Annotated[
     float | int | str, BeforeValidator(_number), WithJsonSchema({"anyOf": [{"type": "number"}, _TEMPLATE_SCHEMA]})
 ]
