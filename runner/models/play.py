@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, Discriminator, Field, Tag, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
 
 from runner.errors import SourcePosition
-from runner.models.action import IMPORT_PLAYBOOK, REMOVED_ACTIONS, canonical_action
+from runner.models.action import BUILTIN_PREFIXES, IMPORT_PLAYBOOK, REMOVED_ACTIONS, canonical_action
 from runner.models.base import Source
 from runner.models.block import HandlerList, TaskList
 from runner.models.keywords import CommonKeywords, Conditional, Described
@@ -67,8 +67,19 @@ class Play(CommonKeywords):
     order: Literal["inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle"] | None = None
 
 
+def _import_schema(schema: dict[str, Any]) -> None:
+    """As written, the key may carry a builtin prefix (``ansible.builtin.import_playbook``)."""
+    spellings = [IMPORT_PLAYBOOK, *(prefix + IMPORT_PLAYBOOK for prefix in BUILTIN_PREFIXES)]
+    for spelling in spellings[1:]:
+        schema["properties"][spelling] = schema["properties"][IMPORT_PLAYBOOK]
+    schema.pop("required", None)
+    schema["oneOf"] = [{"required": [spelling]} for spelling in spellings]
+
+
 class PlaybookImport(Described, Conditional):
     """``- import_playbook: other.yml``: the compiler reads it in place, relative to this playbook."""
+
+    model_config = ConfigDict(json_schema_extra=_import_schema)
 
     KIND = "import_playbook"
 

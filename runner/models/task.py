@@ -104,7 +104,8 @@ class RoleInclude(Model):
 
 def _task_schema(schema: dict[str, Any]) -> None:
     """As written, a task also has its module's key (any name), ``action``/``local_action`` and ``with_<lookup>``."""
-    schema["properties"]["action"] = schema["properties"]["local_action"] = _FREE_FORM
+    schema["properties"]["action"] = schema["properties"]["local_action"] = {
+        "anyOf": [{"type": "object", "required": ["module"]}, {"type": "string"}]}
     schema["patternProperties"] = {f"^{LOOP_PREFIX}": {}}
     schema["additionalProperties"] = True
     # A mapping with block/rescue/always is a block, never a task with a module called "block".
