@@ -661,27 +661,32 @@ GROUPS = {
 
 
 def select_collectors(module, subsets):
-    """Ansible's gather_subset rules: names and groups add, !names remove, min stays unless !min is given."""
+    """Ansible's gather_subset rules: names and groups add, !names remove (unknown ones are ignored), only
+    exclusions start from all, what is named explicitly survives the exclusions, and min stays unless !min."""
     everything = set(COLLECTORS)
     minimal = set(GROUPS["min"])
-    valid = set(GROUPS) | everything | set(["all"])
-    wanted, excluded = set(), set()
+    wanted, excluded, explicit = set(), set(), set()
     for subset in subsets:
         exclude = subset.startswith("!")
         name = subset[1:] if exclude else subset
-        if name not in valid:
-            module.fail("Bad subset '%s' given to Ansible. gather_subset options allowed: %s"
-                        % (name, ", ".join(sorted(valid))))
-        members = everything if name == "all" else set(GROUPS.get(name, [name]))
-        if not exclude:
-            wanted |= members
-        elif name == "all":
-            excluded |= everything - minimal
+        if name == "all":
+            members = everything - minimal if exclude else everything
+        elif name in GROUPS or name in COLLECTORS:
+            members = set(GROUPS.get(name, [name]))
+        elif exclude:
+            continue
         else:
+            module.fail("Bad subset '%s' given to Ansible. gather_subset options allowed: all, %s"
+                        % (name, ", ".join(sorted(set(GROUPS) | everything))))
+        if exclude:
             excluded |= members
+        else:
+            wanted |= members
+            if name not in ("all", "min"):
+                explicit |= members
     if not wanted:
         wanted = set(everything)
-    selected = (wanted - excluded) | (minimal - excluded)
+    selected = (wanted - (excluded - explicit)) | (minimal - excluded)
     return [name for name in COLLECTORS if name in selected]
 
 

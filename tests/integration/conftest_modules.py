@@ -42,6 +42,7 @@ class LocalHost:
     """localhost over the local connection, as the executor reaches it; ``run`` returns the module's result."""
 
     def __init__(self, interpreter: str | None):
+        self.interpreter = interpreter
         host_vars = {"ansible_python_interpreter": interpreter} if interpreter else {}
         self.index = ModuleIndex()
         self.session = HostSession(ConnectionSettings.from_host_vars("localhost", host_vars), self.index)
