@@ -55,7 +55,7 @@ class Source:
 class Model(BaseModel):
     """A mapping of keywords; field aliases are the keywords as written in YAML."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     KIND: ClassVar[str] = "mapping"  # how errors name this mapping: "a task", "a play", ... without the article
     # Fields filled by the model itself, never written by the user.

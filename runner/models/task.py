@@ -55,7 +55,7 @@ META_ACTIONS = frozenset({
     "refresh_inventory", "reset_connection", "role_complete",
 })
 
-_FREE_FORM = {"anyOf": [{"type": "object"}, {"type": "string", "pattern": r"\{\{|\{%"}]}
+_ARGS_SCHEMA = {"anyOf": [{"type": "object"}, {"type": "string", "pattern": r"\{\{|\{%"}]}
 
 
 def _task_args(value: Any) -> Any:
@@ -128,7 +128,7 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
     include: SkipJsonSchema[TasksInclude | RoleInclude | None] = Field(
         default=None, description="For include/import_tasks and include/import_role: their arguments, checked")
 
-    args: Annotated[Any, BeforeValidator(_task_args), WithJsonSchema(_FREE_FORM)] = None
+    args: Annotated[Any, BeforeValidator(_task_args), WithJsonSchema(_ARGS_SCHEMA)] = None
     # "register" itself would shadow ABCMeta.register on the model class.
     register_var: VariableName | None = Field(default=None, alias="register")
     loop: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "array"}, {"type": "string"}]})] = None
