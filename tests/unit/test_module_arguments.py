@@ -1,0 +1,120 @@
+"""Each new module's argument spec, checked the way the agent and the compiler check it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from modules._utils import ArgumentError, validate_arguments
+from runner.actions import ACTIONS
+from runner.module_index import ModuleIndex
+
+INDEX = ModuleIndex()
+NEW_MODULES = ["command", "shell", "raw", "copy", "file", "stat", "setup"]
+
+
+def validate(module: str, params: dict[str, Any], **options: Any) -> dict[str, Any]:
+    info = INDEX.get(module)
+    return validate_arguments(info.argument_spec, params, info.spec_rules, **options)
+
+
+@pytest.mark.parametrize("module", NEW_MODULES)
+def test_every_module_documents_its_options(module: str) -> None:
+    info = INDEX.get(module)
+    documented = set(info.documentation["options"])
+    assert info.argument_spec, module
+    assert {name for name in info.argument_spec if not name.startswith("_")} <= documented
+    assert getattr(info.python, "EXAMPLES", "").strip() and getattr(info.python, "RETURN", None)
+
+
+def test_modules_with_a_controller_action_have_one() -> None:
+    declared = {name: INDEX.get(name).action for name in NEW_MODULES if INDEX.get(name).action}
+    assert declared == {"raw": "raw", "copy": "copy"}
+    assert set(declared.values()) <= set(ACTIONS)
+
+
+def test_free_form_modules() -> None:
+    assert [name for name in NEW_MODULES if INDEX.get(name).free_form == "_raw_params"] == ["command", "shell", "raw"]
+
+
+def test_command_cmd_is_the_free_form_and_defaults_fill_in() -> None:
+    params = validate("command", {"cmd": "uptime", "stdin_add_newline": "no"})
+    assert params["_raw_params"] == "uptime" and params["stdin_add_newline"] is False
+    assert params["strip_empty_ends"] is True and params["expand_argument_vars"] is True and params["argv"] is None
+
+
+def test_command_argv_is_a_list_of_strings() -> None:
+    assert validate("command", {"argv": ["echo", 1]})["argv"] == ["echo", "1"]
+
+
+def test_command_text_and_argv_are_exclusive() -> None:
+    with pytest.raises(ArgumentError, match="mutually exclusive"):
+        validate("command", {"_raw_params": "ls", "argv": ["ls"]})
+
+
+def test_command_has_no_executable_but_shell_does() -> None:
+    with pytest.raises(ArgumentError, match=r"unsupported parameter.*executable"):
+        validate("command", {"_raw_params": "ls", "executable": "/bin/bash"})
+    assert validate("shell", {"_raw_params": "ls", "executable": "/bin/bash"})["executable"] == "/bin/bash"
+
+
+def test_raw_needs_its_command() -> None:
+    with pytest.raises(ArgumentError, match="missing required arguments: _raw_params"):
+        validate("raw", {"executable": "/bin/sh"})
+
+
+def test_copy_needs_src_or_content_and_not_both() -> None:
+    with pytest.raises(ArgumentError, match="one of the following is required: src, content"):
+        validate("copy", {"dest": "/tmp/x"})
+    with pytest.raises(ArgumentError, match="mutually exclusive: src\\|content"):
+        validate("copy", {"dest": "/tmp/x", "src": "a", "content": "b"})
+    with pytest.raises(ArgumentError, match="missing required arguments: dest"):
+        validate("copy", {"content": "b"})
+
+
+def test_copy_defaults_and_aliases() -> None:
+    params = validate("copy", {"content": "x", "dest": "/tmp/x", "thirsty": "no", "mode": 0o644})
+    assert params["force"] is False and params["mode"] == 0o644
+    assert (params["backup"], params["follow"], params["local_follow"], params["remote_src"]) == (
+        False, False, True, False)
+
+
+def test_internal_parameters_reach_the_module_untouched() -> None:
+    files = [{"path": "a", "checksum": "0" * 40}]
+    params = validate("copy", {"src": "/x", "dest": "/y", "_provisioning_files": files})
+    assert params["_provisioning_files"] == files
+
+
+def test_file_path_aliases_and_state_choices() -> None:
+    assert validate("file", {"dest": "/tmp/x"})["path"] == "/tmp/x"
+    assert validate("file", {"name": "/tmp/x", "state": "touch"})["state"] == "touch"
+    with pytest.raises(ArgumentError, match="value of state must be one of"):
+        validate("file", {"path": "/tmp/x", "state": "present"})
+    with pytest.raises(ArgumentError, match="given twice"):
+        validate("file", {"path": "/tmp/x", "dest": "/tmp/y"})
+    params = validate("file", {"path": "/tmp/x"})
+    assert (params["follow"], params["force"], params["recurse"]) == (True, False, False)
+    assert params["modification_time_format"] == "%Y%m%d%H%M.%S"
+
+
+def test_stat_aliases_and_checksum_choices() -> None:
+    params = validate("stat", {"name": "/etc", "checksum": "sha256", "mime": False})
+    assert (params["path"], params["checksum_algorithm"], params["get_mime"]) == ("/etc", "sha256", False)
+    assert validate("stat", {"path": "/etc"})["follow"] is False
+    with pytest.raises(ArgumentError, match="checksum_algorithm must be one of"):
+        validate("stat", {"path": "/etc", "checksum_algorithm": "crc32"})
+
+
+def test_setup_subsets_and_filters_from_text() -> None:
+    params = validate("setup", {"gather_subset": "!all,network", "filter": "ansible_eth*"})
+    assert params["gather_subset"] == ["!all", "network"] and params["filter"] == ["ansible_eth*"]
+    assert validate("setup", {})["gather_subset"] == ["all"]
+
+
+def test_names_only_check_accepts_templates() -> None:
+    """The compiler checks names before templating: values may still be Jinja expressions."""
+    params = validate("file", {"path": "{{ dir }}", "mode": "{{ mode }}", "recurse": "{{ r }}"}, check_values=False)
+    assert params["recurse"] == "{{ r }}"
+    with pytest.raises(ArgumentError, match="unsupported parameter: pathh"):
+        validate("file", {"pathh": "/x"}, check_values=False)
