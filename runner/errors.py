@@ -41,6 +41,17 @@ class SourcePosition:
                 parts.append(str(self.column))
         return ":".join(parts)
 
+    @classmethod
+    def parse(cls, text: str) -> SourcePosition | None:
+        """Read back ``path:line:col`` (as the plan stores positions)."""
+        if not text:
+            return None
+        parts = text.rsplit(":", 2)
+        try:
+            return cls(parts[0], int(parts[1]), int(parts[2]))
+        except (IndexError, ValueError):
+            return cls(text)
+
     def excerpt(self) -> str:
         """The offending line with a caret under the column, or '' when the file cannot be read."""
         if self.line is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modules._utils import to_bool
@@ -74,7 +74,6 @@ class ConnectionSettings:
     become_user: str = "root"
     become_method: str = "sudo"
     become_password: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def become_settings(self) -> BecomeSettings | None:
         if not self.become:

@@ -18,7 +18,7 @@ from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import ExitCode, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.pool import WorkerPool
-from runner.executor.task_exec import PlaybookWorker, RunOptions
+from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
 from runner.plan import Plan, PlanPlay, PlanTask
 
 # Compiles an include at run time: (include node, target file or role, host) -> new nodes and new scopes.
@@ -332,14 +332,18 @@ class PlaybookExecutor:
             state.stop_play = True
         if updates:
             self.pool.broadcast(updates)
-        status = result.get("_status", "ok")
+        status = result.get("_status") or status_of(result)
         self._stats(host).count(status, ignored=bool(result.get("_ignored")))
         if result.get("changed") and node.notify and status != "failed":
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
                     hosts.append(host)
-        if node.kind != "meta" or status == "failed":
+        include = result.get("_include")
+        if include and status != "failed":
+            for entry in include["entries"]:
+                self.callbacks.include(str(entry["target"]), [host])
+        elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result)
 
     # -- handlers -----------------------------------------------------------------------------------------

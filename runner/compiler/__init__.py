@@ -1,0 +1,174 @@
+"""The compiler: playbooks and roles (typed models) into one Plan.
+
+It resolves ``import_playbook``, ``import_tasks`` and ``import_role`` statically, keeps ``include_tasks``,
+``include_role`` (compiled per host at run time through ``compile_include``), expands roles with their
+dependencies (once per play unless ``allow_duplicates``; a cycle is an error naming it), applies tags, checks
+that every module exists and its argument names fit its spec, checks role ``argument_specs``, and compiles every
+template string once. Every problem in every file is collected and reported together; nothing runs unless the
+whole plan compiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.compiler.context import Inherited
+from runner.compiler.tags import TagFilter
+from runner.compiler.tasks import TaskCompiler
+from runner.errors import ParseError, UserError
+from runner.loader.playbook import load_playbook
+from runner.loader.yaml import load_yaml_file
+from runner.models import Play, PlaybookImport
+from runner.models.validation import raise_collected
+from runner.plan import Plan, PlanPlay, PlanTask, ScopeKind, VarScope
+from runner.templating import Templar, is_template
+
+__all__ = ["CompileOptions", "Compiler"]
+
+
+@dataclass
+class CompileOptions:
+    tags: list[str] = field(default_factory=list)
+    skip_tags: list[str] = field(default_factory=list)
+    roles_path: list[Path] = field(default_factory=list)
+    library: list[Path] = field(default_factory=list)
+    filter_plugins: list[Path] = field(default_factory=list)
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    gather_facts: bool = True  # the configuration's 'gathering': implicit (True) or explicit (False)
+
+
+class Compiler:
+    def __init__(self, options: CompileOptions | None = None):
+        self.options = options or CompileOptions()
+        self.errors: list[UserError] = []
+        self.plan = Plan(playbook="", playbook_dir="")
+        self.tasks = TaskCompiler(self, TagFilter.of(self.options.tags, self.options.skip_tags))
+
+    # -- tables -------------------------------------------------------------------------------------------
+    def add_scope(self, kind: ScopeKind, name: str, variables: dict[str, Any], position: str | None = None) -> int:
+        self.plan.scopes.append(VarScope(kind=kind, name=name, vars=dict(variables), position=position))
+        return len(self.plan.scopes) - 1
+
+    def new_node(self, **fields: Any) -> PlanTask:
+        node = PlanTask(id=len(self.plan.tasks), **fields)
+        self.plan.tasks.append(node)
+        return node
+
+    def error(self, error: UserError) -> None:
+        self.errors.append(error)
+
+    # -- playbooks ----------------------------------------------------------------------------------------
+    def compile_playbooks(self, paths: list[Path]) -> Plan:
+        first = Path(paths[0]).resolve()
+        self.plan.playbook = str(paths[0])
+        self.plan.playbook_dir = str(first.parent)
+        for path in paths:
+            self._playbook(Path(path).resolve(), [])
+        raise_collected(self.errors)
+        return self.plan
+
+    def _playbook(self, path: Path, stack: list[Path]) -> None:
+        if path in stack:
+            chain = " -> ".join(str(p) for p in [*stack, path])
+            self.error(ParseError(f"import_playbook cycle: {chain}"))
+            return
+        try:
+            playbook = load_playbook(path, self.tasks.is_module)
+        except UserError as exc:
+            self.error(exc)
+            return
+        for entry in playbook.plays:
+            if isinstance(entry, PlaybookImport):
+                target = Path(str(entry.import_playbook))
+                target = target if target.is_absolute() else path.parent / target
+                if not target.is_file():
+                    self.error(ParseError(f"the imported playbook {target} could not be found", entry.position))
+                    continue
+                self._playbook(target.resolve(), [*stack, path])
+            else:
+                self._play(entry, path)
+
+    def _play(self, play: Play, path: Path) -> None:
+        playbook_dir = str(path.parent)
+        name = play.name or ",".join(play.hosts)
+        position = str(play.position or path)
+        play_scope = self.add_scope(ScopeKind.PLAY_VARS, f"play {name}", play.vars, position)
+        scopes = [play_scope]
+        files_scope = self._vars_files(play, path, name)
+        if files_scope is not None:
+            scopes.append(files_scope)
+        search = (playbook_dir,)
+        inherited = Inherited(search_paths=search).under(play)
+        plan_play = PlanPlay(
+            name=name, hosts=play.hosts if len(play.hosts) != 1 else play.hosts[0], position=position,
+            scopes=scopes, tags=list(play.tags), serial=list(play.serial or []), strategy=play.strategy or "linear",
+            max_fail_percentage=play.max_fail_percentage, any_errors_fatal=bool(play.any_errors_fatal),
+            force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
+            order=play.order or "inventory", check_mode=play.check_mode, diff=play.diff,
+            gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
+            gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
+        self.tasks.start_play(playbook_dir)
+        pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
+        main = self.tasks.compile_roles(play.roles, inherited) + self.tasks.compile_list(play.tasks, inherited)
+        # Play-level tasks see every role's defaults and vars, as Ansible's (non-private) role variables.
+        post = self.tasks.compile_list(play.post_tasks, inherited)
+        plan_play.sections = [pre, main, post]
+        plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
+        self.tasks.check_notifications(plan_play.handlers)
+        self.plan.plays.append(plan_play)
+
+    def _facts(self, play: PlanPlay, inherited: Inherited) -> list[int]:
+        if play.gather_facts is False:
+            return []
+        node = self.new_node(kind="facts", name="Gathering Facts", module="setup",
+                             args={"gather_subset": play.gather_subset}, position=play.position,
+                             tags=["always"], search_paths=list(inherited.search_paths))
+        for name, value in inherited.keywords:
+            if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log"):
+                setattr(node, name, value)
+        return [node.id]
+
+    def _vars_files(self, play: Play, path: Path, name: str) -> int | None:
+        """Load ``vars_files`` now: a file name may use extra vars and play vars; a list means first found."""
+        if not play.vars_files:
+            return None
+        templar = Templar({**play.vars, **self.options.extra_vars})
+        merged: dict[str, Any] = {}
+        for entry in play.vars_files:
+            candidates = entry if isinstance(entry, list) else [entry]
+            found = None
+            for candidate in candidates:
+                try:
+                    rendered = str(templar.template(candidate)) if is_template(candidate) else str(candidate)
+                except UserError as exc:
+                    self.error(ParseError(f"vars_files entry {candidate!r}: {exc.message}", play.position))
+                    break
+                file = Path(rendered) if Path(rendered).is_absolute() else path.parent / rendered
+                if file.is_file():
+                    found = file
+                    break
+            else:
+                self.error(ParseError(f"vars_files: none of {candidates} could be found", play.position))
+            if found is None:
+                continue
+            try:
+                data = load_yaml_file(found) or {}
+            except UserError as exc:
+                self.error(exc)
+                continue
+            if not isinstance(data, dict):
+                self.error(ParseError(f"{found} must be a mapping of variables", play.position))
+                continue
+            merged.update(data)
+        return self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
+
+    # -- run time -----------------------------------------------------------------------------------------
+    def compile_include(self, node: PlanTask, target: str) -> tuple[list[PlanTask], list[VarScope]]:
+        """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time."""
+        first_node, first_scope = len(self.plan.tasks), len(self.plan.scopes)
+        self.errors = []
+        self.tasks.compile_dynamic(node, target)
+        raise_collected(self.errors)
+        return self.plan.tasks[first_node:], self.plan.scopes[first_scope:]

@@ -1,0 +1,62 @@
+"""What a task inherits from its play, role, block and import: conditions, tags, scopes and keywords."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+# Keywords whose innermost value wins (a task's over its block's over its role's over its play's).
+SCALAR_KEYWORDS = (
+    "become", "become_user", "become_method", "become_flags", "remote_user", "connection", "check_mode", "diff",
+    "ignore_errors", "ignore_unreachable", "any_errors_fatal", "no_log", "run_once", "delegate_to",
+    "delegate_facts", "throttle", "timeout",
+)
+
+
+@dataclass(frozen=True)
+class Inherited:
+    when: tuple[Any, ...] = ()
+    tags: tuple[str, ...] = ()
+    environment: tuple[Any, ...] = ()
+    scopes: tuple[int, ...] = ()
+    role: int | None = None
+    search_paths: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, Any], ...] = ()
+    module_defaults: tuple[tuple[str, Any], ...] = ()
+    notify: tuple[str, ...] = ()
+    apply: dict[str, Any] = field(default_factory=dict)
+
+    def keyword(self, name: str) -> Any:
+        return dict(self.keywords).get(name)
+
+    def under(self, model: Any, *, scope: int | None = None, role: int | None = None,
+              search_paths: tuple[str, ...] | None = None) -> Inherited:
+        """The context for what ``model`` (a play, role reference, block or import) contains."""
+        keywords = dict(self.keywords)
+        for name in SCALAR_KEYWORDS:
+            value = getattr(model, name, None)
+            if value is not None:
+                keywords[name] = value
+        defaults = dict(self.module_defaults)
+        for entry in _as_list(getattr(model, "module_defaults", None)):
+            if isinstance(entry, dict):
+                for module, values in entry.items():
+                    defaults[module] = {**defaults.get(module, {}), **(values or {})}
+        return replace(
+            self,
+            when=self.when + tuple(getattr(model, "when", None) or ()),
+            tags=self.tags + tuple(t for t in (getattr(model, "tags", None) or ()) if t not in self.tags),
+            environment=self.environment + tuple(_as_list(getattr(model, "environment", None))),
+            scopes=self.scopes + ((scope,) if scope is not None else ()),
+            role=role if role is not None else self.role,
+            search_paths=search_paths if search_paths is not None else self.search_paths,
+            keywords=tuple(keywords.items()),
+            module_defaults=tuple(defaults.items()),
+            notify=self.notify + tuple(getattr(model, "notify", None) or ()),
+        )
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]

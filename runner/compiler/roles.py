@@ -1,0 +1,134 @@
+"""Roles into plan nodes: dependencies first (depth first, once per play unless ``allow_duplicates`` or other
+parameters), a cycle is an error naming it, ``argument_specs`` are checked against the role's parameters."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from modules._utils import ArgumentError, validate_arguments
+from runner.compiler.context import Inherited
+from runner.errors import ParseError, SourcePosition, UserError
+from runner.loader.role import RoleSource, find_role, load_role
+from runner.models import RoleReference, Task
+from runner.plan import PlanRole, PlanTask, ScopeKind
+from runner.templating import is_template
+
+if TYPE_CHECKING:
+    from runner.compiler.tasks import TaskCompiler
+
+
+class RoleExpander:
+    def __init__(self, tasks: TaskCompiler):
+        self.tasks = tasks
+        self.cache: dict[tuple[Path, str | None], RoleSource] = {}
+        self.seen: set[tuple[Path, str]] = set()  # (role dir, params) already expanded in this play
+
+    @property
+    def compiler(self) -> Any:
+        return self.tasks.compiler
+
+    def start_play(self) -> None:
+        self.seen = set()
+
+    def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
+        key = (path, tasks_from)
+        if key not in self.cache:
+            self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
+        return self.cache[key]
+
+    def expand_play_roles(self, references: list[RoleReference], inherited: Inherited) -> list[int]:
+        ids: list[int] = []
+        for reference in references:
+            try:
+                ids += self._expand(reference.role, reference, reference.params, inherited, [], reference.position)
+            except UserError as exc:
+                self.compiler.error(exc)
+        return ids
+
+    def import_role(self, task: Task, inherited: Inherited) -> list[int]:
+        include = task.include
+        name = str(getattr(include, "name", "") or "")
+        if is_template(name):
+            raise ParseError("import_role is static: the role name cannot use variables known only at run "
+                             "time; use include_role", task.position)
+        params = dict(task.vars or {})
+        context = inherited.under(task)
+        return self._expand(name, task, params, context, [], task.position,
+                            tasks_from=getattr(include, "tasks_from", None))
+
+    def include_role(self, node: PlanTask, name: str, context: Inherited) -> None:
+        include = node.include or {}
+        params = dict(include.get("vars") or {})
+        position = SourcePosition.parse(node.position)
+        self._expand(name, None, params, context, [], position, tasks_from=include.get("tasks_from"),
+                     dynamic=True)
+
+    def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
+                stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
+                dynamic: bool = False) -> list[int]:
+        base = stack[-1].parent if stack else None
+        path = find_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir, role_basedir=base,
+                         position=position)
+        if path in stack:
+            chain = " -> ".join(p.name for p in [*stack, path])
+            raise ParseError(f"role dependency cycle: {chain}", position)
+        role = self._load(path, tasks_from)
+        key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from))
+        if key in self.seen and not role.meta.allow_duplicates and not dynamic:
+            return []
+        self.seen.add(key)
+        self._check_arguments(role, params, position, tasks_from)
+        ids: list[int] = []
+        for dependency in role.meta.dependencies:
+            try:
+                ids += self._expand(dependency.role, dependency, dependency.params,
+                                    inherited.under(dependency), [*stack, path], dependency.position or position)
+            except UserError as exc:
+                self.compiler.error(exc)
+        role_index = self._plan_role(role, params, reference)
+        plan_role = self.compiler.plan.roles[role_index]
+        scopes = [s for s in (plan_role.defaults_scope, plan_role.vars_scope, plan_role.params_scope)
+                  if s is not None]
+        context = inherited.under(reference) if reference is not None else inherited
+        context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
+                          search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir))
+        ids += self.tasks.compile_list(role.tasks, context)
+        if not dynamic:
+            self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
+        return ids
+
+    def _plan_role(self, role: RoleSource, params: dict[str, Any], reference: Any) -> int:
+        add = self.compiler.add_scope
+        ref_vars = dict(getattr(reference, "vars", None) or {}) if reference is not None else {}
+        plan_role = PlanRole(
+            name=role.name, path=str(role.path),
+            defaults_scope=add(ScopeKind.ROLE_DEFAULTS, f"role {role.name} defaults", role.defaults),
+            vars_scope=add(ScopeKind.ROLE_VARS, f"role {role.name} vars", role.vars),
+            params_scope=add(ScopeKind.ROLE_PARAMS, f"role {role.name} params", {**ref_vars, **params})
+            if (params or ref_vars) else None)
+        self.compiler.plan.roles.append(plan_role)
+        return len(self.compiler.plan.roles) - 1
+
+    def _check_arguments(self, role: RoleSource, params: dict[str, Any], position: SourcePosition | None,
+                         tasks_from: str | None) -> None:
+        """A role's ``argument_specs`` (entry point ``main`` or ``tasks_from``) against what it is given."""
+        entry = role.argument_specs.get(tasks_from or "main")
+        if entry is None:
+            return
+        spec = {name: option.model_dump(exclude_none=True, exclude={"position", "description", "version_added"})
+                for name, option in entry.options.items()}
+        supplied = {**role.defaults, **params}
+        literal = {k: v for k, v in supplied.items() if k in spec and not is_template(v)}
+        templated = {k for k, v in supplied.items() if k in spec and is_template(v)}
+        for name in templated:
+            spec[name] = {**spec[name], "type": "raw", "choices": None}
+            spec[name] = {k: v for k, v in spec[name].items() if v is not None}
+            literal[name] = supplied[name]
+        rules = {"mutually_exclusive": entry.mutually_exclusive, "required_together": entry.required_together,
+                 "required_one_of": entry.required_one_of, "required_if": entry.required_if}
+        try:
+            validate_arguments(spec, literal, rules, name=f"role '{role.name}'")
+        except ArgumentError as exc:
+            raise ParseError(f"role '{role.name}' argument validation failed: {exc}", position) from None

@@ -1,0 +1,281 @@
+"""Tasks, blocks, imports, includes, roles and handlers into plan nodes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from modules._utils import ArgumentError, validate_arguments
+from runner.compiler.context import Inherited
+from runner.compiler.roles import RoleExpander
+from runner.compiler.tags import TagFilter
+from runner.errors import ParseError, SourcePosition, UserError
+from runner.executor.controller_actions import CONTROLLER_ACTIONS
+from runner.loader.playbook import load_task_file
+from runner.models import Block, Task
+from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
+from runner.module_index import ModuleIndex
+from runner.parsing.kv import parse_kv
+from runner.plan import PlanTask, ScopeKind
+from runner.templating import Templar, TemplateError, is_template
+
+if TYPE_CHECKING:
+    from runner.compiler import Compiler
+
+_KEYWORD_FIELDS = ("become", "become_user", "become_method", "become_flags", "remote_user", "connection",
+                   "check_mode", "diff", "ignore_errors", "ignore_unreachable", "any_errors_fatal", "no_log",
+                   "run_once", "delegate_to", "delegate_facts", "throttle", "timeout")
+
+
+class TaskCompiler:
+    def __init__(self, compiler: Compiler, tags: TagFilter):
+        self.compiler = compiler
+        self.tags = tags
+        self.index = ModuleIndex(compiler.options.library)
+        self.templar = Templar()
+        self.roles = RoleExpander(self)
+        self.role_handlers: list[int] = []
+        self.handler_names: set[str] = set()
+        self.notified: list[tuple[str, SourcePosition | None]] = []
+        self.include_contexts: dict[int, Inherited] = {}
+        self.playbook_dir = "."
+
+    @property
+    def plan(self) -> Any:
+        return self.compiler.plan
+
+    def is_module(self, name: str) -> bool:
+        return name in CONTROLLER_ACTIONS or self.index.find(name) is not None
+
+    def start_play(self, playbook_dir: str) -> None:
+        self.playbook_dir = playbook_dir
+        self.role_handlers = []
+        self.handler_names = set()
+        self.notified = []
+        self.roles.start_play()
+
+    # -- lists ----------------------------------------------------------------------------------------------
+    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False) -> list[int]:
+        ids: list[int] = []
+        for entry in entries:
+            try:
+                if isinstance(entry, Block):
+                    ids += self._block(entry, inherited, handlers)
+                else:
+                    ids += self._task(entry, inherited, handlers)
+            except UserError as exc:
+                self.compiler.error(exc)
+        return ids
+
+    def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]:
+        return self.compile_list(entries, inherited, handlers=True)
+
+    def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
+        return self.roles.expand_play_roles(references, inherited)
+
+    def check_notifications(self, handler_ids: list[int]) -> None:
+        for name, position in self.notified:
+            if name not in self.handler_names:
+                self.compiler.error(ParseError(f"the handler '{name}' is notified but no handler has that name "
+                                               "or listens to that topic", position))
+
+    # -- blocks and tasks -----------------------------------------------------------------------------------
+    def _block(self, block: Block, inherited: Inherited, handlers: bool) -> list[int]:
+        scope = None
+        if block.vars:
+            scope = self.compiler.add_scope(ScopeKind.BLOCK_VARS, f"block at {block.position}", block.vars,
+                                            str(block.position))
+        context = inherited.under(block, scope=scope)
+        node = self.compiler.new_node(kind="block", name=block.name, position=str(block.position or ""),
+                                      tags=list(context.tags))
+        node.block = self.compile_list(block.block, context, handlers=handlers)
+        node.rescue = self.compile_list(block.rescue, context, handlers=handlers)
+        node.always = self.compile_list(block.always, context, handlers=handlers)
+        if not (node.block or node.rescue or node.always):
+            return []
+        return [node.id]
+
+    def _task(self, task: Task, inherited: Inherited, handlers: bool) -> list[int]:
+        module = task.module
+        if module == IMPORT_TASKS:
+            return self._import_tasks(task, inherited)
+        if module == IMPORT_ROLE:
+            return self.roles.import_role(task, inherited)
+        scope = None
+        if task.vars:
+            scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"task at {task.position}", task.vars,
+                                            str(task.position))
+        context = inherited.under(task, scope=scope)
+        if not handlers and not self.tags.selects(context.tags) and module not in (INCLUDE_TASKS, INCLUDE_ROLE):
+            return []
+        node = self._node(task, context)
+        if handlers:
+            node.listen = list(getattr(task, "listen", []) or [])
+            self.handler_names.update([node.name or "", *node.listen])
+        return [node.id]
+
+    def _node(self, task: Task, context: Inherited, kind: str | None = None) -> PlanTask:
+        module = task.module
+        fields: dict[str, Any] = {
+            "name": task.name, "position": str(task.position or ""), "role": context.role,
+            "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
+            "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
+            "register_var": task.register_var, "notify": list(task.notify or []),
+            "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
+            "retries": task.retries, "delay": task.delay,
+        }
+        for name, value in context.keywords:
+            fields[name] = value
+        for name in _KEYWORD_FIELDS:
+            value = getattr(task, name, None)
+            if value is not None:
+                fields[name] = value
+        if task.loop is not None:
+            fields["loop"] = task.loop
+            fields["loop_with"] = task.loop_with
+            if task.loop_control is not None:
+                fields["loop_control"] = task.loop_control.model_dump(exclude_none=True, exclude={"position"})
+        for name, position in [(n, task.position) for n in task.notify or []]:
+            self.notified.append((name, position))
+        if module in (INCLUDE_TASKS, INCLUDE_ROLE):
+            return self._include_node(task, context, fields)
+        if module == META:
+            args = task.module_args if isinstance(task.module_args, dict) else {"_raw_params": task.module_args}
+            return self.compiler.new_node(kind="meta", module="meta", args=dict(args), **fields)
+        args = self._arguments(task)
+        for default_module, defaults in context.module_defaults:
+            if self.index.canonical(default_module) == module and isinstance(defaults, dict):
+                args = {**defaults, **args}
+        node = self.compiler.new_node(kind=kind or "task", module=module, args=args, **fields)
+        self._precompile(node)
+        return node
+
+    def _arguments(self, task: Task) -> dict[str, Any]:
+        module = task.module
+        info = self.index.find(module)
+        if info is None and module not in CONTROLLER_ACTIONS:
+            raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
+        raw = task.module_args
+        free_form = info.free_form if info else None
+        if isinstance(raw, str):
+            try:
+                args = parse_kv(raw, check_raw=free_form is not None)
+            except UserError as exc:
+                raise ParseError(exc.message, task.module_position or task.position) from None
+        else:
+            args = dict(raw or {})
+        if isinstance(task.args, dict):
+            args = {**task.args, **args}
+        if "_raw_params" in args and free_form and free_form != "_raw_params":
+            args[free_form] = args.pop("_raw_params")
+        if info is not None and not getattr(info.python, "ANY_ARGUMENTS", False):
+            try:
+                validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
+            except ArgumentError as exc:
+                raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
+        return args
+
+    def _precompile(self, node: PlanTask) -> None:
+        """Compile every template in the task once: a syntax error or unknown filter is found now."""
+        values = [node.args, node.when, node.loop, node.changed_when, node.failed_when, node.until,
+                  node.environment, node.delegate_to, node.loop_control.get("label")]
+        try:
+            for text in _strings(values):
+                if is_template(text):
+                    self.templar.precompile(text)
+        except TemplateError as exc:
+            raise ParseError(f"template error in task '{node.name or node.module}': {exc}",
+                             SourcePosition.parse(node.position)) from None
+
+    # -- imports and includes -------------------------------------------------------------------------------
+    def _import_tasks(self, task: Task, inherited: Inherited) -> list[int]:
+        include = task.include
+        file = str(getattr(include, "file", "") or "")
+        if is_template(file):
+            raise ParseError("import_tasks is static: its file name cannot use variables known only at run "
+                             "time; use include_tasks", task.module_position or task.position)
+        path = self._find_tasks_file(file, inherited)
+        if path is None:
+            raise ParseError(f"could not find the tasks file '{file}' (looked in "
+                             f"{', '.join(inherited.search_paths)})", task.module_position or task.position)
+        scope = None
+        if task.vars:
+            scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"import at {task.position}", task.vars)
+        context = inherited.under(task, scope=scope)
+        context = replace(context, search_paths=(str(path.parent), *context.search_paths))
+        entries = load_task_file(path, self.is_module)
+        return self.compile_list(entries, context)
+
+    def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:
+        candidate = Path(file)
+        if candidate.is_absolute():
+            return candidate if candidate.is_file() else None
+        for base in (*inherited.search_paths, self.playbook_dir):
+            for folder in (Path(base), Path(base) / "tasks"):
+                if (folder / file).is_file():
+                    return (folder / file).resolve()
+        return None
+
+    def _include_node(self, task: Task, context: Inherited, fields: dict[str, Any]) -> PlanTask:
+        include = task.include
+        data: dict[str, Any] = {}
+        if include is not None:
+            data = include.model_dump(exclude_none=True, exclude={"position"})
+        if task.vars:
+            data["vars"] = dict(task.vars)
+        if task.module_args and isinstance(task.module_args, dict):
+            params = {k: v for k, v in task.module_args.items()
+                      if k not in ("file", "name", "apply", "tasks_from", "vars_from", "defaults_from",
+                                   "handlers_from", "public", "allow_duplicates", "rolespec_validate")}
+            if params:
+                data["vars"] = {**params, **data.get("vars", {})}
+        node = self.compiler.new_node(kind=task.module, module=task.module, include=data, **fields)
+        self.include_contexts[node.id] = context
+        self._precompile(node)
+        return node
+
+    def compile_dynamic(self, node: PlanTask, target: str) -> None:
+        """The nodes an include adds for one target (file or role), compiled with the include's context."""
+        context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
+        apply = (node.include or {}).get("apply") or {}
+        context = replace(context, when=(), scopes=tuple(s for s in context.scopes))
+        if apply:
+            context = context.under(_ApplyKeywords(apply))
+        if node.kind == INCLUDE_ROLE:
+            self.roles.include_role(node, target, context)
+            return
+        path = self._find_tasks_file(target, context)
+        if path is None:
+            self.compiler.error(ParseError(f"could not find the tasks file '{target}' to include "
+                                           f"(looked in {', '.join(context.search_paths)})",
+                                           SourcePosition.parse(node.position)))
+            return
+        context = replace(context, search_paths=(str(path.parent), *context.search_paths))
+        entries = load_task_file(path, self.is_module)
+        self.compile_list(entries, context)
+
+
+class _ApplyKeywords:
+    """``apply:`` keywords of an include, read like a block's."""
+
+    def __init__(self, values: dict[str, Any]):
+        for key, value in values.items():
+            setattr(self, key, value)
+
+    def __getattr__(self, name: str) -> Any:
+        return None
+
+
+def _strings(value: Any) -> list[str]:
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
