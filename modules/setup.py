@@ -1,8 +1,7 @@
 """Gather facts about the host under Ansible's names: platform, distribution, user, hardware, network.
 
-Runs at the start of every play, so it reads /proc, /sys and os.uname() instead of starting programs; the one
-exception is ``ip`` for the IPv4 addresses of the network subset (only the kernel's netlink lists secondary
-addresses, and Python's standard library cannot speak it), with a fallback that reads primary addresses only.
+Runs at the start of every play, so it reads /proc, /sys, os.uname() and the kernel's netlink (for every IPv4
+address, secondary ones included) instead of starting programs.
 """
 
 import fnmatch
@@ -438,31 +437,85 @@ def _prefix_to_netmask(prefix):
 def _ipv4_entry(address, prefix, broadcast=None):
     mask = (0xFFFFFFFF << (32 - prefix)) & 0xFFFFFFFF
     number = struct.unpack("!I", socket.inet_aton(address))[0]
-    network = socket.inet_ntoa(struct.pack("!I", number & mask))
-    if broadcast is None and prefix < 31:
-        broadcast = socket.inet_ntoa(struct.pack("!I", (number & mask) | (~mask & 0xFFFFFFFF)))
     return {"address": address, "broadcast": broadcast or "", "netmask": _prefix_to_netmask(prefix),
-            "network": network, "prefix": str(prefix)}
+            "network": socket.inet_ntoa(struct.pack("!I", number & mask)), "prefix": str(prefix)}
 
 
-def ipv4_addresses(module, names):
-    """{interface: [address entries]} from ``ip -o -4 addr`` (every address), else primary addresses by ioctl."""
+def _broadcast(address, prefix):
+    mask = (0xFFFFFFFF << (32 - prefix)) & 0xFFFFFFFF
+    number = struct.unpack("!I", socket.inet_aton(address))[0]
+    return socket.inet_ntoa(struct.pack("!I", (number & mask) | (~mask & 0xFFFFFFFF))) if prefix < 31 else None
+
+
+def ipv4_addresses(names):
+    """{interface: [address entries]}: every address from the kernel (netlink), else primary ones by ioctl."""
     found = dict((name, []) for name in names)
-    ip = module.get_bin_path("ip")
-    if ip:
-        rc, out, _ = module.run_command([ip, "-o", "-4", "addr", "show"])
-        if rc == 0:
-            for line in out.splitlines():
-                words = line.split()
-                if "inet" not in words:
-                    continue
-                address, _, prefix = words[words.index("inet") + 1].partition("/")
-                broadcast = words[words.index("brd") + 1] if "brd" in words else None
-                # The label (eth0:1) is the last word before the lifetime details.
-                name = words[1].rstrip(":").split("@")[0]
-                found.setdefault(name, []).append(_ipv4_entry(address, int(prefix or 32), broadcast))
-            return found
+    listed = _netlink_ipv4_addresses()
+    if listed is None:
+        listed = _ioctl_ipv4_addresses(names)
+    for name, address, prefix, broadcast in listed:
+        found.setdefault(name, []).append(_ipv4_entry(address, prefix, broadcast))
+    return found
+
+
+# Netlink (NETLINK_ROUTE): message types, flags and address attributes from <linux/rtnetlink.h>.
+RTM_NEWADDR, RTM_GETADDR, NLMSG_ERROR, NLMSG_DONE = 20, 22, 2, 3
+NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
+IFA_LOCAL, IFA_BROADCAST = 2, 4
+NLMSG_HEADER, IFADDRMSG, RTATTR = struct.Struct("=IHHII"), struct.Struct("=BBBBI"), struct.Struct("=HH")
+
+
+def _netlink_ipv4_addresses():
+    """[(interface, address, prefix, broadcast)] as ``ip -4 addr`` lists them, or None without netlink."""
+    try:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+    except (AttributeError, OSError):
+        return None
+    try:
+        request = NLMSG_HEADER.pack(NLMSG_HEADER.size + IFADDRMSG.size, RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP,
+                                    1, 0) + IFADDRMSG.pack(socket.AF_INET, 0, 0, 0, 0)
+        sock.sendto(request, (0, 0))
+        listed = []
+        while True:
+            data = sock.recv(1 << 16)
+            offset = 0
+            while offset + NLMSG_HEADER.size <= len(data):
+                length, kind = NLMSG_HEADER.unpack_from(data, offset)[:2]
+                if kind == NLMSG_DONE:
+                    return listed
+                if kind == NLMSG_ERROR or length < NLMSG_HEADER.size:
+                    return None
+                if kind == RTM_NEWADDR:
+                    listed.append(_address_message(data, offset, length))
+                offset += (length + 3) & ~3
+    except OSError:
+        return None
+    finally:
+        sock.close()
+
+
+def _address_message(data, offset, length):
+    _, prefix, _, _, index = IFADDRMSG.unpack_from(data, offset + NLMSG_HEADER.size)
+    attributes = {}
+    position, end = offset + NLMSG_HEADER.size + IFADDRMSG.size, offset + length
+    while position + RTATTR.size <= end:
+        size, kind = RTATTR.unpack_from(data, position)
+        if size < RTATTR.size:
+            break
+        attributes[kind] = data[position + RTATTR.size:position + size]
+        position += (size + 3) & ~3
+    try:
+        name = socket.if_indextoname(index)
+    except OSError:
+        name = str(index)
+    broadcast = attributes.get(IFA_BROADCAST)
+    return (name, socket.inet_ntoa(attributes.get(IFA_LOCAL, b"\0\0\0\0")), prefix,
+            socket.inet_ntoa(broadcast) if broadcast else None)
+
+
+def _ioctl_ipv4_addresses(names):
     import fcntl
+    listed = []
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         for name in names:
@@ -473,10 +526,10 @@ def ipv4_addresses(module, names):
             except (OSError, IOError):
                 continue
             prefix = bin(struct.unpack("!I", socket.inet_aton(netmask))[0]).count("1")
-            found[name].append(_ipv4_entry(address, prefix))
+            listed.append((name, address, prefix, None if name == "lo" else _broadcast(address, prefix)))
     finally:
         sock.close()
-    return found
+    return listed
 
 
 def ipv6_addresses():
@@ -521,7 +574,7 @@ def default_ipv6_route():
 def interface_facts(module):
     sys_net = "/sys/class/net"
     names = sorted(os.listdir(sys_net)) if os.path.isdir(sys_net) else [name for _, name in socket.if_nameindex()]
-    ipv4 = ipv4_addresses(module, names)
+    ipv4 = ipv4_addresses(names)
     ipv6 = ipv6_addresses()
     facts = {"interfaces": names}
     all_ipv4, all_ipv6 = [], []

@@ -52,10 +52,11 @@ def test_filter_matches_with_or_without_prefix() -> None:
 
 
 def test_ipv4_entry_arithmetic() -> None:
-    assert setup._ipv4_entry("192.0.2.7", 24) == {"address": "192.0.2.7", "broadcast": "192.0.2.255",
-                                                  "netmask": "255.255.255.0", "network": "192.0.2.0",
-                                                  "prefix": "24"}
+    assert setup._ipv4_entry("192.0.2.7", 24, "192.0.2.255") == {
+        "address": "192.0.2.7", "broadcast": "192.0.2.255", "netmask": "255.255.255.0", "network": "192.0.2.0",
+        "prefix": "24"}
     assert setup._ipv4_entry("10.1.2.3", 32)["broadcast"] == ""
+    assert setup._broadcast("10.1.2.3", 8) == "10.255.255.255" and setup._broadcast("10.1.2.3", 32) is None
 
 
 def test_release_name() -> None:
