@@ -10,7 +10,7 @@ whole plan compiles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,9 +111,11 @@ class Compiler:
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
-        main = self.tasks.compile_roles(play.roles, inherited) + self.tasks.compile_list(play.tasks, inherited)
-        # Play-level tasks see every role's defaults and vars, as Ansible's (non-private) role variables.
-        post = self.tasks.compile_list(play.post_tasks, inherited)
+        roles = self.tasks.compile_roles(play.roles, inherited)
+        # Play-level tasks see the defaults and vars of the play's roles, as Ansible's (non-private) role variables.
+        after_roles = replace(inherited, scopes=inherited.scopes + tuple(self.tasks.roles.play_scopes))
+        main = roles + self.tasks.compile_list(play.tasks, after_roles)
+        post = self.tasks.compile_list(play.post_tasks, after_roles)
         plan_play.sections = [pre, main, post]
         plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
         self.tasks.check_notifications(plan_play.handlers)

@@ -24,6 +24,7 @@ class RoleExpander:
         self.tasks = tasks
         self.cache: dict[tuple[Path, str | None], RoleSource] = {}
         self.seen: set[tuple[Path, str]] = set()  # (role dir, params) already expanded in this play
+        self.play_scopes: list[int] = []  # defaults and vars of the play's roles, seen by its own tasks
 
     @property
     def compiler(self) -> Any:
@@ -31,6 +32,7 @@ class RoleExpander:
 
     def start_play(self) -> None:
         self.seen = set()
+        self.play_scopes = []
 
     def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
         key = (path, tasks_from)
@@ -89,6 +91,7 @@ class RoleExpander:
                 self.compiler.error(exc)
         role_index = self._plan_role(role, params, reference)
         plan_role = self.compiler.plan.roles[role_index]
+        self.play_scopes += [s for s in (plan_role.defaults_scope, plan_role.vars_scope) if s is not None]
         scopes = [s for s in (plan_role.defaults_scope, plan_role.vars_scope, plan_role.params_scope)
                   if s is not None]
         context = inherited.under(reference) if reference is not None else inherited

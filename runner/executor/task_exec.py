@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
+from runner.errors import UserError
 from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest
 from runner.executor.module_call import ModuleCall, execute
 from runner.executor.variables import HostRuntime, task_variables
@@ -112,7 +113,8 @@ class PlaybookWorker:
             variables = task_variables(self, host, node, payload)
             result = await self._run_node(host, node, variables, payload)
         except (TemplateError, TaskFailure, ActionFailed) as exc:
-            result = {"failed": True, "changed": False, "msg": f"{exc} (task at {node.position})"}
+            message = exc.message if isinstance(exc, UserError) else str(exc)
+            result = {"failed": True, "changed": False, "msg": f"{message} (task at {node.position})"}
         result["_status"] = status_of(result)
         result["_duration"] = round(time.monotonic() - started, 6)
         if result.get("failed") and self._flag(node.ignore_errors, host, node, payload):
