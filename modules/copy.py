@@ -318,7 +318,7 @@ def copy_tree(module, copier, files, directories, links, src_name):
         copier.ensure_link(link["target"], os.path.join(root, link["path"]))
     for source in files:
         copier.copy_file(source, os.path.join(root, source.name))
-    result = {"dest": root}
+    result = {"dest": root, "tree": True}
     if src_name:
         result["src"] = src_name
     return result
@@ -372,27 +372,39 @@ def _content_bytes(content):
     return str(content).encode("utf-8")
 
 
+def copy_from_controller(module, copier):
+    """The files the controller action sent; uploads that were not moved into place are removed, whatever
+    happens, so a failed copy leaves no temp file beside its destination."""
+    params = module.params
+    files = [Source.from_entry(entry) for entry in params[FILES]]
+    try:
+        if params.get(TREE):
+            return copy_tree(module, copier, files, params.get(DIRECTORIES) or [], params.get(LINKS) or [],
+                             params["src"])
+        return copy_single(module, copier, files[0], params["src"])
+    finally:
+        for source in files:
+            if source.temporary and os.path.lexists(source.path):
+                os.unlink(source.path)
+
+
+def copy_on_host(module, copier):
+    params = module.params
+    src = _remote_source(module)
+    if os.path.isdir(src):
+        tree = walk_source_tree(src, params["local_follow"])
+        files = [Source(relative, mode=_source_mode(path), path=path) for relative, path in tree["files"]]
+        return copy_tree(module, copier, files, tree["directories"], tree["links"], src)
+    return copy_single(module, copier, Source(src, mode=_source_mode(src), path=src), src)
+
+
 def run(module):
     params = module.params
     copier = Copier(module)
-    is_tree = False
     if params.get(FILES) is not None:
-        files = [Source.from_entry(entry) for entry in params[FILES]]
-        is_tree = bool(params.get(TREE))
-        if is_tree:
-            result = copy_tree(module, copier, files, params.get(DIRECTORIES) or [], params.get(LINKS) or [],
-                               params["src"])
-        else:
-            result = copy_single(module, copier, files[0], params["src"])
+        result = copy_from_controller(module, copier)
     elif params["remote_src"]:
-        src = _remote_source(module)
-        is_tree = os.path.isdir(src)
-        if is_tree:
-            tree = walk_source_tree(src, params["local_follow"])
-            files = [Source(relative, mode=_source_mode(path), path=path) for relative, path in tree["files"]]
-            result = copy_tree(module, copier, files, tree["directories"], tree["links"], src)
-        else:
-            result = copy_single(module, copier, Source(src, mode=_source_mode(src), path=src), src)
+        result = copy_on_host(module, copier)
     elif params["content"] is not None:
         if params["mode"] == "preserve":
             module.fail("mode: preserve is not allowed with content (there is no source file)")
@@ -401,7 +413,9 @@ def run(module):
         module.fail("src must be read on the controller: run copy as a task (its action sends the file)")
     result["changed"] = copier.changed
     if copier.diffs:
-        result["diff"] = copier.diffs if is_tree else copier.diffs[0]
+        # A directory copy reports one diff per file, as Ansible's does.
+        result["diff"] = copier.diffs if result.get("tree") else copier.diffs[0]
+    result.pop("tree", None)
     if copier.needs:
         result[NEEDS] = copier.needs
     return result

@@ -190,6 +190,16 @@ def test_large_file_is_streamed_once(host: LocalHost, project: Path, tmp_path: P
     assert dest.read_bytes() == data and Path(backup["backup_file"]).read_bytes() == b"damaged"
 
 
+def test_rejected_large_file_leaves_no_upload_behind(host: LocalHost, project: Path, tmp_path: Path) -> None:
+    (project / "files" / "blob.bin").write_bytes(os.urandom(LARGE))
+    out = tmp_path / "out"
+    out.mkdir()
+    result = host.run("copy", {"src": "blob.bin", "dest": str(out / "blob.bin"), "validate": "false %s"},
+                      search_paths=[project])
+    assert result["failed"] is True and result["msg"] == "failed to validate"
+    assert list(out.iterdir()) == []
+
+
 def test_large_file_inside_a_tree(host: LocalHost, project: Path, tmp_path: Path) -> None:
     data = os.urandom(LARGE)
     (project / "files" / "site" / "css" / "big.bin").write_bytes(data)
