@@ -382,10 +382,18 @@ def copy_from_controller(module, copier):
             return copy_tree(module, copier, files, params.get(DIRECTORIES) or [], params.get(LINKS) or [],
                              params["src"])
         return copy_single(module, copier, files[0], params["src"])
+    except BaseException:
+        # Upload paths named for the controller in this call will never be used.
+        _remove([need["upload"] for need in copier.needs])
+        raise
     finally:
-        for source in files:
-            if source.temporary and os.path.lexists(source.path):
-                os.unlink(source.path)
+        _remove([source.path for source in files if source.temporary])
+
+
+def _remove(paths):
+    for path in paths:
+        if os.path.lexists(path):
+            os.unlink(path)
 
 
 def copy_on_host(module, copier):

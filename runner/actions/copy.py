@@ -120,7 +120,12 @@ async def send(ctx: ActionContext, plan: CopyPlan) -> dict[str, Any]:
     needs = first.pop(NEEDS, None)
     if not needs or first.get("failed"):
         return first
-    entries = await _stream(ctx, plan, needs)
+    try:
+        entries = await _stream(ctx, plan, needs)
+    except ActionFailed:
+        for need in needs:  # the paths the module named for uploads: nothing will use them now
+            await ctx.run_module("file", {"path": need["upload"], "state": "absent"})
+        raise
     second = await ctx.run_module(args={**base, FILES: entries, TREE: plan.tree, DIRECTORIES: [], LINKS: []})
     if second.pop(NEEDS, None):
         return {**second, "failed": True, "msg": "the destination changed while the copy was sent; run it again"}
