@@ -413,15 +413,13 @@ class Module(object):
 
     def _set_id(self, path, kind, wanted, current, diff, follow):
         """chown (kind 'owner') or chgrp (kind 'group') when needed; True when it changed or would."""
-        number = lookup_uid(wanted) if kind == "owner" else lookup_gid(wanted)
+        command, noun, lookup = _ID_KINDS[kind]
+        number = lookup(wanted)
         if number is None:
             if not self.check_mode:
-                self.fail("%s failed: failed to look up %s %s" % (
-                    "chown" if kind == "owner" else "chgrp", "user" if kind == "owner" else "group", wanted),
-                    path=path)
+                self.fail("%s failed: failed to look up %s %s" % (command, noun, wanted), path=path)
             # In check mode an earlier task may be about to create it: predict the change.
-            self.warn("failed to look up %s %s. Create it up to this point in a real run" % (
-                "user" if kind == "owner" else "group", wanted))
+            self.warn("failed to look up %s %s. Create it up to this point in a real run" % (noun, wanted))
             return True
         if number == current:
             return False
@@ -461,18 +459,25 @@ def lookup_gid(group):
         return None
 
 
+# owner/group: the command a failure names, the word for what was looked up, and the lookup itself.
+_ID_KINDS = {"owner": ("chown", "user", lookup_uid), "group": ("chgrp", "group", lookup_gid)}
+
+
+def _resolve(kind, name, module):
+    command, noun, lookup = _ID_KINDS[kind]
+    number = lookup(name)
+    if number is None:
+        module.fail("%s failed: failed to look up %s %s" % (command, noun, name))
+    return number
+
+
 def resolve_uid(owner, module):
-    uid = lookup_uid(owner)
-    if uid is None:
-        module.fail("chown failed: failed to look up user %s" % owner)
-    return uid
+    """The uid of ``owner``; the module fails when there is no such user."""
+    return _resolve("owner", owner, module)
 
 
 def resolve_gid(group, module):
-    gid = lookup_gid(group)
-    if gid is None:
-        module.fail("chgrp failed: failed to look up group %s" % group)
-    return gid
+    return _resolve("group", group, module)
 
 
 _PERMISSION_BITS = {
