@@ -179,7 +179,7 @@ def date_time_facts(module):
     import datetime
     epoch = time.time()
     now = datetime.datetime.fromtimestamp(epoch)
-    utc = datetime.datetime.utcfromtimestamp(epoch)
+    utc = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
     return {"date_time": {
         "year": now.strftime("%Y"), "month": now.strftime("%m"), "weekday": now.strftime("%A"),
         "weekday_number": now.strftime("%w"), "weeknumber": now.strftime("%W"), "day": now.strftime("%d"),
