@@ -1,0 +1,255 @@
+"""The one Jinja2 environment every template is rendered in: native types, strict undefined, Ansible's filters.
+
+Native types: a template that is a single expression (``"{{ ports }}"``) gives that expression's value with its
+type (a list stays a list, an int an int). Anything with text around it gives a string, except that a result
+which reads as a Python list or dict literal (``"[{{ a }}, {{ b }}]"``) becomes that list or dict, as Ansible
+does. Template files always render to text.
+
+Undefined variables raise as soon as they are used (``'foo' is undefined``), while ``is defined``,
+``| default(...)`` and attribute access on an undefined value (``foo.bar | default(1)``) still work.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from itertools import chain, islice
+from pathlib import Path
+from typing import Any
+
+from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound, nodes
+from jinja2.compiler import Frame
+from jinja2.nativetypes import NativeCodeGenerator, NativeEnvironment
+from jinja2.runtime import Context, missing
+
+from runner.templating.filters import builtin_filters
+from runner.templating.jinja_globals import jinja_globals
+from runner.templating.jinja_tests import builtin_tests
+from runner.templating.plugins import load_plugins, shipped_plugin_dir
+from runner.templating.scope import VariableScope
+from runner.templating.state import current_state, taint
+from runner.templating.unsafe import UNSAFE_TYPES
+
+TEMPLATE_MARKERS = ("{{", "{%", "{#")
+
+
+def is_template(value: Any) -> bool:
+    """True for a string that Jinja2 would change; everything else is returned as is, without Jinja2."""
+    return isinstance(value, str) and "{" in value and any(marker in value for marker in TEMPLATE_MARKERS)
+
+
+class Undefined(StrictUndefined):
+    """Strict, but chainable: ``foo.bar`` of an undefined ``foo`` is still "'foo' is undefined", and
+    ``foo.bar | default(1)`` is 1, as in Ansible."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name[:2] == "__":
+            raise AttributeError(name)
+        return self
+
+    def __getitem__(self, key: Any) -> Any:
+        return self
+
+    @property
+    def variable_name(self) -> str | None:
+        return self._undefined_name if self._undefined_obj is missing else None
+
+
+def fail_if_undefined(value: Any) -> None:
+    """Raise the undefined error hidden in a native result (``{{ [foo] }}`` with ``foo`` undefined)."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    elif isinstance(value, UNSAFE_TYPES):
+        return  # data from a host cannot hold an Undefined
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            fail_if_undefined(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            fail_if_undefined(item)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, UNSAFE_TYPES):
+        taint()
+    return "" if value is None else str(value)
+
+
+def native_concat(values: Iterable[Any]) -> Any:
+    """A template's output nodes as one value: the value itself for a single expression, else a string."""
+    iterator = iter(values)
+    head = list(islice(iterator, 2))
+    if not head:
+        return ""
+    if len(head) == 1:
+        value = head[0]
+        fail_if_undefined(value)
+        if isinstance(value, UNSAFE_TYPES):
+            taint()
+        return value
+    text = "".join(_text(value) for value in chain(head, iterator))
+    if text[:1] in ("[", "{"):
+        try:
+            literal = ast.literal_eval(ast.parse(text, mode="eval"))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return text
+        if isinstance(literal, (list, dict)):
+            return literal
+    return text
+
+
+def text_concat(values: Iterable[Any]) -> str:
+    """A template file's output: always text; ``None`` prints as nothing."""
+    return "".join(_text(value) for value in values)
+
+
+class _CodeGenerator(NativeCodeGenerator):
+    """Evaluates every expression when rendering. Jinja2 would fold constant output (``{{ 8080 }}``) into text at
+    compile time, losing its type, and would run ``{{ 100 | random }}`` once for all renders."""
+
+    def _output_child_to_const(self, node: nodes.Expr, frame: Frame, finalize: Any) -> Any:
+        if isinstance(node, nodes.TemplateData):
+            return super()._output_child_to_const(node, frame, finalize)
+        raise nodes.Impossible()
+
+
+class _Context(Context):
+    """Looks a name up in the variables with one ``__getitem__`` (they are rendered on access, so no
+    ``in`` check first)."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        if key in self.vars:
+            return self.vars[key]
+        try:
+            return self.parent[key]
+        except KeyError:
+            return missing
+
+
+class _FileLoader(BaseLoader):
+    """Loads templates by absolute path; ``TemplateEnvironment.join_path`` turns names into paths first."""
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Any]:
+        path = Path(template)
+        if not path.is_absolute():
+            raise TemplateNotFound(template)
+        try:
+            source = path.read_text(encoding="utf-8")
+            mtime = path.stat().st_mtime
+        except OSError:
+            raise TemplateNotFound(template) from None
+
+        def uptodate() -> bool:
+            try:
+                return path.stat().st_mtime == mtime
+            except OSError:
+                return False
+
+        return source, str(path), uptodate
+
+
+def find_template_file(name: str, search_paths: Iterable[Path], *, relative_to: Path | None = None) -> Path | None:
+    """``name`` beside ``relative_to``, else in each search path's ``templates/`` folder, else in the path itself."""
+    if os.path.isabs(name):
+        return Path(name) if Path(name).is_file() else None
+    candidates = [relative_to / name] if relative_to else []
+    for base in search_paths:
+        candidates += [base / "templates" / name, base / name]
+    return next((candidate for candidate in candidates if candidate.is_file()), None)
+
+
+class TemplateEnvironment(NativeEnvironment):
+    """Compiles each template string once (the compiler pre-compiles them all) and knows Ansible's plugins."""
+
+    context_class = _Context
+    code_generator_class = _CodeGenerator
+    concat = staticmethod(native_concat)  # type: ignore[assignment]
+
+    def __init__(self, plugin_dirs: Sequence[Path] = (), **options: Any):
+        options.setdefault("trim_blocks", True)
+        options.setdefault("keep_trailing_newline", True)
+        super().__init__(undefined=Undefined, loader=_FileLoader(), autoescape=False, optimized=False,
+                         extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"], **options)
+        self.filters.update(builtin_filters())
+        self.tests.update(builtin_tests())
+        self.globals.update(jinja_globals())
+        # The project's own plugins first, then the configured folders and the playbook's: later ones win.
+        plugin_filters, plugin_tests = load_plugins([shipped_plugin_dir(), *plugin_dirs])
+        self.filters.update(plugin_filters)
+        self.tests.update(plugin_tests)
+        self._compiled: dict[str, Template] = {}
+
+    def overlay(self, **options: Any) -> TemplateEnvironment:  # type: ignore[override]
+        environment = super().overlay(**options)
+        environment._compiled = {}  # compiled code depends on options such as trim_blocks
+        return environment  # type: ignore[return-value]
+
+    def compiled(self, source: str) -> Template:
+        """The compiled template for ``source``; compiled on first use, then reused for every host and task."""
+        template = self._compiled.get(source)
+        if template is None:
+            template = self._compiled[source] = self.from_string(source)
+        return template
+
+    def render(self, template: Template, variables: Mapping[str, Any], *, text: bool = False) -> Any:
+        context = template.new_context(variables, shared=True)  # type: ignore[arg-type]
+        output: Iterator[Any] = template.root_render_func(context)
+        return text_concat(output) if text else native_concat(output)
+
+    def join_path(self, template: str, parent: str) -> str:
+        """Resolve ``{% include %}``/``{% import %}`` names to absolute paths: beside the including file, then in
+        the search paths. The absolute path is also the cache key, so two roles' ``header.j2`` never mix."""
+        state = current_state()
+        parent_dir = Path(parent).parent if parent and os.path.isabs(parent) else None
+        found = find_template_file(template, state.search_paths if state else (), relative_to=parent_dir)
+        return str(found) if found else template
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, VariableScope):
+            return self._scope_item(obj, attribute)
+        value = super().getattr(obj, attribute)
+        if isinstance(value, UNSAFE_TYPES):
+            taint()
+        return value
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if isinstance(obj, VariableScope):
+            return self._scope_item(obj, argument)
+        value = super().getitem(obj, argument)
+        if isinstance(value, UNSAFE_TYPES):
+            taint()
+        return value
+
+    def _scope_item(self, scope: VariableScope, key: Any) -> Any:
+        state = current_state()
+        if key not in scope:
+            return self.undefined(obj=scope, name=key)
+        if state is None:
+            return scope[key]
+        return state.templar.resolve_variable(scope, key)
+
+
+@lru_cache(maxsize=16)
+def _environment_for(plugin_dirs: tuple[Path, ...]) -> TemplateEnvironment:
+    return TemplateEnvironment(plugin_dirs)
+
+
+def get_environment(plugin_dirs: Iterable[str | Path] = ()) -> TemplateEnvironment:
+    """The shared environment for these ``filter_plugins`` folders (missing folders are skipped), built once."""
+    existing = tuple(Path(path).resolve() for path in plugin_dirs if Path(path).is_dir())
+    return _environment_for(existing)
+
+
+def plugin_dirs_for(configured: Iterable[str | Path] = (), playbook_dir: str | Path | None = None) -> list[Path]:
+    """The ``filter_plugins`` folders of a run: the configured ones, then the playbook's own."""
+    dirs = [Path(path) for path in configured]
+    if playbook_dir is not None:
+        dirs.append(Path(playbook_dir) / "filter_plugins")
+    return dirs
+
+
+__all__ = ["TemplateEnvironment", "get_environment", "is_template", "plugin_dirs_for"]

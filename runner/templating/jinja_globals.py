@@ -1,0 +1,45 @@
+"""Functions every template can call: ``lookup``, ``query``/``q`` and ``now``."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from runner.templating.lookups import run_lookup
+from runner.templating.state import current_state, taint
+from runner.templating.unsafe import UnsafeText
+
+
+def query(name: str, *terms: Any, **options: Any) -> list[Any]:
+    """``query('fileglob', '*.conf')``: the lookup's results as a list, always."""
+    state = current_state()
+    if state is None:
+        from runner.templating.errors import TemplateError
+
+        raise TemplateError("lookup() and query() can only be called while rendering a template")
+    results = run_lookup(name, list(terms), state.variables.raw, state.search_paths, templar=state.templar, **options)
+    taint()
+    return results
+
+
+def lookup(name: str, *terms: Any, wantlist: bool = False, **options: Any) -> Any:
+    """``lookup('file', 'motd')``: one result as itself, several strings joined with commas (as Ansible does),
+    or the list with ``wantlist=True``."""
+    results = query(name, *terms, **options)
+    if wantlist:
+        return results
+    if all(isinstance(result, str) for result in results):
+        return UnsafeText(",".join(results))
+    return results[0] if len(results) == 1 else results
+
+
+def now(utc: bool = False, fmt: str | None = None) -> Any:
+    moment = datetime.datetime.now(datetime.UTC) if utc else datetime.datetime.now()
+    if utc:
+        moment = moment.replace(tzinfo=None)
+    return moment.strftime(fmt) if fmt else moment
+
+
+def jinja_globals() -> dict[str, Callable[..., Any]]:
+    return {"lookup": lookup, "query": query, "q": query, "now": now}

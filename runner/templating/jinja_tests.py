@@ -1,0 +1,116 @@
+"""Ansible's Jinja2 tests (``result is changed``, ``x is version('1.2', '>=')``...), beside Jinja2's own
+(``defined``, ``string``, ``number``, ``mapping``, ``sequence``, ``iterable``, ``boolean``, ``integer``...).
+
+Path tests (``file``, ``directory``, ``exists``, ``link``, ``abs``) look at the controller's file system."""
+
+from __future__ import annotations
+
+import os.path
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from modules._utils import ArgumentError
+from modules._utils import to_bool as module_boolean
+from runner.templating.errors import TemplateError
+from runner.templating.versions import compare_versions
+
+
+def _result(value: Any, test: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TemplateError(f"the '{test}' test expects a task result (a dictionary), got {type(value).__name__}")
+    return value
+
+
+def changed(value: Any) -> bool:
+    """A result that changed something; for a loop's result, any item that did."""
+    result = _result(value, "changed")
+    if "changed" in result:
+        return bool(result["changed"])
+    items = result.get("results")
+    return isinstance(items, list) and any(isinstance(item, Mapping) and item.get("changed") for item in items)
+
+
+def failed(value: Any) -> bool:
+    return bool(_result(value, "failed").get("failed", False))
+
+
+def succeeded(value: Any) -> bool:
+    return not failed(value)
+
+
+def skipped(value: Any) -> bool:
+    return bool(_result(value, "skipped").get("skipped", False))
+
+
+def unreachable(value: Any) -> bool:
+    return bool(_result(value, "unreachable").get("unreachable", False))
+
+
+def finished(value: Any) -> bool:
+    """For ``async`` results: finished unless it says otherwise."""
+    return bool(_result(value, "finished").get("finished", 1))
+
+
+def regex(value: Any = "", pattern: str = "", ignorecase: bool = False, multiline: bool = False,
+          match_type: str = "search") -> bool:
+    if match_type not in ("search", "match", "fullmatch"):
+        raise TemplateError(f"the regex test's match_type must be search, match or fullmatch, not '{match_type}'")
+    flags = (re.IGNORECASE if ignorecase else 0) | (re.MULTILINE if multiline else 0)
+    try:
+        compiled = re.compile(pattern, flags)
+    except re.error as exc:
+        raise TemplateError(f"invalid regular expression {pattern!r}: {exc}") from None
+    return bool(getattr(compiled, match_type)(str(value)))
+
+
+def truthy(value: Any, convert_bool: bool = False) -> bool:
+    """Python truth; with ``convert_bool``, boolean words count as what they say ("no" is falsy)."""
+    if convert_bool and isinstance(value, (str, int, float)):
+        try:
+            value = module_boolean(value)
+        except ArgumentError:
+            pass
+    return bool(value)
+
+
+def subset(first: Iterable[Any], second: Iterable[Any]) -> bool:
+    other = list(second)
+    return all(item in other for item in first)
+
+
+def superset(first: Iterable[Any], second: Iterable[Any]) -> bool:
+    return subset(second, first)
+
+
+def builtin_tests() -> dict[str, Callable[..., bool]]:
+    return {
+        "changed": changed, "change": changed,
+        "failed": failed, "failure": failed,
+        "succeeded": succeeded, "success": succeeded, "successful": succeeded,
+        "skipped": skipped, "skip": skipped,
+        "unreachable": unreachable, "reachable": lambda value: not unreachable(value),
+        "finished": finished,
+        "match": lambda value, pattern="", ignorecase=False, multiline=False:
+            regex(value, pattern, ignorecase, multiline, "match"),
+        "search": lambda value, pattern="", ignorecase=False, multiline=False:
+            regex(value, pattern, ignorecase, multiline, "search"),
+        "regex": regex,
+        "subset": subset, "issubset": subset,
+        "superset": superset, "issuperset": superset,
+        "contains": lambda container, item: item in container,
+        "version": compare_versions, "version_compare": compare_versions,
+        "file": lambda path: os.path.isfile(str(path)),
+        "directory": lambda path: os.path.isdir(str(path)),
+        "exists": lambda path: os.path.exists(os.path.expanduser(str(path))),
+        "link": lambda path: os.path.islink(str(path)),
+        "link_exists": lambda path: os.path.lexists(os.path.expanduser(str(path))),
+        "abs": lambda path: os.path.isabs(str(path)),
+        "same_file": lambda first, second: os.path.samefile(str(first), str(second)),
+        "mount": lambda path: os.path.ismount(str(path)),
+        "truthy": truthy,
+        "falsy": lambda value, convert_bool=False: not truthy(value, convert_bool),
+        "any": lambda values: any(values),
+        "all": lambda values: all(values),
+        "nan": lambda value: isinstance(value, float) and value != value,
+    }

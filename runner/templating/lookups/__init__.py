@@ -1,0 +1,70 @@
+"""Lookups: ``lookup(name, *terms)``/``query(...)`` in templates and the sources of ``with_<name>`` loops.
+
+Each lookup is ``function(terms, context, **options) -> list``. Results are marked unsafe, as Ansible marks
+them: the text of a file read by ``lookup('file', ...)`` is never rendered as a template afterwards.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from runner.errors import did_you_mean
+from runner.templating.errors import TemplateError
+from runner.templating.lookups import commands, data, files
+from runner.templating.lookups.base import LookupContext, listify
+from runner.templating.unsafe import mark_unsafe
+
+if TYPE_CHECKING:
+    from runner.templating.templar import Templar
+
+LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
+_ERROR_MODES = ("strict", "warn", "ignore")
+_log = logging.getLogger("provisioning.lookup")
+
+
+def lookup_function(name: str) -> Callable[..., list[Any]]:
+    short = name.removeprefix("ansible.builtin.")
+    function = LOOKUPS.get(short)
+    if function is None:
+        raise TemplateError(f"unknown lookup '{name}'", hint=did_you_mean(short, list(LOOKUPS)))
+    return function
+
+
+def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
+               templar: Templar | None = None, subdir: str = "files", **options: Any) -> list[Any]:
+    """Run lookup ``name`` on ``terms`` (a list, or one value) and return its list of results.
+
+    The loop code calls it for ``with_<name>`` with the templated terms; ``search_paths`` (role folder, then
+    playbook folder) resolve relative file names, in ``subdir`` first (files, templates or vars by the task's
+    module). ``errors='ignore'`` or ``'warn'`` turns a failure into an empty list.
+    """
+    function = lookup_function(name)
+    errors = options.pop("errors", "strict")
+    if errors not in _ERROR_MODES:
+        raise TemplateError(f"lookup '{name}': errors must be one of {', '.join(_ERROR_MODES)}, not '{errors}'")
+    if templar is None:
+        from runner.templating.templar import Templar
+
+        templar = Templar()
+    context = LookupContext(templar, variables, tuple(Path(path) for path in search_paths), subdir)
+    arguments = [listify(terms), context]
+    try:
+        inspect.signature(function).bind(*arguments, **options)
+    except TypeError as exc:
+        raise TemplateError(f"lookup '{name}': {exc}") from None
+    try:
+        results = function(*arguments, **options)
+    except TemplateError:
+        if errors == "strict":
+            raise
+        if errors == "warn":
+            _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
+        return []
+    return mark_unsafe(list(results))
+
+
+__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "run_lookup"]

@@ -1,0 +1,147 @@
+"""Lookups over data the task already has: ``items``, ``list``, ``dict``, ``indexed_items``, ``vars``,
+``sequence``, ``together``, ``nested``, ``subelements`` (the ``with_<name>`` loops use them too)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from runner.errors import UserError
+from runner.parsing.kv import parse_kv
+from runner.templating.errors import TemplateError
+from runner.templating.filters.structures import subelements as subelements_filter
+from runner.templating.lookups.base import _MISSING, LookupContext, flatten_once
+
+
+def items(terms: list[Any], context: LookupContext) -> list[Any]:
+    """One level flattened: ``with_items: [[1, 2], 3]`` loops over 1, 2, 3."""
+    return flatten_once(terms)
+
+
+def list_lookup(terms: list[Any], context: LookupContext) -> list[Any]:
+    return list(terms)
+
+
+def dict_lookup(terms: list[Any], context: LookupContext) -> list[dict[str, Any]]:
+    pairs: list[dict[str, Any]] = []
+    for term in terms:
+        if not isinstance(term, Mapping):
+            raise TemplateError(f"lookup 'dict' (with_dict) expects a dictionary, got {type(term).__name__}")
+        pairs.extend({"key": key, "value": value} for key, value in term.items())
+    return pairs
+
+
+def indexed_items(terms: list[Any], context: LookupContext) -> list[list[Any]]:
+    return [[index, item] for index, item in enumerate(flatten_once(terms))]
+
+
+def vars_lookup(terms: list[Any], context: LookupContext, default: Any = _MISSING) -> list[Any]:
+    values = []
+    for term in terms:
+        if not isinstance(term, str):
+            raise TemplateError(f"lookup 'vars': variable names must be strings, got {term!r}")
+        values.append(context.variable(term, default))
+    return values
+
+
+_SEQUENCE_SHORTCUT = re.compile(
+    r"^(?:(?P<start>(?:0[xX])?[0-9a-fA-F]+)-)?(?P<end>(?:0[xX])?[0-9a-fA-F]+)"
+    r"(?:/(?P<stride>(?:0[xX])?[0-9a-fA-F]+))?(?::(?P<format>.+))?$"
+)
+
+
+def _integer(value: Any, name: str) -> int:
+    try:
+        return int(value, 0) if isinstance(value, str) else int(value)
+    except (TypeError, ValueError):
+        raise TemplateError(f"lookup 'sequence': {name} must be an integer, got {value!r}") from None
+
+
+def _sequence_options(term: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    options = dict(defaults)
+    text = str(term).strip()
+    shortcut = _SEQUENCE_SHORTCUT.match(text) if "=" not in text else None
+    if shortcut:
+        options.update({key: value for key, value in shortcut.groupdict().items() if value is not None})
+    elif text:
+        try:
+            parsed = parse_kv(text)
+        except UserError as exc:
+            raise TemplateError(f"lookup 'sequence': {exc.message}") from None
+        unknown = set(parsed) - {"start", "end", "count", "stride", "format"}
+        if unknown:
+            raise TemplateError(f"lookup 'sequence': unknown option(s) {', '.join(sorted(unknown))} in {text!r}")
+        options.update(parsed)
+    return options
+
+
+def _generate(options: Mapping[str, Any]) -> list[str]:
+    start = _integer(options.get("start", 1), "start")
+    stride = _integer(options.get("stride", 1), "stride")
+    count, end = options.get("count"), options.get("end")
+    fmt = str(options.get("format", "%d"))
+    if (count is None) == (end is None):
+        raise TemplateError("lookup 'sequence': give either 'end' or 'count' (exactly one)")
+    if count is not None:
+        count = _integer(count, "count")
+        if count == 0:
+            return []
+        end = start + count * stride - 1 if stride > 0 else start + count * stride + 1
+    end = _integer(end, "end")
+    if stride > 0 and end < start:
+        raise TemplateError("lookup 'sequence': to count backwards make the stride negative")
+    if stride < 0 and end > start:
+        raise TemplateError("lookup 'sequence': to count forwards do not make the stride negative")
+    if stride == 0:
+        return []
+    if fmt.count("%") != 1:
+        raise TemplateError(f"lookup 'sequence': bad format string {fmt!r} (it needs exactly one %)")
+    try:
+        return [fmt % number for number in range(start, end + (1 if stride > 0 else -1), stride)]
+    except (TypeError, ValueError):
+        raise TemplateError(f"lookup 'sequence': cannot format numbers with {fmt!r}") from None
+
+
+def sequence(terms: list[Any], context: LookupContext, **options: Any) -> list[str]:
+    """``start=1 end=5``, ``count=3 format=node%02d``, ``0x0a-0x0f/2:%x``, or the same as keyword options."""
+    generated: list[str] = []
+    for term in terms or [""]:
+        generated.extend(_generate(_sequence_options(term, options)))
+    return generated
+
+
+def together(terms: list[Any], context: LookupContext) -> list[list[Any]]:
+    if not terms:
+        raise TemplateError("with_together needs at least one list")
+    return [list(group) for group in itertools.zip_longest(*terms, fillvalue=None)]
+
+
+def nested(terms: list[Any], context: LookupContext) -> list[list[Any]]:
+    if not terms:
+        raise TemplateError("with_nested needs at least one list")
+    return [flatten_once(list(group)) for group in itertools.product(*terms)]
+
+
+def subelements(terms: list[Any], context: LookupContext) -> list[list[Any]]:
+    """``[users, 'keys']`` or ``[users, 'keys', {'skip_missing': True}]``: pairs (user, key)."""
+    if len(terms) not in (2, 3):
+        raise TemplateError("with_subelements expects a list (or dict), a key name and optionally flags")
+    flags = terms[2] if len(terms) == 3 else {}
+    if not isinstance(flags, Mapping):
+        raise TemplateError("with_subelements: the third term must be a dictionary such as {'skip_missing': True}")
+    return [list(pair) for pair in subelements_filter(terms[0], terms[1], bool(flags.get("skip_missing")))]
+
+
+LOOKUPS = {
+    "items": items,
+    "list": list_lookup,
+    "dict": dict_lookup,
+    "indexed_items": indexed_items,
+    "vars": vars_lookup,
+    "sequence": sequence,
+    "together": together,
+    "nested": nested,
+    "subelements": subelements,
+}

@@ -1,0 +1,106 @@
+"""Lookups that read the controller's files: ``file``, ``template``, ``first_found``, ``fileglob``."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections import ChainMap
+from collections.abc import Mapping
+from typing import Any
+
+from runner.templating.errors import TemplateError
+from runner.templating.lookups.base import LookupContext, listify
+
+_TEMPLATE_SYNTAX_OPTIONS = ("variable_start_string", "variable_end_string", "comment_start_string",
+                            "comment_end_string", "block_start_string", "block_end_string")
+
+
+def file_lookup(terms: list[Any], context: LookupContext, lstrip: bool = False, rstrip: bool = True) -> list[str]:
+    contents = []
+    for term in terms:
+        path = context.require_file(str(term), "file", "files")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise TemplateError(f"lookup 'file': cannot read {path}: {exc}") from None
+        text = text.lstrip() if lstrip else text
+        contents.append(text.rstrip() if rstrip else text)
+    return contents
+
+
+def template_lookup(terms: list[Any], context: LookupContext, template_vars: Mapping[str, Any] | None = None,
+                    convert_data: bool = True, jinja2_native: bool = False, **syntax: str) -> list[str]:
+    """Each term a template file (in ``templates/``), rendered to text with the current variables plus
+    ``template_vars``. ``convert_data`` and ``jinja2_native`` are accepted for compatibility; the result is text."""
+    unknown = set(syntax) - set(_TEMPLATE_SYNTAX_OPTIONS)
+    if unknown:
+        raise TemplateError(f"lookup 'template': unknown option(s) {', '.join(sorted(unknown))}")
+    variables = ChainMap(dict(template_vars), context.variables) if template_vars else context.variables
+    rendered = []
+    for term in terms:
+        path = context.require_file(str(term), "template", "templates")
+        search_paths = (path.parent, *context.search_paths)
+        rendered.append(context.templar.template_file(path, variables, search_paths=search_paths, **syntax))
+    return rendered
+
+
+def _split(value: Any, separators: str) -> list[str]:
+    names: list[str] = []
+    for item in listify(value):
+        names.extend(part for part in re.split(f"[{re.escape(separators)}]", str(item)) if part)
+    return names
+
+
+def _candidates(term: Any, files: Any, paths: Any) -> list[str]:
+    if isinstance(term, Mapping):
+        names = _split(term.get("files", files or []), ",;")
+        folders = _split(term.get("paths", paths or []), ",:;")
+    elif isinstance(term, (list, tuple)):
+        return [candidate for item in term for candidate in _candidates(item, files, paths)]
+    else:
+        names, folders = _split(term, ",;"), _split(paths or [], ",:;")
+    return [os.path.join(folder, name) for folder in folders for name in names] if folders else names
+
+
+def first_found(terms: list[Any], context: LookupContext, files: Any = None, paths: Any = None,
+                skip: bool = False) -> list[str]:
+    """The first file that exists among the candidates (each name in each of ``paths``, or each name alone in
+    the search paths); none found is an error unless ``skip``, which gives an empty list (so a
+    ``with_first_found`` loop runs no item)."""
+    sources = list(terms) or [{"files": files, "paths": paths}]
+    candidates = _candidates(sources, files, paths)
+    skip = skip or any(isinstance(term, Mapping) and bool(term.get("skip")) for term in sources)
+    for candidate in candidates:
+        found = context.find_file(candidate)
+        if found is not None:
+            return [str(found)]
+    if skip:
+        return []
+    searched = ", ".join(str(path) for path in context.search_paths) or "no search paths"
+    raise TemplateError(f"lookup 'first_found': none of these files was found: {', '.join(candidates) or '(none)'}"
+                        f" (searched {searched})")
+
+
+def fileglob(terms: list[Any], context: LookupContext) -> list[str]:
+    """Files (not folders) matching each pattern; a relative pattern is matched in the first search folder
+    (``files/`` first) where it matches anything."""
+    matches: list[str] = []
+    for term in terms:
+        pattern = os.path.expanduser(str(term))
+        folder, name = os.path.split(pattern)
+        if os.path.isabs(pattern):
+            folders = [folder]
+        else:
+            folders = []
+            for base in context.search_paths:
+                folders += [str(base / context.subdir / folder), str(base / folder)]
+        for candidate in folders:
+            found = sorted(path for path in glob.glob(os.path.join(candidate, name)) if os.path.isfile(path))
+            if found:
+                matches.extend(found)
+                break
+    return matches
+
+
+LOOKUPS = {"file": file_lookup, "template": template_lookup, "first_found": first_found, "fileglob": fileglob}

@@ -1,0 +1,266 @@
+"""``Templar``: renders task arguments, conditions and files against one host's variables.
+
+Variables are rendered when they are read, not before: ``url: "http://{{ host }}:{{ port }}"`` in the play's vars
+is rendered at the moment a task uses ``url``. Values marked unsafe (see ``unsafe.py``) are never rendered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from runner.errors import did_you_mean
+from runner.templating.environment import TemplateEnvironment, get_environment, is_template
+from runner.templating.errors import TemplateError
+from runner.templating.state import RenderState, active, current_state
+from runner.templating.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
+
+_BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
+_UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
+_UNKNOWN_PLUGIN = re.compile(r"^No (filter|test) named '([^']+)'")
+_SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _shorten(source: str, limit: int = 200) -> str:
+    return source if len(source) <= limit else source[:limit] + "..."
+
+
+class TemplateVariables(Mapping[str, Any]):
+    """What a template sees: the raw variables, each rendered when read; then Jinja2's globals (lookup, range...).
+
+    ``vars`` is this view itself, so ``vars[name]`` works as in Ansible.
+    """
+
+    def __init__(self, templar: Templar, variables: Mapping[str, Any]):
+        self.templar = templar
+        self.raw = variables
+        self._globals = templar.environment.globals
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.raw:
+            return self.templar.resolve_variable(self.raw, key)
+        if key == "vars":
+            return self
+        return self._globals[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.raw or key == "vars" or key in self._globals
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+
+class Templar:
+    """Renders values with Jinja2. One per worker is enough; variables are given per call.
+
+    ``Templar(variables)`` sets default variables for calls that pass none.
+    """
+
+    def __init__(self, variables: Mapping[str, Any] | None = None, *, environment: TemplateEnvironment | None = None,
+                 search_paths: Sequence[str | Path] = ()):
+        self.environment = environment or get_environment()
+        self.variables = variables if variables is not None else _EMPTY
+        self.search_paths = tuple(Path(path) for path in search_paths)
+
+    # -- public API -------------------------------------------------------------------------------------------
+
+    def template(self, value: Any, variables: Mapping[str, Any] | None = None, *,
+                 search_paths: Sequence[str | Path] | None = None) -> Any:
+        """``value`` with every template string in it rendered; dicts and lists are rendered item by item.
+
+        Strings without ``{{``, ``{%`` or ``{#`` and unsafe values are returned as they are.
+        """
+        if not self._needs_rendering(value):
+            return value
+        with self._render_state(variables, search_paths) as state:
+            return self._template_any(value, state)
+
+    def evaluate_conditional(self, condition: Any, variables: Mapping[str, Any] | None = None, *,
+                             search_paths: Sequence[str | Path] | None = None) -> bool:
+        """A ``when``/``changed_when``/``failed_when``/``until`` condition: True or False, strictly.
+
+        ``condition`` is a bare expression (``x is defined``), a ``{{ }}``-wrapped one, a boolean, or a list of
+        these (all must hold). The result must be a boolean or one of the strings true/false/yes/no in any case
+        (``x: yes`` in a role's defaults is such a string); anything else is an error, not a guess.
+        """
+        if condition is None or isinstance(condition, bool):
+            return condition is not False
+        if isinstance(condition, (list, tuple)):
+            return all(self.evaluate_conditional(item, variables, search_paths=search_paths) for item in condition)
+        if not isinstance(condition, str):
+            raise TemplateError(f"conditional {condition!r} is of type '{type(condition).__name__}'; expected a "
+                                "boolean or an expression such as 'x is defined'")
+        if isinstance(condition, UnsafeText):
+            raise TemplateError(f"refusing to evaluate a conditional that came from a host: {condition!r}")
+        expression = condition.strip()
+        if not expression:
+            return True
+        with self._render_state(variables, search_paths) as state:
+            if not is_template(expression):
+                value = self._render_string("{{ " + expression + " }}", state, shown=expression)
+            else:
+                value = self._render_string(expression, state)
+                if (isinstance(value, str) and not isinstance(value, UnsafeText)
+                        and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
+                    # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
+                    value = self._render_string("{{ " + value + " }}", state, shown=expression)
+        return _as_boolean(value, condition)
+
+    def template_text(self, source: str, variables: Mapping[str, Any] | None = None, *,
+                      search_paths: Sequence[str | Path] | None = None) -> str:
+        """``source`` rendered to text, whatever its expressions return (for file content)."""
+        if isinstance(source, UnsafeText) or not is_template(source):
+            return source
+        with self._render_state(variables, search_paths) as state:
+            return self._render_string(source, state, text=True)
+
+    def template_file(self, path: str | Path, variables: Mapping[str, Any] | None = None, *,
+                      search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str:
+        """A template file rendered to text; ``{% include %}`` finds files beside it, then in the search paths'
+        ``templates/`` folders. ``jinja_options`` are Jinja2's (``trim_blocks``, ``lstrip_blocks``...)."""
+        environment = self.environment.overlay(**jinja_options) if jinja_options else self.environment
+        absolute = str(Path(path).resolve())
+        with self._render_state(variables, search_paths) as state:
+            try:
+                template = environment.get_template(absolute)
+                return self._guarded(lambda: environment.render(template, state.variables, text=True), absolute)
+            except jinja2.TemplateNotFound:
+                raise TemplateError(f"template file not found: {path}") from None
+            except jinja2.TemplateSyntaxError as exc:
+                raise self._translate(exc, absolute) from None
+
+    def precompile(self, source: str) -> None:
+        """Compile ``source`` now (it is cached for later renders); a syntax error raises ``TemplateError``."""
+        if is_template(source):
+            self._compile(source, source)
+
+    def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:
+        """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
+        value = variables[name]
+        if isinstance(value, UNSAFE_TYPES):
+            state = current_state()
+            if state is not None:
+                state.tainted = True
+            return value
+        if not self._needs_rendering(value):
+            return value
+        outer = current_state()
+        state = outer
+        if state is None or state.variables.raw is not variables:
+            state = RenderState(self, TemplateVariables(self, variables),
+                                outer.search_paths if outer else self.search_paths,
+                                resolving=outer.resolving if outer else set())
+        key = (id(variables), name)
+        if key in state.resolving:
+            raise TemplateError(f"recursive loop detected: variable '{name}' refers to itself", undefined_name=name)
+        state.resolving.add(key)
+        try:
+            if state is outer:
+                return self._template_any(value, state)
+            with active(state):
+                result = self._template_any(value, state)
+            if state.tainted and outer is not None:
+                outer.tainted = True
+            return result
+        finally:
+            state.resolving.discard(key)
+
+    # -- internals --------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _needs_rendering(value: Any) -> bool:
+        if isinstance(value, str):
+            return not isinstance(value, UnsafeText) and is_template(value)
+        # Only plain data is walked: views such as hostvars or facts are mappings that render on access.
+        return isinstance(value, (dict, list, tuple)) and not isinstance(value, UNSAFE_TYPES)
+
+    def _render_state(self, variables: Mapping[str, Any] | None, search_paths: Sequence[str | Path] | None) -> Any:
+        raw = variables if variables is not None else self.variables
+        paths = tuple(Path(path) for path in search_paths) if search_paths is not None else self.search_paths
+        return active(RenderState(self, TemplateVariables(self, raw), paths))
+
+    def _template_any(self, value: Any, state: RenderState) -> Any:
+        if isinstance(value, str):
+            if isinstance(value, UnsafeText) or not is_template(value):
+                return value
+            return self._render_string(value, state)
+        if isinstance(value, UNSAFE_TYPES):
+            return value
+        if isinstance(value, dict):
+            return {self._template_any(key, state): self._template_any(item, state) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self._template_any(item, state) for item in value]
+        return value
+
+    def _compile(self, source: str, shown: str) -> jinja2.Template:
+        try:
+            return self.environment.compiled(source)
+        except jinja2.TemplateSyntaxError as exc:
+            raise self._translate(exc, shown) from None
+
+    def _render_string(self, source: str, state: RenderState, *, text: bool = False, shown: str | None = None) -> Any:
+        template = self._compile(source, shown or source)
+        outer_taint, state.tainted = state.tainted, False
+        try:
+            result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
+                                   shown or source)
+            if state.tainted:
+                result = mark_unsafe(result)
+            return result
+        finally:
+            state.tainted = state.tainted or outer_taint
+
+    def _guarded(self, render: Any, shown: str) -> Any:
+        try:
+            return render()
+        except TemplateError:
+            raise
+        except RecursionError:
+            raise TemplateError(f"recursive loop detected while templating {_shorten(shown)!r}") from None
+        except jinja2.TemplateError as exc:
+            raise self._translate(exc, shown) from None
+        except Exception as exc:  # a filter or test failing on its input: say which template
+            raise TemplateError(f"{type(exc).__name__}: {exc} (templating {_shorten(shown)!r})",
+                                template=shown) from exc
+
+    def _translate(self, exc: jinja2.TemplateError, shown: str) -> TemplateError:
+        message = getattr(exc, "message", None) or str(exc)
+        where = f"(templating {_shorten(shown)!r})"
+        undefined = _UNDEFINED_NAME.match(message)
+        if isinstance(exc, jinja2.UndefinedError):
+            return TemplateError(f"{message} {where}", undefined_name=undefined.group(1) if undefined else None,
+                                 template=shown)
+        unknown = _UNKNOWN_PLUGIN.match(message)
+        if unknown:
+            kind, name = unknown.groups()
+            known = self.environment.filters if kind == "filter" else self.environment.tests
+            return TemplateError(f"unknown {kind} '{name}' {where}", hint=did_you_mean(name, list(known)),
+                                 template=shown)
+        if isinstance(exc, jinja2.TemplateSyntaxError):
+            line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
+            return TemplateError(f"template syntax error{line}: {message} {where}", template=shown)
+        return TemplateError(f"{message} {where}", template=shown)
+
+
+def _as_boolean(value: Any, condition: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _BOOLEAN_STRINGS:
+        return _BOOLEAN_STRINGS[value.strip().lower()]
+    try:
+        truth = bool(value)
+    except Exception:
+        truth = "an error"
+    raise TemplateError(
+        f"Conditional result was {_shorten(repr(value), 80)} of type '{type(value).__name__}', which evaluates to "
+        f"{truth} in Python but is not a boolean (conditional: {_shorten(str(condition), 120)!r})",
+        hint="a condition must be true/false (or the strings yes/no); compare explicitly, "
+             "e.g. 'x | length > 0', or convert with '| bool'")

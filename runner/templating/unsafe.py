@@ -1,0 +1,71 @@
+"""Data that came from a host (module results, facts) or a lookup, and must never be templated again.
+
+A fact whose value is ``{{ lookup('pipe', 'id') }}`` is text, not a template: running it would let any host run
+commands on the controller. Such data is marked once, when it arrives, by wrapping it in the ``Unsafe*``
+subclasses of ``str``, ``dict`` and ``list``. They behave, serialise (JSON, pickle) and compare exactly like the
+plain types; the templar returns them as they are instead of rendering them, and any template that reads an
+unsafe value produces an unsafe result, so ``set_fact: x="got {{ result.stdout }}"`` cannot launder it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class UnsafeText(str):
+    """Text that is never rendered as a template."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return UnsafeText, (str(self),)
+
+
+class UnsafeDict(dict):
+    """A mapping from a host; its strings are ``UnsafeText`` and its containers are unsafe too."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return UnsafeDict, (dict(self),)
+
+
+class UnsafeList(list):
+    """A list from a host; its strings are ``UnsafeText`` and its containers are unsafe too."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return UnsafeList, (list(self),)
+
+
+UNSAFE_TYPES = (UnsafeText, UnsafeDict, UnsafeList)
+
+
+def is_unsafe(value: Any) -> bool:
+    """True for data marked by ``mark_unsafe`` (only the top level is checked; marking is recursive)."""
+    return isinstance(value, UNSAFE_TYPES)
+
+
+def mark_unsafe(value: Any) -> Any:
+    """``value`` with every string, mapping and list in it marked unsafe; other scalars are returned as they are.
+
+    Call it once on data that arrives from a host or a lookup, before it is stored in a variable.
+    """
+    if isinstance(value, UNSAFE_TYPES):
+        return value
+    if isinstance(value, str):
+        return UnsafeText(value)
+    if isinstance(value, Mapping):
+        return UnsafeDict((mark_unsafe(key), mark_unsafe(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return UnsafeList(mark_unsafe(item) for item in value)
+    return value
+
+
+def strip_unsafe(value: Any) -> Any:
+    """A plain copy (``str``, ``dict``, ``list``), for serialisers that refuse subclasses, such as PyYAML's."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {strip_unsafe(key): strip_unsafe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strip_unsafe(item) for item in value]
+    return value

@@ -1,0 +1,190 @@
+"""Lookups in templates (lookup/query/q) and as loop sources (run_lookup), against real files under tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.templating import Templar, TemplateError, is_unsafe, run_lookup
+
+
+@pytest.fixture(scope="module")
+def templar() -> Templar:
+    return Templar()
+
+
+@pytest.fixture
+def role(tmp_path: Path) -> Path:
+    """A role folder and a playbook folder, each with files/ and templates/."""
+    role = tmp_path / "roles" / "web"
+    for folder in (role / "files", role / "templates", tmp_path / "files"):
+        folder.mkdir(parents=True)
+    (role / "files" / "motd").write_text("  welcome {{ not_rendered }}\n\n")
+    (role / "files" / "a.conf").write_text("a")
+    (role / "files" / "b.conf").write_text("b")
+    (role / "files" / "sub").mkdir()
+    (role / "templates" / "site.j2").write_text("server {{ name }}:{{ port }}\n")
+    (tmp_path / "files" / "only-in-playbook.txt").write_text("pb")
+    (tmp_path / "local.txt").write_text("beside the playbook")
+    return role
+
+
+def look(templar: Templar, expression: str, role: Path, **variables: Any) -> Any:
+    paths = [role, role.parent.parent]
+    return templar.template("{{ " + expression + " }}", variables, search_paths=paths)
+
+
+def test_file_reads_from_files_folder_strips_trailing_space_and_is_never_rendered(templar: Templar,
+                                                                                  role: Path) -> None:
+    content = look(templar, "lookup('file', 'motd')", role)
+    assert content == "  welcome {{ not_rendered }}"
+    assert is_unsafe(content)
+    assert look(templar, "lookup('file', 'motd', lstrip=true, rstrip=false)", role) == "welcome {{ not_rendered }}\n\n"
+    assert look(templar, "lookup('file', 'only-in-playbook.txt')", role) == "pb"
+    assert look(templar, "lookup('file', 'local.txt')", role) == "beside the playbook"
+
+
+def test_several_results_are_joined_with_commas_unless_wantlist(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('file', 'a.conf', 'b.conf')", role) == "a,b"
+    assert look(templar, "lookup('file', 'a.conf', 'b.conf', wantlist=true)", role) == ["a", "b"]
+    assert look(templar, "query('file', 'a.conf')", role) == ["a"]
+    assert look(templar, "q('file', 'b.conf')", role) == ["b"]
+
+
+def test_missing_file_is_an_error_naming_it_and_the_search_paths(templar: Templar, role: Path) -> None:
+    with pytest.raises(TemplateError, match=r"could not find 'nope.txt'.*roles/web"):
+        look(templar, "lookup('file', 'nope.txt')", role)
+    assert look(templar, "lookup('file', 'nope.txt', errors='ignore')", role) == ""
+
+
+def test_template_renders_with_current_and_extra_variables(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('template', 'site.j2')", role, name="web1", port=80) == "server web1:80\n"
+    assert look(templar, "lookup('template', 'site.j2', template_vars={'port': 8080})", role,
+                name="web1", port=80) == "server web1:8080\n"
+
+
+def test_template_with_other_delimiters(templar: Templar, role: Path) -> None:
+    (role / "templates" / "alt.j2").write_text("[[ name ]] {{ literal }}")
+    result = look(templar, "lookup('template', 'alt.j2', variable_start_string='[[', variable_end_string=']]')",
+                  role, name="x")
+    assert result == "x {{ literal }}"
+
+
+def test_env_reads_the_controller_environment(templar: Templar, role: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PROVISIONING_TEST_VALUE", "42")
+    assert look(templar, "lookup('env', 'PROVISIONING_TEST_VALUE')", role) == "42"
+    assert look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE')", role) == ""
+    assert look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default='d')", role) == "d"
+
+
+def test_pipe_and_lines_run_commands_on_the_controller(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('pipe', 'printf \"one\\ntwo\\n\"')", role) == "one\ntwo"
+    assert look(templar, "query('lines', 'printf \"one\\ntwo\\n\"')", role) == ["one", "two"]
+    assert look(templar, "lookup('pipe', 'pwd')", role, playbook_dir=str(role)) == str(role)
+    with pytest.raises(TemplateError, match="exited with 3"):
+        look(templar, "lookup('pipe', 'exit 3')", role)
+
+
+def test_vars_renders_a_variable_by_name(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('vars', 'url')", role, url="http://{{ host }}", host="h") == "http://h"
+    assert look(templar, "lookup('vars', 'x', default=0)", role) == 0
+    with pytest.raises(TemplateError, match="no variable named 'x'"):
+        look(templar, "lookup('vars', 'x')", role)
+
+
+def test_items_list_dict_and_indexed_items(templar: Templar, role: Path) -> None:
+    assert look(templar, "query('items', [1, [2, 3]], 4)", role) == [1, [2, 3], 4]
+    assert look(templar, "query('items', [[1, 2], 3])", role) == [[1, 2], 3]
+    assert look(templar, "query('list', [1, 2])", role) == [[1, 2]]
+    assert look(templar, "query('dict', {'a': 1})", role) == [{"key": "a", "value": 1}]
+    assert look(templar, "query('indexed_items', ['a', 'b'])", role) == [[0, "a"], [1, "b"]]
+
+
+def test_first_found_returns_the_first_existing_file(templar: Templar, role: Path) -> None:
+    found = look(templar, "lookup('first_found', ['missing.conf', 'b.conf', 'a.conf'])", role)
+    assert found == str(role / "files" / "b.conf")
+    found = look(templar, "lookup('first_found', {'files': ['x', 'a.conf'], 'paths': [files]})", role,
+                 files=str(role / "files"))
+    assert found == str(role / "files" / "a.conf")
+    assert look(templar, "query('first_found', ['nothing'], skip=true)", role) == []
+    with pytest.raises(TemplateError, match="none of these files was found: nothing, nada"):
+        look(templar, "lookup('first_found', ['nothing', 'nada'])", role)
+
+
+def test_fileglob_returns_matching_files_only(templar: Templar, role: Path) -> None:
+    assert look(templar, "query('fileglob', '*.conf')", role) == [str(role / "files" / "a.conf"),
+                                                                    str(role / "files" / "b.conf")]
+    assert look(templar, "query('fileglob', files + '/*')", role, files=str(role / "files")) == [
+        str(role / "files" / name) for name in ("a.conf", "b.conf", "motd")]
+    assert look(templar, "query('fileglob', '*.none')", role) == []
+
+
+@pytest.mark.parametrize(
+    ("terms", "options", "expected"),
+    [
+        ("start=1 end=5", {}, ["1", "2", "3", "4", "5"]),
+        ("start=0 end=10 stride=5", {}, ["0", "5", "10"]),
+        ("count=3 format=node%02d", {}, ["node01", "node02", "node03"]),
+        ("start=5 end=1 stride=-2", {}, ["5", "3", "1"]),
+        ("4", {}, ["1", "2", "3", "4"]),
+        ("2-8/3:web%d", {}, ["web2", "web5", "web8"]),
+        ("0x0a-0x0c:%x", {}, ["a", "b", "c"]),
+        ("count=0", {}, []),
+        ([], {"start": 1, "end": 2}, ["1", "2"]),
+    ],
+)
+def test_sequence(terms: Any, options: dict[str, Any], expected: list[str]) -> None:
+    assert run_lookup("sequence", terms, {}, **options) == expected
+
+
+@pytest.mark.parametrize(
+    ("terms", "message"),
+    [
+        ("start=1", "either 'end' or 'count'"),
+        ("start=1 end=3 count=2", "either 'end' or 'count'"),
+        ("start=5 end=1", "stride negative"),
+        ("end=3 format=%d%d", "bad format string"),
+        ("end=3 bogus=1", "unknown option"),
+        ("end=x", "end must be an integer"),
+    ],
+)
+def test_sequence_errors(terms: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        run_lookup("sequence", terms, {})
+
+
+def test_loop_sources_for_with_keywords() -> None:
+    assert run_lookup("items", [[1, 2], 3], {}) == [1, 2, 3]
+    assert run_lookup("list", [[1, 2], 3], {}) == [[1, 2], 3]
+    assert run_lookup("dict", {"a": 1, "b": 2}, {}) == [{"key": "a", "value": 1}, {"key": "b", "value": 2}]
+    assert run_lookup("together", [[1, 2], ["a"]], {}) == [[1, "a"], [2, None]]
+    assert run_lookup("nested", [[1, 2], ["a"]], {}) == [[1, "a"], [2, "a"]]
+    users = [{"name": "ann", "keys": ["k1", "k2"]}, {"name": "bob"}]
+    assert run_lookup("subelements", [users, "keys", {"skip_missing": True}], {}) == [
+        [users[0], "k1"], [users[0], "k2"]]
+    assert run_lookup("indexed_items", ["a", "b"], {}) == [[0, "a"], [1, "b"]]
+
+
+def test_run_lookup_resolves_files_in_the_subdir_the_task_needs(role: Path) -> None:
+    (role / "vars").mkdir()
+    (role / "vars" / "Debian.yml").write_text("x: 1")
+    found = run_lookup("first_found", ["RedHat.yml", "Debian.yml"], {}, [role], subdir="vars")
+    assert found == [str(role / "vars" / "Debian.yml")]
+    assert run_lookup("first_found", ["RedHat.yml"], {}, [role], subdir="vars", skip=True) == []
+
+
+def test_lookup_results_are_marked_unsafe() -> None:
+    results = run_lookup("items", ["{{ 1 + 1 }}"], {})
+    assert results == ["{{ 1 + 1 }}"]
+    assert is_unsafe(results[0])
+
+
+def test_unknown_lookup_and_unknown_option_are_errors() -> None:
+    with pytest.raises(TemplateError, match="unknown lookup 'fiel'") as caught:
+        run_lookup("fiel", ["x"], {})
+    assert caught.value.hint == "did you mean 'file'?"
+    with pytest.raises(TemplateError, match=r"lookup 'env'.*unexpected keyword argument 'bogus'"):
+        run_lookup("env", ["HOME"], {}, bogus=1)
+    assert run_lookup("ansible.builtin.list", [1], {}) == [1]

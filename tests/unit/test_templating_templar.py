@@ -1,0 +1,215 @@
+"""The Templar: native types, strict undefined variables, lazy variables, compile cache, strict conditionals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.errors import UserError
+from runner.templating import OMIT, Templar, TemplateError, drop_omitted
+
+
+@pytest.fixture(scope="module")
+def templar() -> Templar:
+    return Templar()
+
+
+def test_a_single_expression_keeps_its_native_type(templar: Templar) -> None:
+    variables = {"pkgs": ["nginx", "curl"], "port": 8080, "ratio": 0.5, "on": True, "conf": {"a": 1}, "nothing": None}
+    assert templar.template("{{ pkgs }}", variables) == ["nginx", "curl"]
+    assert templar.template("{{ port }}", variables) == 8080
+    assert templar.template("{{ ratio }}", variables) == 0.5
+    assert templar.template("{{ on }}", variables) is True
+    assert templar.template("{{ conf }}", variables) == {"a": 1}
+    assert templar.template("{{ nothing }}", variables) is None
+
+
+def test_a_string_that_looks_like_a_number_stays_a_string(templar: Templar) -> None:
+    assert templar.template("{{ version }}", {"version": "1.10"}) == "1.10"
+    assert templar.template("{{ mode }}", {"mode": "0644"}) == "0644"
+
+
+def test_text_around_expressions_gives_a_string(templar: Templar) -> None:
+    assert templar.template("port={{ port }}", {"port": 80}) == "port=80"
+    assert templar.template("{{ a }}{{ b }}", {"a": 1, "b": 2}) == "12"
+    assert templar.template("{{ a }}!", {"a": [1]}) == "[1]!"
+
+
+def test_a_rendered_list_literal_becomes_a_list_as_in_ansible(templar: Templar) -> None:
+    assert templar.template("[{{ a }}, {{ b }}]", {"a": 1, "b": 2}) == [1, 2]
+    assert templar.template("['{{ a }}']", {"a": "x"}) == ["x"]
+    assert templar.template("[section] {{ a }}", {"a": 1}) == "[section] 1"
+
+
+def test_strings_without_jinja_are_returned_as_they_are(templar: Templar) -> None:
+    plain = "no templates here: {not one} 100%"
+    assert templar.template(plain, {}) is plain
+
+
+def test_dicts_and_lists_are_rendered_item_by_item_keys_included(templar: Templar) -> None:
+    value = {"name": "{{ n }}", "{{ k }}": ["{{ n | upper }}", 3, None], "flag": True}
+    assert templar.template(value, {"n": "web", "k": "key"}) == {"name": "web", "key": ["WEB", 3, None], "flag": True}
+
+
+def test_undefined_variable_is_an_error_naming_it(templar: Templar) -> None:
+    with pytest.raises(TemplateError) as caught:
+        templar.template("{{ foo }}/bar", {})
+    assert "'foo' is undefined" in caught.value.message
+    assert caught.value.undefined_name == "foo"
+    assert isinstance(caught.value, UserError)
+
+
+def test_undefined_inside_a_native_list_is_still_an_error(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="'missing' is undefined"):
+        templar.template("{{ [1, missing] }}", {})
+
+
+def test_undefined_attribute_of_undefined_variable_names_the_variable(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="'cfg' is undefined"):
+        templar.template("{{ cfg.port }}", {})
+    assert templar.template("{{ cfg.port | default(22) }}", {}) == 22
+    assert templar.template("{{ cfg.port is defined }}", {}) is False
+
+
+def test_missing_key_of_a_dict_is_an_error(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="has no attribute 'nope'"):
+        templar.template("{{ d.nope }}", {"d": {"a": 1}})
+
+
+def test_dict_keys_read_as_attributes_or_items(templar: Templar) -> None:
+    variables = {"d": {"port": 22, "host-name": "x"}}
+    assert templar.template("{{ d.port }}", variables) == 22
+    assert templar.template("{{ d['port'] }}", variables) == 22
+    assert templar.template("{{ d['host-name'] }}", variables) == "x"
+
+
+def test_variables_are_rendered_when_read_with_their_native_type(templar: Templar) -> None:
+    variables = {"base": 8000, "port": "{{ base + 80 }}", "url": "http://{{ host }}:{{ port }}", "host": "h1",
+                 "nested": {"list": ["{{ port }}"]}}
+    assert templar.template("{{ port }}", variables) == 8080
+    assert templar.template("{{ url }}", variables) == "http://h1:8080"
+    assert templar.template("{{ nested.list[0] + 1 }}", variables) == 8081
+    assert templar.template("{{ vars['url'] }}", variables) == "http://h1:8080"
+
+
+def test_a_variable_that_refers_to_itself_is_reported_not_a_crash(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="recursive loop"):
+        templar.template("{{ a }}", {"a": "{{ b }}", "b": "{{ a }}"})
+
+
+def test_each_template_string_is_compiled_once(templar: Templar) -> None:
+    source = "{{ compile_once_marker + 1 }}"
+    templar.precompile(source)
+    compiled = templar.environment.compiled(source)
+    assert templar.template(source, {"compile_once_marker": 1}) == 2
+    assert templar.environment.compiled(source) is compiled
+
+
+def test_syntax_errors_are_template_errors_saying_what_is_wrong(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="template syntax error"):
+        templar.precompile("{{ a + }}")
+    with pytest.raises(TemplateError, match="template syntax error"):
+        templar.template("{% if %}", {})
+
+
+def test_unknown_filter_gets_a_did_you_mean(templar: Templar) -> None:
+    with pytest.raises(TemplateError) as caught:
+        templar.template("{{ x | to_jsn }}", {"x": 1})
+    assert "unknown filter 'to_jsn'" in caught.value.message
+    assert caught.value.hint == "did you mean 'to_json'?"
+
+
+def test_a_failing_filter_is_a_template_error_naming_the_template(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match=r"templating '\{\{ 1 / 0 \}\}'"):
+        templar.template("{{ 1 / 0 }}", {})
+
+
+def test_default_variables_given_to_the_constructor() -> None:
+    assert Templar({"x": 3}).template("{{ x * 2 }}") == 6
+
+
+def test_omit_drops_the_argument(templar: Templar) -> None:
+    args = templar.template({"path": "/x", "mode": "{{ mode | default(omit) }}", "opts": ["a", "{{ omit }}"]},
+                            {"omit": OMIT})
+    assert args["mode"] == OMIT
+    assert drop_omitted(args) == {"path": "/x", "opts": ["a"]}
+    assert OMIT.startswith("__omit_place_holder__")
+
+
+class TestConditionals:
+    @pytest.mark.parametrize(
+        ("condition", "expected"),
+        [
+            ("x == 1", True),
+            ("x is defined", True),
+            ("y is defined", False),
+            ("{{ x == 1 }}", True),
+            ("{{ x }} == 2", False),
+            (True, True),
+            (False, False),
+            (None, True),
+            ("", True),
+            ("flag", True),
+            ("off_flag", False),
+            ("{{ flag }}", True),
+            (["x == 1", "flag"], True),
+            (["x == 1", "x == 2"], False),
+        ],
+    )
+    def test_conditions_evaluate_strictly_to_booleans(self, templar: Templar, condition: Any, expected: bool) -> None:
+        assert templar.evaluate_conditional(condition, {"x": 1, "flag": "Yes", "off_flag": "no"}) is expected
+
+    def test_a_list_of_conditions_stops_at_the_first_false(self, templar: Templar) -> None:
+        assert templar.evaluate_conditional(["x is defined", "x.missing == 1"], {}) is False
+
+    @pytest.mark.parametrize(("value", "type_name"), [("foo", "str"), (1, "int"), ([1], "list"), ({}, "dict")])
+    def test_a_non_boolean_result_is_an_error_saying_what_was_expected(self, templar: Templar, value: Any,
+                                                                       type_name: str) -> None:
+        with pytest.raises(TemplateError) as caught:
+            templar.evaluate_conditional("x", {"x": value})
+        assert f"Conditional result was {value!r} of type '{type_name}'" in caught.value.message
+        assert "not a boolean" in caught.value.message
+        assert "| bool" in (caught.value.hint or "")
+
+    def test_an_undefined_variable_in_a_condition_is_an_error(self, templar: Templar) -> None:
+        with pytest.raises(TemplateError, match="'nope' is undefined"):
+            templar.evaluate_conditional("nope == 1", {})
+
+    def test_a_condition_that_is_not_text_or_boolean_is_an_error(self, templar: Templar) -> None:
+        with pytest.raises(TemplateError, match="of type 'int'"):
+            templar.evaluate_conditional(3, {})
+
+
+class TestTextTemplates:
+    def test_template_text_always_gives_text(self, templar: Templar) -> None:
+        assert templar.template_text("{{ items }}", {"items": [1, 2]}) == "[1, 2]"
+        assert templar.template_text("a={{ nothing }}\n", {"nothing": None}) == "a=\n"
+
+    def test_template_file_finds_includes_beside_it_and_trims_blocks(self, templar: Templar, tmp_path: Path) -> None:
+        # trim_blocks is on, as in Ansible: the newline right after a block tag is dropped
+        (tmp_path / "main.conf.j2").write_text("{{ ansible_managed | comment }}\n{% include 'part.j2' %}\n\n"
+                                               "{% for p in ports %}\nlisten {{ p }}\n{% endfor %}\n")
+        (tmp_path / "part.j2").write_text("user={{ user }}")
+        rendered = templar.template_file(tmp_path / "main.conf.j2",
+                                         {"ansible_managed": "Managed", "user": "www", "ports": [80, 443]})
+        assert rendered == "#\n# Managed\n#\nuser=www\nlisten 80\nlisten 443\n"
+
+    def test_template_file_includes_from_the_search_paths_templates_folder(self, templar: Templar,
+                                                                           tmp_path: Path) -> None:
+        role = tmp_path / "role"
+        (role / "templates").mkdir(parents=True)
+        (role / "templates" / "header.j2").write_text("# {{ name }}")
+        main = tmp_path / "main.j2"
+        main.write_text("{% include 'header.j2' %} body")
+        assert templar.template_file(main, {"name": "svc"}, search_paths=[role]) == "# svc body"
+
+    def test_jinja_options_apply_to_a_file(self, templar: Templar, tmp_path: Path) -> None:
+        source = tmp_path / "t.j2"
+        source.write_text("a\n    {% if true %}\nb\n    {% endif %}\n")
+        assert templar.template_file(source, {}, lstrip_blocks=True) == "a\nb\n"
+
+    def test_missing_template_file_is_a_template_error(self, templar: Templar, tmp_path: Path) -> None:
+        with pytest.raises(TemplateError, match="template file not found"):
+            templar.template_file(tmp_path / "absent.j2", {})
