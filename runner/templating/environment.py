@@ -54,10 +54,6 @@ class Undefined(StrictUndefined):
     def __getitem__(self, key: Any) -> Any:
         return self
 
-    @property
-    def variable_name(self) -> str | None:
-        return self._undefined_name if self._undefined_obj is missing else None
-
 
 def fail_if_undefined(value: Any) -> None:
     """Raise the undefined error hidden in a native result (``{{ [foo] }}`` with ``foo`` undefined)."""
@@ -182,11 +178,20 @@ class TemplateEnvironment(NativeEnvironment):
         self.filters.update(plugin_filters)
         self.tests.update(plugin_tests)
         self._compiled: dict[str, Template] = {}
+        self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
 
-    def overlay(self, **options: Any) -> TemplateEnvironment:  # type: ignore[override]
-        environment = super().overlay(**options)
-        environment._compiled = {}  # compiled code depends on options such as trim_blocks
-        return environment  # type: ignore[return-value]
+    def with_options(self, **options: Any) -> TemplateEnvironment:
+        """This environment with other Jinja2 options (``lstrip_blocks``, delimiters...), made once per set."""
+        if not options:
+            return self
+        key = tuple(sorted(options.items()))
+        variant = self._variants.get(key)
+        if variant is None:
+            variant = self.overlay(**options)  # type: ignore[assignment]
+            variant._compiled = {}  # compiled code depends on the options
+            variant._variants = {}
+            self._variants[key] = variant
+        return variant
 
     def compiled(self, source: str) -> Template:
         """The compiled template for ``source``; compiled on first use, then reused for every host and task."""

@@ -126,7 +126,7 @@ class Templar:
                       search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str:
         """A template file rendered to text; ``{% include %}`` finds files beside it, then in the search paths'
         ``templates/`` folders. ``jinja_options`` are Jinja2's (``trim_blocks``, ``lstrip_blocks``...)."""
-        environment = self.environment.overlay(**jinja_options) if jinja_options else self.environment
+        environment = self.environment.with_options(**jinja_options)
         absolute = str(Path(path).resolve())
         with self._render_state(variables, search_paths) as state:
             try:

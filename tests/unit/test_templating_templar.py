@@ -209,6 +209,8 @@ class TestTextTemplates:
         source = tmp_path / "t.j2"
         source.write_text("a\n    {% if true %}\nb\n    {% endif %}\n")
         assert templar.template_file(source, {}, lstrip_blocks=True) == "a\nb\n"
+        assert templar.environment.with_options(lstrip_blocks=True) is templar.environment.with_options(
+            lstrip_blocks=True)
 
     def test_missing_template_file_is_a_template_error(self, templar: Templar, tmp_path: Path) -> None:
         with pytest.raises(TemplateError, match="template file not found"):
