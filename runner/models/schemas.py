@@ -30,43 +30,49 @@ SCHEMAS: dict[str, tuple[str, Any]] = {
 }
 
 
-def schema_for(name: str) -> dict[str, Any]:
-    title, target = SCHEMAS[name]
+# Other model families (infra files, seeds) keep their own table and reuse these functions with it.
+SchemaTable = dict[str, tuple[str, Any]]
+
+
+def schema_for(name: str, table: SchemaTable = SCHEMAS) -> dict[str, Any]:
+    title, target = table[name]
     schema = TypeAdapter(target).json_schema(mode="validation")
     return {"$schema": DIALECT, "$id": name, "title": title, **schema}
 
 
-def render(name: str) -> str:
-    return json.dumps(schema_for(name), indent=2) + "\n"
+def render(name: str, table: SchemaTable = SCHEMAS) -> str:
+    return json.dumps(schema_for(name, table), indent=2) + "\n"
 
 
-def stale(directory: Path = SCHEMA_DIR) -> list[str]:
+def stale(directory: Path = SCHEMA_DIR, table: SchemaTable = SCHEMAS) -> list[str]:
     """Schema files that are missing or differ from what the models generate."""
-    return [name for name in SCHEMAS
-            if not (directory / name).is_file() or (directory / name).read_text(encoding="utf-8") != render(name)]
+    return [name for name in table
+            if not (directory / name).is_file()
+            or (directory / name).read_text(encoding="utf-8") != render(name, table)]
 
 
-def write(directory: Path = SCHEMA_DIR) -> list[Path]:
+def write(directory: Path = SCHEMA_DIR, table: SchemaTable = SCHEMAS) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in SCHEMAS:
+    for name in table:
         path = directory / name
-        path.write_text(render(name), encoding="utf-8")
+        path.write_text(render(name, table), encoding="utf-8")
         written.append(path)
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m runner.models.schemas", description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, table: SchemaTable = SCHEMAS, prog: str = "python -m runner.models.schemas",
+         description: str = __doc__.splitlines()[0]) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--check", action="store_true", help="only report schemas that are not current (exit 1)")
     parser.add_argument("--dir", type=Path, default=SCHEMA_DIR, help="where the schema files are (default: schemas/)")
     options = parser.parse_args(argv)
     if options.check:
-        outdated = stale(options.dir)
+        outdated = stale(options.dir, table)
         for name in outdated:
-            print(f"{options.dir / name} is not current; run python -m runner.models.schemas", file=sys.stderr)
+            print(f"{options.dir / name} is not current; run {prog}", file=sys.stderr)
         return 1 if outdated else 0
-    for path in write(options.dir):
+    for path in write(options.dir, table):
         print(f"wrote {path}")
     return 0
 
