@@ -138,7 +138,7 @@ class PlaybookWorker:
         except TemplateError:
             return False
 
-    async def _run_node(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+    async def _run_node(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         payload: Mapping[str, Any]) -> dict[str, Any]:
         templar = Templar(variables, search_paths=self._search_paths(node))
         if node.kind in ("include_tasks", "include_role"):
@@ -196,7 +196,7 @@ class PlaybookWorker:
                               "Hint: use the dict2items filter")
         return list(items or [])
 
-    async def _run_loop(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+    async def _run_loop(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         items: list[Any]) -> dict[str, Any]:
         control = node.loop_control
         loop_var = control.get("loop_var", "item")
@@ -210,7 +210,7 @@ class PlaybookWorker:
                 layer["ansible_index_var"] = index_var
             if control.get("extended"):
                 layer["ansible_loop"] = _loop_info(items, index)
-            item_vars = variables.new_child(layer)
+            item_vars: Mapping[str, Any] = ChainMap(layer, variables)  # type: ignore[arg-type]
             templar = Templar(item_vars, search_paths=self._search_paths(node))
             result = self._false_condition(node, templar)
             if result is None:
@@ -225,7 +225,7 @@ class PlaybookWorker:
                 await asyncio.sleep(pause)
         return _loop_summary(results)
 
-    async def _run_once(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+    async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
         retries = int(templar.template(node.retries)) if node.retries is not None else 3
@@ -249,7 +249,7 @@ class PlaybookWorker:
                 result.setdefault("msg", "Retries exhausted")
         return result
 
-    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: ChainMap[str, Any]) -> None:
+    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
         if node.changed_when is None and node.failed_when is None:
@@ -257,7 +257,7 @@ class PlaybookWorker:
         public = _public(result)
         layer = {node.register_var: public} if node.register_var else {}
         layer["result"] = public
-        templar = Templar(variables.new_child(layer))
+        templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]
         if node.changed_when is not None:
             result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
         if node.failed_when is not None:
@@ -265,7 +265,7 @@ class PlaybookWorker:
             result["failed_when_result"] = failed
             result["failed"] = failed
 
-    async def _call(self, host: str, node: PlanTask, variables: ChainMap[str, Any],
+    async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar) -> dict[str, Any]:
         check = self.options.check if node.check_mode is None else bool(templar.template(node.check_mode))
         diff = self.options.diff if node.diff is None else bool(templar.template(node.diff))
