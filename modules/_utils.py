@@ -268,12 +268,45 @@ def no_log_values(spec, params):
 class Module(object):
     """What a module's ``run`` receives: its validated parameters and helpers for running and writing."""
 
-    def __init__(self, params, check_mode=False, diff_mode=False, tmpdir=None):
+    def __init__(self, params, check_mode=False, diff_mode=False, tmpdir=None, predictions=None):
         self.params = params
         self.check_mode = check_mode
         self.diff_mode = diff_mode
         self.tmpdir = tmpdir or tempfile.gettempdir()
         self.warnings = []
+        # Check mode within one run: what earlier tasks would have created or removed on this host (absolute
+        # path -> absent/directory/file/link), so a later task predicts from that rather than from the disk.
+        # The agent keeps this mapping for its lifetime.
+        self.predictions = predictions if predictions is not None else {}
+
+    # -- check mode: the host as earlier tasks would have left it -------------------------------------------
+    def predict(self, path, state):
+        """Record, in check mode, that this task would leave ``path`` as ``state`` (absent/directory/file/link)."""
+        if self.check_mode:
+            self.predictions[os.path.abspath(path)] = state
+
+    def predicted(self, path):
+        """What an earlier task in this check run would have made of ``path``; None when nothing was predicted."""
+        if not self.check_mode or not self.predictions:
+            return None
+        current = os.path.abspath(path)
+        state = self.predictions.get(current)
+        if state is not None:
+            return state
+        parent = os.path.dirname(current)
+        while parent != current:
+            if self.predictions.get(parent) == "absent":
+                return "absent"
+            current, parent = parent, os.path.dirname(parent)
+        return None
+
+    def lexists(self, path):
+        state = self.predicted(path)
+        return os.path.lexists(path) if state is None else state != "absent"
+
+    def isdir(self, path):
+        state = self.predicted(path)
+        return os.path.isdir(path) if state is None else state == "directory"
 
     # -- results -------------------------------------------------------------------------------------------
     def fail(self, msg, **result):
@@ -593,8 +626,14 @@ def group_name(gid):
         return str(gid)
 
 
-def path_state(path):
-    """What ``path`` is, in the file module's words: absent, link, directory, hard (more than one link) or file."""
+def path_state(path, module=None):
+    """What ``path`` is, in the file module's words: absent, link, directory, hard (more than one link) or file.
+
+    With ``module`` in check mode, what an earlier task of the run would have made of it comes first.
+    """
+    predicted = module.predicted(path) if module is not None else None
+    if predicted is not None:
+        return predicted
     try:
         info = os.lstat(path)
     except OSError:
@@ -628,7 +667,7 @@ def make_directories(module, path, mode=None, owner=None, group=None, diff=None)
     """
     missing = []
     current = os.path.abspath(path)
-    while not os.path.lexists(current):
+    while not module.lexists(current):
         missing.append(current)
         parent = os.path.dirname(current)
         if parent == current:
@@ -636,9 +675,11 @@ def make_directories(module, path, mode=None, owner=None, group=None, diff=None)
         current = parent
     if not missing:
         return False
-    if not os.path.isdir(current):
+    if not module.isdir(current):
         module.fail("cannot create directory %s: %s exists and is not a directory" % (path, current), path=path)
     if module.check_mode:
+        for directory in missing:
+            module.predict(directory, "directory")
         return True
     for directory in reversed(missing):
         try:

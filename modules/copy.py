@@ -204,9 +204,9 @@ class Copier(object):
     def copy_file(self, source, dest):
         """Bring ``dest`` to ``source``'s content and the asked attributes; return that file's result."""
         module = self.module
-        if os.path.isdir(dest) and not os.path.islink(dest):
+        if module.isdir(dest) and not os.path.islink(dest):
             module.fail("cannot copy %s to %s: it is a directory" % (source.name or "content", dest), dest=dest)
-        exists = os.path.lexists(dest)
+        exists = module.lexists(dest)
         result = {"dest": dest, "checksum": source.checksum}
         if exists and not self.force:
             return result  # force: false keeps an existing file whatever it holds
@@ -228,6 +228,7 @@ class Copier(object):
             self.diffs.append(text_diff(read_text(dest) if exists else "", source.diff_text(), dest,
                                         source.name or "dynamically generated"))
         if module.check_mode:
+            module.predict(dest, "file")
             return
         if self.backup and exists:
             result["backup_file"] = module.backup_local(dest)
@@ -277,13 +278,13 @@ class Copier(object):
 def _single_file_dest(module, source):
     """Where a single file goes: dest itself, or ``dest/<name>`` when dest is (or ends like) a directory."""
     dest = module.params["dest"]
-    into_directory = dest.endswith("/") or os.path.isdir(dest)
+    into_directory = dest.endswith("/") or module.isdir(dest)
     if into_directory:
         if not source.name:
             module.fail("can not use content with a dir as dest", dest=dest)
         return os.path.join(dest, os.path.basename(source.name.rstrip("/"))), dest
     parent = os.path.dirname(os.path.abspath(dest))
-    if not os.path.isdir(parent):
+    if not module.isdir(parent):
         module.fail("Destination directory %s does not exist" % parent, dest=dest)
     if module.params["follow"] and os.path.islink(dest):
         dest = os.path.realpath(dest)

@@ -117,7 +117,7 @@ class FileTask(object):
         self.force = params["force"]
         self.follow = params["follow"]
         self.state = params["state"]
-        self.prev_state = path_state(self.path)
+        self.prev_state = path_state(self.path, module)
         if self.state is None:
             # An existing path keeps its kind; a missing one is a file (which then fails), or a directory
             # when recursing.
@@ -206,6 +206,7 @@ class FileTask(object):
         if self.prev_state == "absent":
             return {"path": path, "changed": False, "state": "absent"}
         diff = self.initial_diff()
+        self.module.predict(path, "absent")
         if not self.module.check_mode:
             try:
                 if self.prev_state == "directory":
@@ -219,7 +220,7 @@ class FileTask(object):
 
     def ensure_file(self):
         path = self.resolved_path()
-        state = path_state(path)
+        state = path_state(path, self.module)
         if state not in ("file", "hard"):
             self.fail("file (%s) is %s, cannot continue" % (path, state), path=path)
         diff = self.initial_diff(path)
@@ -227,7 +228,7 @@ class FileTask(object):
 
     def ensure_directory(self):
         path = self.resolved_path()
-        state = path_state(path)
+        state = path_state(path, self.module)
         diff = self.initial_diff(path)
         params = self.module.params
         if state == "absent":
@@ -348,6 +349,7 @@ class FileTask(object):
         diff = self.initial_diff()
         if self.prev_state == "absent":
             if self.module.check_mode:
+                self.module.predict(path, "file")
                 return {"dest": path, "changed": True, "diff": diff}
             try:
                 open(path, "ab").close()

@@ -66,6 +66,7 @@ class Agent(object):
         self.uploads = {}  # remote path -> (open temp file, its path, running sha1) while a put streams
         self.upload_errors = {}
         self.tmpdir = None
+        self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
         self._install_package()
 
     @staticmethod
@@ -112,7 +113,8 @@ class Agent(object):
             params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), header.get("params") or {},
                                               getattr(module, "SPEC_RULES", None))
             context = utils.Module(params, check_mode=header.get("check", False),
-                                   diff_mode=header.get("diff", False), tmpdir=self.workdir())
+                                   diff_mode=header.get("diff", False), tmpdir=self.workdir(),
+                                   predictions=self.predictions)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
             result = module.run(context) or {}
