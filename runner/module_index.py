@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,6 +21,8 @@ import modules as shipped_modules
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
+# ``from modules._files import x`` / ``import modules._files``: helper files a module needs on the target.
+_HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.", "provisioning.builtin.")
 
 
@@ -87,6 +90,7 @@ class ModuleIndex:
         self.dirs = [Path(d) for d in library_dirs] + [Path(shipped_modules.__file__).parent]
         self._cache: dict[str, ModuleInfo | None] = {}
         self.utils = _read_source(UTILS, Path(shipped_modules.__file__).parent / f"{UTILS}.py")
+        self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
 
     @staticmethod
     def canonical(name: str) -> str:
@@ -124,5 +128,25 @@ class ModuleIndex:
         return sorted(found)
 
     def sources_for(self, info: ModuleInfo) -> list[ModuleSource]:
-        """What the agent must hold to run ``info``: the shared helpers, then the module."""
-        return [self.utils, info.source]
+        """What the agent must hold to run ``info``: the helper files it imports (``modules._*``, each before what
+        imports it, ``_utils`` always first), then the module itself."""
+        ordered: list[ModuleSource] = [self.utils]
+        self._add_helpers(info.source, ordered)
+        return [*ordered, info.source]
+
+    def _add_helpers(self, source: ModuleSource, ordered: list[ModuleSource]) -> None:
+        for name in _HELPER_IMPORT.findall(source.source.decode("utf-8", "replace")):
+            if any(helper.name == name for helper in ordered):
+                continue
+            helper = self._helper(name)
+            self._add_helpers(helper, ordered)
+            ordered.append(helper)
+
+    def _helper(self, name: str) -> ModuleSource:
+        cached = self._helpers.get(name)
+        if cached is None:
+            path = Path(shipped_modules.__file__).parent / f"{name}.py"
+            if not path.is_file():
+                raise UserError(f"module helper modules.{name} does not exist")
+            cached = self._helpers[name] = _read_source(name, path)
+        return cached
