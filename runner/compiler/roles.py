@@ -70,6 +70,9 @@ class RoleExpander:
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
                 stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
                 dynamic: bool = False) -> list[int]:
+        # A reference's ``vars:`` are role parameters too: they count when telling duplicates apart and they are
+        # what argument_specs checks, as in Ansible.
+        params = {**dict(getattr(reference, "vars", None) or {}), **params}
         base = stack[-1].parent if stack else None
         path = find_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir, role_basedir=base,
                          position=position)
@@ -89,7 +92,7 @@ class RoleExpander:
                                     inherited.under(dependency), [*stack, path], dependency.position or position)
             except UserError as exc:
                 self.compiler.error(exc)
-        role_index = self._plan_role(role, params, reference)
+        role_index = self._plan_role(role, params)
         plan_role = self.compiler.plan.roles[role_index]
         self.play_scopes += [s for s in (plan_role.defaults_scope, plan_role.vars_scope) if s is not None]
         scopes = [s for s in (plan_role.defaults_scope, plan_role.vars_scope, plan_role.params_scope)
@@ -102,15 +105,13 @@ class RoleExpander:
             self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
         return ids
 
-    def _plan_role(self, role: RoleSource, params: dict[str, Any], reference: Any) -> int:
+    def _plan_role(self, role: RoleSource, params: dict[str, Any]) -> int:
         add = self.compiler.add_scope
-        ref_vars = dict(getattr(reference, "vars", None) or {}) if reference is not None else {}
         plan_role = PlanRole(
             name=role.name, path=str(role.path),
             defaults_scope=add(ScopeKind.ROLE_DEFAULTS, f"role {role.name} defaults", role.defaults),
             vars_scope=add(ScopeKind.ROLE_VARS, f"role {role.name} vars", role.vars),
-            params_scope=add(ScopeKind.ROLE_PARAMS, f"role {role.name} params", {**ref_vars, **params})
-            if (params or ref_vars) else None)
+            params_scope=add(ScopeKind.ROLE_PARAMS, f"role {role.name} params", params) if params else None)
         self.compiler.plan.roles.append(plan_role)
         return len(self.compiler.plan.roles) - 1
 
