@@ -185,8 +185,8 @@ class TaskCompiler:
                 if is_template(text):
                     self.templar.precompile(text)
         except TemplateError as exc:
-            raise ParseError(f"template error in task '{node.name or node.module}': {exc}",
-                             SourcePosition.parse(node.position)) from None
+            raise ParseError(f"template error in task '{node.name or node.module}': {exc.message}",
+                             SourcePosition.parse(node.position), hint=exc.hint) from None
 
     # -- imports and includes -------------------------------------------------------------------------------
     def _import_tasks(self, task: Task, inherited: Inherited) -> list[int]:

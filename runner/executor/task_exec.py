@@ -114,7 +114,7 @@ class PlaybookWorker:
             result = await self._run_node(host, node, variables, payload)
         except (TemplateError, TaskFailure, ActionFailed) as exc:
             message = exc.message if isinstance(exc, UserError) else str(exc)
-            result = {"failed": True, "changed": False, "msg": f"{message} (task at {node.position})"}
+            result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
         result["_status"] = status_of(result)
         result["_duration"] = round(time.monotonic() - started, 6)
         if result.get("failed") and self._flag(node.ignore_errors, host, node, payload):
@@ -341,6 +341,11 @@ class PlaybookWorker:
     def abort(self) -> None:
         for session in self.sessions.values():
             session.abort()
+
+
+def describe_task(node: PlanTask) -> str:
+    """How an error names a task: ``task 'Install packages' at site.yml:12:7`` (the module for unnamed tasks)."""
+    return f"task '{node.name or node.module or node.kind}' at {node.position}"
 
 
 def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
