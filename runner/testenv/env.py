@@ -88,12 +88,53 @@ class TestEnv:
                 if host_dir.path.name not in {name for name, _ in wanted}:
                     self._remove(host_dir.path)  # a host beyond the count: the env shrank
             self._start([(name, address) for name, address in wanted if name not in keep], wanted)
-            hosts = self.hosts()
-            write_known_hosts(self.known_hosts, [(host.address, read_public_key(HostDir(host.state_dir).host_key))
-                                                 for host in hosts])
-            write_inventory(self.inventory_path, [(host.name, host.address) for host in hosts],
-                            self.private_key, self.known_hosts)
-            return hosts
+            return self._write_access_files()
+
+    def start_host(self, name: str, address: str) -> TestHost:
+        """Start one host called ``name`` on ``address`` beside the env's others, for callers that manage hosts
+        one by one (the local provider). A host that already runs there and serves SSH is kept as it is; one
+        elsewhere is restarted fresh. ``up`` and ``down`` treat these hosts like any other."""
+        if not _NAME.match(name):
+            raise TestEnvError(f"host name {name!r} must be letters, digits, '_.-'")
+        require_machine()
+        with self._locked():
+            running = {host.name: host for host in self.hosts()}
+            current = running.pop(name, None)
+            if current is not None and current.address == address and accepts_tcp(address):
+                return current
+            stop([HostDir(self.state_dir / name)])
+            peers = [(host.name, host.address) for host in running.values()] + [(name, address)]
+            self._start([(name, address)], peers)
+            self._write_access_files()
+            return next(host for host in self.hosts() if host.name == name)
+
+    def stop_host(self, name: str, keep_state: bool = False) -> bool:
+        """Stop the host called ``name`` (every process in it, then its mounts) and, unless ``keep_state``,
+        remove its state; False when the env has no such host."""
+        if not _NAME.match(name):
+            raise TestEnvError(f"host name {name!r} must be letters, digits, '_.-'")
+        host_dir = HostDir(self.state_dir / name)
+        if not host_dir.path.is_dir():
+            return False
+        require_root()
+        with self._locked():
+            stop([host_dir])
+            launcher = self._launchers.pop(name, None)
+            if launcher is not None:
+                launcher.wait()  # its child, the host's init, is gone: it ends at once; reap it
+            if not keep_state:
+                self._remove(host_dir.path)
+            self._write_access_files()
+        return True
+
+    def _write_access_files(self) -> list[TestHost]:
+        """known_hosts and inventory.yml for the hosts that run now; returns them."""
+        hosts = self.hosts()
+        write_known_hosts(self.known_hosts, [(host.address, read_public_key(HostDir(host.state_dir).host_key))
+                                             for host in hosts])
+        write_inventory(self.inventory_path, [(host.name, host.address) for host in hosts],
+                        self.private_key, self.known_hosts)
+        return hosts
 
     def _start(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]) -> None:
         """Start ``missing`` hosts from fresh layers, all at once, and wait until each one serves SSH."""

@@ -13,6 +13,16 @@ GROUP = "testhosts"
 INTERPRETER = "/usr/bin/python3"
 
 
+def access_vars(private_key: Path, known_hosts: Path) -> dict[str, str]:
+    """The variables that log in to an env's hosts: root with the env's key, its known_hosts, the machine's Python."""
+    return {
+        "ansible_user": "root",
+        "ansible_ssh_private_key_file": str(private_key),
+        "provisioning_ssh_known_hosts_file": str(known_hosts),
+        "ansible_python_interpreter": INTERPRETER,
+    }
+
+
 def inventory_data(hosts: list[tuple[str, str]], private_key: Path, known_hosts: Path) -> dict:
     """Ansible's YAML inventory layout for (name, address) pairs."""
     return {
@@ -20,12 +30,7 @@ def inventory_data(hosts: list[tuple[str, str]], private_key: Path, known_hosts:
             "children": {
                 GROUP: {
                     "hosts": {name: {"ansible_host": address} for name, address in hosts},
-                    "vars": {
-                        "ansible_user": "root",
-                        "ansible_ssh_private_key_file": str(private_key),
-                        "provisioning_ssh_known_hosts_file": str(known_hosts),
-                        "ansible_python_interpreter": INTERPRETER,
-                    },
+                    "vars": access_vars(private_key, known_hosts),
                 },
             },
         },
