@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import math
 import signal
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Collection, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,6 +229,8 @@ class PlaybookExecutor:
                 self._advance(state, host, walks[host], results[host], pending)
             if self._fatal(state, node, results):
                 state.stop_play = True
+            elif _flushes_handlers(node):
+                await self._flush_handlers(state, group)
 
     async def _run_free(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None]) -> None:
         pending: dict[str, Step] = {}
@@ -237,6 +239,8 @@ class PlaybookExecutor:
             step = pending[host]
             results = await self._run_task(state, step.node, {host: step})
             self._advance(state, host, walk, results[host], pending)
+            if _flushes_handlers(step.node):
+                await self._flush_handlers(state, [host])
 
     def _advance(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None],
                  result: dict[str, Any] | None, pending: dict[str, Step]) -> None:
@@ -347,27 +351,30 @@ class PlaybookExecutor:
             self.callbacks.host_result(info, host, result)
 
     # -- handlers -----------------------------------------------------------------------------------------
-    async def _flush_handlers(self, state: PlayState) -> None:
-        """Run notified handlers once per host, in the order they are defined, then forget the notifications."""
+    async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
+        """Run notified handlers once per host, in the order they are defined, then forget the notifications.
+
+        ``only`` limits the flush to some hosts (``meta: flush_handlers`` flushes the hosts that ran it; under the
+        free strategy that is one host); the end of a section flushes every host.
+        """
+        flushed = set(state.batch if only is None else only)
+        allowed = set(state.active)
+        if state.play.force_handlers is True or self.options.force_handlers:
+            allowed |= state.failed
         for handler_id in state.play.handlers:
             handler = self.nodes[handler_id]
             names = [handler.name or "", *handler.listen]
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):
-                    if host not in hosts:
+                    if host in flushed and host not in hosts:
                         hosts.append(host)
-            allowed = set(state.active)
-            if state.play.force_handlers is True or self.options.force_handlers:
-                allowed |= state.failed
+                state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
             hosts = [h for h in hosts if h in allowed]
-            if not hosts:
-                continue
-            for name in names:
-                state.notified.pop(name, None)
-            walks = {host: self._walker(host, state).walk([handler_id]) for host in hosts}
-            await self._run_handler(state, walks)
-        state.notified.clear()
+            if hosts:
+                walks = {host: self._walker(host, state).walk([handler_id]) for host in hosts}
+                await self._run_handler(state, walks)
+        state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 
     async def _run_handler(self, state: PlayState, walks: dict[str, Generator[Step, dict[str, Any], None]]
                            ) -> None:
@@ -381,6 +388,10 @@ class PlaybookExecutor:
             results = await self._run_task(state, node, {h: pending[h] for h in group}, is_handler=True)
             for host in group:
                 self._advance(state, host, walks[host], results[host], pending)
+
+
+def _flushes_handlers(node: PlanTask) -> bool:
+    return node.kind == "meta" and (node.args.get("_raw_params") or node.args.get("free_form")) == "flush_handlers"
 
 
 def _top_level(nodes: list[PlanTask]) -> list[int]:
