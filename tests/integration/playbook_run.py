@@ -52,8 +52,8 @@ class PlaybookRun:
         return merged
 
     def msg(self, name: str) -> dict[str, Any]:
-        """What a debug task said, per host."""
-        return {host: result.get("msg") for host, result in self.task(name).items()}
+        """What a debug task said, per host that ran it."""
+        return {host: result.get("msg") for host, result in self.task(name).items() if not result.get("skipped")}
 
     def ran(self, name: str) -> list[str]:
         """Hosts that ran the task named ``name`` (not skipped)."""
