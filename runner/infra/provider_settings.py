@@ -42,7 +42,7 @@ class ProviderSettings(Model):
     KIND = "provider settings"
     SECRETS: ClassVar[tuple[str, ...]] = ()  # fields never shown in any output
 
-    retries: PositiveInt = Field(default=3, description="Tries of a call that failed for a transient reason")
+    tries: PositiveInt = Field(default=3, description="Tries of a call that fails for a transient reason")
     retry_delay: Seconds = Field(default=1.0, description="Seconds before the first retry; doubled for each next")
     wait_timeout: PositiveInt = Field(default=600, description="Seconds to wait for a new server to run and answer")
     wait_for_ssh: Bool = Field(default=True, description="Wait until a new server's SSH port answers")

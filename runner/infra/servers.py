@@ -144,13 +144,13 @@ class UpcloudSettings(CloudSettings):
     """An UpCloud server."""
 
     KIND = "upcloud server"
-    REQUIRED: ClassVar[tuple[str, ...]] = ("zone", "image")
+    REQUIRED: ClassVar[tuple[str, ...]] = ("zone", "image", "ssh_key")
 
     image: Text | None = Field(default=None, description="The OS template's UUID or title")
     zone: Text | None = Field(default=None, description="The zone (de-fra1, nl-ams1, us-nyc1 ...)")
     plan: Text = Field(default="1xCPU-2GB", description="The plan (1xCPU-2GB, 2xCPU-4GB ...)")
     user: Text | None = Field(default="root", description="The login user created on the server")
-    disk_gb: PositiveInt | None = Field(default=None, description="Size of the system disk in GB (the plan's)")
+    disk_gb: PositiveInt | None = Field(default=25, description="Size of the system disk in GB")
     network: list[Literal["public", "utility"]] = Field(
         default_factory=lambda: ["public", "utility"], description="Network interfaces the server gets")
 

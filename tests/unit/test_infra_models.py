@@ -165,6 +165,7 @@ def test_every_problem_is_reported_at_its_place(tmp_path: Path) -> None:
         (15, 14, "expected a positive whole number, got -3"),
         (16, 5, "server 'web4' needs 'zone': set it on the server or under defaults.upcloud"),
         (16, 5, "server 'web4' needs 'image': set it on the server or under defaults.upcloud"),
+        (16, 5, "server 'web4' needs 'ssh_key': set it on the server or under defaults.upcloud"),
         (19, 5, "give either 'labels' or 'groups' (they are one setting)"),
         (20, 5, "server 'web4' is declared twice"),
         (22, 5, "missing required keyword 'hostname'"),

@@ -1,0 +1,68 @@
+"""Local servers: test hosts on this machine (own mount, UTS and PID namespaces, overlay root, sshd on its own
+127.0.0.N), one ``runner.testenv`` env per infra under the provider's state directory. Needs root.
+
+A server's state is its host directory in the env: running while its init runs, stopped when only the
+directory is left (after ``keep_storage`` deletion, or a reboot of the machine). Starting a stopped local
+server starts it from a fresh root layer, as the env does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from runner.infra.provider_settings import LocalProviderSettings
+from runner.infra.servers import AnyServer
+from runner.providers.base import Provider, ProviderError, ServerState
+from runner.testenv import TestEnv, TestHost
+from runner.testenv.host import HostDir
+from runner.testenv.inventory import access_vars
+from runner.testenv.machine import accepts_tcp
+
+DEFAULT_ENV = "local"
+
+
+class LocalProvider(Provider):
+    name = "local"
+    settings: LocalProviderSettings
+
+    def __init__(self, settings: LocalProviderSettings, env_name: str = DEFAULT_ENV):
+        super().__init__(settings)
+        self.env = TestEnv(name=settings.env or env_name, count=1, base_address=settings.base_address,
+                           state_root=Path(settings.state_dir))
+
+    def servers(self) -> list[ServerState]:
+        running = {host.name: host for host in self.env.hosts()}
+        found = [self._running(host) for host in running.values()]
+        if self.env.state_dir.is_dir():
+            for path in sorted(self.env.state_dir.iterdir()):
+                if path.name not in running and HostDir(path).upper.is_dir():
+                    found.append(ServerState(path.name, self.name, str(path), "stopped", running=False))
+        return found
+
+    def create(self, server: AnyServer) -> ServerState:
+        address = getattr(server, "address", None) or self._free_address()
+        return self._running(self.env.start_host(server.hostname, address))
+
+    def start(self, state: ServerState) -> ServerState:
+        return self._running(self.env.start_host(state.name, self._free_address()))
+
+    def delete(self, state: ServerState, keep_storage: bool = False) -> None:
+        self.env.stop_host(state.name, keep_state=keep_storage)
+
+    def login_vars(self, server: AnyServer, state: ServerState) -> dict[str, Any]:
+        return {**access_vars(self.env.private_key, self.env.known_hosts), **super().login_vars(server, state)}
+
+    def _running(self, host: TestHost) -> ServerState:
+        return ServerState(host.name, self.name, str(host.state_dir), "running", running=True,
+                           private_address=host.address, details={"env": self.env.name, "pid": host.pid})
+
+    def _free_address(self) -> str:
+        """The first 127.0.0.N from the base up that no host of the env has and nothing listens on for SSH."""
+        taken = {host.address for host in self.env.hosts()}
+        for last in range(self.settings.base_address, 255):
+            address = f"127.0.0.{last}"
+            if address not in taken and not accepts_tcp(address):
+                return address
+        raise ProviderError(f"no free address from 127.0.0.{self.settings.base_address} to 127.0.0.254 for a "
+                            "local server: set 'base_address' in the local provider's settings")
