@@ -78,8 +78,15 @@ def machine() -> dict[str, Any]:
                 break
     with open("/proc/meminfo") as meminfo:
         total_kib = int(meminfo.readline().split()[1])
+    # other work on the machine skews every runner's times: the load average says how busy it was
     return {"nproc": os.cpu_count(), "memory_gib": round(total_kib / 1024 / 1024, 1), "cpu": model,
-            "kernel": platform.release(), "python": platform.python_version()}
+            "kernel": platform.release(), "python": platform.python_version(), "loadavg": os.getloadavg()}
+
+
+def describe_machine(facts: dict[str, Any]) -> str:
+    load = "/".join(f"{value:.1f}" for value in facts["loadavg"])
+    return (f"machine: {facts['nproc']} CPUs ({facts['cpu']}), {facts['memory_gib']} GiB, "
+            f"Python {facts['python']}, load average {load}")
 
 
 def _cell(value: float | None, digits: int = 2) -> str:

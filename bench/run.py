@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hosts import HostSet
 from measure import Measurement, measure
-from report import RunnerResults, table, write_json
+from report import RunnerResults, describe_machine, machine, table, write_json
 from runners import RUNNERS, Runner
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -88,6 +88,8 @@ def main(argv: list[str]) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     logs = RESULTS / stamp
     logs.mkdir(parents=True)
+    at_start = machine()
+    print(describe_machine(at_start), flush=True)
     print(f"starting {arguments.hosts} local test hosts", flush=True)
     env, hosts = HostSet.start(arguments.hosts)
     results: list[RunnerResults] = []
@@ -109,7 +111,10 @@ def main(argv: list[str]) -> int:
     print()
     print(table(results))
     output = RESULTS / f"{stamp}.json"
-    write_json(output, {"hosts": arguments.hosts, "runs": arguments.runs, "runners": arguments.only}, results)
+    parameters = {"hosts": arguments.hosts, "runs": arguments.runs, "runners": arguments.only,
+                  "loadavg_at_start": at_start["loadavg"]}
+    write_json(output, parameters, results)
+    print(describe_machine(machine()))
     print(f"\nresults: {output}\nlogs: {logs}")
     return 1 if any(result.error for result in results) else 0
 
