@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from runner.testenv import TestEnv, unavailable_reason
+from runner.testenv import DEFAULT_STATE_ROOT, TestEnv, unavailable_reason
 
 
 @pytest.fixture(scope="session")
@@ -21,11 +22,21 @@ def testenv() -> Iterator[TestEnv]:
     if reason:
         pytest.skip(f"no local test hosts: {reason}")
     env = TestEnv(name="pytest", count=3, base_address=20)
-    env.up()
-    try:
-        yield env
-    finally:
-        env.down()
+    # Several test sessions may run at once on one machine (a developer's and an editor's): each holds a shared
+    # lock while it uses the env, and only the last one out tears it down.
+    DEFAULT_STATE_ROOT.mkdir(parents=True, exist_ok=True)
+    with open(DEFAULT_STATE_ROOT / "pytest.users", "w") as users:
+        fcntl.flock(users, fcntl.LOCK_SH)
+        env.up()
+        try:
+            yield env
+        finally:
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pass  # another session still uses the hosts
+            else:
+                env.down()
 
 
 @pytest.fixture(scope="session")

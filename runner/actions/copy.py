@@ -98,7 +98,7 @@ async def _stream(ctx: ActionContext, plan: CopyPlan, needs: list[dict[str, str]
     entries = []
     for need in needs:
         local = by_name[need["path"]]
-        reply = await ctx.session.put(local.path, need["upload"], become=ctx.become)
+        reply = await ctx.session.put(local.path, need["upload"], become=ctx.become, temporary=True)
         if reply.get("failed"):
             raise ActionFailed(f"could not send {local.path} to the host: {reply.get('msg')}", dest=need["upload"])
         entries.append(local.entry(upload=need["upload"]))

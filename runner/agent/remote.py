@@ -14,10 +14,12 @@ task costs one request and one reply, no process spawn.
 import hashlib
 import json
 import os
+import select
 import signal
 import struct
 import sys
 import tempfile
+import threading
 import traceback
 import types
 
@@ -58,6 +60,48 @@ class Channel(object):
         self.writer.flush()
 
 
+class AbortWatch(object):
+    """While a module runs, no request may arrive: stdin becoming readable (the controller closed the channel, or
+    was interrupted) means stop now. Remove temp files and end every process the agent started."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.wake_read, self.wake_write = os.pipe()
+        self.thread = threading.Thread(target=self._watch)
+        self.thread.daemon = True
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        os.write(self.wake_write, b"x")
+        self.thread.join()
+        os.close(self.wake_read)
+        os.close(self.wake_write)
+        return False
+
+    def _watch(self):
+        readable, _, _ = select.select([self.agent.channel.reader.fileno(), self.wake_read], [], [])
+        if self.wake_read not in readable:
+            stop_everything(self.agent, signal.SIGHUP)
+
+
+def stop_everything(agent, signum):
+    """Remove temp files, then SIGTERM the agent's process group (itself and every process it started)."""
+    agent.cleanup()
+    if threading.current_thread() is not threading.main_thread():
+        # Only the main thread may change signal handlers: the SIGTERM sent here reaches the main thread's
+        # handler, which comes back to this function and ends the agent.
+        os.killpg(os.getpgrp(), signal.SIGTERM)
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        os.killpg(os.getpgrp(), signal.SIGTERM)
+    finally:
+        os._exit(128 + signum)
+
+
 class Agent(object):
     def __init__(self, channel):
         self.channel = channel
@@ -65,6 +109,7 @@ class Agent(object):
         self.hashes = {}
         self.uploads = {}  # remote path -> (open temp file, its path, running sha1) while a put streams
         self.upload_errors = {}
+        self.temporaries = set()  # uploads a later module moves into place; removed at exit if still there
         self.tmpdir = None
         self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
         self._install_package()
@@ -117,7 +162,8 @@ class Agent(object):
                                    predictions=self.predictions)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
-            result = module.run(context) or {}
+            with AbortWatch(self):
+                result = module.run(context) or {}
             if context.warnings:
                 result.setdefault("warnings", []).extend(context.warnings)
         except utils.ArgumentError as exc:
@@ -165,6 +211,8 @@ class Agent(object):
         if header.get("mode") is not None:
             os.chmod(tmp, int(header["mode"]))
         os.rename(tmp, path)
+        if header.get("temporary"):
+            self.temporaries.add(path)
         return {"path": path, "checksum": digest.hexdigest()}
 
     def op_fetch(self, header, body):
@@ -208,6 +256,10 @@ class Agent(object):
     def cleanup(self):
         for path in list(self.uploads):
             self.discard_upload(path)
+        for path in self.temporaries:
+            if os.path.lexists(path):
+                os.unlink(path)
+        self.temporaries.clear()
         if self.tmpdir:
             import shutil
             shutil.rmtree(self.tmpdir, ignore_errors=True)
@@ -220,12 +272,7 @@ def main():
     def stop(signum, frame):
         # The controller was interrupted: remove our temp files, then end every process this agent started
         # (they share its process group), so nothing is left running on the host.
-        agent.cleanup()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        try:
-            os.killpg(os.getpgrp(), signal.SIGTERM)
-        finally:
-            os._exit(128 + signum)
+        stop_everything(agent, signum)
 
     for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(signum, stop)

@@ -77,15 +77,20 @@ class AgentClient:
             raise self._start_failure(become) from exc
 
     async def _answer_password(self, become: BecomeSettings, marker: str, prompt: str) -> None:
-        seen = b""
-        while prompt.encode() not in seen:
-            chunk = await self.process.read_stderr()
-            if not chunk:
-                raise BecomeFailure(explain_failure(seen.decode(errors="replace"), become))
-            seen += chunk
+        """Answer the password prompt, unless escalation succeeds without one (sudo remembers a recent
+        authentication); a second prompt means the password was wrong."""
+        marker_task = asyncio.ensure_future(self._expect_marker(become, marker))
+        prompt_task = asyncio.ensure_future(self._wait_for_text(prompt.encode()))
+        done, _ = await asyncio.wait({marker_task, prompt_task}, return_when=asyncio.FIRST_COMPLETED)
+        if marker_task in done:
+            prompt_task.cancel()
+            marker_task.result()
+            return
+        if prompt.encode() not in prompt_task.result():
+            marker_task.cancel()
+            raise BecomeFailure(explain_failure(b"".join(self.stderr_tail).decode(errors="replace"), become))
         self.process.write(become.password.encode() + b"\n")  # type: ignore[union-attr]
         await self.process.drain()
-        marker_task = asyncio.ensure_future(self._expect_marker(become, marker))
         reprompt_task = asyncio.ensure_future(self._wait_for_text(prompt.encode()))
         done, pending = await asyncio.wait({marker_task, reprompt_task}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
@@ -191,8 +196,12 @@ class AgentClient:
                     self.loaded[source.name] = source.digest
             return await self._receive()
 
-    async def put(self, data: bytes | Path, remote_path: str, mode: int | None = None) -> dict[str, Any]:
-        """Stream bytes or a local file to ``remote_path`` (written beside it, then renamed into place)."""
+    async def put(self, data: bytes | Path, remote_path: str, mode: int | None = None, *,
+                  temporary: bool = False) -> dict[str, Any]:
+        """Stream bytes or a local file to ``remote_path`` (written beside it, then renamed into place).
+
+        A ``temporary`` file is one a later module moves into place; the agent removes it if it is still there
+        when the agent ends (an interrupted run leaves nothing half-done behind)."""
         async with self._lock:
             if isinstance(data, bytes):
                 chunks: Iterable[bytes] = (data[i:i + PUT_CHUNK] for i in range(0, len(data), PUT_CHUNK))
@@ -204,8 +213,8 @@ class AgentClient:
                     self.process.write(encode_frame({"op": "put", "path": remote_path}, previous))
                     await self.process.drain()
                 previous = chunk
-            self.process.write(encode_frame({"op": "put", "path": remote_path, "final": True, "mode": mode},
-                                            previous))
+            self.process.write(encode_frame({"op": "put", "path": remote_path, "final": True, "mode": mode,
+                                             "temporary": temporary}, previous))
             return await self._receive()
 
     async def fetch(self, remote_path: str) -> tuple[dict[str, Any], bytes]:

@@ -87,8 +87,8 @@ class HostSession:
         return result
 
     async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,
-                  become: BecomeSettings | None = None) -> dict[str, Any]:
-        return await (await self.agent(become)).put(data, remote_path, mode)
+                  become: BecomeSettings | None = None, temporary: bool = False) -> dict[str, Any]:
+        return await (await self.agent(become)).put(data, remote_path, mode, temporary=temporary)
 
     async def fetch(self, remote_path: str, *, become: BecomeSettings | None = None) -> tuple[dict[str, Any], bytes]:
         return await (await self.agent(become)).fetch(remote_path)

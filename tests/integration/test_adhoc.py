@@ -1,0 +1,166 @@
+"""`provisioning PATTERN -m MODULE -a ARGS` against real local test hosts: output, exit codes, become, failures
+of some hosts beside others, host keys, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from runner.testenv import SUDOPW_PASSWORD, TestEnv
+
+pytestmark = pytest.mark.hosts
+
+
+def adhoc(inventory: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None,
+          stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["provisioning", *args, "-i", str(inventory)], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})}, input=stdin)
+
+
+def test_ping_every_host(inventory_path: Path) -> None:
+    run = adhoc(inventory_path, "testhosts", "-m", "ping")
+    assert run.returncode == 0, run.stderr
+    for name in ("host1", "host2", "host3"):
+        assert f'{name} | SUCCESS => {{\n    "changed": false,\n    "ping": "pong"\n}}' in run.stdout
+
+
+def test_command_output_like_ansible(inventory_path: Path) -> None:
+    run = adhoc(inventory_path, "host2", "-a", "hostname")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "host2 | CHANGED | rc=0 >>\nhost2\n"
+
+
+def test_shell_one_line_and_failure_exit_code(inventory_path: Path) -> None:
+    run = adhoc(inventory_path, "testhosts", "-m", "shell", "-a", "echo out; echo err >&2; exit 3", "-o")
+    assert run.returncode == 2
+    lines = sorted(run.stdout.splitlines())
+    assert lines == [f"{h} | FAILED | rc=3 | (stdout) out (stderr) err" for h in ("host1", "host2", "host3")]
+
+
+def test_free_form_and_json_arguments_are_equivalent(inventory_path: Path) -> None:
+    kv = adhoc(inventory_path, "host1", "-m", "copy", "-a", "content='a b' dest=/tmp/adhoc-kv mode=0600", "-o")
+    as_json = adhoc(inventory_path, "host1", "-m", "copy", "-a",
+                    '{"content": "a b", "dest": "/tmp/adhoc-kv", "mode": "0600"}', "-o")
+    assert kv.returncode == 0 and as_json.returncode == 0, kv.stderr + as_json.stderr
+    assert "CHANGED" in kv.stdout and "SUCCESS" in as_json.stdout and '"mode": "0600"' in as_json.stdout
+
+
+def test_check_mode_predicts_and_changes_nothing(inventory_path: Path) -> None:
+    args = ["host1", "-m", "copy", "-a", "content=checked dest=/tmp/adhoc-check", "-o"]
+    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/adhoc-check state=absent")
+    predicted = adhoc(inventory_path, *args, "--check", "--diff")
+    assert predicted.returncode == 0 and "CHANGED" in predicted.stdout
+    assert "+checked" in predicted.stdout  # the diff is shown
+    still = adhoc(inventory_path, "host1", "-m", "stat", "-a", "path=/tmp/adhoc-check", "-o")
+    assert '"exists": false' in still.stdout
+    assert "CHANGED" in adhoc(inventory_path, *args).stdout
+    assert "SUCCESS" in adhoc(inventory_path, *args).stdout
+
+
+def test_become_to_another_user(inventory_path: Path) -> None:
+    run = adhoc(inventory_path, "host1", "-m", "command", "-a", "id -un", "-b", "--become-user", "deploy")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.endswith("deploy\n")
+
+
+def test_become_with_password_right_and_wrong(testenv: TestEnv, inventory_path: Path) -> None:
+    def forget_sudo_authentication() -> None:  # sudo remembers a recent password; this test needs it asked
+        assert adhoc(inventory_path, "host1", "-e", "ansible_user=sudopw", "-m", "raw", "-a", "sudo -K").returncode == 0
+
+    forget_sudo_authentication()
+    missing = adhoc(inventory_path, "host1", "-a", "id -un", "-e", "ansible_user=sudopw", "-b", timeout=60)
+    assert missing.returncode == 2 and "Missing sudo password" in missing.stdout
+    wrong = adhoc(inventory_path, "host1", "-a", "id -un", "-e", "ansible_user=sudopw", "-b",
+                  "-e", "ansible_become_password=nope", timeout=60)
+    assert wrong.returncode == 2
+    assert "Incorrect sudo password" in wrong.stdout
+    vars_right = ["-e", "ansible_user=sudopw", "-b", "-e", f"ansible_become_password={SUDOPW_PASSWORD}"]
+    right = adhoc(inventory_path, "host1", "-a", "id -un", *vars_right)
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert right.stdout.endswith("root\n")
+
+
+def _inventory_with(tmp_path: Path, inventory_path: Path, extra_hosts: str) -> Path:
+    copy = tmp_path / "inventory"
+    copy.mkdir()
+    shutil.copy(inventory_path, copy / "testhosts.yml")
+    (copy / "extra.ini").write_text(extra_hosts)
+    return copy
+
+
+def test_unreachable_host_beside_reachable_ones(tmp_path: Path, inventory_path: Path) -> None:
+    ghost = "ghost ansible_host=127.0.0.99 ansible_user=root ansible_ssh_timeout=2 provisioning_host_key_checking=false"
+    inventory = _inventory_with(tmp_path, inventory_path, f"[gone]\n{ghost}\n")
+    run = adhoc(inventory, "all", "-m", "ping", "-o", timeout=60)
+    assert run.returncode == 4
+    assert "ghost | UNREACHABLE! =>" in run.stdout
+    for name in ("host1", "host2", "host3"):
+        assert f'{name} | SUCCESS => {{"changed": false, "ping": "pong"}}' in run.stdout
+
+
+def test_changed_host_key_is_rejected(tmp_path: Path, testenv: TestEnv, inventory_path: Path) -> None:
+    hosts = testenv.hosts()
+    wrong = tmp_path / "known_hosts"
+    # host1's address with host2's key: the key "has changed".
+    key_of_host2 = next(line.split(None, 1)[1] for line in testenv.known_hosts.read_text().splitlines()
+                        if line.startswith(hosts[1].address + " "))
+    wrong.write_text(f"{hosts[0].address} {key_of_host2}\n")
+    run = adhoc(inventory_path, "host1", "-m", "ping", "-e", f"provisioning_ssh_known_hosts_file={wrong}")
+    assert run.returncode == 4
+    assert "UNREACHABLE!" in run.stdout and "host key verification failed" in run.stdout
+    off = adhoc(inventory_path, "host1", "-m", "ping", "-e", f"provisioning_ssh_known_hosts_file={wrong}",
+                "-e", "provisioning_host_key_checking=false")
+    assert off.returncode == 0, off.stdout
+
+
+def _remote_processes(inventory: Path, host: str, pattern: str) -> str:
+    run = adhoc(inventory, host, "-m", "raw", "-a", f"ps -eo args | grep -F -- '{pattern}' | grep -v grep || true")
+    return run.stdout.split(">>", 1)[-1].strip()
+
+
+def test_ctrl_c_stops_cleanly(tmp_path: Path, inventory_path: Path) -> None:
+    marker = f"sleep 4242{os.getpid() % 100}"
+    process = subprocess.Popen(["provisioning", "testhosts", "-i", str(inventory_path), "-m", "shell", "-a",
+                                f"{marker}; echo finished > /tmp/ctrl-c-marker"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and marker not in _remote_processes(inventory_path, "host3", marker):
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 99, stderr
+    time.sleep(0.5)
+    for host in ("host1", "host2", "host3"):
+        assert marker not in _remote_processes(inventory_path, host, marker)
+    check = adhoc(inventory_path, "testhosts", "-m", "stat", "-a", "path=/tmp/ctrl-c-marker", "-o")
+    assert check.stdout.count('"exists": false') == 3
+
+
+def test_interrupted_large_copy_leaves_no_partial_file(tmp_path: Path, inventory_path: Path) -> None:
+    big = tmp_path / "big.bin"
+    big.write_bytes(os.urandom(1 << 20) * 48)  # 48 MiB: takes long enough to interrupt mid-stream
+    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/interrupted state=directory")
+    process = subprocess.Popen(["provisioning", "host1", "-i", str(inventory_path), "-m", "copy", "-a",
+                                f"src={big} dest=/tmp/interrupted/big.bin"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(1.0)
+    os.killpg(process.pid, signal.SIGINT)
+    process.communicate(timeout=30)
+    listing = adhoc(inventory_path, "host1", "-m", "raw", "-a", "ls -A /tmp/interrupted")
+    names = listing.stdout.split(">>", 1)[-1].split()
+    assert names in ([], ["big.bin"])  # either nothing, or the whole file: never a temp or partial file
+    if names:
+        size = adhoc(inventory_path, "host1", "-m", "stat", "-a", "path=/tmp/interrupted/big.bin", "-o")
+        assert f'"size": {48 << 20}' in size.stdout
+
+
+def test_list_hosts_touches_nothing(inventory_path: Path) -> None:
+    run = adhoc(inventory_path, "testhosts:!host2", "--list-hosts", "-m", "ping")
+    assert run.returncode == 0
+    assert run.stdout == "  hosts (2):\n    host1\n    host3\n"
