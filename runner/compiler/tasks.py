@@ -107,9 +107,13 @@ class TaskCompiler:
             scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"task at {task.position}", task.vars,
                                             str(task.position))
         context = inherited.under(task, scope=scope)
-        if not handlers and not self.tags.selects(context.tags) and module not in (INCLUDE_TASKS, INCLUDE_ROLE):
+        if not handlers and not self.tags.selects(context.tags):
             return []
         node = self._node(task, context)
+        if module in (INCLUDE_TASKS, INCLUDE_ROLE):
+            # What an include adds inherits from the include's parents, not from the include itself: its own
+            # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
+            self.include_contexts[node.id] = inherited
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
             self.handler_names.update([node.name or "", *node.listen])
@@ -139,7 +143,7 @@ class TaskCompiler:
         for name, position in [(n, task.position) for n in task.notify or []]:
             self.notified.append((name, position))
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
-            return self._include_node(task, context, fields)
+            return self._include_node(task, fields)
         if module == META:
             args = task.module_args if isinstance(task.module_args, dict) else {"_raw_params": task.module_args}
             return self.compiler.new_node(kind="meta", module="meta", args=dict(args), **fields)
@@ -217,7 +221,7 @@ class TaskCompiler:
                     return (folder / file).resolve()
         return None
 
-    def _include_node(self, task: Task, context: Inherited, fields: dict[str, Any]) -> PlanTask:
+    def _include_node(self, task: Task, fields: dict[str, Any]) -> PlanTask:
         include = task.include
         data: dict[str, Any] = {}
         if include is not None:
@@ -231,15 +235,13 @@ class TaskCompiler:
             if params:
                 data["vars"] = {**params, **data.get("vars", {})}
         node = self.compiler.new_node(kind=task.module, module=task.module, include=data, **fields)
-        self.include_contexts[node.id] = context
         self._precompile(node)
         return node
 
     def compile_dynamic(self, node: PlanTask, target: str) -> None:
-        """The nodes an include adds for one target (file or role), compiled with the include's context."""
+        """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
         context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
         apply = (node.include or {}).get("apply") or {}
-        context = replace(context, when=(), scopes=tuple(s for s in context.scopes))
         if apply:
             context = context.under(_ApplyKeywords(apply))
         if node.kind == INCLUDE_ROLE:
