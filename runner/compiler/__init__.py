@@ -22,7 +22,7 @@ from runner.loader.playbook import load_playbook
 from runner.loader.yaml import load_yaml_file
 from runner.models import Play, PlaybookImport
 from runner.models.validation import raise_collected
-from runner.plan import Plan, PlanPlay, PlanTask, ScopeKind, VarScope
+from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, ScopeKind, VarScope
 from runner.templating import Templar, is_template
 
 __all__ = ["CompileOptions", "Compiler"]
@@ -167,10 +167,18 @@ class Compiler:
         return self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
 
     # -- run time -----------------------------------------------------------------------------------------
-    def compile_include(self, node: PlanTask, target: str) -> tuple[list[PlanTask], list[VarScope]]:
-        """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time."""
-        first_node, first_scope = len(self.plan.tasks), len(self.plan.scopes)
+    def compile_include(self, node: PlanTask, target: str) -> PlanFragment:
+        """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.
+
+        On an error the plan's tables are cut back, so ids and indexes stay the same in every copy of the plan.
+        """
+        plan = self.plan
+        sizes = len(plan.tasks), len(plan.scopes), len(plan.roles), len(self.tasks.role_handlers)
         self.errors = []
         self.tasks.compile_dynamic(node, target)
-        raise_collected(self.errors)
-        return self.plan.tasks[first_node:], self.plan.scopes[first_scope:]
+        if self.errors:
+            del plan.tasks[sizes[0]:], plan.scopes[sizes[1]:], plan.roles[sizes[2]:]
+            del self.tasks.role_handlers[sizes[3]:]
+            raise_collected(self.errors)
+        return PlanFragment(tasks=plan.tasks[sizes[0]:], scopes=plan.scopes[sizes[1]:], roles=plan.roles[sizes[2]:],
+                            handlers=self.tasks.role_handlers[sizes[3]:])

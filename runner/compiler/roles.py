@@ -101,8 +101,7 @@ class RoleExpander:
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir))
         ids += self.tasks.compile_list(role.tasks, context)
-        if not dynamic:
-            self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
+        self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
         return ids
 
     def _plan_role(self, role: RoleSource, params: dict[str, Any]) -> int:

@@ -19,10 +19,11 @@ from runner.errors import ExitCode, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.pool import WorkerPool
 from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
-from runner.plan import Plan, PlanPlay, PlanTask
+from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 
-# Compiles an include at run time: (include node, target file or role, host) -> new nodes and new scopes.
-IncludeCompiler = Callable[[PlanTask, str], tuple[list[PlanTask], list[Any]]]
+# Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
+# compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
+IncludeCompiler = Callable[[PlanTask, str], PlanFragment]
 
 
 @dataclass
@@ -147,7 +148,8 @@ class PlaybookExecutor:
     async def _run_play(self, play: PlanPlay) -> bool:
         """Run one play; False when the run must stop (any_errors_fatal, max_fail_percentage, end of hosts)."""
         hosts = self._play_hosts(play)
-        self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, self.options.check), hosts)
+        check = play.check_mode if isinstance(play.check_mode, bool) else self.options.check
+        self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, check, play.strategy), hosts)
         if not hosts:
             self.callbacks.warning("No hosts matched, nothing to do" if not self.limit else
                                    f"No hosts matched the limit '{self.limit}', nothing to do")
@@ -188,22 +190,23 @@ class PlaybookExecutor:
             assert self.pool is not None
             self.pool.broadcast({"vars": {host: values}})
 
-        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(node, entry), on_rescue)
+        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry), on_rescue)
 
-    def _resolve_include(self, node: PlanTask, entry: Mapping[str, Any]) -> list[int]:
+    def _resolve_include(self, state: PlayState, node: PlanTask, entry: Mapping[str, Any]) -> list[int]:
         target = str(entry["target"])
         cached = self.include_cache.get((node.id, target))
         if cached is not None:
             return cached
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
-        new_nodes, new_scopes = self.include_compiler(node, target)
-        for new in new_nodes:
+        fragment = self.include_compiler(node, target)
+        for new in fragment.tasks:
             self.nodes[new.id] = new
+        # An included role's handlers join the play's, so its tasks can notify them.
+        state.play.handlers.extend(h for h in fragment.handlers if h not in state.play.handlers)
         assert self.pool is not None
-        self.pool.broadcast({"nodes": [n.model_dump() for n in new_nodes],
-                             "scopes": [s.model_dump() for s in new_scopes]})
-        top = _top_level(new_nodes)
+        self.pool.broadcast({"fragment": fragment.model_dump()})
+        top = _top_level([task for task in fragment.tasks if task.id not in fragment.handlers])
         self.include_cache[(node.id, target)] = top
         return top
 
@@ -280,7 +283,8 @@ class PlaybookExecutor:
         name = node.name or (node.module or node.kind)
         return TaskInfo(name=name, module=node.module or node.kind, position=node.position, role=role,
                         is_handler=is_handler, args=node.args, no_log=node.no_log is True,
-                        check_mode=self.options.check if node.check_mode is None else node.check_mode is True)
+                        check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
+                        diff=node.diff if isinstance(node.diff, bool) else None)
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, dict[str, Any]]:
@@ -346,7 +350,7 @@ class PlaybookExecutor:
         include = result.get("_include")
         if include and status != "failed":
             for entry in include["entries"]:
-                self.callbacks.include(str(entry["target"]), [host])
+                self.callbacks.include(str(entry["target"]), [host], entry.get("label"))
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result)
 

@@ -27,7 +27,7 @@ from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed,
 from runner.executor.module_call import ModuleCall, execute
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
-from runner.plan import Plan, PlanTask
+from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
@@ -86,13 +86,11 @@ class PlaybookWorker:
     def update(self, message: Mapping[str, Any]) -> None:
         if "play" in message:
             self.play_state = message["play"]
-        for node in message.get("nodes", ()):
-            task = PlanTask.model_validate(node)
-            self.nodes[task.id] = task
-        for scope in message.get("scopes", ()):
-            from runner.plan import VarScope
-
-            self.scopes.append(VarScope.model_validate(scope))
+        if "fragment" in message:
+            fragment = PlanFragment.model_validate(message["fragment"])
+            self.nodes.update((task.id, task) for task in fragment.tasks)
+            self.scopes.extend(fragment.scopes)
+            self.plan.roles.extend(fragment.roles)
         for host, values in message.get("vars", {}).items():
             self.host_runtime(host).vars.update(values)
         for host, values in message.get("facts", {}).items():
@@ -162,19 +160,21 @@ class PlaybookWorker:
         return None
 
     def _include(self, node: PlanTask, templar: Templar) -> dict[str, Any]:
+        """Which file or role to include, once or per loop item; the loop variables become include params."""
         include = node.include or {}
         items = self._loop_items(node, templar)
-        loop_var = node.loop_control.get("loop_var", "item")
         entries = []
-        for item in (items if items is not None else [None]):
-            scope_templar = templar if items is None else _child(templar, {loop_var: item})
+        for index, item in enumerate(items if items is not None else [None]):
+            layer = _item_layer(node.loop_control, items, index) if items is not None else {}
+            scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
-            target = scope_templar.template(include.get("file") or include.get("name"))
-            params = scope_templar.template(include.get("vars") or {})
+            entry = {"target": scope_templar.template(include.get("file") or include.get("name")),
+                     "vars": {**scope_templar.template(include.get("vars") or {}), **layer}}
             if items is not None:
-                params = dict(params, **{loop_var: item})
-            entries.append({"target": target, "vars": params})
+                label = node.loop_control.get("label")
+                entry["label"] = str(scope_templar.template(label) if label is not None else item)
+            entries.append(entry)
         if not entries:
             return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False"}
         return {"changed": False, "_include": {"kind": node.kind, "entries": entries}}
@@ -200,16 +200,10 @@ class PlaybookWorker:
                         items: list[Any]) -> dict[str, Any]:
         control = node.loop_control
         loop_var = control.get("loop_var", "item")
-        index_var = control.get("index_var")
         pause = float(control.get("pause") or 0)
         results = []
         for index, item in enumerate(items):
-            layer: dict[str, Any] = {loop_var: item, "ansible_loop_var": loop_var}
-            if index_var:
-                layer[index_var] = index
-                layer["ansible_index_var"] = index_var
-            if control.get("extended"):
-                layer["ansible_loop"] = _loop_info(items, index)
+            layer = _item_layer(control, items, index)
             item_vars: Mapping[str, Any] = ChainMap(layer, variables)  # type: ignore[arg-type]
             templar = Templar(item_vars, search_paths=self._search_paths(node))
             result = self._false_condition(node, templar)
@@ -359,6 +353,18 @@ def _creates_or_removes(args: Mapping[str, Any]) -> bool:
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if not k.startswith("_")}
+
+
+def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dict[str, Any]:
+    """The variables one loop item adds: the loop variable, and the index and ``ansible_loop`` when asked for."""
+    loop_var = control.get("loop_var", "item")
+    layer: dict[str, Any] = {loop_var: items[index], "ansible_loop_var": loop_var}
+    if control.get("index_var"):
+        layer[control["index_var"]] = index
+        layer["ansible_index_var"] = control["index_var"]
+    if control.get("extended"):
+        layer["ansible_loop"] = _loop_info(items, index)
+    return layer
 
 
 def _loop_info(items: list[Any], index: int) -> dict[str, Any]:

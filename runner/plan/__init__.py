@@ -5,6 +5,6 @@ ids, handler ids) over one flat table of task nodes and one table of variable sc
 ``schemas/plan.schema.json`` describes it.
 """
 
-from runner.plan.model import PLAN_VERSION, Plan, PlanPlay, PlanRole, PlanTask, ScopeKind, VarScope
+from runner.plan.model import PLAN_VERSION, Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, ScopeKind, VarScope
 
-__all__ = ["PLAN_VERSION", "Plan", "PlanPlay", "PlanRole", "PlanTask", "ScopeKind", "VarScope"]
+__all__ = ["PLAN_VERSION", "Plan", "PlanFragment", "PlanPlay", "PlanRole", "PlanTask", "ScopeKind", "VarScope"]

@@ -131,3 +131,16 @@ class Plan(_Strict):
 
     def task(self, task_id: int) -> PlanTask:
         return self.tasks[task_id]
+
+
+class PlanFragment(_Strict):
+    """What a dynamic include adds to the plan at run time for one target (a tasks file or a role).
+
+    Ids and indexes continue the plan's own tables, so the controller and every worker extend their copies of
+    the plan with it in the same order.
+    """
+
+    tasks: list[PlanTask] = Field(default_factory=list)
+    scopes: list[VarScope] = Field(default_factory=list)
+    roles: list[PlanRole] = Field(default_factory=list)
+    handlers: list[int] = Field(default_factory=list, description="Handlers of an included role, for the play")
