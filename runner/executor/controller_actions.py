@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.errors import UserError
+from runner.providers.action import server
 
 if TYPE_CHECKING:
     from runner.executor.task_exec import PlaybookWorker
@@ -186,5 +187,6 @@ CONTROLLER_ACTIONS: dict[str, Action] = {
     "add_host": add_host,
     "group_by": group_by,
     "meta": meta,
+    "server": server,
 }
 

@@ -46,6 +46,7 @@ from runner.infra.servers import (
     TaskservList,
     UpcloudSettings,
     known_provider,
+    missing_settings,
 )
 from runner.infra.types import GroupName, GroupNames, Hostname, HostnameList
 from runner.loader.yaml import position_of
@@ -170,9 +171,8 @@ def _cross_check(infra: Infra, context: dict[str, Any]) -> Iterator[ParseError]:
             first = seen[server.hostname].position
             yield ParseError(f"server '{server.hostname}' is declared twice (first at {first})", server.position)
         seen.setdefault(server.hostname, server)
-        for setting in type(server).REQUIRED:
-            if getattr(server, setting) is None:
-                yield ParseError(f"server '{server.hostname}' needs '{setting}': set it on the server or under "
+        for setting in missing_settings(server):
+            yield ParseError(f"server '{server.hostname}' needs '{setting}': set it on the server or under "
                                  f"defaults.{server.provider}", server.position)
     yield from _check_addresses(infra)
     known = set(seen) | {name for name in context.get("unread_servers", ()) if isinstance(name, str)}

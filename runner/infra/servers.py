@@ -178,6 +178,11 @@ AnyServer = LocalServer | AwsServer | UpcloudServer
 SERVERS: dict[str, type[AnyServer]] = {"local": LocalServer, "aws": AwsServer, "upcloud": UpcloudServer}
 
 
+def missing_settings(server: AnyServer) -> list[str]:
+    """Settings the server's provider cannot do without that are still unset (after defaults are merged)."""
+    return [setting for setting in type(server).REQUIRED if getattr(server, setting) is None]
+
+
 def known_provider(value: Any, info: ValidationInfo) -> bool:
     """Whether a server names a provider this runner has; if not, that is reported at the value."""
     if not isinstance(value, Mapping) or value.get("provider") in PROVIDERS:

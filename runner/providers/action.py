@@ -1,0 +1,76 @@
+"""The ``server`` action: the controller side of modules/server.py.
+
+It reads the task's arguments into the provider's server model (so a setting the provider lacks is an error,
+as in an infra file), runs ``ensure_present``/``ensure_absent`` in a thread (provider calls block), and hands
+a running server to the playbook's inventory the way ``add_host`` does (``_add_host``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from runner.errors import UserError
+from runner.executor.module_call import mask_secrets
+from runner.infra.servers import SERVERS, AnyServer, missing_settings
+from runner.models.validation import ParseErrors, validate
+from runner.providers import ensure_absent, ensure_present, make_provider
+from runner.providers.base import Provider
+
+if TYPE_CHECKING:
+    from runner.executor.controller_actions import ActionRequest
+
+# Arguments that are server settings, read by the provider's model; the others steer the action.
+SETTING_ARGUMENTS = ("labels", "user", "ssh_port", "ssh_key", "address", "image", "disk_gb", "plan", "instance_type",
+                     "zone", "region", "key_name", "security_groups", "subnet", "network", "tags")
+
+
+async def server(request: ActionRequest) -> dict[str, Any]:
+    params = request.validated("server")
+    provider: Provider | None = None
+    try:
+        spec = server_from_arguments(params)
+        provider = make_provider(params["provider"], _provider_settings(params), env_name=params["infra"],
+                                 region=params.get("region"))
+        if params["state"] == "absent":
+            outcome = await asyncio.to_thread(ensure_absent, provider, spec.hostname, check=request.check,
+                                              keep_storage=params["keep_storage"])
+        else:
+            outcome = await asyncio.to_thread(ensure_present, provider, spec, check=request.check,
+                                              wait=params["wait"])
+    except UserError as error:
+        secrets = provider.secrets() if provider is not None else []
+        return mask_secrets({"failed": True, "changed": False, "msg": _message(error)}, secrets)
+    result = outcome.as_result()
+    if params["state"] == "present" and outcome.state is not None and outcome.state.running:
+        variables = {**provider.login_vars(spec, outcome.state), **(params.get("host_vars") or {})}
+        entry = {"name": spec.hostname, "groups": list(spec.labels), "vars": variables}
+        request.worker.update({"add_host": [entry]})
+        result["add_host"] = {"host_name": spec.hostname, "groups": list(spec.labels), "host_vars": variables}
+        result["_add_host"] = [entry]
+    return mask_secrets(result, provider.secrets())
+
+
+def server_from_arguments(params: dict[str, Any]) -> AnyServer:
+    """The server the arguments describe, read by its provider's model; a ``ParseError`` when they do not fit."""
+    data = {"hostname": params["name"], "provider": params["provider"]}
+    data.update((name, params[name]) for name in SETTING_ARGUMENTS if params.get(name) is not None)
+    spec = validate(SERVERS[params["provider"]], data)
+    missing = missing_settings(spec)
+    if missing and params["state"] == "present":
+        raise UserError(f"a{'n' if spec.provider[0] in 'aeiou' else ''} {spec.provider} server needs "
+                        + ", ".join(f"'{name}'" for name in missing))
+    return spec
+
+
+def _provider_settings(params: dict[str, Any]) -> dict[str, Any]:
+    settings = dict(params.get("provider_config") or {})
+    for name in ("wait_timeout", "wait_for_ssh"):
+        if params.get(name) is not None:
+            settings[name] = params[name]
+    return settings
+
+
+def _message(error: UserError) -> str:
+    errors = error.errors if isinstance(error, ParseErrors) else [error]
+    return "; ".join(item.render(with_excerpt=False).removeprefix("ERROR: ") for item in errors)
