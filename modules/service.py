@@ -1,0 +1,89 @@
+"""Start, stop, restart and reload services, and enable them at boot: systemd where it runs, init scripts elsewhere."""
+
+from modules._services import ServiceChange, SystemdUnit, SysVService, plan_state, run_actions, systemd_runs
+
+DOCUMENTATION = {
+    "short_description": "Manage services",
+    "description": [
+        "Controls services on the host with its own init system: systemctl where systemd runs "
+        "(/run/systemd/system exists), otherwise the service's init script in /etc/init.d, enabled at boot with "
+        "update-rc.d (its S links in /etc/rc2.d to /etc/rc5.d).",
+        "The init script is called directly: /usr/sbin/policy-rc.d, which holds back daemons a package install "
+        "would start, governs invoke-rc.d only, not an explicit request.",
+        "Without systemd, whether a service runs is its script's status (exit 0 runs, 3 stopped), or a process "
+        "whose command line contains pattern.",
+        "restarted and reloaded always report a change; reloading a stopped service starts it.",
+    ],
+    "options": {
+        "name": {"description": "Name of the service.", "type": "str", "required": True},
+        "state": {"description": "started/stopped are idempotent; restarted and reloaded always act.",
+                  "type": "str", "choices": ["reloaded", "restarted", "started", "stopped"]},
+        "enabled": {"description": "Whether the service starts at boot.", "type": "bool"},
+        "pattern": {"description": "Without systemd: a text looked for in the command lines of running "
+                                   "processes, instead of the script's status.", "type": "str"},
+        "sleep": {"description": "With restarted: seconds between stop and start.", "type": "int"},
+        "arguments": {"description": "Further arguments for the init script's command line.", "type": "str",
+                      "aliases": ["args"], "default": ""},
+        "use": {"description": "auto (what runs on the host), systemd or sysvinit.", "type": "str",
+                "default": "auto", "choices": ["auto", "service", "systemd", "sysvinit"]},
+    },
+}
+
+EXAMPLES = """
+- name: Start memcached and start it at boot
+  service:
+    name: memcached
+    state: started
+    enabled: true
+
+- name: Restart a daemon, waiting between stop and start
+  service:
+    name: lighttpd
+    state: restarted
+    sleep: 2
+"""
+
+RETURN = {"name": "The service's name", "state": "Its state as asked (started, stopped, ...)",
+          "enabled": "Whether it starts at boot", "status": "With systemd: the unit's properties"}
+
+ARGUMENT_SPEC = {
+    "name": {"type": "str", "required": True},
+    "state": {"type": "str", "choices": ["reloaded", "restarted", "started", "stopped"]},
+    "enabled": {"type": "bool"},
+    "pattern": {"type": "str"},
+    "sleep": {"type": "int"},
+    "arguments": {"type": "str", "aliases": ["args"], "default": ""},
+    "runlevel": {"type": "str", "default": "default"},
+    "use": {"type": "str", "default": "auto", "choices": ["auto", "service", "systemd", "sysvinit"]},
+}
+SPEC_RULES = {"required_one_of": [["state", "enabled"]]}
+SUPPORTS_CHECK_MODE = True
+
+
+def run(module):
+    params = module.params
+    name = params["name"]
+    use = params["use"]
+    use_systemd = use == "systemd" or (use in ("auto", "service") and systemd_runs())
+    change = ServiceChange(name)
+    result = {"name": name, "changed": False}
+    if use_systemd:
+        unit = SystemdUnit(module, name)
+        status = unit.show()
+        unit.require_found(status)
+        running = unit.running(status)
+        result["status"] = status
+    else:
+        unit = SysVService(module, name, params["arguments"], params["pattern"])
+        running = unit.running()
+    if params["enabled"] is not None:
+        unit.plan_enabled(change, params["enabled"])
+        result["enabled"] = params["enabled"]
+    if params["state"]:
+        plan_state(change, running, params["state"], unit.control, params["sleep"])
+        result["state"] = params["state"]
+    run_actions(module, change, params["sleep"])
+    result["changed"] = change.changed
+    if change.changed:
+        result["diff"] = change.diff
+    return result
