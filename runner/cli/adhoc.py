@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from runner.callbacks.adhoc import AdhocDisplay
-from runner.cli.common import report_errors
+from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
 from runner.cli.session import load_project
 from runner.errors import ExitCode, OptionError
@@ -42,7 +42,7 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
     return args
 
 
-@click.command(context_settings=CONTEXT_SETTINGS)
+@click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("pattern")
 @click.option("-m", "--module-name", "module", default="command", show_default=True, help="Module to run.")
 @click.option("-a", "--args", "module_args", help="Module arguments: key=value pairs, free text, or JSON.")

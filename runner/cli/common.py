@@ -9,6 +9,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import click
+
 from runner.errors import ExitCode, UserError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,3 +40,30 @@ def report_errors(function: F) -> F:
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
+
+
+
+class _AnsibleExitCodes:
+    """Usage errors exit 5 (bad options), as Ansible's do, not click's 2 (which would read as 'a host failed')."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)  # type: ignore[misc]
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+            sys.exit(int(ExitCode.BAD_OPTIONS))
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(int(ExitCode.BAD_OPTIONS))
+        except click.exceptions.Abort:
+            sys.stderr.write("[ERROR]: User interrupted execution\n")
+            sys.exit(int(ExitCode.INTERRUPTED))
+
+
+class Command(_AnsibleExitCodes, click.Command):
+    pass
+
+
+class Group(_AnsibleExitCodes, click.Group):
+    command_class = Command

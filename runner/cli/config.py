@@ -9,13 +9,13 @@ from typing import Any
 
 import click
 
-from runner.cli.common import report_errors
+from runner.cli.common import Group, report_errors
 from runner.config import SETTINGS, Config, load_config
 from runner.config.locate import CONFIG_ENV, candidate_paths
 from runner.errors import UserError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.option("-c", "--config", "config_file", type=click.Path(exists=True, path_type=Path),
               help=f"Use this configuration file instead of searching (like {CONFIG_ENV}).")
 @click.pass_context

@@ -17,14 +17,14 @@ from typing import Any
 import click
 from ruamel.yaml import YAML
 
-from runner.cli.common import report_errors
+from runner.cli.common import Command, report_errors
 from runner.errors import OptionError, did_you_mean
 from runner.inventory import Group, Host, Inventory, load_inventory
 from runner.inventory.merge import MAGIC_VARIABLES
 from runner.inventory.model import PRIORITY_VARIABLE
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.option("-i", "--inventory", "sources", multiple=True,
               help="Inventory path or comma-separated host list (repeatable); default: the configured inventory.")
 @click.option("--list", "list_", is_flag=True, help="Print every group and host as JSON.")

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from runner.callbacks import make_callbacks
-from runner.cli.common import report_errors
+from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
 from runner.cli.session import load_project
 from runner.compiler import CompileOptions, Compiler
@@ -68,7 +68,7 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
     return flat
 
 
-@click.command(context_settings=CONTEXT_SETTINGS)
+@click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("playbooks", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-t", "--tags", multiple=True, help="Only run plays and tasks tagged with these values.")
 @click.option("--skip-tags", multiple=True, help="Only run plays and tasks whose tags do not match these values.")

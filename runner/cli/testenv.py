@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from runner.cli.common import report_errors
+from runner.cli.common import Group, report_errors
 from runner.testenv import DEFAULT_STATE_ROOT, TestEnv, TestEnvError, TestHost
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -22,7 +22,7 @@ def _print_hosts(env_name: str, hosts: list[TestHost]) -> None:
         click.echo(f"{env_name}\t{host.name}\t{host.address}\tpid {host.pid}")
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
 def cli() -> None:
     """Local test hosts: each in its own mount, UTS and PID namespace with an overlay root and sshd on
     127.0.0.N:22. Needs root."""
