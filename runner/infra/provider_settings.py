@@ -47,6 +47,8 @@ class ProviderSettings(Model):
     wait_timeout: PositiveInt = Field(default=600, description="Seconds to wait for a new server to run and answer")
     wait_for_ssh: Bool = Field(default=True, description="Wait until a new server's SSH port answers")
     poll_interval: Seconds = Field(default=2.0, description="Seconds between state polls while waiting")
+    lookup_addresses: Bool = Field(
+        default=True, description="Ask the provider for the servers' addresses when the infra is an inventory")
 
 
 class LocalProviderSettings(ProviderSettings):

@@ -1,4 +1,7 @@
-"""Inventory sources: a file (INI, or YAML/JSON by extension), a directory of them, or a host list ``a,b,``."""
+"""Inventory sources: a file (INI, or YAML/JSON by extension), a directory of them, or a host list ``a,b,``.
+
+A YAML file may also be an infra file or an ``aws_ec2`` plugin configuration (see ``runner.infra.inventory``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import os
 from pathlib import Path
 
 from runner.errors import ParseError, SourcePosition
+from runner.infra.inventory import add_provisioning_source
 from runner.inventory.datafile import load_data_file, read_text
 from runner.inventory.hostnames import split_port
 from runner.inventory.ini import parse_ini
@@ -63,7 +67,9 @@ def _add_file(inventory: Inventory, path: Path) -> None:
     try:
         with inventory.batch():
             if path.suffix in YAML_EXTENSIONS:
-                parse_yaml_inventory(inventory, path, load_data_file(path))
+                data = load_data_file(path)
+                if not add_provisioning_source(inventory, path, data):  # infra files, aws_ec2 plugin files
+                    parse_yaml_inventory(inventory, path, data)
                 return
             text = read_text(path)
             if text.startswith("#!") and os.access(path, os.X_OK):
