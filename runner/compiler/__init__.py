@@ -79,7 +79,7 @@ class Compiler:
         except UserError as exc:
             self.error(exc)
             return
-        for entry in playbook.plays:
+        for entry in playbook.entries:  # plays and import_playbook entries, in order
             if isinstance(entry, PlaybookImport):
                 target = Path(str(entry.import_playbook))
                 target = target if target.is_absolute() else path.parent / target
