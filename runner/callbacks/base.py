@@ -25,6 +25,7 @@ class TaskInfo:
     no_log: bool = False
     check_mode: bool = False
     diff: bool | None = None  # the task's own ``diff`` keyword; None follows --diff
+    uid: str | None = None  # tells apart two tasks from the same file:line (a file both imported and included)
 
     @property
     def title(self) -> str:

@@ -52,7 +52,7 @@ class JsonReport(Callback):
 
     def _task_entry(self, task: TaskInfo) -> dict[str, Any]:
         """The entry of ``task`` in the current play, made on first sight (free strategy starts a task per host)."""
-        key = (task.position, task.title, task.is_handler)
+        key = (task.uid or task.position, task.title, task.is_handler)
         entry = self._tasks.get(key)
         if entry is None:
             if not self.plays:  # a result outside any play: give it one so nothing is lost

@@ -278,19 +278,21 @@ class PlaybookExecutor:
         return self._over_fail_percentage(state.play, state)
 
     # -- one task on a group of hosts ---------------------------------------------------------------------
-    def _task_info(self, node: PlanTask, is_handler: bool = False) -> TaskInfo:
+    def _task_info(self, node: PlanTask, key: tuple[int, ...], is_handler: bool = False) -> TaskInfo:
+        """What callbacks know of a task; ``key`` (where the walk is) tells apart runs of one task node, as
+        when a file is included once per loop item."""
         role = self.plan.roles[node.role].name if node.role is not None else None
         name = node.name or (node.module or node.kind)
         return TaskInfo(name=name, module=node.module or node.kind, position=node.position, role=role,
                         is_handler=is_handler, args=node.args, no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
-                        diff=node.diff if isinstance(node.diff, bool) else None)
+                        diff=node.diff if isinstance(node.diff, bool) else None, uid=".".join(map(str, key)))
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, dict[str, Any]]:
         assert self.pool is not None
         hosts = list(steps)
-        info = self._task_info(node, is_handler)
+        info = self._task_info(node, next(iter(steps.values())).key, is_handler)
         if node.kind != "meta" or node.name:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
