@@ -6,16 +6,13 @@ A thin shell over ``runner.galaxy``; see docs/roles-oci.md for the artifact and 
 
 from __future__ import annotations
 
-import io
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
-from ruamel.yaml import YAML
 
-from runner.cli.common import report_errors
+from runner.cli.common import Group, report_errors
 from runner.config import load_config
 from runner.errors import OptionError
 from runner.galaxy.client import RegistryClient
@@ -28,6 +25,7 @@ from runner.galaxy.reference import looks_like_host
 from runner.galaxy.skeleton import init_role
 from runner.galaxy.store import RoleStore
 from runner.galaxy.versions import ConstraintError, parse_constraint
+from runner.galaxy.yamltext import to_yaml
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
 
@@ -47,20 +45,12 @@ def _context(roles_path: Path | None = None, insecure: bool | None = None, ca_ce
                           ca_cert=ca_cert)
 
 
-def _yaml(data: Any) -> str:
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
-    stream = io.StringIO()
-    yaml.dump(data, stream)
-    return stream.getvalue().rstrip()
-
-
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
 def main() -> None:
     """Share roles (taskservs included) through OCI registries."""
 
 
-@main.group()
+@main.group(cls=Group)
 def role() -> None:
     """Create, publish and fetch roles."""
 
@@ -191,12 +181,12 @@ def role_info(reference: str, insecure: bool | None, ca_cert: str | None) -> Non
             ref = ref.at(version=best)
     artifact = store.artifact(ref)
     config = artifact.config
-    click.echo(_yaml({
+    click.echo(to_yaml({
         "name": config.name, "version": config.version, "source": artifact.ref.source, "digest": artifact.digest,
         "annotations": artifact.manifest.annotations, "description": config.description,
         "dependencies": [dependency.model_dump(exclude_none=True) for dependency in config.dependencies],
         "taskserv": config.taskserv, "size": artifact.manifest.layer.size,
-    }))
+    }).rstrip())
 
 
 @main.command("install")

@@ -134,8 +134,25 @@ SETTINGS: tuple[Setting, ...] = (
     S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit", "Where the junit reporter writes.",
       ansible_env=("JUNIT_OUTPUT_DIR",)),
     # [galaxy]
-    S("galaxy_cache_dir", "galaxy", "path", "~/.provisioning/galaxy_cache", "Cache of roles pulled from OCI.",
-      key="cache_dir", ansible_env=("ANSIBLE_GALAXY_CACHE_DIR",)),
+    S("galaxy_cache_dir", "galaxy", "path", "~/.provisioning/cache/oci",
+      "Content cache of roles pulled from OCI registries (by digest).", key="cache_dir",
+      ansible_env=("ANSIBLE_GALAXY_CACHE_DIR",)),
+    S("galaxy_registry", "galaxy", "str", None, "Registry (HOST[:PORT]) of role references that name no host.",
+      key="registry"),
+    S("galaxy_registry_file", "galaxy", "path", None,
+      "YAML file with the OCI registry configuration (endpoint, port, TLS, auth, namespaces).", key="registry_file"),
+    S("galaxy_namespace", "galaxy", "str", None,
+      "Namespace of role references that name none; unset: the registry file's, else provisioning-extensions.",
+      key="namespace"),
+    S("galaxy_insecure", "galaxy", "bool", False, "Allow plain HTTP to registries that are not on loopback.",
+      key="insecure"),
+    S("galaxy_ca_cert", "galaxy", "path", None, "CA certificates (PEM) that registries' TLS certificates chain to.",
+      key="ca_cert"),
+    S("galaxy_auth_file", "galaxy", "path", "~/.provisioning/auth.json",
+      "Registry credentials written by login (Docker config.json format); ~/.docker/config.json is read too.",
+      key="auth_file"),
+    S("galaxy_max_archive_size", "galaxy", "int", 104857600, "Largest role archive accepted, in bytes unpacked.",
+      key="max_archive_size", minimum=1),
 )
 del S
 

@@ -1,0 +1,181 @@
+"""``requirements.yml``: the roles a project needs, as Ansible writes the file, with OCI sources added.
+
+The file is a list of entries, or a mapping whose ``roles:`` holds that list (``collections:`` is Ansible's
+and skipped with a warning). An entry is a string (its ``src``) or a mapping of ``src``, ``name``, ``version``
+and ``scm``. ``src`` is one of:
+
+- ``oci://HOST[:PORT]/NAMESPACE/NAME`` with an optional ``:CONSTRAINT`` (``^1.2``, ``>=1.0,<2``, ``1.4.0``) or
+  ``@sha256:...`` pin; ``version:`` may give the constraint instead;
+- a local directory (``./roles-dev/os``, relative to the requirements file), installed as it is;
+- a role name in the configured registry: ``redis`` (in the configured namespace), ``team/redis``, or an
+  Ansible Galaxy name ``team.redis`` (namespace ``team``, installed as ``team.redis`` as Ansible names it).
+
+``name`` is the directory the role is installed as (default: the source's last part). Git and URL sources are
+Ansible's and not supported: roles come from registries here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from runner.errors import SourcePosition
+from runner.galaxy.errors import RequirementsError
+from runner.galaxy.reference import DIGEST, SCHEME, RoleRef, looks_like_host
+from runner.galaxy.versions import ANY, Constraint, ConstraintError, parse_constraint
+from runner.loader.yaml import load_yaml_file, position_of
+from runner.models.base import Model
+from runner.models.types import Text, describe
+from runner.models.validation import validate
+
+ReferenceReader = Callable[[str, SourcePosition | None], RoleRef]
+
+
+class RequirementEntry(Model):
+    """One entry of ``requirements.yml``."""
+
+    KIND = "requirement"
+
+    src: Text | None = Field(default=None, description="oci:// reference, local directory or role name")
+    name: Text | None = Field(default=None, description="Name to install the role as")
+    version: Text | None = Field(default=None, description="Version constraint, exact version or @sha256 digest")
+    scm: Text | None = Field(default=None, description="Ansible's; only oci (or none) is supported")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A role someone asked for: under which name, from where, which versions, and who asked."""
+
+    name: str
+    origin: RoleRef | Path
+    constraint: Constraint = ANY
+    digest: str | None = None
+    requested_by: str = ""
+    position: SourcePosition | None = None
+    version: str | None = None  # of a local directory, when the entry says
+
+    @property
+    def is_local(self) -> bool:
+        return isinstance(self.origin, Path)
+
+    @property
+    def source(self) -> str:
+        return str(self.origin) if isinstance(self.origin, Path) else self.origin.source
+
+    def wants(self) -> str:
+        """What this requirement accepts, as people write it."""
+        return f"@{self.digest}" if self.digest else str(self.constraint)
+
+
+def load_requirements(path: Path, reference: ReferenceReader) -> tuple[list[Requirement], list[str]]:
+    """The requirements in ``path`` and warnings; every problem is raised at its file:line:col."""
+    if not path.is_file():
+        raise RequirementsError(f"the requirements file {path} does not exist")
+    data = load_yaml_file(path)
+    warnings: list[str] = []
+    where = SourcePosition(str(path))
+    if isinstance(data, dict):
+        unknown = [key for key in data if key not in ("roles", "collections")]
+        if unknown:
+            raise RequirementsError(f"'{unknown[0]}' is not a requirements key (expected roles: or collections:)",
+                                    position_of(data, unknown[0]) or where)
+        if data.get("collections"):
+            warnings.append(f"{path}: collections are Ansible's; provisioning-galaxy installs roles only")
+        data = data.get("roles") or []
+    if data is None:
+        data = []
+    if not isinstance(data, list):
+        raise RequirementsError(f"expected a list of roles, got {describe(data)}", position_of(data) or where)
+    requirements: list[Requirement] = []
+    for index, item in enumerate(data):
+        position = position_of(data, index) or where
+        mapping = {"src": item} if isinstance(item, str) else item
+        entry = validate(RequirementEntry, mapping, where=position)
+        requirements.append(to_requirement(entry, path.parent, reference, position))
+    _check_unique(requirements)
+    return requirements, warnings
+
+
+def to_requirement(entry: RequirementEntry, base_dir: Path, reference: ReferenceReader,
+                   position: SourcePosition | None, requested_by: str | None = None) -> Requirement:
+    """One entry read into a requirement; ``base_dir`` anchors relative directories."""
+    asked = requested_by or str(position or base_dir)
+    text = (entry.src or entry.name or "").strip()
+    if not text:
+        raise RequirementsError("a requirement needs src (or name)", position)
+    if entry.scm not in (None, "", "oci"):
+        raise RequirementsError(f"scm: {entry.scm} is not supported: roles come from OCI registries (oci://...) "
+                                "or local directories", position)
+    if text.startswith(SCHEME) or not _is_path(text, base_dir):
+        if ("://" in text and not text.startswith(SCHEME)) or text.startswith(("git+", "git@")):
+            raise RequirementsError(f"'{text}' is a URL: only oci:// references, local directories and role names "
+                                    "in the configured registry are supported", position)
+        return _registry_requirement(entry, text, reference, position, asked)
+    directory = (base_dir / Path(text).expanduser()).resolve()
+    if not (directory / "tasks").is_dir() and not (directory / "meta").is_dir():
+        raise RequirementsError(f"{directory} is not a role directory (it has neither tasks/ nor meta/)", position)
+    return Requirement(name=entry.name if entry.src and entry.name else directory.name, origin=directory,
+                       requested_by=asked, position=position, version=entry.version)
+
+
+def _is_path(text: str, base_dir: Path) -> bool:
+    return text.startswith((".", "/", "~")) or (base_dir / text).is_dir()
+
+
+def _registry_requirement(entry: RequirementEntry, text: str, reference: ReferenceReader,
+                          position: SourcePosition | None, asked: str) -> Requirement:
+    galaxy_name = None
+    if not text.startswith(SCHEME) and "/" not in text and "." in text.split(":")[0].split("@")[0]:
+        galaxy_name = text.split(":")[0].split("@")[0]  # team.redis: Ansible Galaxy's namespace.role
+        text = text.replace(".", "/", 1)
+    elif not text.startswith(SCHEME) and looks_like_host(text.split("/")[0]) and "/" in text:
+        text = SCHEME + text
+    ref = reference(text, position)
+    version, digest = ref.version, ref.digest
+    if entry.version:
+        pinned = entry.version.strip().lstrip("@")
+        if DIGEST.match(pinned):
+            digest = digest or pinned
+        elif version and version != entry.version:
+            raise RequirementsError(f"'{text}' gives the version {version} and version: {entry.version}: give one",
+                                    position)
+        else:
+            version = entry.version
+    try:
+        constraint = parse_constraint(version)
+    except ConstraintError as exc:
+        raise RequirementsError(str(exc), position) from None
+    name = entry.name if entry.src and entry.name else (galaxy_name or ref.name)
+    return Requirement(name=name, origin=ref.at(), constraint=constraint, digest=digest, requested_by=asked,
+                       position=position)
+
+
+def _check_unique(requirements: list[Requirement]) -> None:
+    seen: dict[str, Requirement] = {}
+    for requirement in requirements:
+        earlier = seen.setdefault(requirement.name, requirement)
+        if earlier is not requirement:
+            raise RequirementsError(f"the role '{requirement.name}' is required twice (also at "
+                                    f"{earlier.position}): keep one entry, or install the other under another name",
+                                    requirement.position)
+
+
+def fingerprint(requirements: list[Requirement], relative_to: Path) -> str:
+    """A digest of what was asked for: the lock file records it, to tell when the requirements changed."""
+    rows: list[Any] = [[r.name, _portable(r, relative_to), r.wants(), r.version] for r in requirements]
+    return "sha256:" + hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
+
+
+def _portable(requirement: Requirement, relative_to: Path) -> str:
+    if isinstance(requirement.origin, Path):
+        try:
+            return requirement.origin.relative_to(relative_to.resolve()).as_posix()
+        except ValueError:
+            return str(requirement.origin)
+    return requirement.source
