@@ -123,6 +123,10 @@ def _server_type(value: Any) -> Any:
     return SERVERS[value["provider"]] if isinstance(value, dict) else Server
 
 
+def _none_is_empty(value: Any) -> Any:
+    return [] if value is None else value  # "servers:" with nothing under it yet
+
+
 ServerEntry = Annotated[Server, BeforeValidator(_read_entry("servers", _server_type, known_provider))]
 ClusterEntry = Annotated[Cluster, BeforeValidator(_read_entry("clusters", lambda _: Cluster, lambda *_: True))]
 
@@ -136,8 +140,9 @@ class Infra(Model):
     defaults: Defaults = Field(default_factory=Defaults, description="Settings every server starts from")
     providers: ProviderSettingsByName = Field(default_factory=ProviderSettingsByName,
                                               description="How to reach each provider")
-    servers: list[ServerEntry] = Field(description="The servers")
-    clusters: list[ClusterEntry] = Field(default_factory=list, description="Named sets of servers")
+    servers: Annotated[list[ServerEntry], BeforeValidator(_none_is_empty)] = Field(description="The servers")
+    clusters: Annotated[list[ClusterEntry], BeforeValidator(_none_is_empty)] = Field(
+        default_factory=list, description="Named sets of servers")
 
     @model_validator(mode="after")
     def _merge_and_check(self, info: ValidationInfo) -> Infra:
