@@ -1,0 +1,341 @@
+"""Create, change and remove local user accounts (useradd, usermod, userdel), and generate their SSH keys."""
+
+import os
+import time
+
+from modules._accounts import (
+    FieldChanges,
+    group_entry,
+    run_account_command,
+    shadow_fields,
+    supplementary_groups,
+    user_entry,
+)
+
+DOCUMENTATION = {
+    "short_description": "Manage user accounts",
+    "description": [
+        "Manages local accounts with useradd, usermod and userdel. Every field asked for is compared with the "
+        "account databases (passwd, group, shadow), so a second run changes nothing; the diff shows each field "
+        "before and after (a password only as changed, never its hash).",
+        "password is a crypt(3) hash, as usermod -p takes it.",
+        "generate_ssh_key creates a key pair with ssh-keygen when the key file does not exist yet; an existing "
+        "key is never overwritten.",
+    ],
+    "options": {
+        "name": {"description": "Name of the user.", "type": "str", "required": True, "aliases": ["user"]},
+        "state": {"description": "present or absent.", "type": "str", "default": "present",
+                  "choices": ["absent", "present"]},
+        "uid": {"description": "The user's numeric id.", "type": "int"},
+        "group": {"description": "Primary group (name or gid); it must exist.", "type": "str"},
+        "groups": {"description": "Supplementary groups; an empty list with append false removes all.",
+                   "type": "list", "elements": "str"},
+        "append": {"description": "Add to groups instead of setting exactly them.", "type": "bool",
+                   "default": False},
+        "shell": {"description": "Login shell.", "type": "str"},
+        "home": {"description": "Home directory.", "type": "path"},
+        "create_home": {"description": "Create the home directory when creating the user.", "type": "bool",
+                        "default": True, "aliases": ["createhome"]},
+        "move_home": {"description": "Move the old home's content when home changes.", "type": "bool",
+                      "default": False},
+        "skeleton": {"description": "Directory whose files a new home receives.", "type": "str"},
+        "system": {"description": "Create a system account.", "type": "bool", "default": False},
+        "comment": {"description": "The GECOS field (full name).", "type": "str"},
+        "password": {"description": "The password as a crypt(3) hash.", "type": "str"},
+        "update_password": {"description": "always (set when it differs) or on_create.", "type": "str",
+                            "default": "always", "choices": ["always", "on_create"]},
+        "expires": {"description": "When the account expires, seconds since the epoch (UTC day counts); a "
+                                   "negative value removes the expiry.", "type": "float"},
+        "non_unique": {"description": "Allow a uid that another user has.", "type": "bool", "default": False},
+        "remove": {"description": "With state absent, remove the home directory and mail spool.",
+                   "type": "bool", "default": False},
+        "force": {"description": "With state absent, remove the user even while logged in.", "type": "bool",
+                  "default": False},
+        "generate_ssh_key": {"description": "Create an SSH key pair when the key file does not exist.",
+                             "type": "bool", "default": False},
+        "ssh_key_type": {"description": "Key type for ssh-keygen -t.", "type": "str", "default": "rsa"},
+        "ssh_key_bits": {"description": "Key size for ssh-keygen -b.", "type": "int"},
+        "ssh_key_file": {"description": "Key file, relative to the home directory unless absolute "
+                                        "(default .ssh/id_TYPE).", "type": "path"},
+        "ssh_key_comment": {"description": "Comment of the key.", "type": "str"},
+        "ssh_key_passphrase": {"description": "Passphrase of the key.", "type": "str"},
+    },
+}
+
+EXAMPLES = """
+- name: An account for the application, in the docker group too
+  user:
+    name: app
+    uid: 1040
+    group: app
+    groups: [docker]
+    append: true
+    shell: /bin/bash
+    generate_ssh_key: true
+    ssh_key_type: ed25519
+
+- name: Remove an old account and its home
+  user:
+    name: olduser
+    state: absent
+    remove: true
+"""
+
+RETURN = {"name": "The user", "uid": "Its numeric id", "group": "Its primary gid", "groups": "Supplementary "
+          "groups, comma separated", "home": "Home directory", "shell": "Login shell", "comment": "GECOS field",
+          "state": "present or absent", "ssh_key_file": "Path of the private key (generate_ssh_key)",
+          "ssh_public_key": "The public key", "ssh_fingerprint": "The key's fingerprint"}
+
+ARGUMENT_SPEC = {
+    "name": {"type": "str", "required": True, "aliases": ["user"]},
+    "state": {"type": "str", "default": "present", "choices": ["absent", "present"]},
+    "uid": {"type": "int"},
+    "group": {"type": "str"},
+    "groups": {"type": "list", "elements": "str"},
+    "append": {"type": "bool", "default": False},
+    "shell": {"type": "str"},
+    "home": {"type": "path"},
+    "create_home": {"type": "bool", "default": True, "aliases": ["createhome"]},
+    "move_home": {"type": "bool", "default": False},
+    "skeleton": {"type": "str"},
+    "system": {"type": "bool", "default": False},
+    "comment": {"type": "str"},
+    "password": {"type": "str", "no_log": True},
+    "update_password": {"type": "str", "default": "always", "choices": ["always", "on_create"]},
+    "expires": {"type": "float"},
+    "non_unique": {"type": "bool", "default": False},
+    "remove": {"type": "bool", "default": False},
+    "force": {"type": "bool", "default": False},
+    "generate_ssh_key": {"type": "bool", "default": False},
+    "ssh_key_type": {"type": "str", "default": "rsa"},
+    "ssh_key_bits": {"type": "int"},
+    "ssh_key_file": {"type": "path"},
+    "ssh_key_comment": {"type": "str"},
+    "ssh_key_passphrase": {"type": "str", "no_log": True},
+    "local": {"type": "bool", "default": False},
+}
+SUPPORTS_CHECK_MODE = True
+
+SECONDS_PER_DAY = 86400
+HIDDEN = "NOT_LOGGING_PASSWORD"
+
+
+class UserTask(object):
+    def __init__(self, module):
+        self.module = module
+        self.params = module.params
+        self.name = self.params["name"]
+        self.changes = FieldChanges(self.name)
+
+    def fail(self, msg):
+        self.module.fail(msg, name=self.name)
+
+    # -- what was asked, resolved -------------------------------------------------------------------------
+    def wanted_gid(self):
+        group = self.params["group"]
+        if group is None:
+            return None
+        entry = group_entry(group)
+        if entry is None:
+            self.fail("Group %s does not exist" % group)
+        return entry.gr_gid
+
+    def wanted_groups(self):
+        groups = self.params["groups"]
+        if groups is None:
+            return None
+        names = []
+        for group in groups:
+            if not group:
+                continue
+            entry = group_entry(group)
+            if entry is None:
+                self.fail("Group %s does not exist" % group)
+            names.append(entry.gr_name)
+        return sorted(set(names))
+
+    def wanted_expiry_days(self):
+        """The shadow expiry field wanted: a day count, '' for never, None when not asked."""
+        expires = self.params["expires"]
+        if expires is None:
+            return None
+        return "" if expires < 0 else str(int(expires // SECONDS_PER_DAY))
+
+    @staticmethod
+    def expiry_option(days):
+        if days == "":
+            return ["-e", ""]
+        return ["-e", time.strftime("%Y-%m-%d", time.gmtime(int(days) * SECONDS_PER_DAY))]
+
+    # -- states -------------------------------------------------------------------------------------------
+    def create(self):
+        params = self.params
+        argv = [self.module.get_bin_path("useradd", required=True)]
+        record = self.changes.add
+        record("state", "absent", "present", [])
+        gid = self.wanted_gid()
+        if gid is not None:
+            argv += ["-g", str(gid)]
+        elif group_entry(self.name) is not None:
+            # useradd would fail creating the user's own group: it exists, so it becomes the primary group
+            argv += ["-g", self.name]
+        for key, option, value in (("uid", "-u", params["uid"]), ("shell", "-s", params["shell"]),
+                                   ("home", "-d", params["home"]), ("comment", "-c", params["comment"])):
+            if value is not None:
+                argv += [option, str(value)]
+                record(key, None, value, [])
+        if params["non_unique"] and params["uid"] is not None:
+            argv.append("-o")
+        groups = self.wanted_groups()
+        if groups:
+            argv += ["-G", ",".join(groups)]
+            record("groups", [], groups, [])
+        if params["password"] is not None:
+            argv += ["-p", params["password"]]
+            record("password", None, "(set)", [])
+        days = self.wanted_expiry_days()
+        if days:
+            argv += self.expiry_option(days)
+        if params["system"]:
+            argv.append("-r")
+        if params["create_home"]:
+            argv.append("-m")
+            if params["skeleton"]:
+                argv += ["-k", params["skeleton"]]
+            self.module.predict(params["home"] or os.path.join("/home", self.name), "directory")
+        else:
+            argv.append("-M")
+        argv.append(self.name)
+        if not self.module.check_mode:
+            run_account_command(self.module, argv, "useradd")
+
+    def modify(self, entry):
+        params = self.params
+        record = self.changes.add
+        if params["uid"] is not None and params["uid"] != entry.pw_uid:
+            record("uid", entry.pw_uid, params["uid"], ["-u", str(params["uid"])] +
+                   (["-o"] if params["non_unique"] else []))
+        gid = self.wanted_gid()
+        if gid is not None and gid != entry.pw_gid:
+            record("group", entry.pw_gid, gid, ["-g", str(gid)])
+        self.modify_groups(entry)
+        for key, option, current in (("shell", "-s", entry.pw_shell), ("comment", "-c", entry.pw_gecos)):
+            if params[key] is not None and params[key] != current:
+                record(key, current, params[key], [option, params[key]])
+        if params["home"] is not None and os.path.normpath(params["home"]) != os.path.normpath(entry.pw_dir):
+            record("home", entry.pw_dir, params["home"], ["-d", params["home"]] + (["-m"] if params["move_home"]
+                                                                                     else []))
+        shadow = shadow_fields(self.name) or [""] * 8
+        if params["password"] is not None and params["update_password"] == "always" \
+                and params["password"] != shadow[0]:
+            record("password", "(old)", "(new)", ["-p", params["password"]])
+        days = self.wanted_expiry_days()
+        if days is not None and days != shadow[6]:
+            record("expires", shadow[6] or None, days or None, self.expiry_option(days))
+        if self.changes.options and not self.module.check_mode:
+            argv = [self.module.get_bin_path("usermod", required=True), *self.changes.options, self.name]
+            run_account_command(self.module, argv, "usermod")
+
+    def modify_groups(self, entry):
+        wanted = self.wanted_groups()
+        if wanted is None:
+            return
+        current = supplementary_groups(self.name, entry.pw_gid)
+        primary = group_entry(entry.pw_gid)
+        wanted = [group for group in wanted if primary is None or group != primary.gr_name]
+        if self.params["append"]:
+            missing = [group for group in wanted if group not in current]
+            if missing:
+                self.changes.add("groups", current, sorted(set(current) | set(missing)),
+                                 ["-a", "-G", ",".join(missing)])
+        elif wanted != current:
+            self.changes.add("groups", current, wanted, ["-G", ",".join(wanted)])
+
+    def remove(self):
+        argv = [self.module.get_bin_path("userdel", required=True)]
+        if self.params["force"]:
+            argv.append("-f")
+        if self.params["remove"]:
+            argv.append("-r")
+            entry = user_entry(self.name)
+            self.module.predict(entry.pw_dir, "absent")
+        argv.append(self.name)
+        self.changes.add("state", "present", "absent", [])
+        if not self.module.check_mode:
+            # 12: the home directory or mail spool to remove was not there; the account is gone all the same
+            run_account_command(self.module, argv, "userdel", allowed=(0, 12))
+
+    # -- ssh key ------------------------------------------------------------------------------------------
+    def key_path(self, home):
+        key_file = self.params["ssh_key_file"] or os.path.join(".ssh", "id_%s" % self.params["ssh_key_type"])
+        return key_file if os.path.isabs(key_file) else os.path.join(home, key_file)
+
+    def ensure_ssh_key(self, entry, result):
+        params = self.params
+        home = entry.pw_dir if entry else (params["home"] or os.path.join("/home", self.name))
+        path = self.key_path(home)
+        result["ssh_key_file"] = path
+        if not self.module.lexists(path):
+            self.changes.add("ssh_key_file", None, path, [])
+            self.module.predict(path, "file")
+            if self.module.check_mode:
+                return
+            self.generate_key(entry, path)
+        if os.path.exists(path + ".pub"):
+            with open(path + ".pub") as handle:
+                result["ssh_public_key"] = handle.read().strip()
+            _, out, _ = self.module.run_command(["ssh-keygen", "-l", "-f", path + ".pub"])
+            result["ssh_fingerprint"] = out.strip()
+
+    def generate_key(self, entry, path):
+        params = self.params
+        directory = os.path.dirname(path)
+        if not os.path.isdir(directory):
+            os.makedirs(directory, 0o700)
+            os.chown(directory, entry.pw_uid, entry.pw_gid)
+        argv = [self.module.get_bin_path("ssh-keygen", required=True), "-q", "-t", params["ssh_key_type"],
+                "-f", path, "-N", params["ssh_key_passphrase"] or "",
+                "-C", params["ssh_key_comment"] or "provisioning-generated on %s" % os.uname()[1]]
+        if params["ssh_key_bits"]:
+            argv += ["-b", str(params["ssh_key_bits"])]
+        run_account_command(self.module, argv, "ssh-keygen")
+        for created in (path, path + ".pub"):
+            os.chown(created, entry.pw_uid, entry.pw_gid)
+
+    # -- the run ------------------------------------------------------------------------------------------
+    def run(self):
+        params = self.params
+        entry = user_entry(self.name)
+        result = {"name": self.name, "state": params["state"], "changed": False}
+        if params["state"] == "absent":
+            if entry is not None:
+                self.remove()
+                result.update(remove=params["remove"], force=params["force"])
+        else:
+            if entry is None:
+                self.create()
+            else:
+                self.modify(entry)
+            entry = user_entry(self.name)
+            if params["generate_ssh_key"]:
+                self.ensure_ssh_key(entry, result)
+            result.update(self.describe(entry))
+        if self.changes.changed:
+            result.update(changed=True, diff=self.changes.diff)
+        return result
+
+    def describe(self, entry):
+        params = self.params
+        if entry is None:  # created in a real run only
+            return {"uid": params["uid"], "group": params["group"], "home": params["home"], "shell": params["shell"],
+                    "comment": params["comment"], "system": params["system"], "create_home": params["create_home"]}
+        described = {"uid": entry.pw_uid, "group": entry.pw_gid, "home": entry.pw_dir, "shell": entry.pw_shell,
+                     "comment": entry.pw_gecos, "append": params["append"], "move_home": params["move_home"],
+                     "groups": ",".join(supplementary_groups(self.name, entry.pw_gid))}
+        if params["password"] is not None:
+            described["password"] = HIDDEN
+        return described
+
+
+def run(module):
+    return UserTask(module).run()
