@@ -242,6 +242,20 @@ RULES: list[RuleCase] = [
              "DHCP range end must be an IP address inside the subnet", schema=False, added=True),
 ]
 
+# What the rules allow, their escape hatches included: a disabled registry needs no section, remote TLS no
+# client certificate.
+ALLOWED: list[tuple[str, dict[str, Any]]] = [
+    ("oci-registry-config", {**VALID["oci-registry-config"], "deployment": "disabled"}),
+    ("oci-registry-config", {**VALID["oci-registry-config"], "deployment": "remote", "remote": {},
+                             "tls_enabled": True}),
+    ("oci-registry-config", {**VALID["oci-registry-config"], "auth_required": True, "auth_token_path": "/t"}),
+    ("oci-registry-config", {**VALID["oci-registry-config"], "auth_required": True, "username": "ci"}),
+    ("oci-registry-features", {"vulnerability_scanning": True, "scanner_type": "trivy", "image_signing": True,
+                               "signing_method": "cosign"}),
+    ("network-config", {"name": "v", "subnet": "10.0.0.0/24", "type": "vlan", "vlan_id": 42,
+                        "gateway": "10.0.0.1", "dhcp_start": "10.0.0.100", "dhcp_end": "10.0.0.200"}),
+]
+
 
 class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:

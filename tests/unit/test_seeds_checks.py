@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from seed_examples import CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
+from seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
 
 from runner.errors import SourcePosition
 from runner.seeds import SEED_KINDS
@@ -52,18 +52,7 @@ def test_every_broken_rule_of_a_mapping_is_reported_not_only_the_first() -> None
     ]
 
 
-@pytest.mark.parametrize(("kind", "data"), [
-    # The rules' escape hatches: a disabled registry needs no section, remote TLS needs no client cert/key.
-    ("oci-registry-config", {**VALID["oci-registry-config"], "deployment": "disabled"}),
-    ("oci-registry-config", {**VALID["oci-registry-config"], "deployment": "remote", "remote": {},
-                             "tls_enabled": True}),
-    ("oci-registry-config", {**VALID["oci-registry-config"], "auth_required": True, "auth_token_path": "/t"}),
-    ("oci-registry-config", {**VALID["oci-registry-config"], "auth_required": True, "username": "ci"}),
-    ("oci-registry-features", {"vulnerability_scanning": True, "scanner_type": "trivy", "image_signing": True,
-                               "signing_method": "cosign"}),
-    ("network-config", {"name": "v", "subnet": "10.0.0.0/24", "type": "vlan", "vlan_id": 42,
-                        "gateway": "10.0.0.1", "dhcp_start": "10.0.0.100", "dhcp_end": "10.0.0.200"}),
-])
+@pytest.mark.parametrize(("kind", "data"), ALLOWED)
 def test_what_the_rules_allow_reads(kind: str, data: dict) -> None:
     assert problems(kind, seed_yaml(data)) == []
 
