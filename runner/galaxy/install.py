@@ -129,9 +129,10 @@ class Installer:
             path = scratch / f"{role.name}.tar.gz"
             path.write_bytes(self.catalog.local_archive(role.origin).data)
             return path
-        if not role.from_lock:
+        artifact = self.store.artifact(role.ref)
+        if self.store.cache.find(artifact.manifest.layer.digest) is None:
             self.echo(f"- downloading role '{role.name}', version {role.version} from {role.source}")
-        return self.store.archive(self.store.artifact(role.ref))
+        return self.store.archive(artifact)
 
     @staticmethod
     def _locked(role: ResolvedRole, lock_dir: Path) -> LockedRole:

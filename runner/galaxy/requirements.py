@@ -6,7 +6,8 @@ and ``scm``. ``src`` is one of:
 
 - ``oci://HOST[:PORT]/NAMESPACE/NAME`` with an optional ``:CONSTRAINT`` (``^1.2``, ``>=1.0,<2``, ``1.4.0``) or
   ``@sha256:...`` pin; ``version:`` may give the constraint instead;
-- a local directory (``./roles-dev/os``, relative to the requirements file), installed as it is;
+- a local directory, written as a path (``./roles-dev/os``, ``../os``, ``/srv/roles/os``; relative to the
+  requirements file), installed as it is;
 - a role name in the configured registry: ``redis`` (in the configured namespace), ``team/redis``, or an
   Ansible Galaxy name ``team.redis`` (namespace ``team``, installed as ``team.redis`` as Ansible names it).
 
@@ -112,7 +113,7 @@ def to_requirement(entry: RequirementEntry, base_dir: Path, reference: Reference
     if entry.scm not in (None, "", "oci"):
         raise RequirementsError(f"scm: {entry.scm} is not supported: roles come from OCI registries (oci://...) "
                                 "or local directories", position)
-    if text.startswith(SCHEME) or not _is_path(text, base_dir):
+    if text.startswith(SCHEME) or not entry.src or not _is_path(text):
         if ("://" in text and not text.startswith(SCHEME)) or text.startswith(("git+", "git@")):
             raise RequirementsError(f"'{text}' is a URL: only oci:// references, local directories and role names "
                                     "in the configured registry are supported", position)
@@ -124,8 +125,9 @@ def to_requirement(entry: RequirementEntry, base_dir: Path, reference: Reference
                        requested_by=asked, position=position, version=entry.version)
 
 
-def _is_path(text: str, base_dir: Path) -> bool:
-    return text.startswith((".", "/", "~")) or (base_dir / text).is_dir()
+def _is_path(text: str) -> bool:
+    # Only a path written as one: "redis" is a role name even where a directory of that name exists.
+    return text.startswith(("./", "../", "/", "~")) or text in (".", "..")
 
 
 def _registry_requirement(entry: RequirementEntry, text: str, reference: ReferenceReader,

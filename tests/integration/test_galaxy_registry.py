@@ -1,0 +1,304 @@
+"""provisioning-galaxy against a real registry: Debian's docker-registry (distribution) started by the tests on a
+loopback port, once with htpasswd basic auth over plain HTTP and once with TLS from a CA the tests make.
+
+Every command goes through ``provisioning-galaxy`` itself (in-process, with click's runner) with a home of its
+own: configuration, credentials and content cache live in a temporary directory, never in the developer's.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import ipaddress
+import json
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import bcrypt
+import pytest
+from click.testing import CliRunner
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from runner.cli.galaxy import main
+from runner.galaxy.local_registry import BINARIES, LocalRegistry
+from tests.integration.playbook_run import run_playbook
+
+pytestmark = pytest.mark.skipif(not any(shutil.which(name) for name in BINARIES),
+                                reason="no registry binary (apt-get install docker-registry)")
+
+USER, PASSWORD = "alice", "correct horse battery staple"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+@dataclass
+class Galaxy:
+    """``provisioning-galaxy`` with its own home: provisioning.cfg, credentials and content cache under ``home``."""
+
+    home: Path
+    settings: str = ""
+
+    def __post_init__(self) -> None:
+        self.home.mkdir(parents=True, exist_ok=True)
+        (self.home / "provisioning.cfg").write_text(
+            f"[galaxy]\ncache_dir = cache\nauth_file = auth.json\n{self.settings}")
+
+    @property
+    def cache(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def auth_file(self) -> Path:
+        return self.home / "auth.json"
+
+    def __call__(self, *args: str, input: str | None = None, expect: int = 0) -> Run:
+        env = {"HOME": str(self.home), "DOCKER_CONFIG": str(self.home / ".docker"),
+               "PROVISIONING_CONFIG": str(self.home / "provisioning.cfg")}
+        result = CliRunner().invoke(main, list(args), env=env, input=input)
+        run = Run(result.exit_code, result.stdout, result.stderr)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert run.exit_code == expect, f"provisioning-galaxy {' '.join(args)} exited {run.exit_code}:\n{run.output}"
+        return run
+
+    def login(self, registry: str) -> Run:
+        return self("login", registry, "-u", USER, "--password-stdin", input=PASSWORD + "\n")
+
+
+def htpasswd_file(path: Path) -> Path:
+    hashed = bcrypt.hashpw(PASSWORD.encode(), bcrypt.gensalt(rounds=4)).decode()
+    path.write_text(f"{USER}:{hashed}\n")
+    return path
+
+
+@pytest.fixture
+def basic_registry(tmp_path: Path) -> Iterator[LocalRegistry]:
+    registry = LocalRegistry(data_dir=tmp_path / "registry", port=free_port(),
+                             htpasswd=htpasswd_file(tmp_path / "htpasswd"))
+    with registry:
+        yield registry
+
+
+def make_role(parent: Path, name: str, meta: str, task: str) -> Path:
+    role = parent / name
+    (role / "tasks").mkdir(parents=True)
+    (role / "meta").mkdir()
+    (role / "tasks" / "main.yml").write_text(task)
+    (role / "meta" / "main.yml").write_text(meta)
+    return role
+
+
+@pytest.mark.hosts
+def test_round_trip_init_push_install_lock_frozen_offline_and_run(basic_registry: LocalRegistry, tmp_path: Path,
+                                                                   request: pytest.FixtureRequest,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = basic_registry.registry
+    galaxy = Galaxy(tmp_path / "home")
+    work = tmp_path / "work"
+    work.mkdir()
+    # Without credentials the registry says so, and how to fix it.
+    refused = galaxy("role", "versions", f"oci://{registry}/team/base", expect=1)
+    assert f"provisioning-galaxy login {registry}" in refused.stderr
+    assert "Login Succeeded" in galaxy.login(registry).stdout
+    assert PASSWORD not in galaxy.auth_file.read_text()  # base64 as Docker keeps it, and never printed
+
+    # init, build twice (same digest), push three versions of a base role and one app role that needs it.
+    assert "created successfully" in galaxy("role", "init", "base", "--init-path", str(work)).stdout
+    (work / "base" / "tasks" / "main.yml").write_text(
+        "- name: leave a mark\n  copy:\n    content: \"base {{ base_flavour }}\\n\"\n    dest: \"{{ base_marker }}\"\n")
+    (work / "base" / "defaults" / "main.yml").write_text("base_flavour: plain\nbase_marker: /tmp/galaxy-base\n")
+    first = galaxy("role", "build", str(work / "base"), "-o", str(tmp_path / "one.tar.gz")).stdout.strip()
+    second = galaxy("role", "build", str(work / "base"), "-o", str(tmp_path / "two.tar.gz")).stdout.strip()
+    assert first == second and first.startswith("sha256:")
+    assert "sha256:" + hashlib.sha256((tmp_path / "one.tar.gz").read_bytes()).hexdigest() == first
+    base = f"oci://{registry}/team/base"
+    pushed = {version: galaxy("role", "push", str(work / "base"), f"{base}:{version}").stdout.split()[-1]
+              for version in ("1.0.0", "1.2.0", "2.0.0")}
+    again = galaxy("role", "push", str(work / "base"), f"{base}:1.2.0", expect=1)
+    assert "already in the registry" in again.stderr and "--force" in again.stderr
+    make_role(work, "app", "galaxy_info: {description: The app}\ndependencies:\n  - role: base\n    version: '^1.0'\n",
+              "- name: app says\n  debug:\n    msg: app on {{ inventory_hostname }}\n")
+    galaxy("role", "push", str(work / "app"), f"oci://{registry}/team/app:0.3.0", "--latest")
+
+    versions = galaxy("role", "versions", base).stdout.split()
+    assert versions == ["1.0.0", "1.2.0", "2.0.0"]
+    info = galaxy("role", "info", f"oci://{registry}/team/app:^0.3").stdout
+    assert "org.opencontainers.image.version: 0.3.0" in info and "version: ^1.0" in info
+
+    # skopeo reads the manifest we pushed, and its digest is the one push printed.
+    raw = subprocess.run(["skopeo", "inspect", "--raw", "--authfile", str(galaxy.auth_file), "--tls-verify=false",
+                          f"docker://{registry}/team/base:1.2.0"], capture_output=True, check=True).stdout
+    assert "sha256:" + hashlib.sha256(raw).hexdigest() == pushed["1.2.0"]
+    manifest = json.loads(raw)
+    assert manifest["artifactType"] == "application/vnd.provisioning.role.v1"
+    assert manifest["annotations"]["org.opencontainers.image.version"] == "1.2.0"
+
+    # install by constraint: app 0.3.0 asks for base ^1.0, so base resolves to 1.2.0, not 2.0.0.
+    requirements = work / "requirements.yml"
+    requirements.write_text(f"roles:\n  - src: oci://{registry}/team/app\n    version: '>=0.1,<1'\n")
+    roles = tmp_path / "roles"
+    installed = galaxy("install", "-r", str(requirements), "-p", str(roles)).stdout
+    assert "base (1.2.0) was installed successfully" in installed
+    lock = (work / "requirements.lock").read_text()
+    assert f"digest: {pushed['1.2.0']}" in lock and "version: 0.3.0" in lock
+    listed = galaxy("role", "list", "-p", str(roles)).stdout
+    assert f"- base, 1.2.0 ({pushed['1.2.0']})" in listed and "- app, 0.3.0" in listed
+
+    # --frozen with the registry stopped: everything comes from the lock and the cache.
+    basic_registry.stop()
+    shutil.rmtree(roles)
+    frozen = galaxy("install", "-r", str(requirements), "-p", str(roles), "--frozen").stdout
+    assert "base (1.2.0) was installed successfully" in frozen and "downloading" not in frozen
+    offline = galaxy("install", "-r", str(requirements), "-p", str(roles)).stdout
+    assert "already installed" in offline
+    requirements.write_text(requirements.read_text().replace("<1", "<0.9"))
+    changed = galaxy("install", "-r", str(requirements), "-p", str(roles), "--frozen", expect=1)
+    assert "changed since" in changed.stderr
+
+    # A playbook using the installed role runs on a test host, found through roles_path.
+    inventory_path = request.getfixturevalue("inventory_path")  # skips here when test hosts cannot run
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(f"- hosts: host1\n  gather_facts: false\n  vars:\n    base_marker: /tmp/{tmp_path.name}\n"
+                        "  roles:\n    - app\n")
+    monkeypatch.setenv("PROVISIONING_ROLES_PATH", str(roles))
+    run = run_playbook(inventory_path, playbook)
+    assert run.exit_code == 0, run.output
+    assert run.msg("app : app says") == {"host1": "app on host1"}
+    assert run.task("base : leave a mark")["host1"]["changed"] is True
+
+
+def test_tampered_blob_is_refused_and_nothing_is_installed(basic_registry: LocalRegistry, tmp_path: Path) -> None:
+    publisher = Galaxy(tmp_path / "publisher")
+    publisher.login(basic_registry.registry)
+    role = make_role(tmp_path, "web", "galaxy_info: {description: web}\n", "- debug: {msg: web}\n")
+    ref = f"oci://{basic_registry.registry}/team/web:1.0.0"
+    publisher("role", "push", str(role), ref)
+    archive = publisher("role", "build", str(role), "-o", str(tmp_path / "web.tar.gz")).stdout.strip()
+    blob = basic_registry.storage_dir / "docker/registry/v2/blobs/sha256" / archive[7:9] / archive[7:] / "data"
+    data = bytearray(blob.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # same size, different content
+    blob.write_bytes(bytes(data))
+
+    consumer = Galaxy(tmp_path / "consumer")  # an empty cache: the blob must come from the registry
+    consumer.login(basic_registry.registry)
+    roles = tmp_path / "roles"
+    refused = consumer("role", "pull", ref, "-p", str(roles), expect=1)
+    assert f"blob {archive} of team/web does not match its digest" in refused.stderr
+    assert "nothing was installed" in refused.stderr
+    assert not (roles / "web").exists()
+    assert not list(consumer.cache.rglob(archive[7:]))  # the bad bytes were not cached either
+
+
+def test_wrong_password_is_refused_without_echoing_it(basic_registry: LocalRegistry, tmp_path: Path) -> None:
+    galaxy = Galaxy(tmp_path / "home")
+    refused = galaxy("login", basic_registry.registry, "-u", USER, "--password-stdin", input="wrong-secret\n",
+                     expect=1)
+    assert f"refused the credentials of '{USER}'" in refused.stderr
+    assert "wrong-secret" not in refused.output
+    assert not galaxy.auth_file.exists()
+
+
+# --- TLS ------------------------------------------------------------------------------------------------------
+
+
+def _key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _certificate(subject: str, key: ec.EllipticCurvePrivateKey, issuer: tuple[x509.Name, ec.EllipticCurvePrivateKey]
+                 | None, *, ca: bool) -> x509.Certificate:
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)])
+    issuer_name, issuer_key = issuer or (name, key)
+    now = datetime.datetime.now(datetime.UTC)
+    builder = (x509.CertificateBuilder().subject_name(name).issuer_name(issuer_name).public_key(key.public_key())
+               .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+               .not_valid_after(now + datetime.timedelta(days=1))
+               .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+    if not ca:
+        builder = builder.add_extension(x509.SubjectAlternativeName(
+            [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]), critical=False)
+    return builder.sign(issuer_key, hashes.SHA256())
+
+
+def _pem(path: Path, item: x509.Certificate | ec.EllipticCurvePrivateKey) -> Path:
+    if isinstance(item, x509.Certificate):
+        path.write_bytes(item.public_bytes(serialization.Encoding.PEM))
+    else:
+        path.write_bytes(item.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()))
+    return path
+
+
+@pytest.fixture
+def tls_registry(tmp_path: Path) -> Iterator[tuple[LocalRegistry, Path]]:
+    """A registry with a certificate from a CA made here; yields it and the CA certificate (PEM)."""
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    ca_key, server_key = _key(), _key()
+    ca = _certificate("provisioning test CA", ca_key, None, ca=True)
+    server = _certificate("127.0.0.1", server_key, (ca.subject, ca_key), ca=False)
+    registry = LocalRegistry(data_dir=tmp_path / "registry", port=free_port(), tls_cert=_pem(certs / "server.pem",
+                             server), tls_key=_pem(certs / "server.key", server_key))
+    with registry:
+        yield registry, _pem(certs / "ca.pem", ca)
+
+
+def test_tls_registry_with_a_private_ca_and_a_registry_file(tls_registry: tuple[LocalRegistry, Path],
+                                                            tmp_path: Path) -> None:
+    registry, ca = tls_registry
+    address = registry.registry
+    role = make_role(tmp_path, "cache", "galaxy_info: {description: cache}\n", "- debug: {msg: cache}\n")
+    untrusted = Galaxy(tmp_path / "untrusted")
+    refused = untrusted("role", "push", str(role), f"oci://{address}/team/cache:1.0.0", expect=1)
+    assert f"TLS with {address} failed: certificate verify failed" in refused.stderr
+    assert "ca_cert" in refused.stderr
+
+    trusted = Galaxy(tmp_path / "trusted")
+    digest = trusted("role", "push", str(role), f"oci://{address}/team/cache:1.0.0", "--ca-cert", str(ca)
+                     ).stdout.split()[-1]
+
+    # skopeo trusts the CA from a certificate directory, and reads the same manifest.
+    cert_dir = tmp_path / "skopeo-certs"
+    cert_dir.mkdir()
+    shutil.copy(ca, cert_dir / "ca.crt")
+    raw = subprocess.run(["skopeo", "inspect", "--raw", "--cert-dir", str(cert_dir),
+                          f"docker://{address}/team/cache:1.0.0"], capture_output=True, check=True).stdout
+    assert "sha256:" + hashlib.sha256(raw).hexdigest() == digest
+
+    # A registry file (the seed schema's OCIRegistryConfig) names the registry, its CA and namespace, so the
+    # requirements name the role alone.
+    host, port = address.rsplit(":", 1)
+    registry_file = tmp_path / "registry.yml"
+    registry_file.write_text(f"deployment: remote\ntype: distribution\nendpoint: {host}\nport: {port}\n"
+                             f"tls_enabled: true\nca_cert_path: {ca}\nremote:\n  retries: 0\n"
+                             "namespaces:\n  extensions: team\n")
+    configured = Galaxy(tmp_path / "configured", settings=f"registry_file = {registry_file}\n")
+    requirements = tmp_path / "requirements.yml"
+    requirements.write_text("- name: cache\n  version: ~1.0\n")
+    roles = tmp_path / "roles"
+    installed = configured("install", "-r", str(requirements), "-p", str(roles)).stdout
+    assert "cache (1.0.0) was installed successfully" in installed
+    assert f"source: oci://{address}/team/cache" in (tmp_path / "requirements.lock").read_text()
+    assert (roles / "cache" / "tasks" / "main.yml").read_text() == "- debug: {msg: cache}\n"
