@@ -39,9 +39,10 @@ class RemoteHost:
         self.loop = asyncio.new_event_loop()
 
     def run(self, module: str, args: dict[str, Any] | None = None, *, check: bool = False, diff: bool = False,
-            search_paths: list[Path] | None = None, environment: dict[str, Any] | None = None) -> dict[str, Any]:
+            search_paths: list[Path] | None = None, environment: dict[str, Any] | None = None,
+            task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
         call = ModuleCall(module, dict(args or {}), check=check, diff=diff, become=self.become,
-                          environment=environment, search_paths=list(search_paths or []))
+                          environment=environment, search_paths=list(search_paths or []), task_vars=task_vars or {})
         return self.loop.run_until_complete(execute(self.session, self.index, call))
 
     def shell(self, command: str) -> str:
