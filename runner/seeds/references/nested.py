@@ -13,7 +13,7 @@ from runner.errors import SourcePosition
 from runner.seeds.base import SeedModel
 from runner.seeds.document import NestedProvisioning
 from runner.seeds.formats import is_network
-from runner.seeds.nested import MultiTierDeployment, NestedProvisioningPolicy, NestedVmConfig
+from runner.seeds.nested import ContainerConfig, MultiTierDeployment, NestedProvisioningPolicy, NestedVmConfig
 from runner.seeds.references.problems import Problems
 from runner.seeds.references.taskservs import check_image_taskservs
 
@@ -35,46 +35,52 @@ def check_deployment(stack: MultiTierDeployment, *, golden_images: Collection[st
                      policy: NestedProvisioningPolicy | None, problems: Problems) -> None:
     """Names within one deployment; ``golden_images`` None leaves ``from_golden_image`` unchecked, ``policy``
     None the policy's limits."""
-    problems.duplicates("network", ((network.name, network.at("name")) for network in stack.networks))
-    problems.duplicates("volume", ((volume.name, volume.at("name")) for volume in stack.volumes))
-    problems.duplicates("VM", [*((name, stack.at("parent_vms", index)) for index, name in enumerate(stack.parent_vms)),
-                               *((vm.name, vm.at("name")) for vm in stack.nested_vms)])
-    problems.duplicates("container", ((container.name, container.at("name")) for container in stack.containers))
+    _check_unique(stack, problems)
     networks = [network.name for network in stack.networks]
     volumes = [volume.name for volume in stack.volumes]
     hosts = [*stack.parent_vms, *(vm.name for vm in stack.nested_vms)]
     for vm in stack.nested_vms:
-        _check_names(vm, "networks", vm.networks, networks, "network", stack, problems)
-        _check_names(vm, "volumes", vm.volumes or [], volumes, "volume", stack, problems)
-        if vm.parent_vm not in hosts:
-            problems.unknown(f"parent VM '{vm.parent_vm}' of '{vm.name}' is not defined: name one of parent_vms "
-                             "or a nested VM", vm.parent_vm, hosts, vm.at("parent_vm"))
+        _check_names(vm, "networks", vm.networks, "network", networks, stack, problems)
+        _check_names(vm, "volumes", vm.volumes or [], "volume", volumes, stack, problems)
+        _check_parent(vm, f"'{vm.name}'", hosts, problems)
         if golden_images is not None and vm.from_golden_image is not None and vm.from_golden_image not in golden_images:
             problems.unknown(f"golden image '{vm.from_golden_image}' is not defined", vm.from_golden_image,
                              golden_images, vm.at("from_golden_image"))
     for container in stack.containers:
-        _check_names(container, "networks", container.networks or [], networks, "network", stack, problems)
+        _check_names(container, "networks", container.networks or [], "network", networks, stack, problems)
         for index, mount in enumerate(container.volumes or []):
             for name in mount:
                 if name not in volumes:
                     problems.unknown(f"volume '{name}' is not defined in deployment '{stack.name}'", name, volumes,
                                      container.at("volumes", index, name, key=True))
-        if container.parent_vm not in hosts:
-            problems.unknown(f"parent VM '{container.parent_vm}' of container '{container.name}' is not defined: "
-                             "name one of parent_vms or a nested VM", container.parent_vm, hosts,
-                             container.at("parent_vm"))
+        _check_parent(container, f"container '{container.name}'", hosts, problems)
     levels = _nesting_levels(stack, problems)
     _check_nested_virt(stack, problems)
     if policy is not None:
         _check_policy(stack, levels, policy, problems)
 
 
-def _check_names(owner: SeedModel, field: str, names: list[str], known: list[str], what: str,
+def _check_unique(stack: MultiTierDeployment, problems: Problems) -> None:
+    problems.duplicates("network", ((network.name, network.at("name")) for network in stack.networks))
+    problems.duplicates("volume", ((volume.name, volume.at("name")) for volume in stack.volumes))
+    problems.duplicates("VM", [*((name, stack.at("parent_vms", index)) for index, name in enumerate(stack.parent_vms)),
+                               *((vm.name, vm.at("name")) for vm in stack.nested_vms)])
+    problems.duplicates("container", ((container.name, container.at("name")) for container in stack.containers))
+
+
+def _check_names(owner: SeedModel, field: str, names: list[str], what: str, known: list[str],
                  stack: MultiTierDeployment, problems: Problems) -> None:
+    """Each of ``names`` (the list at ``field`` of ``owner``) is the name of a ``what`` of the deployment."""
     for index, name in enumerate(names):
         if name not in known:
             problems.unknown(f"{what} '{name}' is not defined in deployment '{stack.name}'", name, known,
                              owner.at(field, index))
+
+
+def _check_parent(child: NestedVmConfig | ContainerConfig, label: str, hosts: list[str], problems: Problems) -> None:
+    if child.parent_vm not in hosts:
+        problems.unknown(f"parent VM '{child.parent_vm}' of {label} is not defined: name one of parent_vms or a "
+                         "nested VM", child.parent_vm, hosts, child.at("parent_vm"))
 
 
 def _nesting_levels(stack: MultiTierDeployment, problems: Problems) -> dict[str, int]:
