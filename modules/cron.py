@@ -1,0 +1,200 @@
+"""Manage cron jobs and crontab environment variables, in a user's crontab or in a file under /etc/cron.d."""
+
+import os
+import pwd
+
+from modules._crontab import (
+    MARKER,
+    SPECIAL_TIMES,
+    find_env,
+    job_line,
+    parse,
+    remove_env,
+    remove_job,
+    render,
+    set_env,
+    set_job,
+)
+from modules._spec import argument_spec
+from modules._textfile import ContentChange, content_diff
+
+DOCUMENTATION = {
+    "short_description": "Manage cron.d and crontab entries",
+    "description": [
+        "Adds, changes and removes named jobs (a '#Ansible: NAME' line above each job line, as Ansible writes "
+        "them, so existing crontabs are read the same way) and environment variables.",
+        "A user's crontab is read with crontab -l and installed with crontab -; with cron_file the job goes to "
+        "that file (in /etc/cron.d unless the path is absolute), written atomically, with the user on each line.",
+        "The diff shows the crontab before and after.",
+    ],
+    "options": {
+        "name": {"description": "Name of the job (its marker), or of the variable with env. Required, except "
+                                "to remove a whole cron_file (state absent, no name).", "type": "str"},
+        "job": {"description": "The command, or the variable's value with env. Required with state present.",
+                "type": "str", "aliases": ["value"]},
+        "state": {"description": "present or absent.", "type": "str", "default": "present",
+                  "choices": ["absent", "present"]},
+        "user": {"description": "Whose crontab (default: the user the task runs as; root in a cron_file).",
+                 "type": "str"},
+        "cron_file": {"description": "A file in /etc/cron.d (or an absolute path) instead of a user's crontab. "
+                                     "With state absent and no name, the file is removed.", "type": "path"},
+        "minute": {"description": "Minute (0-59, *, */2, ...).", "type": "str", "default": "*"},
+        "hour": {"description": "Hour (0-23, *, ...).", "type": "str", "default": "*"},
+        "day": {"description": "Day of the month (1-31, *, ...).", "type": "str", "default": "*",
+                "aliases": ["dom"]},
+        "month": {"description": "Month (1-12, *, ...).", "type": "str", "default": "*"},
+        "weekday": {"description": "Day of the week (0-6 for Sunday-Saturday, *, ...).", "type": "str",
+                    "default": "*", "aliases": ["dow"]},
+        "special_time": {"description": "A special schedule instead of the five fields.", "type": "str",
+                         "choices": list(SPECIAL_TIMES)},
+        "disabled": {"description": "Keep the job, commented out.", "type": "bool", "default": False},
+        "env": {"description": "Manage an environment variable (name=job) instead of a job.", "type": "bool",
+                "default": False},
+        "insertafter": {"description": "With env: put a new variable after this variable.", "type": "str"},
+        "insertbefore": {"description": "With env: put a new variable before this variable.", "type": "str"},
+        "backup": {"description": "Keep a copy of the crontab before changing it.", "type": "bool",
+                   "default": False},
+    },
+}
+
+EXAMPLES = """
+- name: Rotate the application's logs every night
+  cron:
+    name: rotate app logs
+    minute: "0"
+    hour: "3"
+    job: /usr/local/bin/rotate-app-logs
+
+- name: A job in /etc/cron.d/app, run as the app user
+  cron:
+    name: app cleanup
+    special_time: hourly
+    user: app
+    job: /srv/app/bin/cleanup
+    cron_file: app
+
+- name: Variables for every job below
+  cron:
+    name: MAILTO
+    env: true
+    job: ops@example.com
+"""
+
+RETURN = {"jobs": "Names of the jobs in the crontab after the run", "envs": "Names of its variables",
+          "backup_file": "The copy made with backup"}
+
+ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
+SPEC_RULES = {"mutually_exclusive": [["insertafter", "insertbefore"], ["special_time", "minute"]]}
+SUPPORTS_CHECK_MODE = True
+
+CRON_D = "/etc/cron.d"
+
+
+def cron_file_path(cron_file):
+    return cron_file if os.path.isabs(cron_file) else os.path.join(CRON_D, cron_file)
+
+
+class UserCrontab(object):
+    """A user's crontab, read and installed through the crontab command."""
+
+    def __init__(self, module, user):
+        self.module = module
+        self.command = [module.get_bin_path("crontab", required=True)]
+        own = pwd.getpwuid(os.getuid()).pw_name
+        if user and user != own:
+            self.command += ["-u", user]
+        self.user = user or own
+        self.label = "crontab for %s" % self.user
+
+    def read(self):
+        rc, out, err = self.module.run_command([*self.command, "-l"], environ_update={"LANG": "C"})
+        if rc != 0:
+            if "no crontab" in (err + out):
+                return ""
+            self.module.fail("reading the crontab of %s failed: %s" % (self.user, err.strip()), rc=rc)
+        return out
+
+    def write(self, text, backup):
+        result = {}
+        if backup:
+            result["backup_file"] = os.path.join(self.module.tmpdir, "crontab-%s.backup" % self.user)
+            with open(result["backup_file"], "w") as handle:
+                handle.write(self.read())
+        rc, out, err = self.module.run_command([*self.command, "-"], data=text, binary_data=True,
+                                               environ_update={"LANG": "C"})
+        if rc != 0:
+            self.module.fail("installing the crontab of %s failed: %s" % (self.user, (err or out).strip()), rc=rc)
+        return result
+
+
+def edited(lines, params, in_file):
+    """The crontab's lines after this task."""
+    name = params["name"]
+    if params["env"]:
+        if params["state"] == "absent":
+            return remove_env(lines, name)
+        return set_env(lines, name, params["job"], params["insertafter"], params["insertbefore"])
+    if params["state"] == "absent":
+        return remove_job(lines, name)
+    line = job_line(params["job"], params["minute"], params["hour"], params["day"], params["month"],
+                            params["weekday"], params["special_time"],
+                            (params["user"] or "root") if in_file else None, params["disabled"])
+    return set_job(lines, name, line)
+
+
+def summary(lines):
+    jobs = [line[len(MARKER):] for line in lines if line.startswith(MARKER)]
+    envs = [line.split("=", 1)[0] for line in lines if "=" in line and not line.startswith("#")
+            and find_env([line], line.split("=", 1)[0].strip()) is not None]
+    return {"jobs": jobs, "envs": envs}
+
+
+def run(module):
+    params = module.params
+    if params["name"] is None and not (params["cron_file"] and params["state"] == "absent"):
+        module.fail("missing required arguments: name")
+    if params["state"] == "present" and params["job"] is None:
+        module.fail("missing required arguments: job (needed with state present)")
+    if params["cron_file"]:
+        return run_in_file(module, cron_file_path(params["cron_file"]))
+    tab = UserCrontab(module, params["user"])
+    before = tab.read()
+    lines = parse(before)
+    after = render(edited(lines, params, in_file=False))
+    result = dict(summary(parse(after)), changed=after != render(lines))
+    if result["changed"]:
+        result["diff"] = {"before": render(lines), "after": after, "before_header": tab.label,
+                          "after_header": tab.label}
+        if not module.check_mode:
+            result.update(tab.write(after, params["backup"]))
+    return result
+
+
+def run_in_file(module, path):
+    params = module.params
+    original = None
+    if module.lexists(path) and os.path.exists(path):
+        with open(path, "rb") as handle:
+            original = handle.read()
+    if params["name"] is None:
+        # state absent without a name: the whole file goes
+        if original is None:
+            return {"changed": False, "jobs": [], "envs": []}
+        module.predict(path, "absent")
+        if not module.check_mode:
+            os.unlink(path)
+        return {"changed": True, "jobs": [], "envs": [],
+                "diff": content_diff(path, original, b"")}
+    lines = parse((original or b"").decode("utf-8", "replace"))
+    new_lines = edited(lines, params, in_file=True)
+    new = render(new_lines).encode("utf-8")
+    if original is None and params["state"] == "absent":
+        new = None
+    change = ContentChange(module, path, original, new)
+    changed = change.write(params["backup"]) if new is not None else False
+    result = dict(summary(new_lines), changed=changed)
+    if changed:
+        result["diff"] = content_diff(path, original, new)
+    if change.backup_file:
+        result["backup_file"] = change.backup_file
+    return result
