@@ -45,14 +45,17 @@ IncludeResolver = Callable[[PlanTask, Mapping[str, Any]], list[int]]
 
 class HostWalker:
     def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
-                 on_rescue: Callable[[PlanTask, Mapping[str, Any]], None]):
+                 on_rescue: Callable[[PlanTask, Mapping[str, Any]], None], skip: frozenset[int] = frozenset()):
         self.nodes = nodes
         self.resolve_include = resolve_include
         self.on_rescue = on_rescue
+        self.skip = skip  # task ids never run (those before --start-at-task)
 
     def walk(self, ids: list[int], prefix: Key = (), params: dict[str, Any] | None = None) -> Walk:
         params = params or {}
         for task_id in ids:
+            if task_id in self.skip:
+                continue
             node = self.nodes[task_id]
             key = (*prefix, task_id)
             if node.kind == "block":

@@ -8,16 +8,16 @@ took different paths run the earliest pending task first); under free, each host
 from __future__ import annotations
 
 import asyncio
-import math
 import signal
 from collections.abc import Callable, Collection, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import ExitCode, UserError
+from runner.errors import ExitCode, OptionError, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.pool import WorkerPool
+from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 
@@ -37,6 +37,7 @@ class PlayState:
     ended: set[str] = field(default_factory=set)
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
+    skip: frozenset[int] = frozenset()  # tasks before --start-at-task
 
     @property
     def active(self) -> list[str]:
@@ -66,6 +67,9 @@ class PlaybookExecutor:
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
+        if self.start_at_task is not None and not any_match(self.plan, self.start_at_task):
+            raise OptionError(f"no task matches --start-at-task '{self.start_at_task}' (it can name a task of the "
+                              "playbook, its roles and imports, not one inside an include)")
         hosts = list(self.inventory.hosts)
         self.pool = WorkerPool(hosts or ["localhost"], self.forks,
                                PlaybookWorker(self.plan, self.inventory, self.options))
@@ -135,7 +139,8 @@ class PlaybookExecutor:
         sizes = []
         for value in play.serial:
             text = str(value).strip()
-            size = math.ceil(len(hosts) * float(text[:-1]) / 100.0) if text.endswith("%") else int(text)
+            # A percentage of the play's hosts rounds down, to one host at least, as Ansible's pct_to_int.
+            size = int(len(hosts) * float(text[:-1]) / 100.0) if text.endswith("%") else int(text)
             sizes.append(max(1, size))
         batches, start, index = [], 0, 0
         while start < len(hosts):
@@ -147,6 +152,12 @@ class PlaybookExecutor:
 
     async def _run_play(self, play: PlanPlay) -> bool:
         """Run one play; False when the run must stop (any_errors_fatal, max_fail_percentage, end of hosts)."""
+        skip: frozenset[int] = frozenset()
+        if self.start_at_task is not None:
+            before = skipped_before(self.plan, play, self.start_at_task)
+            if before is None:
+                return True  # the task is in a later play: nothing of this one runs
+            skip, self.start_at_task = frozenset(before), None
         hosts = self._play_hosts(play)
         check = play.check_mode if isinstance(play.check_mode, bool) else self.options.check
         self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, check, play.strategy), hosts)
@@ -157,7 +168,7 @@ class PlaybookExecutor:
         for host in hosts:
             self._stats(host)
         for batch in self._batches(play, hosts):
-            state = PlayState(play, batch)
+            state = PlayState(play, batch, skip=skip)
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
             for section in play.sections:
@@ -190,7 +201,8 @@ class PlaybookExecutor:
             assert self.pool is not None
             self.pool.broadcast({"vars": {host: values}})
 
-        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry), on_rescue)
+        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry), on_rescue,
+                          skip=state.skip)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: Mapping[str, Any]) -> list[int]:
         target = str(entry["target"])
@@ -308,19 +320,15 @@ class PlaybookExecutor:
                 return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
 
         results = dict(await asyncio.gather(*(one(h) for h in targets)))
-        if run_once:
-            first = results[hosts[0]]
-            for host in hosts[1:]:
-                results[host] = first
-            if node.register_var:
-                registered = {k: v for k, v in first.items() if not k.startswith("_")}
-                self.pool.broadcast({"vars": {h: {node.register_var: registered} for h in hosts[1:]}})
+        for host in hosts[1:] if run_once else ():
+            results[host] = _shared_result(results[hosts[0]], hosts[0], host)
         for host in hosts:
-            self._after_result(state, node, host, results[host], info)
+            # A run_once task is shown and counted for the host that ran it, as Ansible does.
+            self._after_result(state, node, host, results[host], info, report=host in targets)
         return results
 
     def _after_result(self, state: PlayState, node: PlanTask, host: str, result: dict[str, Any],
-                      info: TaskInfo) -> None:
+                      info: TaskInfo, *, report: bool = True) -> None:
         assert self.pool is not None
         updates: dict[str, Any] = {}
         if result.get("_vars"):
@@ -343,13 +351,16 @@ class PlaybookExecutor:
         if updates:
             self.pool.broadcast(updates)
         status = result.get("_status") or status_of(result)
-        self._stats(host).count(status, ignored=bool(result.get("_ignored")))
+        if report:
+            self._stats(host).count(status, ignored=bool(result.get("_ignored")))
         if result.get("changed") and node.notify and status != "failed":
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
                     hosts.append(host)
         include = result.get("_include")
+        if not report:
+            return
         if include and status != "failed":
             for entry in include["entries"]:
                 self.callbacks.include(str(entry["target"]), [host], entry.get("label"))
@@ -394,6 +405,18 @@ class PlaybookExecutor:
             results = await self._run_task(state, node, {h: pending[h] for h in group}, is_handler=True)
             for host in group:
                 self._advance(state, host, walks[host], results[host], pending)
+
+
+def _shared_result(result: dict[str, Any], ran_on: str, host: str) -> dict[str, Any]:
+    """A run_once result as another host of the batch takes it: what it registered and the facts it set (unless
+    they were delegated to another host) apply to that host too."""
+    shared = dict(result)
+    for key in ("_vars", "_facts"):
+        values = (result.get(key) or {}).get(ran_on)
+        shared[key] = {host: values} if values is not None else {}
+    shared.pop("_add_host", None)
+    shared.pop("_add_group", None)
+    return shared
 
 
 def _flushes_handlers(node: PlanTask) -> bool:
