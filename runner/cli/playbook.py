@@ -18,8 +18,6 @@ from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_de
 from runner.cli.session import load_project
 from runner.compiler import CompileOptions, Compiler
 from runner.errors import ExitCode, OptionError
-from runner.executor.playbook import PlaybookExecutor
-from runner.executor.task_exec import RunOptions
 from runner.plan import Plan
 from runner.util.files import atomic_write_text
 
@@ -95,7 +93,9 @@ def main(playbooks: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[st
                            need_inventory=not (syntax_check or plan_file or list_tasks or list_tags))
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
-                                     filter_plugins=project.filter_plugins)
+                                     filter_plugins=project.filter_plugins,
+                                     precompile=not (syntax_check or plan_file or list_tasks or list_tags
+                                                     or options["list_hosts"]))
     compiler = Compiler(compile_options)
     plan = compiler.compile_playbooks(list(playbooks))
     if plan_file:
@@ -107,6 +107,10 @@ def main(playbooks: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[st
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK
+    # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it.
+    from runner.executor.playbook import PlaybookExecutor
+    from runner.executor.task_exec import RunOptions
+
     callbacks = make_callbacks(project.config.stdout_callback, list(reports), options["verbosity"],
                                options["diff"], project.config.nocolor)
     run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],

@@ -37,6 +37,7 @@ class CompileOptions:
     filter_plugins: list[Path] = field(default_factory=list)
     extra_vars: dict[str, Any] = field(default_factory=dict)
     gather_facts: bool = True  # the configuration's 'gathering': implicit (True) or explicit (False)
+    precompile: bool = True  # compile templates to code now (a run); False only checks them (--syntax-check)
 
 
 class Compiler:

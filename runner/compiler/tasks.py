@@ -181,13 +181,15 @@ class TaskCompiler:
         return args
 
     def _precompile(self, node: PlanTask) -> None:
-        """Compile every template in the task once: a syntax error or unknown filter is found now."""
+        """Check every template in the task now, so a syntax error or unknown filter stops the run before any
+        host is touched; for a run, also compile each one once, before the workers fork and share them."""
         values = [node.args, node.when, node.loop, node.changed_when, node.failed_when, node.until,
                   node.environment, node.delegate_to, node.loop_control.get("label")]
+        prepare = self.templar.precompile if self.compiler.options.precompile else self.templar.check
         try:
             for text in _strings(values):
                 if is_template(text):
-                    self.templar.precompile(text)
+                    prepare(text)
         except TemplateError as exc:
             raise ParseError(f"template error in task '{node.name or node.module}': {exc.message}",
                              SourcePosition.parse(node.position), hint=exc.hint) from None

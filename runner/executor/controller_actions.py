@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.errors import UserError
-from runner.providers.action import server
 
 if TYPE_CHECKING:
     from runner.executor.task_exec import PlaybookWorker
@@ -175,6 +174,13 @@ async def group_by(request: ActionRequest) -> dict[str, Any]:
 
 async def meta(request: ActionRequest) -> dict[str, Any]:
     return {"changed": False, "_meta": request.args.get("_raw_params") or request.args.get("free_form")}
+
+
+async def server(request: ActionRequest) -> dict[str, Any]:
+    # Providers (boto3, requests, the infra models) load only when a play creates or deletes a server.
+    from runner.providers.action import server as provider_server
+
+    return await provider_server(request)
 
 
 CONTROLLER_ACTIONS: dict[str, Action] = {

@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 from runner.errors import ParseError, SourcePosition
-from runner.infra.inventory import add_provisioning_source
 from runner.inventory.datafile import load_data_file, read_text
 from runner.inventory.hostnames import split_port
 from runner.inventory.ini import parse_ini
@@ -68,6 +67,8 @@ def _add_file(inventory: Inventory, path: Path) -> None:
         with inventory.batch():
             if path.suffix in YAML_EXTENSIONS:
                 data = load_data_file(path)
+                from runner.infra.inventory import add_provisioning_source  # its models load only when needed
+
                 if not add_provisioning_source(inventory, path, data):  # infra files, aws_ec2 plugin files
                     parse_yaml_inventory(inventory, path, data)
                 return

@@ -1,9 +1,10 @@
 """YAML with source positions, read the way Ansible's roles expect.
 
-ruamel.yaml's round-trip loader keeps line and column for every mapping key and sequence item, so any later
-stage can point at ``file:line:col``. The schema is YAML 1.2 (``yes``/``no``/``NO`` stay strings; models turn
-``yes``/``no`` into booleans only where a boolean is expected), with one YAML 1.1 rule kept because real roles
-depend on it: an integer with a leading zero (``mode: 0644``, ``02770``) is octal, and ``08`` stays a string.
+Parsing uses libyaml (PyYAML's C parser) for speed; the constructor keeps the line and column of every mapping
+key, mapping value and sequence item, so any later stage can point at ``file:line:col``. The schema is YAML 1.1
+as Ansible reads it (an integer with a leading zero such as ``mode: 0644`` or ``02770`` is octal, ``08`` stays a
+string), except for booleans: only ``true``/``false`` are booleans here; ``yes``/``no``/``NO`` stay strings
+(models turn ``yes``/``no`` into booleans only where a boolean is expected). A key written twice is an error.
 """
 
 from __future__ import annotations
@@ -12,73 +13,132 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.constructor import RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import ScalarNode
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
 
-_LEGACY_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
-_NOT_A_NUMBER = re.compile(r"^[-+]?0[0-9_]*[89][0-9_]*$")
+_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _AnsibleConstructor(RoundTripConstructor):
-    def construct_yaml_int(self, node: ScalarNode) -> Any:  # type: ignore[override]
+class Positions:
+    """Where a container and its parts were written; 0-based, as the parser counts (``position_of`` adds one)."""
+
+    __slots__ = ("col", "items", "keys", "line", "values")
+
+    def __init__(self, line: int, col: int):
+        self.line = line
+        self.col = col
+        self.keys: dict[Any, tuple[int, int]] = {}
+        self.values: dict[Any, tuple[int, int]] = {}
+        self.items: list[tuple[int, int]] = []
+
+    def key(self, key: Any) -> tuple[int, int]:
+        return self.keys[key]
+
+    def value(self, key: Any) -> tuple[int, int]:
+        return self.values[key]
+
+    def item(self, index: int) -> tuple[int, int]:
+        return self.items[index]
+
+
+class PositionedDict(dict):  # type: ignore[type-arg]
+    """A mapping read from YAML: ``lc`` holds positions, ``source_path`` the file."""
+
+    lc: Positions
+    source_path: str
+
+
+class PositionedList(list):  # type: ignore[type-arg]
+    lc: Positions
+    source_path: str
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    source_path = "<string>"
+
+    def construct_positioned_mapping(self, node: MappingNode) -> Any:
+        mapping = PositionedDict()
+        mapping.lc = Positions(node.start_mark.line, node.start_mark.column)
+        mapping.source_path = self.source_path
+        yield mapping
+        # Keys a merge (``<<: *defaults``) brings in may be overridden by the mapping's own; only a key the
+        # mapping itself writes twice is an error.
+        own = {id(key_node) for key_node, _ in node.value}
+        self.flatten_mapping(node)
+        written: set[Any] = set()
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise ConstructorError("while constructing a mapping", node.start_mark,
+                                       "found an unhashable key", key_node.start_mark) from None
+            if id(key_node) in own:
+                if key in written:
+                    raise ConstructorError("while constructing a mapping", node.start_mark,
+                                           f"found duplicate key '{key}'", key_node.start_mark)
+                written.add(key)
+            mapping[key] = self.construct_object(value_node, deep=True)
+            mapping.lc.keys[key] = (key_node.start_mark.line, key_node.start_mark.column)
+            mapping.lc.values[key] = (value_node.start_mark.line, value_node.start_mark.column)
+
+    def construct_positioned_sequence(self, node: SequenceNode) -> Any:
+        sequence = PositionedList()
+        sequence.lc = Positions(node.start_mark.line, node.start_mark.column)
+        sequence.source_path = self.source_path
+        yield sequence
+        for child in node.value:
+            sequence.append(self.construct_object(child, deep=True))
+            sequence.lc.items.append((child.start_mark.line, child.start_mark.column))
+
+    def construct_yaml_int(self, node: Node) -> Any:
         text = str(node.value)
-        if _LEGACY_OCTAL.match(text):
-            sign = -1 if text.startswith("-") else 1
-            return sign * int(text.lstrip("+-").replace("_", ""), 8)
         if _NOT_A_NUMBER.match(text):
             return text
         return super().construct_yaml_int(node)
 
 
-_AnsibleConstructor.add_constructor("tag:yaml.org,2002:int", _AnsibleConstructor.construct_yaml_int)
+_NOT_A_NUMBER = re.compile(r"^[-+]?0[0-9_]*[89][0-9_]*$")
 
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_positioned_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_positioned_sequence)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
-def _parser() -> YAML:
-    yaml = YAML(typ="rt")
-    yaml.Constructor = _AnsibleConstructor
-    yaml.allow_duplicate_keys = False
-    return yaml
-
-
-def _tag_paths(data: Any, path: str) -> None:
-    """Remember the file on every container, so ``position_of`` can name it later."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            try:
-                item.source_path = path  # type: ignore[attr-defined]
-            except AttributeError:
-                pass
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            try:
-                item.source_path = path  # type: ignore[attr-defined]
-            except AttributeError:
-                pass
-            stack.extend(item)
+# Booleans as YAML 1.2 writes them: yes/no/on/off/y/n are strings here.
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
 
 
 def load_yaml_text(text: str, path: str = "<string>") -> Any:
     """Parse YAML text; a syntax error becomes a ``ParseError`` at the line and column the parser stopped."""
+    loader = _Loader(text)
+    loader.source_path = path
     try:
-        data = _parser().load(text)
-    except MarkedYAMLError as exc:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         column = mark.column + 1 if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
-        if "found character '\\t'" in problem:
+        if mark is not None and _char_at(text, mark.line, mark.column) == "\t":
             problem += " (tabs are not allowed for indentation)"
         raise ParseError(f"YAML syntax error: {problem}", SourcePosition(path, line, column)) from None
-    except YAMLError as exc:
+    except yaml.YAMLError as exc:
         raise ParseError(f"YAML syntax error: {exc}", SourcePosition(path)) from None
-    _tag_paths(data, path)
-    return data
+    finally:
+        loader.dispose()
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.splitlines()
+    return lines[line][column:column + 1] if 0 <= line < len(lines) else ""
 
 
 def load_yaml_file(path: str | Path) -> Any:
