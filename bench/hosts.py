@@ -17,6 +17,8 @@ from runner.testenv import TestEnv
 from runner.testenv.inventory import GROUP, INTERPRETER, write_inventory
 
 ENV_NAME = "bench"
+# Debian's stock ~/.bashrc for root: does nothing in the non-interactive shell an SSH command runs in
+STOCK_BASHRC = "/usr/share/base-files/dot.bashrc"
 # 127.0.0.100 upward: apart from the default env's hosts (from .2) and the test suite's (from .20)
 BASE_ADDRESS = 100
 
@@ -33,7 +35,9 @@ class HostSet:
     def start(cls, count: int) -> tuple[TestEnv, HostSet]:
         env = TestEnv(name=ENV_NAME, count=count, base_address=BASE_ADDRESS)
         started = env.up()
-        return env, cls([(host.name, host.address) for host in started], env.private_key, env.known_hosts)
+        hosts = cls([(host.name, host.address) for host in started], env.private_key, env.known_hosts)
+        hosts.use_stock_shell_startup()
+        return env, hosts
 
     def __len__(self) -> int:
         return len(self.hosts)
@@ -57,12 +61,26 @@ class HostSet:
                         f"{GROUP} = {entries!r}\n")
         return path
 
+    def use_stock_shell_startup(self) -> None:
+        """Give root on each host Debian's stock ~/.bashrc.
+
+        A test host's root starts as a copy of this machine's, whose ~/.bashrc may set up developer tools (pyenv
+        runs ``pyenv rehash`` under a shared lock): sshd runs every command through that shell, so runners that
+        open a channel per command would be timed on it, as they never are on a real server. The write lands
+        in the host's own overlay layer; this machine's file is untouched.
+        """
+        self.run_everywhere(f"if [ -f {STOCK_BASHRC} ]; then cp {STOCK_BASHRC} /root/.bashrc; "
+                            "else : > /root/.bashrc; fi")
+
     def remove_paths(self, paths: list[str]) -> None:
-        """``rm -rf`` the paths on every host (between timed runs; not timed), over a plain exec channel."""
-        command = "rm -rf " + " ".join(shlex.quote(path) for path in paths)
+        """``rm -rf`` the paths on every host (between timed runs; not timed)."""
+        self.run_everywhere("rm -rf " + " ".join(shlex.quote(path) for path in paths))
+
+    def run_everywhere(self, command: str) -> None:
+        """Run a shell command on every host at once, over a plain exec channel; a failure raises."""
         index = ModuleIndex()
 
-        async def remove(name: str, address: str) -> None:
+        async def run_on(name: str, address: str) -> None:
             settings = ConnectionSettings(name=name, address=address, user="root",
                                           private_key_file=str(self.private_key),
                                           known_hosts_file=str(self.known_hosts), interpreter=INTERPRETER)
@@ -74,7 +92,7 @@ class HostSet:
             if result.rc != 0:
                 raise RuntimeError(f"{name}: '{command}' failed: {result.stderr.decode(errors='replace')}")
 
-        async def remove_everywhere() -> None:
-            await asyncio.gather(*(remove(name, address) for name, address in self.hosts))
+        async def run_on_all() -> None:
+            await asyncio.gather(*(run_on(name, address) for name, address in self.hosts))
 
-        asyncio.run(remove_everywhere())
+        asyncio.run(run_on_all())
