@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -68,22 +67,13 @@ class OursRunner(Runner):
 
     name = "ours"
 
-    def __init__(self, workdir: Path):
-        super().__init__(workdir)
-        self.interim = not ours_playbook_available()
-        if self.interim:
-            print("ours: provisioning-playbook cannot run yet; using the interim ad-hoc driver (bench/ours_adhoc.py)")
-
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
         config = self.workdir / "provisioning.cfg"
         config.write_text("[defaults]\nstdout_callback = default\n")
-        environment = self._environment(PROVISIONING_CONFIG=str(config))
-        if self.interim:
-            return Invocation([sys.executable, str(BENCH / "ours_adhoc.py"), str(WORKLOAD), str(inventory),
-                               str(len(hosts)), self.target_dir], environment, self.workdir)
         return Invocation([_ours_command("provisioning-playbook"), str(WORKLOAD), "-i", str(inventory),
-                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"], environment, self.workdir)
+                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"],
+                          self._environment(PROVISIONING_CONFIG=str(config)), self.workdir)
 
     def version(self) -> str:
         from importlib.metadata import version
@@ -155,11 +145,3 @@ def _ours_command(script: str) -> str:
     beside = Path(sys.executable).parent / script
     return str(beside) if beside.exists() else (shutil.which(script) or script)
 
-
-def ours_playbook_available() -> bool:
-    """Whether provisioning-playbook can run (it starts and prints its help)."""
-    try:
-        completed = subprocess.run([_ours_command("provisioning-playbook"), "--help"], capture_output=True)
-    except OSError:
-        return False
-    return completed.returncode == 0
