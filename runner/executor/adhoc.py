@@ -7,7 +7,6 @@ This is the library API behind ``provisioning PATTERN -m MODULE -a ARGS``; tests
 from __future__ import annotations
 
 import asyncio
-import signal
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import ExitCode
 from runner.executor.module_call import ModuleCall, execute
+from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
 from runner.module_index import ModuleIndex
 
@@ -60,13 +60,8 @@ class Summary:
 
     @property
     def exit_code(self) -> ExitCode:
-        if self.interrupted:
-            return ExitCode.INTERRUPTED
-        if self.unreachable:
-            return ExitCode.UNREACHABLE
-        if self.failed:
-            return ExitCode.HOST_FAILED
-        return ExitCode.OK
+        return exit_code_for(interrupted=self.interrupted, unreachable=bool(self.unreachable),
+                             failed=bool(self.failed))
 
 
 class AdhocContext:
@@ -124,20 +119,8 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -
         summary.record(host, result)
         on_result(host, result)
 
-    async def main() -> None:
-        loop = asyncio.get_running_loop()
-        current = asyncio.current_task()
-        assert current is not None
-        loop.add_signal_handler(signal.SIGINT, current.cancel)
-        try:
-            await asyncio.gather(*(one(host) for host in run.hosts))
-        except asyncio.CancelledError:
-            summary.interrupted = True
-            pool.abort()
-            return
-        finally:
-            loop.remove_signal_handler(signal.SIGINT)
-        await pool.close()
+    async def everything() -> None:
+        await asyncio.gather(*(one(host) for host in run.hosts))
 
-    asyncio.run(main())
+    summary.interrupted = run_with_workers(pool, everything)
     return summary

@@ -8,7 +8,6 @@ took different paths run the earliest pending task first); under free, each host
 from __future__ import annotations
 
 import asyncio
-import signal
 from collections.abc import Callable, Collection, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import ExitCode, OptionError, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
+from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
@@ -75,38 +75,19 @@ class PlaybookExecutor:
                                PlaybookWorker(self.plan, self.inventory, self.options))
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
 
-        async def main() -> None:
-            loop = asyncio.get_running_loop()
-            current = asyncio.current_task()
-            assert current is not None
-            loop.add_signal_handler(signal.SIGINT, current.cancel)
-            try:
-                for play in self.plan.plays:
-                    if not await self._run_play(play):
-                        break
-            except asyncio.CancelledError:
-                self.interrupted = True
-                assert self.pool is not None
-                self.pool.abort()
-                return
-            finally:
-                loop.remove_signal_handler(signal.SIGINT)
-            assert self.pool is not None
-            await self.pool.close()
+        async def plays() -> None:
+            for play in self.plan.plays:
+                if not await self._run_play(play):
+                    break
 
-        asyncio.run(main())
+        self.interrupted = run_with_workers(self.pool, plays)
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
 
     def exit_code(self) -> ExitCode:
-        if self.interrupted:
-            return ExitCode.INTERRUPTED
-        if self.ever_unreachable:
-            return ExitCode.UNREACHABLE
-        if self.ever_failed:
-            return ExitCode.HOST_FAILED
-        return ExitCode.OK
+        return exit_code_for(interrupted=self.interrupted, unreachable=bool(self.ever_unreachable),
+                             failed=bool(self.ever_failed))
 
     def _stats(self, host: str) -> HostStats:
         return self.stats.setdefault(host, HostStats())
