@@ -102,6 +102,16 @@ def test_creating_again_changes_nothing(provider: AwsProvider, ssh_key: Path) ->
     assert len(provider.client.describe_security_groups(GroupNames=[SSH_GROUP])["SecurityGroups"]) == 1
 
 
+def test_a_stopped_instance_is_started_again(provider: AwsProvider) -> None:
+    state = ensure_present(provider, aws_server("sleepy")).state
+    assert state is not None
+    provider.client.stop_instances(InstanceIds=[state.id])
+    assert ensure_present(provider, aws_server("sleepy"), check=True).msg.startswith("would start aws server 'sleepy'")
+    started = ensure_present(provider, aws_server("sleepy"))
+    assert (started.changed, started.msg) == (True, "started aws server 'sleepy'")
+    assert started.state is not None and started.state.running and started.state.id == state.id
+
+
 def test_delete_terminates_and_takes_the_disk_unless_kept(provider: AwsProvider) -> None:
     for name, keep in (("gone", False), ("kept", True)):
         state = ensure_present(provider, aws_server(name, disk_gb=12)).state
