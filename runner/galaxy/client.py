@@ -171,7 +171,7 @@ class RegistryClient(oras.provider.Registry):
     def do_request(self, url: str, method: str = "GET", data: Any = None, headers: dict[str, str] | None = None,
                    json: dict[str, Any] | None = None, stream: bool = False) -> requests.Response:
         """oras's request (with its authentication handshake), under our timeout and retry policy."""
-        delay, attempt = self.connection.retry_delay, 0
+        delay, attempt, fresh_token = self.connection.retry_delay, 0, False
         while True:
             sent = dict(headers or {})
             if isinstance(self.auth, oras.auth.BasicAuth):
@@ -186,10 +186,22 @@ class RegistryClient(oras.provider.Registry):
             except ValueError:  # oras: the 401 challenge could not be answered
                 raise self._auth_error() from None
             else:
+                if response.status_code == 401 and self._drop_token() and not fresh_token:
+                    # oras reuses the token it holds for every request, whatever the scope; a token for another
+                    # repository (or for /v2/ alone) gets a 401: ask again, for this request's scope.
+                    fresh_token = True
+                    continue
                 if response.status_code not in RETRY_STATUSES or attempt >= self.connection.retries:
                     return response
             time.sleep(delay)
             delay, attempt = delay * self.connection.retry_backoff, attempt + 1
+
+    def _drop_token(self) -> bool:
+        """Forget the Bearer token held; whether there was one."""
+        if isinstance(self.auth, oras.auth.TokenAuth) and self.auth.token is not None:
+            self.auth.token = None
+            return True
+        return False
 
     def _check_200_response(self, response: requests.Response) -> None:
         """oras calls this after its own requests (tag listing, uploads): our errors instead of its ValueError."""

@@ -7,16 +7,22 @@ own: configuration, credentials and content cache live in a temporary directory,
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
+import http.server
 import ipaddress
 import json
 import shutil
 import socket
 import subprocess
+import threading
+import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import bcrypt
 import pytest
@@ -24,6 +30,7 @@ from click.testing import CliRunner
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.x509.oid import NameOID
 
 from runner.cli.galaxy import main
@@ -180,8 +187,8 @@ def test_round_trip_init_push_install_lock_frozen_offline_and_run(basic_registry
     # A playbook using the installed role runs on a test host, found through roles_path.
     inventory_path = request.getfixturevalue("inventory_path")  # skips here when test hosts cannot run
     playbook = tmp_path / "site.yml"
-    playbook.write_text(f"- hosts: host1\n  gather_facts: false\n  vars:\n    base_marker: /tmp/{tmp_path.name}\n"
-                        "  roles:\n    - app\n")
+    playbook.write_text(f"- hosts: host1\n  gather_facts: false\n  vars:\n"
+                        f"    base_marker: /tmp/galaxy-{uuid.uuid4().hex}\n  roles:\n    - app\n")
     monkeypatch.setenv("PROVISIONING_ROLES_PATH", str(roles))
     run = run_playbook(inventory_path, playbook)
     assert run.exit_code == 0, run.output
@@ -302,3 +309,106 @@ def test_tls_registry_with_a_private_ca_and_a_registry_file(tls_registry: tuple[
     assert "cache (1.0.0) was installed successfully" in installed
     assert f"source: oci://{address}/team/cache" in (tmp_path / "requirements.lock").read_text()
     assert (roles / "cache" / "tasks" / "main.yml").read_text() == "- debug: {msg: cache}\n"
+
+
+# --- Bearer tokens --------------------------------------------------------------------------------------------
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+class TokenServer(http.server.ThreadingHTTPServer):
+    """A token service as distribution's ``auth: token`` expects one: for the right user and password, a JWT
+    (ES256, its certificate in ``x5c``) granting what the ``scope`` asks; anything else gets a 401."""
+
+    def __init__(self, key: ec.EllipticCurvePrivateKey, certificate: x509.Certificate):
+        super().__init__(("127.0.0.1", 0), _TokenHandler)
+        self.key, self.certificate, self.issued = key, certificate, 0
+
+    @property
+    def realm(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/token"
+
+    def token(self, scope: str) -> str:
+        access = []
+        if scope:
+            kind, name, actions = scope.split(":")
+            access.append({"type": kind, "name": name, "actions": actions.split(",")})
+        now = int(time.time())
+        header = {"typ": "JWT", "alg": "ES256",
+                  "x5c": [base64.b64encode(self.certificate.public_bytes(serialization.Encoding.DER)).decode()]}
+        claims = {"iss": "provisioning-tests", "sub": USER, "aud": "test-registry", "exp": now + 300,
+                  "nbf": now - 10, "iat": now - 10, "jti": uuid.uuid4().hex, "access": access}
+        signing_input = f"{_b64(json.dumps(header).encode())}.{_b64(json.dumps(claims).encode())}"
+        r, s = decode_dss_signature(self.key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+        self.issued += 1
+        return f"{signing_input}.{_b64(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+
+
+class _TokenHandler(http.server.BaseHTTPRequestHandler):
+    server: TokenServer
+
+    def do_GET(self) -> None:
+        expected = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        if self.headers.get("Authorization") != expected:
+            self.send_response(401)
+            self.end_headers()
+            return
+        scope = parse_qs(urlsplit(self.path).query).get("scope", [""])[0]
+        body = json.dumps({"token": self.server.token(scope)}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class TokenRegistry(LocalRegistry):
+    """The local registry with ``auth: token`` pointing at a token server."""
+
+    token_realm: str = ""
+    token_roots: Path | None = None
+
+    def config_text(self) -> str:
+        return super().config_text() + (
+            f"auth:\n  token:\n    realm: {self.token_realm}\n    service: test-registry\n"
+            f"    issuer: provisioning-tests\n    rootcertbundle: {self.token_roots}\n")
+
+
+@pytest.fixture
+def token_registry(tmp_path: Path) -> Iterator[tuple[LocalRegistry, TokenServer]]:
+    ca_key, signer_key = _key(), _key()
+    ca = _certificate("token CA", ca_key, None, ca=True)
+    signer = _certificate("token signer", signer_key, (ca.subject, ca_key), ca=False)
+    server = TokenServer(signer_key, signer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    registry = TokenRegistry(data_dir=tmp_path / "registry", port=free_port())
+    registry.token_realm, registry.token_roots = server.realm, _pem(tmp_path / "token-ca.pem", ca)
+    try:
+        with registry:
+            yield registry, server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_bearer_token_auth_answers_the_challenge_for_each_repository(
+        token_registry: tuple[LocalRegistry, TokenServer], tmp_path: Path) -> None:
+    registry, tokens = token_registry
+    galaxy = Galaxy(tmp_path / "home")
+    refused = galaxy("role", "versions", f"oci://{registry.registry}/team/none", expect=1)
+    assert f"refused anonymous access: run 'provisioning-galaxy login {registry.registry}'" in refused.stderr
+    galaxy.login(registry.registry)
+    for name in ("one", "two"):  # a token per repository scope: the one held for 'one' does not open 'two'
+        role = make_role(tmp_path, name, f"galaxy_info: {{description: {name}}}\n", "- debug: {msg: hi}\n")
+        galaxy("role", "push", str(role), f"oci://{registry.registry}/team/{name}:1.0.0")
+    assert galaxy("role", "versions", f"oci://{registry.registry}/team/one").stdout.split() == ["1.0.0"]
+    roles = tmp_path / "roles"
+    galaxy("role", "pull", f"oci://{registry.registry}/team/two:^1", "-p", str(roles))
+    assert (roles / "two" / "tasks" / "main.yml").is_file()
+    assert tokens.issued >= 3
