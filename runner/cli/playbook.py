@@ -49,7 +49,7 @@ def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_ta
             click.echo("    tasks:")
             for task in tasks:
                 role = f"{plan.roles[task.role].name} : " if task.role is not None else ""
-                click.echo(f"      {role}{task.name or task.module}\tTAGS: [{', '.join(task.tags)}]")
+                click.echo(f"      {role}{task.name or task.module}\tTAGS: [{', '.join(sorted(set(task.tags)))}]")
         if list_tags:
             tags = sorted({tag for task in tasks for tag in task.tags})
             click.echo(f"      TASK TAGS: [{', '.join(tags)}]")
@@ -90,7 +90,8 @@ def main(playbooks: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[st
     playbook_dir = options.get("playbook_dir") or playbooks[0].resolve().parent
     extra_vars = parse_extra_vars(options["extra_vars"])
     project = load_project(config_overrides(options), playbook_dir,
-                           need_inventory=not (syntax_check or plan_file or list_tasks or list_tags))
+                           need_inventory=not (syntax_check or plan_file or list_tasks or list_tags)
+                           or options["list_hosts"])
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
                                      filter_plugins=project.filter_plugins,
