@@ -2,10 +2,10 @@
 
 import errno
 import os
-import stat
 import struct
 
-from modules._utils import file_checksum, group_name, user_name
+from modules._fileinfo import describe
+from modules._utils import file_checksum, path_state
 
 DOCUMENTATION = {
     "short_description": "Retrieve file or file system status",
@@ -14,6 +14,8 @@ DOCUMENTATION = {
         "The mime type comes from libmagic (what the file command uses) when the host has it, else from the "
         "file name's extension.",
         "File attributes (as lsattr shows them) are read with the same system call lsattr uses.",
+        "In check mode, a path that an earlier task of the run would create or remove is reported as that task "
+        "would leave it: exists, isdir, isreg, islnk and predicted: true (nothing more can be read yet).",
     ],
     "options": {
         "path": {"description": "The full path of the file or object.", "type": "path", "required": True,
@@ -60,13 +62,6 @@ ARGUMENT_SPEC = {
     "get_attributes": {"type": "bool", "default": True, "aliases": ["attr", "attributes"]},
 }
 SUPPORTS_CHECK_MODE = True
-
-_PERMISSIONS = (("rusr", stat.S_IRUSR), ("wusr", stat.S_IWUSR), ("xusr", stat.S_IXUSR),
-                ("rgrp", stat.S_IRGRP), ("wgrp", stat.S_IWGRP), ("xgrp", stat.S_IXGRP),
-                ("roth", stat.S_IROTH), ("woth", stat.S_IWOTH), ("xoth", stat.S_IXOTH),
-                ("isuid", stat.S_ISUID), ("isgid", stat.S_ISGID))
-_KINDS = (("isdir", stat.S_ISDIR), ("ischr", stat.S_ISCHR), ("isblk", stat.S_ISBLK), ("isreg", stat.S_ISREG),
-          ("isfifo", stat.S_ISFIFO), ("islnk", stat.S_ISLNK), ("issock", stat.S_ISSOCK))
 
 # The inode flags lsattr shows, in its order: (bit, letter, the name Ansible reports).
 _ATTRIBUTE_FLAGS = (
@@ -160,29 +155,25 @@ def mime_type(module, path):
     return {"mimetype": guessed or "unknown", "charset": "unknown"}
 
 
-def describe(path, info):
-    """The stat dictionary for what ``os.stat``/``os.lstat`` returned."""
-    mode = info.st_mode
-    result = {"exists": True, "path": path, "mode": "0%03o" % stat.S_IMODE(mode),
-              "uid": info.st_uid, "gid": info.st_gid, "size": info.st_size, "inode": info.st_ino,
-              "dev": info.st_dev, "nlink": info.st_nlink, "atime": info.st_atime, "mtime": info.st_mtime,
-              "ctime": info.st_ctime, "blocks": info.st_blocks, "block_size": info.st_blksize,
-              "pw_name": user_name(info.st_uid), "gr_name": group_name(info.st_gid)}
-    for name, test in _KINDS:
-        result[name] = bool(test(mode))
-    for name, bit in _PERMISSIONS:
-        result[name] = bool(mode & bit)
-    if result["ischr"] or result["isblk"]:
-        result["device_type"] = info.st_rdev
-    result["readable"] = os.access(path, os.R_OK)
-    result["writeable"] = os.access(path, os.W_OK)
-    result["executable"] = os.access(path, os.X_OK)
-    return result
+def predicted_stat(path, state):
+    """The stat of a path that an earlier task of this check run would create or remove (nothing is on disk
+    yet to read more from)."""
+    if state == "absent":
+        return {"exists": False}
+    return {"exists": True, "path": path, "predicted": True, "isdir": state == "directory",
+            "isreg": _kind(state) == "file", "islnk": state == "link"}
+
+
+def _kind(state):
+    return "file" if state == "hard" else state
 
 
 def run(module):
     params = module.params
     path = params["path"]
+    predicted = module.predicted(path)
+    if predicted is not None and _kind(predicted) != _kind(path_state(path)):
+        return {"changed": False, "stat": predicted_stat(path, predicted)}
     try:
         info = os.stat(path) if params["follow"] else os.lstat(path)
     except OSError as exc:
