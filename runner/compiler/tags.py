@@ -21,23 +21,16 @@ class TagFilter:
         return cls(frozenset(tags) or frozenset({"all"}), frozenset(skip_tags))
 
     def selects(self, task_tags: Iterable[str]) -> bool:
-        tags = set(task_tags)
-        if self._matches(self.skip, tags, skipping=True):
-            return False
-        if "always" in tags and "always" not in self.skip:
-            return True
-        return self._matches(self.only, tags, skipping=False)
-
-    @staticmethod
-    def _matches(wanted: frozenset[str], tags: set[str], *, skipping: bool) -> bool:
-        if not wanted:
-            return False
-        if "never" in tags and not skipping and not (wanted & (tags - {"always"})):
-            return False
-        if "all" in wanted and not skipping:
-            return True
-        if "tagged" in wanted and tags:
-            return True
-        if "untagged" in wanted and not tags:
-            return True
-        return bool(wanted & tags)
+        """Ansible's evaluate_tags: --tags first (always, all but never, a shared tag, tagged), then --skip-tags
+        (all but always unless always is skipped too, a shared tag, tagged). A task without tags is 'untagged'."""
+        tags = set(task_tags) or {"untagged"}
+        untagged = tags == {"untagged"}
+        only, skip = self.only, self.skip
+        selected = ("always" in tags or ("all" in only and "never" not in tags) or bool(tags & only)
+                    or ("tagged" in only and not untagged and "never" not in tags))
+        if selected and skip:
+            if "all" in skip:
+                selected = "always" in tags and "always" not in skip
+            elif tags & skip or ("tagged" in skip and not untagged):
+                selected = False
+        return selected
