@@ -21,7 +21,7 @@ from typing import Protocol
 
 from runner.errors import UserError
 from runner.galaxy.artifact import Dependency
-from runner.galaxy.errors import LockMismatchError, ResolutionError
+from runner.galaxy.errors import LockMismatchError, NotFoundError, ResolutionError
 from runner.galaxy.lockfile import Lock, LockedRole
 from runner.galaxy.reference import DIGEST, RoleRef
 from runner.galaxy.requirements import ReferenceReader, Requirement
@@ -151,7 +151,10 @@ class Resolver:
             candidate = self._candidate(origin.at(digest=pins.pop()))
             self._check(name, asks, candidate.version or "")
         else:
-            versions = self._available(origin)
+            try:
+                versions = self._available(origin)
+            except NotFoundError as exc:
+                raise NotFoundError(f"{exc.message}\n{_asks(asks, lines=True)}") from None
             allowed = [version for version in versions if all(ask.constraint.allows(version) for ask in asks)]
             if not allowed:
                 raise self._conflict(name, asks, versions)

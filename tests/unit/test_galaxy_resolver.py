@@ -9,7 +9,7 @@ import pytest
 
 from runner.errors import SourcePosition
 from runner.galaxy.artifact import Dependency
-from runner.galaxy.errors import LockMismatchError, ResolutionError
+from runner.galaxy.errors import LockMismatchError, NotFoundError, ResolutionError
 from runner.galaxy.lockfile import Lock, LockedRole
 from runner.galaxy.reference import RoleRef, parse_reference
 from runner.galaxy.requirements import Requirement
@@ -28,7 +28,9 @@ class MemoryCatalog:
 
     def versions(self, ref: RoleRef) -> list[str]:
         self.asked.append(f"versions {ref.repository}")
-        return list(self.roles.get(ref.repository, {}))
+        if ref.repository not in self.roles:
+            raise NotFoundError(f"there is no role {ref.repository} in {ref.registry}")
+        return list(self.roles[ref.repository])
 
     def candidate(self, origin: RoleRef | Path) -> Candidate:
         assert isinstance(origin, RoleRef)
@@ -119,6 +121,8 @@ def test_a_requirement_entry_decides_the_source_of_a_dependency() -> None:
     assert roles["db"].requested_by == ("requirements.yml:2:5", "app 1.0.0")
 
 
-def test_a_missing_role_version_is_reported_with_what_exists() -> None:
-    with pytest.raises(ResolutionError, match="versions in the registry: none"):
-        resolve(requirement("ghost", "^1"))
+def test_a_missing_role_is_reported_with_who_asked_for_it() -> None:
+    catalog = dict(CATALOG, **{"team/db": {"1.0.0": [Dependency(name="ghost", version="^1")]}})
+    with pytest.raises(NotFoundError) as raised:
+        resolve(requirement("db"), catalog=MemoryCatalog(catalog))
+    assert str(raised.value) == "ERROR: there is no role team/ghost in reg.example.com\n  db 1.0.0 asks for ^1"
