@@ -66,6 +66,7 @@ class Galaxy:
 
     home: Path
     settings: str = ""
+    printed: str = ""  # everything every command printed, to check that no secret was
 
     def __post_init__(self) -> None:
         self.home.mkdir(parents=True, exist_ok=True)
@@ -85,6 +86,7 @@ class Galaxy:
                "PROVISIONING_CONFIG": str(self.home / "provisioning.cfg")}
         result = CliRunner().invoke(main, list(args), env=env, input=input)
         run = Run(result.exit_code, result.stdout, result.stderr)
+        self.printed += run.output
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         assert run.exit_code == expect, f"provisioning-galaxy {' '.join(args)} exited {run.exit_code}:\n{run.output}"
@@ -194,6 +196,7 @@ def test_round_trip_init_push_install_lock_frozen_offline_and_run(basic_registry
     assert run.exit_code == 0, run.output
     assert run.msg("app : app says") == {"host1": "app on host1"}
     assert run.task("base : leave a mark")["host1"]["changed"] is True
+    assert PASSWORD not in galaxy.printed and "YWxpY2U6" not in galaxy.printed  # nor its base64 form
 
 
 def test_tampered_blob_is_refused_and_nothing_is_installed(basic_registry: LocalRegistry, tmp_path: Path) -> None:
@@ -412,3 +415,4 @@ def test_bearer_token_auth_answers_the_challenge_for_each_repository(
     galaxy("role", "pull", f"oci://{registry.registry}/team/two:^1", "-p", str(roles))
     assert (roles / "two" / "tasks" / "main.yml").is_file()
     assert tokens.issued >= 3
+    assert PASSWORD not in galaxy.printed
