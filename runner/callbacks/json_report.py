@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.callbacks.files import write_atomically
 from runner.callbacks.results import report_result
+from runner.util.files import atomic_write_text
 
 
 def now() -> str:
@@ -79,7 +79,7 @@ class JsonReport(Callback):
     def playbook_end(self, stats: dict[str, HostStats], exit_code: int) -> None:
         text = json.dumps(self.document(stats), indent=4, sort_keys=True, ensure_ascii=False, default=str) + "\n"
         if self.path is not None:
-            write_atomically(self.path, text)
+            atomic_write_text(self.path, text, mode=None)  # an ordinary file: the umask decides
         else:
             stream = self.stream or sys.stdout
             stream.write(text)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.callbacks.files import write_atomically
 from runner.callbacks.results import failure_message, report_result, status_of
+from runner.util.files import atomic_write_text
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 # Characters XML 1.0 cannot carry at all (command output may hold any of them).
@@ -104,4 +104,4 @@ class JunitReport(Callback):
     def playbook_end(self, stats: dict[str, HostStats], exit_code: int) -> None:
         root = self.document()
         ET.indent(root)
-        write_atomically(self.path, XML_DECLARATION + ET.tostring(root, encoding="unicode") + "\n")
+        atomic_write_text(self.path, XML_DECLARATION + ET.tostring(root, encoding="unicode") + "\n", mode=None)

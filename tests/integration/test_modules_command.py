@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest_modules import LocalHost, assert_ok, local_host_fixture
+from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
 
 host = local_host_fixture()
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest_modules import LocalHost, assert_ok, local_host_fixture
+from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
 
 host = local_host_fixture()
 

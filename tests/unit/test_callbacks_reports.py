@@ -12,11 +12,11 @@ from junitparser import Failure, JUnitXml, Skipped
 
 from runner.callbacks import make_callbacks
 from runner.callbacks.base import Callback, Callbacks, HostStats, PlayInfo, TaskInfo
-from runner.callbacks.files import write_atomically
 from runner.callbacks.json_report import JsonReport
 from runner.callbacks.junit_report import JunitReport
 from runner.callbacks.results import NO_LOG_MESSAGE
 from runner.errors import UserError
+from runner.util.files import atomic_write_text
 
 INSTALL = TaskInfo(name="install nginx", module="apt", position="roles/nginx/tasks/main.yml:3:3", role="nginx")
 CONFIGURE = TaskInfo(name="configure", module="template", position="site.yml:9:7")
@@ -194,15 +194,15 @@ def test_reports_replace_the_file_and_leave_no_temporary(tmp_path: Path) -> None
 
 def test_failed_write_is_a_user_error_and_cleans_up(tmp_path: Path) -> None:
     (tmp_path / "taken").mkdir()
-    with pytest.raises(UserError, match="cannot write the report"):
-        write_atomically(tmp_path / "taken", "data")
+    with pytest.raises(UserError, match="cannot write"):
+        atomic_write_text(tmp_path / "taken", "data")
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
     (tmp_path / "file").write_text("")
-    with pytest.raises(UserError, match="cannot write the report"):
-        write_atomically(tmp_path / "file" / "report.json", "data")
+    with pytest.raises(UserError, match="cannot write"):
+        atomic_write_text(tmp_path / "file" / "report.json", "data")
 
 
 def test_write_atomically_writes_utf8(tmp_path: Path) -> None:
     target = tmp_path / "r.json"
-    write_atomically(target, '{"name": "café"}')
+    atomic_write_text(target, '{"name": "café"}')
     assert target.read_bytes() == '{"name": "café"}'.encode()

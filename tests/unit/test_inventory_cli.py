@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from inventory_files import write_tree
+from tests.unit.inventory_files import write_tree
 from ruamel.yaml import YAML
 
 from runner.cli.inventory import main

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inventory_files import write_tree
+from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inventory_files import write_tree
+from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError, UserError
 from runner.inventory import Inventory, load_inventory

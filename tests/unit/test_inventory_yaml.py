@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from inventory_files import write_tree
+from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
+from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
 
 from runner.errors import SourcePosition
 from runner.seeds import SEED_KINDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
+from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 
 def values(model: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from seed_examples import VALID, messages, read, seed_yaml
+from tests.unit.seed_examples import VALID, messages, read, seed_yaml
 
 import runner.seeds.document as document_module
 from runner.seeds import NestedProvisioning

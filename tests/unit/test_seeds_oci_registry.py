@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from seed_examples import VALID, messages, problems, read, seed_yaml
+from tests.unit.seed_examples import VALID, messages, problems, read, seed_yaml
 
 from runner.seeds import HarborRegistryConfig, OCIRegistryConfig, ZotRegistryConfig
 

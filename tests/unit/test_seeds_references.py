@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 import pytest
-from seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
+from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 from runner.seeds import check_references
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
+from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
 
 from runner.seeds import SEED_KINDS
 from runner.seeds import schemas as seed_schemas
