@@ -11,12 +11,14 @@ from typing import Any
 from runner.actions.context import ActionContext
 from runner.actions.copy import run_copy
 from runner.actions.raw import run_raw
+from runner.actions.script import run_script
 
 Action = Callable[[ActionContext], Awaitable[dict[str, Any]]]
 
 ACTIONS: dict[str, Action] = {
     "copy": run_copy,
     "raw": run_raw,
+    "script": run_script,
 }
 
 __all__ = ["ACTIONS", "Action", "ActionContext"]
