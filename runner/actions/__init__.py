@@ -12,6 +12,7 @@ from runner.actions.context import ActionContext
 from runner.actions.copy import run_copy
 from runner.actions.raw import run_raw
 from runner.actions.script import run_script
+from runner.actions.wait_for_connection import run_wait_for_connection
 
 Action = Callable[[ActionContext], Awaitable[dict[str, Any]]]
 
@@ -19,6 +20,7 @@ ACTIONS: dict[str, Action] = {
     "copy": run_copy,
     "raw": run_raw,
     "script": run_script,
+    "wait_for_connection": run_wait_for_connection,
 }
 
 __all__ = ["ACTIONS", "Action", "ActionContext"]
