@@ -60,7 +60,7 @@ def test_pause_between_items_still_runs_every_item(run: PlaybookRun) -> None:
     ("with_items", [1, 2, 3]),
     ("with_dict", ["b=2", "a=1"]),
     ("with_sequence", ["n02", "n04", "n06"]),
-    ("with_fileglob", ["alpha.conf", "beta.conf"]),
+    ("with_fileglob", ["alpha.conf", "app.conf", "beta.conf"]),
     ("with_subelements", ["alice:k1", "alice:k2", "bob:k3"]),
     ("with_together", ["a1", "b2"]),
     ("with_nested", ["a1", "a2", "b1", "b2"]),
