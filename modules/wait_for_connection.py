@@ -22,20 +22,18 @@ DOCUMENTATION = {
 }
 
 EXAMPLES = """
-- name: Reboot, then wait until the host is back
-  shell: sleep 2 && reboot
-  async: 1
-  poll: 0
+- name: Restart networking, then wait until the host answers again
+  shell: nohup sh -c 'sleep 2 && service networking restart' >/dev/null 2>&1 &
 - wait_for_connection:
-    delay: 10
+    delay: 5
     timeout: 300
 
-- name: Wait for newly created servers before gathering facts
-  hosts: new_servers
-  gather_facts: false
-  tasks:
-    - wait_for_connection:
-    - setup:
+# In a play with gather_facts: false, before the first task that needs the host (new servers)
+- name: Wait for the new server
+  wait_for_connection:
+    sleep: 5
+- name: Gather facts once it answers
+  setup:
 """
 
 RETURN = {"elapsed": "Seconds it took until the host answered"}

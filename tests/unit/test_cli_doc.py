@@ -1,0 +1,70 @@
+"""provisioning-doc: a module's page, the list, snippets, modules from a library directory, and clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from runner.cli.doc import main
+
+
+def _doc(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_module_page_shows_options_examples_and_return_values() -> None:
+    code, out = _doc("get_url")
+    assert code == 0, out
+    assert out.startswith("> GET_URL    (") and "Downloads files from HTTP, HTTPS, or FTP to node" in out
+    assert "\n= url\n" in out and "\n= dest\n" in out and "\n- force\n" in out  # '=' marks required ones
+    assert "aliases: [thirsty]" in out and "default: false" in out and "type: bool" in out
+    assert "type: list (of str)" in out and "default: ''" in out
+    assert "EXAMPLES:\n\n- name: Download a release, once" in out
+    assert "RETURN VALUES:" in out and "\n- checksum_src\n" in out
+
+
+def test_page_says_where_a_module_runs_and_how_it_reads_free_form() -> None:
+    _, debug = _doc("debug")
+    assert "Runs on the controller." in debug and "choices" not in debug
+    _, meta = _doc("meta")
+    assert "choices: [flush_handlers, end_play" in meta and "Takes free-form text" in meta
+    _, prefixed = _doc("ansible.builtin.ping")
+    assert prefixed.startswith("> PING")
+
+
+def test_list_names_every_module_with_its_short_description() -> None:
+    code, out = _doc("--list")
+    assert code == 0
+    lines = out.splitlines()
+    names = [line.split()[0] for line in lines]
+    assert names == sorted(names) and {"copy", "uri", "wait_for", "debug"} <= set(names)
+    assert any(line.startswith("uri ") and line.endswith("Interacts with webservices") for line in lines)
+
+
+def test_snippet_puts_required_options_first() -> None:
+    code, out = _doc("-s", "get_url")
+    lines = out.splitlines()
+    assert code == 0 and lines[:2] == ["- name: Downloads files from HTTP, HTTPS, or FTP to node", "  get_url:"]
+    assert lines[2].startswith("    dest:") and lines[2].endswith("(required)")
+    assert lines[3].startswith("    url:") and lines[4].startswith("    backup:")
+
+
+def test_module_path_adds_a_library(tmp_path: Path) -> None:
+    (tmp_path / "hello.py").write_text(
+        'DOCUMENTATION = {"short_description": "Say hello", "options": {"who": {"description": "Whom.", '
+        '"type": "str", "required": True}}}\nEXAMPLES = "- hello:\\n    who: world\\n"\nRETURN = {}\n'
+        'ARGUMENT_SPEC = {"who": {"type": "str", "required": True}}\n')
+    code, out = _doc("-M", str(tmp_path), "hello")
+    assert code == 0 and "> HELLO" in out and "= who" in out and "Say hello" in out
+
+
+def test_errors_are_one_clear_line() -> None:
+    code, out = _doc("get_ulr")
+    assert code == 1 and "couldn't resolve module/action 'get_ulr' (did you mean 'get_url'?)" in out
+    assert "Traceback" not in out
+    code, out = _doc()
+    assert code == 5 and "name a MODULE" in out
+    code, out = _doc("--list", "copy")
+    assert code == 5 and "--list takes no MODULE" in out
