@@ -1,6 +1,6 @@
 """Benchmark: the same workload on the same local test hosts with this runner, ansible-core and pyinfra.
 
-    python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--keep-env]
+    python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--ours-forks F] [--keep-env]
 
 For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
 controller's peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
@@ -72,14 +72,17 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="repetitions; medians are reported (default 3)")
     parser.add_argument("--only", default=",".join(RUNNERS),
                         help=f"comma-separated runners to compare (default {','.join(RUNNERS)})")
+    parser.add_argument("--ours-forks", type=int, metavar="F",
+                        help="worker processes for this runner (default: one per host, as the others get); each "
+                             "worker serves its share of the hosts concurrently, so the CPU count suits it")
     parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
     arguments = parser.parse_args(argv)
     arguments.only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     unknown = [name for name in arguments.only if name not in RUNNERS]
     if unknown:
         parser.error(f"unknown runner(s) {', '.join(unknown)}; choose from {', '.join(RUNNERS)}")
-    if arguments.hosts < 1 or arguments.runs < 1:
-        parser.error("--hosts and --runs must be at least 1")
+    if min(arguments.hosts, arguments.runs, arguments.ours_forks or 1) < 1:
+        parser.error("--hosts, --runs and --ours-forks must be at least 1")
     return arguments
 
 
@@ -96,7 +99,7 @@ def main(argv: list[str]) -> int:
     try:
         for name in arguments.only:
             print(f"{name}:", flush=True)
-            runner = RUNNERS[name](logs / "work")
+            runner = RUNNERS[name](logs / "work", arguments.ours_forks if name == "ours" else None)
             try:
                 results.append(bench_runner(runner, hosts, arguments.runs, logs))
             except RunFailed as failure:
@@ -112,7 +115,7 @@ def main(argv: list[str]) -> int:
     print(table(results))
     output = RESULTS / f"{stamp}.json"
     parameters = {"hosts": arguments.hosts, "runs": arguments.runs, "runners": arguments.only,
-                  "loadavg_at_start": at_start["loadavg"]}
+                  "ours_forks": arguments.ours_forks or "one per host", "loadavg_at_start": at_start["loadavg"]}
     write_json(output, parameters, results)
     print(describe_machine(machine()))
     print(f"\nresults: {output}\nlogs: {logs}")

@@ -37,9 +37,14 @@ class Invocation:
 class Runner(ABC):
     name: str
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, forks: int | None = None):
         self.workdir = workdir / self.name
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self.fixed_forks = forks
+
+    def forks(self, hosts: HostSet) -> int:
+        """Parallel workers (or connections): one per host unless fixed."""
+        return self.fixed_forks or len(hosts)
 
     @property
     def target_dir(self) -> str:
@@ -72,7 +77,7 @@ class OursRunner(Runner):
         config = self.workdir / "provisioning.cfg"
         config.write_text("[defaults]\nstdout_callback = default\n")
         return Invocation([_ours_command("provisioning-playbook"), str(WORKLOAD), "-i", str(inventory),
-                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"],
+                           "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
                           self._environment(PROVISIONING_CONFIG=str(config)), self.workdir)
 
     def version(self) -> str:
@@ -107,9 +112,9 @@ class AnsibleRunner(Runner):
 
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
-        config = self._config(len(hosts), hosts.known_hosts)
+        config = self._config(self.forks(hosts), hosts.known_hosts)
         return Invocation([str(tool_command("ansible")), str(WORKLOAD), "-i", str(inventory),
-                           "-f", str(len(hosts)), "-e", f"bench_dir={self.target_dir}"],
+                           "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
                           self._environment(ANSIBLE_CONFIG=str(config), ANSIBLE_NOCOLOR="1"), self.workdir)
 
     def version(self) -> str:
@@ -124,7 +129,7 @@ class PyinfraRunner(Runner):
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_pyinfra_inventory(self.workdir / f"inventory_{len(hosts)}.py")
         return Invocation([str(tool_command("pyinfra")), str(inventory), str(WORKLOAD_PYINFRA), "--yes",
-                           "--parallel", str(len(hosts)), "--data", f"bench_dir={self.target_dir}"],
+                           "--parallel", str(self.forks(hosts)), "--data", f"bench_dir={self.target_dir}"],
                           self._environment(), self.workdir)
 
     def version(self) -> str:
