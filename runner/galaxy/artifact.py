@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,9 +34,6 @@ ANNOTATION = "org.opencontainers.image."
 TITLE, VERSION, CREATED = ANNOTATION + "title", ANNOTATION + "version", ANNOTATION + "created"
 SOURCE, DESCRIPTION = ANNOTATION + "source", ANNOTATION + "description"
 LICENSES, AUTHORS = ANNOTATION + "licenses", ANNOTATION + "authors"
-
-# A taskserv requirement as issue 5 writes it: a role name, then an optional constraint ("containerd>=1.6").
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*(.*?)\s*$")
 
 
 def canonical_json(data: Any) -> bytes:
@@ -148,28 +144,17 @@ def dependencies_of(meta: RoleMeta) -> list[Dependency]:
         version = reference.params.get("version")
         found.setdefault(name, Dependency(name=name, source=source, version=None if version is None
                                           else str(version)))
-    for item in (meta.taskserv or {}).get("requires") or []:
-        dependency = _taskserv_requirement(item)
-        if dependency is not None:
-            found.setdefault(dependency.name, dependency)
+    for requirement in meta.taskserv.requires if meta.taskserv is not None else []:
+        found.setdefault(requirement.name, Dependency(name=requirement.name, version=requirement.version))
     return list(found.values())
-
-
-def _taskserv_requirement(item: Any) -> Dependency | None:
-    if isinstance(item, Mapping) and item.get("name"):
-        version = item.get("version")
-        return Dependency(name=str(item["name"]), version=None if version is None else str(version))
-    match = _REQUIREMENT.match(str(item)) if isinstance(item, str) else None
-    if match is None:
-        return None
-    return Dependency(name=match.group(1), version=match.group(2) or None)
 
 
 def role_config(name: str, version: str, meta: RoleMeta) -> RoleConfig:
     info = plain(meta.galaxy_info)
     return RoleConfig(name=name, version=version, description=str(info.get("description") or ""),
                       dependencies=dependencies_of(meta),
-                      taskserv=plain(meta.taskserv) if meta.taskserv is not None else None, galaxy_info=info)
+                      taskserv=meta.taskserv.model_dump(mode="json", exclude_unset=True)
+                      if meta.taskserv is not None else None, galaxy_info=info)
 
 
 def created_now() -> str:

@@ -14,6 +14,7 @@ from runner.loader.yaml import position_of
 from runner.models.base import POSITION_KEY, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
 from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
+from runner.taskservs.meta import TaskservMeta
 
 
 class RoleReference(CommonKeywords, Conditional, Delegatable):
@@ -135,6 +136,6 @@ class RoleMeta(Model):
     galaxy_info: AnyMapping = Field(default_factory=dict)
     argument_specs: EntryPoints = Field(default_factory=dict)
     collections: StringList = Field(default_factory=list, description="Accepted for compatibility; not used.")
-    taskserv: AnyMapping | None = Field(
-        default=None, description="What the role provides as a taskserv; its keys are defined with taskservs.")
+    taskserv: TaskservMeta | None = Field(
+        default=None, description="The role as a taskserv: version, requirements, conflicts, health check")
 

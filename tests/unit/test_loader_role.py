@@ -85,14 +85,14 @@ def test_a_main_directory_is_merged_in_name_order_without_hidden_files(web: Path
     assert load_role(web, is_module).defaults == {"port": 80, "workers": 4}
 
 
-def test_meta_dependencies_and_the_open_taskserv_section(web: Path) -> None:
+def test_meta_dependencies_and_the_taskserv_section(web: Path) -> None:
     meta = load_role(web, is_module).meta
     assert meta.allow_duplicates is True
     assert meta.galaxy_info == {"author": "ops", "license": "MIT"}
     common, firewall = meta.dependencies
     assert (common.role, common.position) == ("common", SourcePosition(str(web / "meta/main.yml"), 4, 5))
     assert (firewall.role, firewall.params, firewall.when) == ("firewall", {"open_port": 80}, ["firewall_enabled"])
-    assert meta.taskserv == {"provides": "web"}
+    assert meta.taskserv is not None and meta.taskserv.provides == ["web"]
 
 
 def test_argument_specs_yml_wins_over_meta_main(web: Path) -> None:
