@@ -52,7 +52,7 @@ Action = Callable[[ActionRequest], Awaitable[dict[str, Any]]]
 async def debug(request: ActionRequest) -> dict[str, Any]:
     params = request.validated("debug")
     if request.verbosity < int(params["verbosity"]):
-        return {"changed": False, "skipped": True, "skip_reason": "Verbosity threshold not met."}
+        return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
     if params.get("var") is not None:
         name = str(params["var"])
         try:
@@ -64,7 +64,7 @@ async def debug(request: ActionRequest) -> dict[str, Any]:
 
 
 async def set_fact(request: ActionRequest) -> dict[str, Any]:
-    values = {k: v for k, v in request.args.items() if k != "cacheable"}
+    values = {k: _fact_value(v) for k, v in request.args.items() if k != "cacheable"}
     if not values:
         return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
     for key in values:
@@ -76,9 +76,19 @@ async def set_fact(request: ActionRequest) -> dict[str, Any]:
     return {"changed": False, "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
 
 
+def _fact_value(value: Any) -> Any:
+    """Ansible's set_fact turns the strings true/false/yes/no (any case) into booleans, so ``flag=yes`` and
+    ``flag: "no"`` give a boolean that ``when: flag`` reads as such."""
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
+        return value.lower() in ("true", "yes")
+    return value
+
+
 async def assert_(request: ActionRequest) -> dict[str, Any]:
     params = request.validated("assert")
-    conditions = params["that"] if isinstance(params["that"], list) else [params["that"]]
+    # One condition given as a string stays whole: the list type would split it at commas ("x in [1, 2]").
+    that = request.args.get("that")
+    conditions = [that] if isinstance(that, str) else params["that"]
     for condition in conditions:
         if not request.templar.evaluate_conditional(condition):
             message = params.get("fail_msg") or params.get("msg") or "Assertion failed"
@@ -165,11 +175,21 @@ async def add_host(request: ActionRequest) -> dict[str, Any]:
 
 async def group_by(request: ActionRequest) -> dict[str, Any]:
     params = request.validated("group_by")
-    group = str(params["key"]).replace("-", "_").replace(" ", "_")
+    group = str(params["key"]).replace(" ", "-")  # as Ansible names it: spaces become dashes
     parents = params.get("parents") or ["all"]
     entry = {"group": group, "host": request.host, "parents": parents}
     request.worker.update({"add_group": [entry]})
     return {"changed": False, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
+
+
+def join_group(inventory: Any, entry: Mapping[str, Any]) -> None:
+    """Apply a group_by result to an inventory (the controller's and each worker's): the group, made a child
+    of its parents, and the host in it."""
+    inventory.add_group(entry["group"])
+    for parent in entry.get("parents") or ():
+        if parent != "all":
+            inventory.add_child(parent, entry["group"])
+    inventory.add_host(entry["host"], [entry["group"]])
 
 
 async def meta(request: ActionRequest) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import ExitCode, OptionError, UserError
+from runner.executor.controller_actions import join_group
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
@@ -321,8 +322,7 @@ class PlaybookExecutor:
             self.pool.add_host(entry["name"])
             updates.setdefault("add_host", []).append(entry)
         for entry in result.get("_add_group", ()):
-            self.inventory.add_group(entry["group"])
-            self.inventory.add_host(entry["host"], [entry["group"]])
+            join_group(self.inventory, entry)
             updates.setdefault("add_group", []).append(entry)
         meta = result.get("_meta")
         if meta == "clear_facts":

@@ -23,7 +23,7 @@ from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
-from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest
+from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest, join_group
 from runner.executor.module_call import ModuleCall, execute
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
@@ -100,8 +100,7 @@ class PlaybookWorker:
         for entry in message.get("add_host", ()):
             self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
         for entry in message.get("add_group", ()):
-            self.inventory.add_group(entry["group"])
-            self.inventory.add_host(entry["host"], [entry["group"]])
+            join_group(self.inventory, entry)
 
     # -- one task -------------------------------------------------------------------------------------------
     async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
