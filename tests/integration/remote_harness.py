@@ -70,9 +70,10 @@ def remote_host_fixture(*, user: str = "root", become: BecomeSettings | None = N
     return fixture
 
 
-def infra_for(env: TestEnv) -> Any:
-    """A testinfra host for host1 of ``env``, reached with the system ssh, to check state independently."""
-    host = env.hosts()[0]
+def infra_for(env: TestEnv, name: str | None = None) -> Any:
+    """A testinfra host for host1 of ``env`` (or the host called ``name``), reached with the system ssh, to check
+    state independently."""
+    host = next(host for host in env.hosts() if host.name == name) if name else env.hosts()[0]
     return testinfra.get_host(
         f"ssh://root@{host.address}",
         ssh_identity_file=str(env.private_key),
