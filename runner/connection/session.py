@@ -18,6 +18,8 @@ from runner.module_index import ModuleIndex
 
 __all__ = ["BecomeFailure", "HostSession"]
 
+AGENT_START_TIMEOUT = 30.0
+
 
 def make_transport(settings: ConnectionSettings) -> Transport:
     if settings.connection == "local":
@@ -55,8 +57,11 @@ class HostSession:
         async with lock:
             if key not in self.agents:
                 transport = await self._transport()
+                # Starting an agent runs the user's login shell and a Python interpreter on the host: on a busy
+                # host that takes longer than opening the connection, so it gets more time than the connection.
                 self.agents[key] = await AgentClient.start(
-                    transport, self.settings.name, self.settings.interpreter, become, self.settings.timeout)
+                    transport, self.settings.name, self.settings.interpreter, become,
+                    max(self.settings.timeout, AGENT_START_TIMEOUT))
             return self.agents[key]
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,

@@ -95,6 +95,16 @@ def _add_users(upper: Path) -> None:
         os.chmod(home, 0o750)
 
 
+def _fresh_root_dotfiles(upper: Path) -> None:
+    """root's shell start-up files as a fresh Debian has them (/etc/skel), not the machine's: the lower layer is
+    the machine's /, and whatever its root's .bashrc runs (a version manager's init, say) would run at every login
+    on every host — slowly, and sharing the machine's lock files."""
+    for name in (".bashrc", ".profile"):
+        skeleton = SKELETON / name
+        if skeleton.is_file():
+            write_file(upper, f"/root/{name}", skeleton.read_text())
+
+
 def prepare_upper(upper: Path, name: str, address: str, peers: list[tuple[str, str]], client_public_key: str
                   ) -> None:
     """Write a fresh host's own files into ``upper``; ``peers`` (name, address) go to /etc/hosts."""
@@ -106,4 +116,5 @@ def prepare_upper(upper: Path, name: str, address: str, peers: list[tuple[str, s
     write_file(upper, SSHD_CONFIG, SSHD_CONFIG_TEXT.format(name=name, address=address, host_key=HOST_KEY,
                                                            authorized_keys=AUTHORIZED_KEYS))
     write_file(upper, AUTHORIZED_KEYS, client_public_key.strip() + "\n")
+    _fresh_root_dotfiles(upper)
     _add_users(upper)
