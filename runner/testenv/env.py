@@ -29,6 +29,10 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _HOST_RECORD = "host.json"
 
 
+# An address no env uses (hosts stop at .253): answering on it means something listens on every address.
+UNUSED_LOOPBACK = "127.0.0.254"
+
+
 class TestEnv:
     """Local test hosts on 127.0.0.N, each with its own root, hostname, PID space and sshd. Needs root."""
 
@@ -38,8 +42,9 @@ class TestEnv:
                  state_root: Path = DEFAULT_STATE_ROOT, prefix: str = "host"):
         if not _NAME.match(name) or not _NAME.match(prefix):
             raise TestEnvError(f"env name {name!r} and host prefix {prefix!r} must be letters, digits, '_.-'")
-        if count < 1 or base_address < 2 or base_address + count - 1 > 254:
-            raise TestEnvError(f"{count} hosts from 127.0.0.{base_address} do not fit in 127.0.0.2-127.0.0.254")
+        if count < 1 or base_address < 2 or base_address + count - 1 > 253:
+            raise TestEnvError(f"{count} hosts from 127.0.0.{base_address} do not fit in 127.0.0.2-127.0.0.253 "
+                               "(.254 is kept free)")
         self.name = name
         self.count = count
         self.base_address = base_address
@@ -138,10 +143,15 @@ class TestEnv:
 
     def _start(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]) -> None:
         """Start ``missing`` hosts from fresh layers, all at once, and wait until each one serves SSH."""
+        if missing and accepts_tcp(UNUSED_LOOPBACK):
+            raise TestEnvError(
+                "something listens on port 22 of every address (usually the machine's own sshd, with no "
+                "ListenAddress): local test hosts need 127.0.0.N:22 for themselves. Give the machine's sshd a "
+                "ListenAddress (its public address, or 127.0.0.1) and restart it, then try again")
         for _, address in missing:
             if accepts_tcp(address):
-                raise TestEnvError(f"{address}:22 is already in use (another env, or an sshd listening on all "
-                                   "addresses): choose other addresses with --base")
+                raise TestEnvError(f"{address}:22 is already in use (another env runs there): choose other "
+                                   "addresses with --base")
         host_dirs = {name: HostDir(self.state_dir / name) for name, _ in missing}
         for host_dir in host_dirs.values():
             host_dir.reset()
