@@ -213,13 +213,14 @@ def run(module):
     result = {"url": url, "dest": dest, "changed": False, "msg": ""}
     algorithm, expected = _expected_checksum(module)
     dest_is_dir = module.isdir(dest)
-    dest_exists = not dest_is_dir and module.lexists(dest) and os.path.isfile(dest)
+    # In check mode an earlier task may be about to create dest: it counts as existing, as it will in a real run.
+    dest_exists = not dest_is_dir and module.lexists(dest)
     last_modified = None
     if dest_exists:
         kept = _existing_file_result(module, result, dest, algorithm, expected)
         if kept is not None:
             return kept
-        if not expected:
+        if not expected and os.path.isfile(dest):
             # force: ask for it only if it changed since dest was written (a checksum mismatch always downloads)
             last_modified = os.path.getmtime(dest)
 
