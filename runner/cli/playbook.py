@@ -44,7 +44,8 @@ def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_ta
             click.echo(f"    hosts ({len(hosts)}):")
             for host in hosts:
                 click.echo(f"      {host}")
-        tasks = [plan.tasks[i] for section in play.sections for i in _flatten(plan, section)]
+        tasks = [plan.tasks[i] for section in play.sections for i in _flatten(plan, section)
+                 if plan.tasks[i].kind != "facts"]  # fact gathering is implicit, Ansible does not list it
         if list_tasks:
             click.echo("    tasks:")
             for task in tasks:

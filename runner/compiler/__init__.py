@@ -66,11 +66,12 @@ class Compiler:
         self.plan.playbook = str(paths[0])
         self.plan.playbook_dir = str(first.parent)
         for path in paths:
-            self._playbook(Path(path).resolve(), [])
+            self._playbook(Path(path).resolve(), [], ())
         raise_collected(self.errors)
         return self.plan
 
-    def _playbook(self, path: Path, stack: list[Path]) -> None:
+    def _playbook(self, path: Path, stack: list[Path], imports: tuple[PlaybookImport, ...]) -> None:
+        """The plays of ``path``; ``imports`` are the import_playbook entries that led here, outermost first."""
         if path in stack:
             chain = " -> ".join(str(p) for p in [*stack, path])
             self.error(ParseError(f"import_playbook cycle: {chain}"))
@@ -87,24 +88,31 @@ class Compiler:
                 if not target.is_file():
                     self.error(ParseError(f"the imported playbook {target} could not be found", entry.position))
                     continue
-                self._playbook(target.resolve(), [*stack, path])
+                self._playbook(target.resolve(), [*stack, path], (*imports, entry))
             else:
-                self._play(entry, path)
+                self._play(entry, path, imports)
 
-    def _play(self, play: Play, path: Path) -> None:
+    def _play(self, play: Play, path: Path, imports: tuple[PlaybookImport, ...] = ()) -> None:
         playbook_dir = str(path.parent)
         name = play.name or ",".join(play.hosts)
         position = str(play.position or path)
         play_scope = self.add_scope(ScopeKind.PLAY_VARS, f"play {name}", play.vars, position)
         scopes = [play_scope]
+        # An import_playbook's vars override the imported plays' own, its tags and conditions reach every task.
+        import_vars = {key: value for entry in imports for key, value in entry.vars.items()}
+        if import_vars:
+            scopes.append(self.add_scope(ScopeKind.PLAY_VARS, f"import_playbook vars of {name}", import_vars))
         files_scope = self._vars_files(play, path, name)
         if files_scope is not None:
             scopes.append(files_scope)
         search = (playbook_dir,)
-        inherited = Inherited(search_paths=search).under(play)
+        imported = Inherited(search_paths=search, when=tuple(c for entry in imports for c in entry.when),
+                             tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))
+        inherited = imported.under(play)
         plan_play = PlanPlay(
             name=name, hosts=play.hosts if len(play.hosts) != 1 else play.hosts[0], position=position,
-            scopes=scopes, tags=list(play.tags), serial=list(play.serial or []), strategy=play.strategy or "linear",
+            scopes=scopes, tags=list(dict.fromkeys([*imported.tags, *play.tags])), serial=list(play.serial or []),
+            strategy=play.strategy or "linear",
             max_fail_percentage=play.max_fail_percentage, any_errors_fatal=bool(play.any_errors_fatal),
             force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
             order=play.order or "inventory", check_mode=play.check_mode, diff=play.diff,
@@ -127,7 +135,8 @@ class Compiler:
             return []
         node = self.new_node(kind="facts", name="Gathering Facts", module="setup",
                              args={"gather_subset": play.gather_subset}, position=play.position,
-                             tags=["always"], search_paths=list(inherited.search_paths))
+                             tags=["always"], search_paths=list(inherited.search_paths),
+                             when=list(inherited.when))  # a false import_playbook condition skips gathering too
         for name, value in inherited.keywords:
             if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log"):
                 setattr(node, name, value)

@@ -23,11 +23,13 @@ def run(inventory_path: Path, base: str) -> PlaybookRun:
     return run_playbook(inventory_path, "includes.yml", "-e", f"base={base}")
 
 
-def test_the_run_succeeds_and_the_imported_playbook_runs_first(run: PlaybookRun) -> None:
+def test_imported_playbooks_run_first_with_the_import_vars_and_condition(run: PlaybookRun) -> None:
     assert run.exit_code == 0, run.output
     assert run.report is not None
-    assert [play["play"]["name"] for play in run.report["plays"]] == ["imported playbook", "imports and includes"]
-    assert run.msg("from the imported playbook") == {"host1": "imported"}
+    assert [play["play"]["name"] for play in run.report["plays"]] == [
+        "imported playbook", "imported under a false condition", "imports and includes"]
+    assert run.msg("from the imported playbook") == {"host1": "the import's"}
+    assert run.ran("Gathering Facts") == [] and run.ran("never, by the import's condition") == []
 
 
 def test_an_import_copies_its_condition_to_every_task_an_include_evaluates_it_once(run: PlaybookRun) -> None:

@@ -26,7 +26,12 @@ def node(plan: Plan, name: str) -> PlanTask:
 
 def test_import_playbook_and_import_tasks_are_resolved_when_compiling() -> None:
     _, plan = compiled("includes.yml")
-    assert [play.name for play in plan.plays] == ["imported playbook", "imports and includes"]
+    assert [play.name for play in plan.plays] == [
+        "imported playbook", "imported under a false condition", "imports and includes"]
+    assert plan.plays[0].tags == ["imported_playbook"] and node(plan, "from the imported playbook").tags == [
+        "imported_playbook"]
+    assert [task.when for task in plan.tasks if task.name in ("Gathering Facts", "never, by the import's condition")
+            ] == [[False], [False]]
     imported = [task for task in plan.tasks if task.name in ("set the mark", "after the mark")]
     assert [task.when for task in imported] == [["imported_mark is not defined"]] * 2
     assert node(plan, "include with a condition").kind == "include_tasks"
