@@ -94,38 +94,53 @@ def parse_requirement(text):
     return canonical_name(match.group(1)), clauses
 
 
+_VERSION = re.compile(r"^v?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
+                      r"(?:[-_.]?(post|rev|r)[-_.]?(\d*))?(?:[-_.]?(dev)[-_.]?(\d*))?(?:\+.*)?$", re.I)
+_PRE_RANK = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2, "pre": 2, "preview": 2}
+
+
 def version_key(version):
-    """A sort key for a release version (1.10 > 1.9; 1.0rc1 < 1.0), good enough to test specifiers."""
-    key = []
-    for part in re.split(r"[.+-]", version):
-        found = re.match(r"^(\d*)(\D*)(\d*)$", part)
-        if not found:
-            key.append((0, part, 0))
-            continue
-        number, tag, suffix = found.groups()
-        # a pre-release tag sorts below the bare release ("" > "rc"), and a post/dev suffix is read by its number
-        key.append((int(number or 0), tag == "" or tag.startswith("post"), int(suffix or 0)))
-    while key and key[-1] == (0, True, 0):
-        key.pop()
-    return key
+    """A sort key for a PEP 440 version: 1.10 > 1.9, 2.0a1 < 2.0 == 2, 1.0.post1 > 1.0, 1.0.dev1 < 1.0a1."""
+    found = _VERSION.match(version.strip())
+    if found is None:
+        return ((), (2,), (-1,), (1, 0), version)  # not a PEP 440 version: compared as text after the release
+    release, pre, pre_n, post, post_n, dev, dev_n = found.groups()
+    numbers = [int(part) for part in release.split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    if pre:
+        pre_key = (1, _PRE_RANK[pre.lower()], int(pre_n or 0))
+    elif dev and not post:
+        pre_key = (0,)  # 1.0.dev1 comes before 1.0a1
+    else:
+        pre_key = (2,)
+    post_key = (int(post_n or 0),) if post else (-1,)
+    dev_key = (0, int(dev_n or 0)) if dev else (1, 0)
+    return (tuple(numbers), pre_key, post_key, dev_key, "")
 
 
 def satisfies(installed, clauses):
     """Whether an installed version meets every clause (==1.2.* included)."""
     for operator, wanted in clauses:
         if operator in ("==", "===", "!=") and wanted.endswith(".*"):
-            prefix = version_key(wanted[:-2])
-            matched = version_key(installed)[:len(prefix)] == prefix
+            prefix = wanted[:-2].split(".")
+            matched = installed.split(".")[:len(prefix)] == prefix
             if matched != (operator != "!="):
                 return False
             continue
         have, want = version_key(installed), version_key(wanted)
         ok = {"==": have == want, "===": installed == wanted, "!=": have != want, ">=": have >= want,
               "<=": have <= want, ">": have > want, "<": have < want,
-              "~=": have >= want and have[:max(1, len(want) - 1)] == want[:max(1, len(want) - 1)]}[operator]
+              "~=": have >= want and compatible(installed, wanted)}[operator]
         if not ok:
             return False
     return True
+
+
+def compatible(installed, wanted):
+    """~=: the release up to the last component of ``wanted`` matches (~=1.4.2 allows 1.4.x)."""
+    prefix = wanted.split(".")[:-1] or wanted.split(".")
+    return installed.split(".")[:len(prefix)] == prefix
 
 
 def parse_freeze(text):
