@@ -84,3 +84,11 @@ def test_start_at_task_matching_nothing_is_a_bad_option(inventory_path: Path) ->
     run = run_playbook(inventory_path, "start_at.yml", "--start-at-task", "no such task", subprocess_run=True)
     assert run.exit_code == 5
     assert "no task matches --start-at-task 'no such task'" in run.output and "Traceback" not in run.output
+
+
+def test_meta_end_host_and_end_play(inventory_path: Path) -> None:
+    run = run_playbook(inventory_path, "meta.yml")
+    assert run.exit_code == 0, run.output
+    assert run.ran("after end_host") == ["host1", "host3"]
+    assert run.ran("after end_play") == []
+    assert run.msg("the next play") == {"host1": True, "host2": "nothing", "host3": True}
