@@ -9,35 +9,57 @@ import os
 import re
 import time
 
+from modules._spec import argument_spec
 from modules._utils import validate_arguments
 
-ARGUMENT_SPEC = {
-    "name": {"type": "list", "elements": "str", "aliases": ["package", "pkg"]},
-    "state": {"type": "str", "default": "present",
+# The apt module's documented options: its argument spec is derived from them, and package reuses both.
+OPTIONS = {
+    "name": {"description": "Package names, each optionally with a version: foo, foo=1.0, foo=1.0*.",
+             "type": "list", "elements": "str", "aliases": ["package", "pkg"]},
+    "state": {"description": "present (installed), latest (installed at the candidate version), absent, "
+                             "build-dep (build dependencies installed), fixed (broken dependencies fixed).",
+              "type": "str", "default": "present",
               "choices": ["absent", "build-dep", "latest", "present", "fixed", "installed", "removed"]},
-    "update_cache": {"type": "bool", "aliases": ["update-cache"]},
-    "update_cache_retries": {"type": "int", "default": 5},
-    "update_cache_retry_max_delay": {"type": "int", "default": 12},
-    "cache_valid_time": {"type": "int", "default": 0},
-    "purge": {"type": "bool", "default": False},
-    "autoremove": {"type": "bool", "default": False},
-    "autoclean": {"type": "bool", "default": False},
-    # raw: YAML reads ``upgrade: yes`` as a boolean, which upgrade_mode turns back into its word
-    "upgrade": {"type": "raw"},
-    "deb": {"type": "path"},
-    "default_release": {"type": "str", "aliases": ["default-release"]},
-    "install_recommends": {"type": "bool", "aliases": ["install-recommends"]},
-    "force": {"type": "bool", "default": False},
-    "allow_unauthenticated": {"type": "bool", "default": False, "aliases": ["allow-unauthenticated"]},
-    "allow_downgrade": {"type": "bool", "default": False, "aliases": ["allow-downgrade", "allow_downgrades",
-                                                                      "allow-downgrades"]},
-    "allow_change_held_packages": {"type": "bool", "default": False},
-    "only_upgrade": {"type": "bool", "default": False},
-    "fail_on_autoremove": {"type": "bool", "default": False},
-    "dpkg_options": {"type": "str", "default": "force-confdef,force-confold"},
-    "force_apt_get": {"type": "bool", "default": False},
-    "lock_timeout": {"type": "int", "default": 60},
+    "update_cache": {"description": "Run apt-get update first (unless cache_valid_time says it is fresh).",
+                     "type": "bool", "aliases": ["update-cache"]},
+    "cache_valid_time": {"description": "Seconds the package lists stay fresh; implies update_cache.",
+                         "type": "int", "default": 0},
+    "update_cache_retries": {"description": "How often to try apt-get update.", "type": "int", "default": 5},
+    "update_cache_retry_max_delay": {"description": "Longest pause between two tries, in seconds.",
+                                     "type": "int", "default": 12},
+    "deb": {"description": "Path of a .deb file on the host to install (with its dependencies).",
+            "type": "path"},
+    "purge": {"description": "With state absent, remove configuration files too.", "type": "bool",
+              "default": False},
+    "autoremove": {"description": "Remove dependencies no longer needed.", "type": "bool", "default": False},
+    "autoclean": {"description": "Remove package files that can no longer be downloaded.", "type": "bool",
+                  "default": False},
+    "upgrade": {"description": "yes/safe (apt-get upgrade --with-new-pkgs), full/dist (dist-upgrade), no.",
+                # raw: YAML reads ``upgrade: yes`` as a boolean, which upgrade_mode turns back into its word
+                "type": "raw"},
+    "install_recommends": {"description": "Install recommended packages too (default: apt's setting).",
+                           "type": "bool", "aliases": ["install-recommends"]},
+    "default_release": {"description": "apt-get -t: the release to take packages from.", "type": "str",
+                        "aliases": ["default-release"]},
+    "dpkg_options": {"description": "dpkg options, comma separated, each passed as --option.", "type": "str",
+                     "default": "force-confdef,force-confold"},
+    "force": {"description": "Allow unauthenticated packages, downgrades, held packages and removal of "
+                             "essential ones.", "type": "bool", "default": False},
+    "allow_unauthenticated": {"description": "Allow unauthenticated packages.", "type": "bool",
+                              "default": False, "aliases": ["allow-unauthenticated"]},
+    "allow_downgrade": {"description": "Allow installing an older version.", "type": "bool", "default": False,
+                        "aliases": ["allow-downgrade", "allow_downgrades", "allow-downgrades"]},
+    "allow_change_held_packages": {"description": "Allow changing held packages.", "type": "bool",
+                                   "default": False},
+    "only_upgrade": {"description": "Only upgrade packages that are installed.", "type": "bool",
+                     "default": False},
+    "fail_on_autoremove": {"description": "Fail instead of removing packages an install would remove.",
+                           "type": "bool", "default": False},
+    "force_apt_get": {"description": "Accepted for compatibility: apt-get is always used.", "type": "bool",
+                      "default": False},
+    "lock_timeout": {"description": "Seconds to wait for the dpkg lock.", "type": "int", "default": 60},
 }
+ARGUMENT_SPEC = argument_spec(OPTIONS)
 SPEC_RULES = {"mutually_exclusive": [["deb", "name"]],
               "required_one_of": [["name", "update_cache", "deb", "autoremove", "autoclean", "upgrade"]]}
 

@@ -1,6 +1,6 @@
 """Manage Debian packages with apt-get: install, upgrade, remove, purge, build dependencies, .deb files."""
 
-from modules._apt import ARGUMENT_SPEC, SPEC_RULES, run_apt
+from modules._apt import ARGUMENT_SPEC, OPTIONS, SPEC_RULES, run_apt
 
 DOCUMENTATION = {
     "short_description": "Manages apt packages",
@@ -13,49 +13,7 @@ DOCUMENTATION = {
         "younger than cache_valid_time seconds.",
         "apt-get is always used (force_apt_get is accepted and changes nothing); aptitude is never needed.",
     ],
-    "options": {
-        "name": {"description": "Package names, each optionally with a version: foo, foo=1.0, foo=1.0*.",
-                 "type": "list", "elements": "str", "aliases": ["package", "pkg"]},
-        "state": {"description": "present (installed), latest (installed at the candidate version), absent, "
-                                 "build-dep (build dependencies installed), fixed (broken dependencies fixed).",
-                  "type": "str", "default": "present",
-                  "choices": ["absent", "build-dep", "latest", "present", "fixed"]},
-        "update_cache": {"description": "Run apt-get update first (unless cache_valid_time says it is fresh).",
-                         "type": "bool", "aliases": ["update-cache"]},
-        "cache_valid_time": {"description": "Seconds the package lists stay fresh; implies update_cache.",
-                             "type": "int", "default": 0},
-        "update_cache_retries": {"description": "How often to try apt-get update.", "type": "int", "default": 5},
-        "update_cache_retry_max_delay": {"description": "Longest pause between two tries, in seconds.",
-                                         "type": "int", "default": 12},
-        "deb": {"description": "Path of a .deb file on the host to install (with its dependencies).",
-                "type": "path"},
-        "purge": {"description": "With state absent, remove configuration files too.", "type": "bool",
-                  "default": False},
-        "autoremove": {"description": "Remove dependencies no longer needed.", "type": "bool", "default": False},
-        "autoclean": {"description": "Remove package files that can no longer be downloaded.", "type": "bool",
-                      "default": False},
-        "upgrade": {"description": "yes/safe (apt-get upgrade --with-new-pkgs), full/dist (dist-upgrade), no.",
-                    "type": "str", "default": "no"},
-        "install_recommends": {"description": "Install recommended packages too (default: apt's setting).",
-                               "type": "bool", "aliases": ["install-recommends"]},
-        "default_release": {"description": "apt-get -t: the release to take packages from.", "type": "str"},
-        "dpkg_options": {"description": "dpkg options, comma separated, each passed as --option.", "type": "str",
-                         "default": "force-confdef,force-confold"},
-        "force": {"description": "Allow unauthenticated packages, downgrades, held packages and removal of "
-                                 "essential ones.", "type": "bool", "default": False},
-        "allow_unauthenticated": {"description": "Allow unauthenticated packages.", "type": "bool",
-                                  "default": False},
-        "allow_downgrade": {"description": "Allow installing an older version.", "type": "bool", "default": False},
-        "allow_change_held_packages": {"description": "Allow changing held packages.", "type": "bool",
-                                       "default": False},
-        "only_upgrade": {"description": "Only upgrade packages that are installed.", "type": "bool",
-                         "default": False},
-        "fail_on_autoremove": {"description": "Fail instead of removing packages an install would remove.",
-                               "type": "bool", "default": False},
-        "force_apt_get": {"description": "Accepted for compatibility: apt-get is always used.", "type": "bool",
-                          "default": False},
-        "lock_timeout": {"description": "Seconds to wait for the dpkg lock.", "type": "int", "default": 60},
-    },
+    "options": OPTIONS,
 }
 
 EXAMPLES = """

@@ -2,6 +2,7 @@
 
 import os
 import pwd
+import tempfile
 
 from modules._crontab import (
     MARKER,
@@ -117,8 +118,9 @@ class UserCrontab(object):
     def write(self, text, backup):
         result = {}
         if backup:
-            result["backup_file"] = os.path.join(self.module.tmpdir, "crontab-%s.backup" % self.user)
-            with open(result["backup_file"], "w") as handle:
+            # beside the system's temp files, not in the agent's work directory, which goes with the agent
+            fd, result["backup_file"] = tempfile.mkstemp(prefix="crontab.%s." % self.user, suffix=".backup")
+            with os.fdopen(fd, "w") as handle:
                 handle.write(self.read())
         rc, out, err = self.module.run_command([*self.command, "-"], data=text, binary_data=True,
                                                environ_update={"LANG": "C"})

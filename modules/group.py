@@ -1,6 +1,7 @@
 """Add, change or remove local groups with groupadd, groupmod and groupdel."""
 
 from modules._accounts import FieldChanges, group_entry, run_account_command
+from modules._spec import argument_spec
 
 DOCUMENTATION = {
     "short_description": "Add or remove groups",
@@ -16,6 +17,8 @@ DOCUMENTATION = {
                        "default": False},
         "force": {"description": "With state absent, remove the group even when it is a user's primary group.",
                   "type": "bool", "default": False},
+        "local": {"description": "Accepted for compatibility: groups are always managed with the shadow tools.",
+                  "type": "bool", "default": False},
     },
 }
 
@@ -29,15 +32,7 @@ EXAMPLES = """
 RETURN = {"name": "The group's name", "gid": "Its numeric id", "state": "present or absent",
           "system": "Whether it was created as a system group"}
 
-ARGUMENT_SPEC = {
-    "name": {"type": "str", "required": True},
-    "gid": {"type": "int"},
-    "state": {"type": "str", "default": "present", "choices": ["absent", "present"]},
-    "system": {"type": "bool", "default": False},
-    "non_unique": {"type": "bool", "default": False},
-    "force": {"type": "bool", "default": False},
-    "local": {"type": "bool", "default": False},
-}
+ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_if": [["non_unique", True, ["gid"]]]}
 SUPPORTS_CHECK_MODE = True
 

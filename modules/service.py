@@ -1,6 +1,7 @@
 """Start, stop, restart and reload services, and enable them at boot: systemd where it runs, init scripts elsewhere."""
 
 from modules._services import ServiceChange, SystemdUnit, SysVService, plan_state, run_actions, systemd_runs
+from modules._spec import argument_spec
 
 DOCUMENTATION = {
     "short_description": "Manage services",
@@ -26,6 +27,8 @@ DOCUMENTATION = {
                       "aliases": ["args"], "default": ""},
         "use": {"description": "auto (what runs on the host), systemd or sysvinit.", "type": "str",
                 "default": "auto", "choices": ["auto", "service", "systemd", "sysvinit"]},
+        "runlevel": {"description": "Accepted for compatibility (OpenRC runlevels); unused.", "type": "str",
+                     "default": "default"},
     },
 }
 
@@ -46,16 +49,7 @@ EXAMPLES = """
 RETURN = {"name": "The service's name", "state": "Its state as asked (started, stopped, ...)",
           "enabled": "Whether it starts at boot", "status": "With systemd: the unit's properties"}
 
-ARGUMENT_SPEC = {
-    "name": {"type": "str", "required": True},
-    "state": {"type": "str", "choices": ["reloaded", "restarted", "started", "stopped"]},
-    "enabled": {"type": "bool"},
-    "pattern": {"type": "str"},
-    "sleep": {"type": "int"},
-    "arguments": {"type": "str", "aliases": ["args"], "default": ""},
-    "runlevel": {"type": "str", "default": "default"},
-    "use": {"type": "str", "default": "auto", "choices": ["auto", "service", "systemd", "sysvinit"]},
-}
+ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_one_of": [["state", "enabled"]]}
 SUPPORTS_CHECK_MODE = True
 

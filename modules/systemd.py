@@ -1,6 +1,7 @@
 """Control systemd units: start, stop, restart, reload, enable, mask, and reload systemd's configuration."""
 
 from modules._services import ServiceChange, SystemdUnit, plan_state, run_actions
+from modules._spec import argument_spec
 
 DOCUMENTATION = {
     "short_description": "Manage systemd units",
@@ -44,17 +45,7 @@ EXAMPLES = """
 RETURN = {"name": "The unit's name", "state": "Its state as asked", "enabled": "Whether it starts at boot",
           "status": "The unit's properties as systemctl show reports them (before the change)"}
 
-ARGUMENT_SPEC = {
-    "name": {"type": "str", "aliases": ["service", "unit"]},
-    "state": {"type": "str", "choices": ["reloaded", "restarted", "started", "stopped"]},
-    "enabled": {"type": "bool"},
-    "masked": {"type": "bool"},
-    "daemon_reload": {"type": "bool", "default": False, "aliases": ["daemon-reload"]},
-    "daemon_reexec": {"type": "bool", "default": False, "aliases": ["daemon-reexec"]},
-    "scope": {"type": "str", "default": "system", "choices": ["global", "system", "user"]},
-    "no_block": {"type": "bool", "default": False},
-    "force": {"type": "bool", "default": False},
-}
+ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_one_of": [["state", "enabled", "masked", "daemon_reload", "daemon_reexec"]]}
 SUPPORTS_CHECK_MODE = True
 

@@ -11,6 +11,7 @@ from modules._accounts import (
     supplementary_groups,
     user_entry,
 )
+from modules._spec import argument_spec
 
 DOCUMENTATION = {
     "short_description": "Manage user accounts",
@@ -41,7 +42,7 @@ DOCUMENTATION = {
         "skeleton": {"description": "Directory whose files a new home receives.", "type": "str"},
         "system": {"description": "Create a system account.", "type": "bool", "default": False},
         "comment": {"description": "The GECOS field (full name).", "type": "str"},
-        "password": {"description": "The password as a crypt(3) hash.", "type": "str"},
+        "password": {"description": "The password as a crypt(3) hash.", "type": "str", "no_log": True},
         "update_password": {"description": "always (set when it differs) or on_create.", "type": "str",
                             "default": "always", "choices": ["always", "on_create"]},
         "expires": {"description": "When the account expires, seconds since the epoch (UTC day counts); a "
@@ -58,7 +59,9 @@ DOCUMENTATION = {
         "ssh_key_file": {"description": "Key file, relative to the home directory unless absolute "
                                         "(default .ssh/id_TYPE).", "type": "path"},
         "ssh_key_comment": {"description": "Comment of the key.", "type": "str"},
-        "ssh_key_passphrase": {"description": "Passphrase of the key.", "type": "str"},
+        "ssh_key_passphrase": {"description": "Passphrase of the key.", "type": "str", "no_log": True},
+        "local": {"description": "Accepted for compatibility: accounts are always managed with the shadow tools.",
+                  "type": "bool", "default": False},
     },
 }
 
@@ -86,34 +89,7 @@ RETURN = {"name": "The user", "uid": "Its numeric id", "group": "Its primary gid
           "state": "present or absent", "ssh_key_file": "Path of the private key (generate_ssh_key)",
           "ssh_public_key": "The public key", "ssh_fingerprint": "The key's fingerprint"}
 
-ARGUMENT_SPEC = {
-    "name": {"type": "str", "required": True, "aliases": ["user"]},
-    "state": {"type": "str", "default": "present", "choices": ["absent", "present"]},
-    "uid": {"type": "int"},
-    "group": {"type": "str"},
-    "groups": {"type": "list", "elements": "str"},
-    "append": {"type": "bool", "default": False},
-    "shell": {"type": "str"},
-    "home": {"type": "path"},
-    "create_home": {"type": "bool", "default": True, "aliases": ["createhome"]},
-    "move_home": {"type": "bool", "default": False},
-    "skeleton": {"type": "str"},
-    "system": {"type": "bool", "default": False},
-    "comment": {"type": "str"},
-    "password": {"type": "str", "no_log": True},
-    "update_password": {"type": "str", "default": "always", "choices": ["always", "on_create"]},
-    "expires": {"type": "float"},
-    "non_unique": {"type": "bool", "default": False},
-    "remove": {"type": "bool", "default": False},
-    "force": {"type": "bool", "default": False},
-    "generate_ssh_key": {"type": "bool", "default": False},
-    "ssh_key_type": {"type": "str", "default": "rsa"},
-    "ssh_key_bits": {"type": "int"},
-    "ssh_key_file": {"type": "path"},
-    "ssh_key_comment": {"type": "str"},
-    "ssh_key_passphrase": {"type": "str", "no_log": True},
-    "local": {"type": "bool", "default": False},
-}
+ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SUPPORTS_CHECK_MODE = True
 
 SECONDS_PER_DAY = 86400

@@ -58,6 +58,18 @@ def test_deb_file_on_the_host(host: RemoteHost, testenv) -> None:
     assert not infra.package(DEB_PACKAGE).is_installed
 
 
+def test_package_dispatches_to_apt_on_the_host(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    installed = converge(host, "package", {"name": DEB_PACKAGE, "state": "present"},
+                         state=lambda: infra.package(DEB_PACKAGE).is_installed)
+    assert installed["ansible_facts"] == {"pkg_mgr": "apt"} and infra.package(DEB_PACKAGE).is_installed
+    converge(host, "package", {"name": DEB_PACKAGE, "state": "absent"},
+             state=lambda: infra.package(DEB_PACKAGE).is_installed)
+    assert not infra.package(DEB_PACKAGE).is_installed
+    other = host.run("package", {"name": DEB_PACKAGE, "state": "present", "use": "yum"})
+    assert other.get("failed") and "package manager 'yum' is not supported" in other["msg"]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     ({"name": "no-such-package-here"}, "no-such-package-here"),
     ({"name": "hello", "state": "latest", "deb": "/tmp/x.deb"}, "mutually exclusive"),
