@@ -356,10 +356,9 @@ class PlaybookExecutor:
         free strategy that is one host); the end of a section flushes every host.
         """
         flushed = set(state.batch if only is None else only)
-        allowed = set(state.active)
-        if state.play.force_handlers is True or self.options.force_handlers:
-            allowed |= state.failed
+        forced = state.play.force_handlers is True or self.options.force_handlers
         for handler_id in state.play.handlers:
+            allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
             handler = self.nodes[handler_id]
             names = [handler.name or "", *handler.listen]
             hosts: list[str] = []

@@ -46,3 +46,9 @@ def test_a_failed_host_runs_its_handlers_only_when_forced(inventory_path: Path, 
     run = run_playbook(inventory_path, "handlers_force.yml", "-e", f"base={base}", *flags)
     assert run.exit_code == 2
     assert [h for h in ("host1", "host2") if host_file(testenv, h, f"{base}/handled").exists()] == handled
+
+
+def test_a_failed_handler_stops_its_host(inventory_path: Path) -> None:
+    run = run_playbook(inventory_path, "handlers_fail.yml")
+    assert run.exit_code == 2
+    assert run.msg("later handler") == {"host2": "ran"}
