@@ -10,6 +10,7 @@ import pytest
 
 from runner.templating import ANSIBLE_MANAGED
 from tests.integration.file_modules import host, host_as_deploy, scratch
+from tests.integration.playbook_run import host_file, run_playbook
 from tests.integration.remote_harness import RemoteHost, converge, infra_for
 
 __all__ = ["host", "host_as_deploy", "scratch"]
@@ -94,3 +95,34 @@ def test_as_deploy_with_sudo(host_as_deploy: RemoteHost, scratch: str, project: 
     converge(host_as_deploy, "template", {"src": "site.conf.j2", "dest": dest, "owner": "deploy", "mode": "0600"},
              state=lambda: infra.file(dest).exists, search_paths=[project], task_vars=VARS)
     assert infra.file(dest).user == "deploy" and infra.file(dest).mode == 0o600
+
+
+def test_in_a_playbook_role_with_a_check_run_first(scratch: str, tmp_path: Path, inventory_path: Path,
+                                                   testenv) -> None:
+    """Through provisioning-playbook: the role's templates/, its defaults and the host's variables; --check on a
+    fresh directory predicts the whole run (the directory, the file inside it, and stat of the file)."""
+    role = tmp_path / "roles" / "web"
+    (role / "templates").mkdir(parents=True)
+    (role / "defaults").mkdir()
+    (role / "tasks").mkdir()
+    (role / "defaults" / "main.yml").write_text("port: 8080\n")
+    (role / "templates" / "site.j2").write_text("# {{ ansible_managed }}\nport {{ port }}\n"
+                                                "host {{ inventory_hostname }}\n")
+    (role / "tasks" / "main.yml").write_text(f"""
+- file: {{path: "{scratch}/site", state: directory}}
+- template: {{src: site.j2, dest: "{scratch}/site/site.conf", mode: "0640"}}
+- stat: {{path: "{scratch}/site/site.conf"}}
+  register: written
+- assert: {{that: [written.stat.exists, written.stat.isreg]}}
+""")
+    playbook = tmp_path / "site.yml"
+    playbook.write_text("- hosts: host1\n  gather_facts: false\n  roles: [web]\n")
+    checked = run_playbook(inventory_path, playbook, "--check")
+    assert checked.exit_code == 0, checked.output
+    assert not host_file(testenv, "host1", f"{scratch}/site").exists()
+    done = run_playbook(inventory_path, playbook)
+    assert done.exit_code == 0, done.output
+    written = host_file(testenv, "host1", f"{scratch}/site/site.conf")
+    assert written.read_text() == f"# {ANSIBLE_MANAGED}\nport 8080\nhost host1\n"
+    again = run_playbook(inventory_path, playbook)
+    assert again.exit_code == 0 and again.stats["host1"]["changed"] == 0, again.output
