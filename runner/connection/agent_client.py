@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ class AgentClient:
         self.stderr_tail: collections.deque[bytes] = collections.deque(maxlen=32)
         self._stderr_task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self.dead = False
         self.info: dict[str, Any] = {}
 
     # -- start ---------------------------------------------------------------------------------------------
@@ -165,11 +167,27 @@ class AgentClient:
                                     + (f": {tail[-2000:]}" if tail else "")) from None
         return header, body
 
+    @contextlib.asynccontextmanager
+    async def _exchange(self) -> AsyncIterator[None]:
+        """One request and its reply, alone on the channel; a broken channel makes the agent ``dead`` and the
+        host unreachable (``ConnectionFailure``), never a raw OS error."""
+        if self.dead:
+            raise ConnectionFailure(f"the agent on {self.host} has ended")
+        async with self._lock:
+            try:
+                yield
+            except ConnectionFailure:
+                self.dead = True
+                raise
+            except (OSError, EOFError) as exc:
+                self.dead = True
+                raise ConnectionFailure(f"lost the agent on {self.host}: {exc or type(exc).__name__}") from None
+
     async def _receive(self) -> dict[str, Any]:
         return (await self._receive_frame())[0]
 
     async def request(self, header: dict[str, Any], body: bytes = b"") -> dict[str, Any]:
-        async with self._lock:
+        async with self._exchange():
             self.process.write(encode_frame(header, body))
             return await self._receive()
 
@@ -177,7 +195,7 @@ class AgentClient:
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
                          diff: bool = False, environment: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them."""
-        async with self._lock:
+        async with self._exchange():
             frames = []
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:
@@ -202,7 +220,7 @@ class AgentClient:
 
         A ``temporary`` file is one a later module moves into place; the agent removes it if it is still there
         when the agent ends (an interrupted run leaves nothing half-done behind)."""
-        async with self._lock:
+        async with self._exchange():
             if isinstance(data, bytes):
                 chunks: Iterable[bytes] = (data[i:i + PUT_CHUNK] for i in range(0, len(data), PUT_CHUNK))
             else:
@@ -219,7 +237,7 @@ class AgentClient:
 
     async def fetch(self, remote_path: str) -> tuple[dict[str, Any], bytes]:
         """Read a whole remote file; returns the final reply (checksum or failure) and the content."""
-        async with self._lock:
+        async with self._exchange():
             self.process.write(encode_frame({"op": "fetch", "path": remote_path}))
             chunks = []
             while True:

@@ -42,6 +42,9 @@ class HostSession:
 
     async def _transport(self) -> Transport:
         async with self._connect_lock:
+            if self.transport is not None and self.transport.is_closed():
+                self.transport = None  # the connection dropped: open a new one, as for the first task
+                self.agents.clear()
             if self.transport is None:
                 transport = make_transport(self.settings)
                 await transport.connect()
@@ -51,11 +54,12 @@ class HostSession:
     async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
         key = become.key if become else "-"
         client = self.agents.get(key)
-        if client is not None:
+        if client is not None and not client.dead:
             return client
         lock = self._agent_locks.setdefault(key, asyncio.Lock())
         async with lock:
-            if key not in self.agents:
+            if key not in self.agents or self.agents[key].dead:
+                # An agent that died (the host rebooted, someone killed it) is replaced by a new one.
                 transport = await self._transport()
                 # Starting an agent runs the user's login shell and a Python interpreter on the host: on a busy
                 # host that takes longer than opening the connection, so it gets more time than the connection.

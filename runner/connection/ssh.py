@@ -134,6 +134,9 @@ class SSHTransport(Transport):
         rc = completed.exit_status if completed.exit_status is not None else 255
         return CommandResult(rc, bytes(completed.stdout or b""), bytes(completed.stderr or b""))
 
+    def is_closed(self) -> bool:
+        return self.connection is None or self.connection.is_closed()
+
     async def close(self) -> None:
         if self.connection is not None:
             self.connection.close()

@@ -57,4 +57,8 @@ class Transport(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    def is_closed(self) -> bool:
+        """True when the connection has gone (the host rebooted, the network dropped it)."""
+        return False
+
 
