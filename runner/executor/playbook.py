@@ -8,6 +8,7 @@ took different paths run the earliest pending task first); under free, each host
 from __future__ import annotations
 
 import asyncio
+from collections import ChainMap
 from collections.abc import Callable, Collection, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from runner.executor.pool import WorkerPool
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
+from runner.templating import Templar, is_template
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
@@ -95,8 +97,6 @@ class PlaybookExecutor:
 
     # -- plays and batches --------------------------------------------------------------------------------
     def _play_hosts(self, play: PlanPlay) -> list[str]:
-        from runner.templating import Templar
-
         variables: dict[str, Any] = {}
         for scope_id in play.scopes:
             variables.update(self.plan.scopes[scope_id].vars)
@@ -272,21 +272,33 @@ class PlaybookExecutor:
         return self._over_fail_percentage(state.play, state)
 
     # -- one task on a group of hosts ---------------------------------------------------------------------
-    def _task_info(self, node: PlanTask, key: tuple[int, ...], is_handler: bool = False) -> TaskInfo:
-        """What callbacks know of a task; ``key`` (where the walk is) tells apart runs of one task node, as
-        when a file is included once per loop item."""
+    def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False) -> TaskInfo:
+        """What callbacks know of a task; the step's key (where the walk is) tells apart runs of one task node,
+        as when a file is included once per loop item."""
         role = self.plan.roles[node.role].name if node.role is not None else None
-        name = node.name or (node.module or node.kind)
-        return TaskInfo(name=name, module=node.module or node.kind, position=node.position, role=role,
-                        is_handler=is_handler, args=node.args, no_log=node.no_log is True,
+        return TaskInfo(name=self._task_name(state, node, step), module=node.module or node.kind,
+                        position=node.position, role=role, is_handler=is_handler, args=node.args,
+                        no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
-                        diff=node.diff if isinstance(node.diff, bool) else None, uid=".".join(map(str, key)))
+                        diff=node.diff if isinstance(node.diff, bool) else None, uid=".".join(map(str, step.key)))
+
+    def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
+        """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
+        params, play, role, block and task vars); left as written when it needs more."""
+        name = node.name or node.module or node.kind
+        if not is_template(name):
+            return name
+        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
+        try:
+            return str(Templar(ChainMap(self.options.extra_vars, step.vars, *scopes)).template(name))
+        except UserError:
+            return name
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, dict[str, Any]]:
         assert self.pool is not None
         hosts = list(steps)
-        info = self._task_info(node, next(iter(steps.values())).key, is_handler)
+        info = self._task_info(state, node, next(iter(steps.values())), is_handler)
         if node.kind != "meta" or node.name:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
