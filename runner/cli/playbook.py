@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 
-from runner.callbacks import make_callbacks
 from runner.cli.common import Command, report_errors
-from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
-from runner.cli.session import load_project
+from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars, shared_options
+from runner.cli.run import run_plan
+from runner.cli.session import load_hosts, load_project
 from runner.compiler import CompileOptions, Compiler
 from runner.errors import ExitCode, OptionError
 from runner.plan import Plan
@@ -68,7 +68,10 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 
 
 @click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
-@click.argument("playbooks", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("playbooks", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--infra", "infras", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Create the servers of this infra file, install their taskservs and set up its clusters first "
+                   "(as an import_infra entry; repeatable).")
 @click.option("-t", "--tags", multiple=True, help="Only run plays and tasks tagged with these values.")
 @click.option("--skip-tags", multiple=True, help="Only run plays and tasks whose tags do not match these values.")
 @click.option("--start-at-task", help="Start the playbook at the task matching this name.")
@@ -81,45 +84,41 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE (repeatable).")
 @shared_options
 @report_errors
-def main(playbooks: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
+def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
          start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
          plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
     """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
+    if not playbooks and not infras:
+        raise OptionError("name a playbook to run (or an infra with --infra FILE)")
     for playbook in playbooks:
         if not playbook.is_file():
             raise OptionError(f"the playbook: {playbook} could not be found")
-    playbook_dir = options.get("playbook_dir") or playbooks[0].resolve().parent
+    for infra in infras:
+        if not infra.is_file():
+            raise OptionError(f"the infra: {infra} could not be found")
+    playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
     extra_vars = parse_extra_vars(options["extra_vars"])
-    project = load_project(config_overrides(options), playbook_dir,
-                           need_inventory=not (syntax_check or plan_file or list_tasks or list_tags)
-                           or options["list_hosts"])
+    project = load_project(config_overrides(options), playbook_dir, need_inventory=False)
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
                                      filter_plugins=project.filter_plugins,
                                      precompile=not (syntax_check or plan_file or list_tasks or list_tags
                                                      or options["list_hosts"]))
     compiler = Compiler(compile_options)
-    plan = compiler.compile_playbooks(list(playbooks))
+    plan = compiler.compile_playbooks(list(playbooks), list(infras))
     if plan_file:
         _write_plan(plan, plan_file)
         return ExitCode.OK
     if syntax_check:
-        click.echo(f"\nplaybook: {', '.join(str(p) for p in playbooks)}")
+        click.echo(f"\nplaybook: {', '.join(str(p) for p in playbooks or infras)}")
         return ExitCode.OK
+    if options["list_hosts"] or not (list_tasks or list_tags):
+        # Nothing is read (and no test host started) before the plan compiles. A plan that creates an infra's
+        # servers runs on them: the configured inventory is read only when -i names one.
+        project.inventory = load_hosts(project.config, playbook_dir,
+                                       configured=not compiler.imported_infras or bool(options["inventory"]))
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK
-    # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it.
-    from runner.executor.playbook import PlaybookExecutor
-    from runner.executor.task_exec import RunOptions
-
-    callbacks = make_callbacks(project.config.stdout_callback, list(reports), options["verbosity"],
-                               options["diff"], project.config.nocolor)
-    run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
-                             diff=options["diff"], extra_vars=extra_vars, library=project.library,
-                             verbosity=options["verbosity"], playbook_dir=str(Path(playbook_dir).resolve()),
-                             force_handlers=force_handlers)
-    executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
-                                limit=options.get("limit"), include_compiler=compiler.compile_include,
-                                start_at_task=start_at_task)
-    return executor.run()
+    return run_plan(plan, compiler, project, options, extra_vars=extra_vars, playbook_dir=playbook_dir,
+                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task)

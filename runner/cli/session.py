@@ -36,6 +36,13 @@ def _existing(paths: Any) -> list[Path]:
     return [Path(p) for p in (paths or []) if Path(p).is_dir()]
 
 
+def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -> Inventory:
+    """The inventory of the configured sources; without them (``configured=False``), only what a run adds
+    (implicit localhost, hosts added while it runs)."""
+    sources = resolve_inventory_sources(config) if configured else []
+    return load_inventory(sources, playbook_dir=playbook_dir)
+
+
 def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True) -> Project:
     """Configuration, then the inventory (not loaded, and no test host started, when only compiling)."""
     config = load_config(overrides)
@@ -43,9 +50,6 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         import sys
 
         sys.stderr.write(f"[WARNING]: {warning}\n")
-    if need_inventory:
-        inventory = load_inventory(resolve_inventory_sources(config), playbook_dir=playbook_dir)
-    else:
-        inventory = load_inventory([], playbook_dir=playbook_dir)
+    inventory = load_hosts(config, playbook_dir, configured=need_inventory)
     return Project(config, inventory, library=_existing(config.library), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins))

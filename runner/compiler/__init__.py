@@ -1,6 +1,7 @@
 """The compiler: playbooks and roles (typed models) into one Plan.
 
-It resolves ``import_playbook``, ``import_tasks`` and ``import_role`` statically, keeps ``include_tasks``,
+It resolves ``import_playbook``, ``import_tasks`` and ``import_role`` statically, expands ``import_infra``
+(``runner.compiler.infra``), keeps ``include_tasks``,
 ``include_role`` (compiled per host at run time through ``compile_include``), expands roles with their
 dependencies (once per play unless ``allow_duplicates``; a cycle is an error naming it), applies tags, checks
 that every module exists and its argument names fit its spec, checks role ``argument_specs``, and compiles every
@@ -10,6 +11,7 @@ whole plan compiles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from runner.compiler.tasks import TaskCompiler
 from runner.errors import ParseError, UserError
 from runner.loader.playbook import load_playbook
 from runner.loader.yaml import load_yaml_file
-from runner.models import Play, PlaybookImport
+from runner.models import InfraImport, Play, PlaybookImport
 from runner.models.validation import raise_collected
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, ScopeKind, VarScope
 from runner.templating import Templar, is_template
@@ -45,6 +47,7 @@ class Compiler:
         self.options = options or CompileOptions()
         self.errors: list[UserError] = []
         self.plan = Plan(playbook="", playbook_dir="")
+        self.imported_infras: list[Path] = []  # infras whose plays the plan holds (import_infra, --infra)
         self.tasks = TaskCompiler(self, TagFilter.of(self.options.tags, self.options.skip_tags))
 
     # -- tables -------------------------------------------------------------------------------------------
@@ -61,10 +64,15 @@ class Compiler:
         self.errors.append(error)
 
     # -- playbooks ----------------------------------------------------------------------------------------
-    def compile_playbooks(self, paths: list[Path]) -> Plan:
-        first = Path(paths[0]).resolve()
-        self.plan.playbook = str(paths[0])
+    def compile_playbooks(self, paths: list[Path], infras: Sequence[Path] = ()) -> Plan:
+        """The plan of ``paths``; the plays of ``infras`` first (``--infra``, as an ``import_infra``)."""
+        from runner.compiler.infra import import_infra
+
+        first = Path(paths[0] if paths else infras[0]).resolve()
+        self.plan.playbook = str(paths[0] if paths else infras[0])
         self.plan.playbook_dir = str(first.parent)
+        for infra in infras:
+            import_infra(self, Path(infra).resolve(), base=first)
         for path in paths:
             self._playbook(Path(path).resolve(), [], ())
         raise_collected(self.errors)
@@ -81,8 +89,14 @@ class Compiler:
         except UserError as exc:
             self.error(exc)
             return
-        for entry in playbook.entries:  # plays and import_playbook entries, in order
-            if isinstance(entry, PlaybookImport):
+        for entry in playbook.entries:  # plays, import_playbook and import_infra entries, in order
+            if isinstance(entry, InfraImport):
+                from runner.compiler.infra import import_infra
+
+                target = Path(str(entry.import_infra))
+                import_infra(self, (path.parent / target).resolve(), base=path, position=entry.position,
+                             play_vars=entry.vars, tags=entry.tags)
+            elif isinstance(entry, PlaybookImport):
                 target = Path(str(entry.import_playbook))
                 target = target if target.is_absolute() else path.parent / target
                 if not target.is_file():
@@ -91,6 +105,10 @@ class Compiler:
                 self._playbook(target.resolve(), [*stack, path], (*imports, entry))
             else:
                 self._play(entry, path, imports)
+
+    def compile_play(self, play: Play, path: Path) -> None:
+        """One play as if written in the playbook ``path`` (the plays of an infra, runner.compiler.infra)."""
+        self._play(play, path)
 
     def _play(self, play: Play, path: Path, imports: tuple[PlaybookImport, ...] = ()) -> None:
         playbook_dir = str(path.parent)

@@ -50,24 +50,35 @@ def add_infra(inventory: Inventory, infra: Infra, path: Path | None = None) -> N
     states, providers = _lookup(infra, inventory)
     with inventory.batch():
         for server in infra.servers:
-            clusters = infra.clusters_of(server)
-            taskservs = _taskservs(server, clusters)
-            groups = [*server.labels, *(cluster.name for cluster in clusters),
-                      *(TASKSERV_GROUP_PREFIX + taskserv.name for taskserv in taskservs)]
-            inventory.add_host(server.hostname, groups, {
+            inventory.add_host(server.hostname, host_groups(infra, server), {
                 **server.vars,
                 **_login_vars(server, providers.get(server.hostname), states.get(server.hostname)),
-                "provisioning_infra": infra.name,
-                "provisioning_infra_file": str(path) if path else None,
-                "provisioning_server": server.model_dump(mode="json", exclude=_NOT_SERVER_SETTINGS),
-                "provisioning_taskservs": [taskserv.model_dump(mode="json", exclude={"position"})
-                                           for taskserv in taskservs],
-                "provisioning_clusters": [cluster.name for cluster in clusters],
+                **provisioning_vars(infra, server, path),
             })
         for cluster in infra.clusters:
             group = inventory.add_group(cluster.name)
             for name, value in cluster.vars.items():
                 group.set_variable(name, value)
+
+
+def host_groups(infra: Infra, server: AnyServer) -> list[str]:
+    """The groups a server's host is in: its labels, its clusters, ``taskserv_<name>`` of what it carries."""
+    clusters = infra.clusters_of(server)
+    return [*server.labels, *(cluster.name for cluster in clusters),
+            *(TASKSERV_GROUP_PREFIX + taskserv.name for taskserv in _taskservs(server, clusters))]
+
+
+def provisioning_vars(infra: Infra, server: AnyServer, path: Path | None) -> dict[str, Any]:
+    """The ``provisioning_*`` variables of a server's host."""
+    clusters = infra.clusters_of(server)
+    return {
+        "provisioning_infra": infra.name,
+        "provisioning_infra_file": str(path) if path else None,
+        "provisioning_server": server.model_dump(mode="json", exclude=_NOT_SERVER_SETTINGS),
+        "provisioning_taskservs": [taskserv.model_dump(mode="json", exclude={"position"})
+                                   for taskserv in _taskservs(server, clusters)],
+        "provisioning_clusters": [cluster.name for cluster in clusters],
+    }
 
 
 def _taskservs(server: AnyServer, clusters: list[Any]) -> list[TaskservRef]:

@@ -6,7 +6,7 @@ problem at its file:line:col; ``runner.loader`` does this for playbook and role 
 
 from runner.models.action import BUILTIN_PREFIXES, SPECIAL_ACTIONS, canonical_action
 from runner.models.block import Block, HandlerBlock, HandlerEntry, HandlerList, TaskEntry, TaskList
-from runner.models.play import Play, Playbook, PlaybookImport, PlayEntry, PlayList
+from runner.models.play import InfraImport, Play, Playbook, PlaybookImport, PlayEntry, PlayList
 from runner.models.role import ArgumentOption, ArgumentSpecs, EntryPoint, RoleMeta, RoleReference
 from runner.models.task import Handler, LoopControl, RoleInclude, Task, TasksInclude
 from runner.models.validation import ParseErrors, validate
@@ -22,6 +22,7 @@ __all__ = [
     "HandlerBlock",
     "HandlerEntry",
     "HandlerList",
+    "InfraImport",
     "LoopControl",
     "ParseErrors",
     "Play",

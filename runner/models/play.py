@@ -1,4 +1,4 @@
-"""Plays, ``import_playbook`` entries and the playbook that lists them."""
+"""Plays, ``import_playbook`` and ``import_infra`` entries, and the playbook that lists them."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from runner.models.block import HandlerList, TaskList
 from runner.models.keywords import CommonKeywords, Conditional, Described
 from runner.models.role import RoleList
 from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, expected
+
+IMPORT_INFRA = "import_infra"
 
 
 def _vars_files(value: Any) -> list[str | list[str]]:
@@ -99,7 +101,19 @@ class PlaybookImport(Described, Conditional):
         return super()._read_other_keys(data, unknown, source)
 
 
+class InfraImport(Described):
+    """``- import_infra: ../infra/local.yml``: the plays that create the infra's servers, install their taskservs
+    and set up its clusters, expanded by the compiler (``runner.compiler.infra``); its ``vars`` and ``tags`` go
+    to each of those plays."""
+
+    KIND = "import_infra"
+
+    import_infra: Text = Field(description="The infra file, relative to this playbook")
+
+
 def _is_import(value: Any) -> str:
+    if isinstance(value, Mapping) and IMPORT_INFRA in value:
+        return "<infra>"
     if isinstance(value, Mapping) and any(
         canonical_action(str(key)) in (IMPORT_PLAYBOOK, *REMOVED_ACTIONS) for key in value
     ):
@@ -114,17 +128,19 @@ def _play_list(value: Any) -> list[Any]:
 
 
 PlayEntry = Annotated[
-    Annotated[Play, Tag("<play>")] | Annotated[PlaybookImport, Tag("<import>")],
+    Annotated[Play, Tag("<play>")] | Annotated[PlaybookImport, Tag("<import>")]
+    | Annotated[InfraImport, Tag("<infra>")],
     Discriminator(_is_import),
 ]
 PlayList = Annotated[list[PlayEntry], BeforeValidator(_play_list)]
 
 
 class Playbook(BaseModel):
-    """A playbook file: its plays and ``import_playbook`` entries, in order, imports not yet resolved."""
+    """A playbook file: its plays, ``import_playbook`` and ``import_infra`` entries, in order, imports not yet
+    resolved."""
 
     path: str
-    entries: list[Play | PlaybookImport]
+    entries: list[Play | PlaybookImport | InfraImport]
 
     @property
     def position(self) -> SourcePosition:

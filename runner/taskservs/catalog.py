@@ -53,20 +53,13 @@ class TaskservCatalog:
         return True
 
     def names(self) -> list[str]:
-        """Every role on the search path that declares a taskserv section, by name."""
-        found: list[str] = []
+        """Every role on the search path, by name: any role can be installed as a taskserv."""
+        found: dict[str, None] = {}
         for base in [self.playbook_dir / "roles", *self.roles_path]:
-            if not base.is_dir():
-                continue
-            for child in sorted(base.iterdir()):
-                if child.name in found or not (child / "meta").is_dir():
-                    continue
-                try:
-                    if self.get(child.name).declared:
-                        found.append(child.name)
-                except UserError:
-                    continue
-        return found
+            if base.is_dir():
+                found.update((child.name, None) for child in sorted(base.iterdir())
+                             if (child / "tasks").is_dir() or (child / "meta").is_dir())
+        return list(found)
 
 
 def _read_taskserv(name: str, path: Path) -> Taskserv:

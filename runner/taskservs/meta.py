@@ -88,10 +88,10 @@ def _non_negative(value: Any) -> int:
     return value
 
 
-def _seconds(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise expected("a number of seconds", value)
-    return float(value)
+def _positive(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise expected("a whole number, 1 or more", value)
+    return value
 
 
 def _statuses(value: Any) -> list[int]:
@@ -109,7 +109,7 @@ Names = Annotated[list[Name], BeforeValidator(_names),
 TaskservVersion = Annotated[str, BeforeValidator(_version), WithJsonSchema({"type": "string"})]
 Constraint = Annotated[str, BeforeValidator(_constraint), WithJsonSchema({"type": "string"})]
 NonNegative = Annotated[int, BeforeValidator(_non_negative), WithJsonSchema({"type": "integer", "minimum": 0})]
-Seconds = Annotated[float, BeforeValidator(_seconds), WithJsonSchema({"type": "number", "minimum": 0})]
+PositiveInt = Annotated[int, BeforeValidator(_positive), WithJsonSchema({"type": "integer", "minimum": 1})]
 Statuses = Annotated[list[int], BeforeValidator(_statuses),
                      WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]})]
 
@@ -178,8 +178,8 @@ class HealthCheck(Model):
     status: Statuses = Field(default_factory=lambda: [200], description="Statuses 'url' may answer with")
     command: Text | None = Field(default=None, description="A command on the host that must exit 0")
     retries: NonNegative = Field(default=10, description="Tries after the first one before the check fails")
-    interval: Seconds = Field(default=3.0, description="Seconds between two tries")
-    timeout: Seconds = Field(default=5.0, description="Seconds one try may take (port, url)")
+    interval: NonNegative = Field(default=3, description="Seconds between two tries")
+    timeout: PositiveInt = Field(default=5, description="Seconds one try may take (port, url)")
 
     @classmethod
     def _normalise(cls, data: dict[Any, Any], source: Source) -> dict[Any, Any]:

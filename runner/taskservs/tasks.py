@@ -1,13 +1,13 @@
 """The tasks one taskserv runs on a host, written as a playbook would write them (then read by the models).
 
 A taskserv is one block: a check that the host's system is one it supports, its role, and its health check
-(after the role's handlers have run, so a restarted daemon is what gets checked). The block's variables say
-which taskserv and profile it is, then the profile's variables, then those the infra gives it.
+(after the role's handlers have run, so a restarted daemon is what gets checked). Its settings (the profile's
+variables, then those the infra gives it) are the role's parameters; the block's variables are the same, plus
+``taskserv_name``, ``taskserv_profile`` and ``taskserv_version``.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from packaging.specifiers import SpecifierSet
@@ -33,13 +33,24 @@ def taskserv_block(taskserv: Taskserv, *, profile: str = DEFAULT_PROFILE, variab
     role: dict[str, Any] = {"name": taskserv.name}
     if delete:
         role["tasks_from"] = "delete"
-    tasks.append({"import_role": role, POSITION_KEY: position})
+    settings = {**profile_vars(taskserv, profile, position), **(variables or {})}
+    if profile != DEFAULT_PROFILE:
+        settings = {"taskserv_profile": profile, **settings}
+    # The settings are role parameters (as 'roles: - {role: x, ...}' gives them), so a role given other settings
+    # on other hosts of a play is expanded once per settings; the block has them too, for the health check.
+    role_task: dict[str, Any] = {"import_role": role, POSITION_KEY: position}
+    if settings:
+        role_task["vars"] = settings
+    tasks.append(role_task)
     if taskserv.meta.health_check is not None and not delete:
         tasks += health_check_tasks(taskserv.name, taskserv.meta.health_check)
+    identity = {"taskserv_name": taskserv.name, "taskserv_profile": profile}
+    if taskserv.version is not None:
+        identity["taskserv_version"] = taskserv.version
     block: dict[str, Any] = {
         "name": f"taskserv {taskserv.name}",
         "block": tasks,
-        "vars": {**block_vars(taskserv, profile, position), **(variables or {})},
+        "vars": {**identity, **settings},
         "tags": [taskserv.name],
         POSITION_KEY: position,
     }
@@ -48,21 +59,19 @@ def taskserv_block(taskserv: Taskserv, *, profile: str = DEFAULT_PROFILE, variab
     return block
 
 
-def block_vars(taskserv: Taskserv, profile: str, position: SourcePosition | None) -> dict[str, Any]:
+def profile_vars(taskserv: Taskserv, profile: str, position: SourcePosition | None) -> dict[str, Any]:
+    """The variables of one of the taskserv's profiles (none for 'default' unless it declares one)."""
     profiles = taskserv.meta.profiles
     if profile != DEFAULT_PROFILE and profile not in profiles:
         known = ", ".join(sorted(profiles)) or "none"
         raise ParseError(f"taskserv '{taskserv.name}' has no profile '{profile}' (its profiles: {known})", position)
-    variables: dict[str, Any] = {"taskserv_name": taskserv.name, "taskserv_profile": profile}
-    if taskserv.version is not None:
-        variables["taskserv_version"] = taskserv.version
-    return {**variables, **profiles.get(profile, {})}
+    return dict(profiles.get(profile, {}))
 
 
 def health_check_tasks(name: str, check: HealthCheck) -> list[dict[str, Any]]:
     """Handlers first, then the check, tried again until it passes. Skipped in check mode: nothing was
     installed, so there is nothing to probe."""
-    timeout = max(1, math.ceil(check.timeout))
+    timeout = check.timeout
     if check.port is not None:
         kind = "port"
         action = {"wait_for": {"host": check.host or "{{ ansible_host | default(inventory_hostname) }}",

@@ -26,7 +26,7 @@ profiles:
 health_check:
   port: "{{ containerd_port }}"
   retries: 4
-  interval: 0.5
+  interval: 1
 """
 
 
@@ -45,7 +45,7 @@ def test_every_key_of_the_section(tmp_path: Path) -> None:
     assert meta.profiles == {"small": {"containerd_max_downloads": 1}, "empty": {}}
     check = meta.health_check
     assert (check.kind, check.port, check.retries, check.interval, check.timeout) == (
-        "port", "{{ containerd_port }}", 4, 0.5, 5.0)
+        "port", "{{ containerd_port }}", 4, 1, 5)
     assert meta.requires[1].allows("1.4") and not meta.requires[1].allows("2.0")
     assert meta.requires[2].allows("1.3.7") and not meta.requires[2].allows("2.0.0")
 

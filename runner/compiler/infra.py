@@ -1,0 +1,402 @@
+"""An infra as plays. ``import_infra`` in a playbook, ``provisioning-playbook --infra`` and ``provisioning-infra``
+compile to these plays, written as a playbook would write them and read by the same models:
+
+1. **Servers** (``hosts: localhost``): one ``server`` task per server — created when missing (idempotent by
+   name; check mode says "would create"), waited for until SSH answers. A server that runs joins the run's
+   inventory with its address and login variables, in its groups (labels, clusters, ``taskserv_<name>``) and in
+   ``infra_<name>``, with its ``vars`` and ``provisioning_*`` variables. Then one task lists the taskservs each
+   server gets, in requirement order.
+2. **Taskservs, per server**: the server's own taskservs and what they require, in requirement order, each one a
+   block (system check, role, handlers, health check; ``runner.taskservs.tasks``). Servers with the same order
+   and the same settings share one play. A play's hosts are ``<servers>:&infra_<name>``: a server that does not
+   run (in check mode, before it is created) is left out rather than unreachable.
+3. **Clusters**: per cluster, its taskservs (and what they require that a member does not have yet) on its
+   members together, with the cluster's ``vars``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from runner.errors import ParseError, SourcePosition, UserError
+from runner.infra import Cluster, Infra, TaskservRef, load_infra
+from runner.infra.inventory import host_groups, provisioning_vars
+from runner.infra.servers import AnyServer
+from runner.loader.role import role_files
+from runner.models import PlayList
+from runner.models.base import POSITION_KEY
+from runner.models.validation import raise_collected, validate
+from runner.providers.action import SETTING_ARGUMENTS
+from runner.taskservs.catalog import TaskservCatalog
+from runner.taskservs.resolve import Resolution, Step, Wanted, resolve
+from runner.taskservs.tasks import DEFAULT_PROFILE, taskserv_block
+
+if TYPE_CHECKING:
+    from runner.compiler import Compiler
+    from runner.plan import Plan
+
+ServerAction = Literal["create", "use", "delete"]
+RUNNING_GROUP_PREFIX = "infra_"
+
+
+@dataclass
+class HostOrder:
+    """One server's taskservs: everything it gets (its own and its clusters'), in install order, and the part its
+    own taskservs need."""
+
+    resolution: Resolution
+    own: list[Step]
+
+
+class InfraPlays:
+    """The plays of one infra (as YAML data, not yet read into models)."""
+
+    def __init__(self, infra: Infra, path: Path, catalog: TaskservCatalog, *, play_vars: dict[str, Any] | None = None,
+                 tags: Sequence[str] = ()):
+        self.infra = infra
+        self.path = path
+        self.catalog = catalog
+        self.play_vars = dict(play_vars or {})
+        self.tags = list(tags)
+        self.errors: list[UserError] = []
+        self._orders: dict[str, HostOrder | None] = {}
+
+    @classmethod
+    def load(cls, path: Path, catalog: TaskservCatalog, **others: Any) -> InfraPlays:
+        return cls(load_infra(path), path, catalog, **others)
+
+    @property
+    def running_group(self) -> str:
+        """Servers of this infra that a server task found running (or created) in this run."""
+        return RUNNING_GROUP_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", self.infra.name or "infra")
+
+    def check(self) -> None:
+        """Raise every problem met while building plays (unknown taskservs, cycles, conflicts, profiles ...)."""
+        raise_collected(self.errors)
+
+    # -- what each server gets -----------------------------------------------------------------------------------
+    def order_of(self, server: AnyServer, extra: Iterable[str] = ()) -> HostOrder | None:
+        """The server's install order (None when it cannot be resolved; the problems are in ``errors``)."""
+        key = server.hostname + "\0" + ",".join(extra)
+        if key not in self._orders:
+            own = list(server.taskservs)
+            wanted = [Wanted(ref.name, ref.position) for ref in own]
+            wanted += [Wanted(ref.name, ref.position) for cluster in self.infra.clusters_of(server)
+                       for ref in cluster.taskservs]
+            wanted += [Wanted(name) for name in extra]
+            try:
+                resolution = resolve(wanted, self.catalog, host=server.hostname)
+            except UserError as exc:
+                self._error(exc)
+                self._orders[key] = None
+            else:
+                self._orders[key] = HostOrder(resolution, resolution.closure(ref.name for ref in own))
+        return self._orders[key]
+
+    def ref_for(self, server: AnyServer, name: str) -> TaskservRef | None:
+        """How the infra gives taskserv ``name`` to ``server`` (profile, vars): the server's own entry, else its
+        clusters' (in order), as the infra inventory source has it; None when it only comes as a requirement."""
+        for ref in [*server.taskservs, *(ref for c in self.infra.clusters_of(server) for ref in c.taskservs)]:
+            if ref.name == name:
+                return ref
+        return None
+
+    def _error(self, error: UserError) -> None:
+        errors = getattr(error, "errors", None) or [error]
+        self.errors += [item for item in errors if item.message not in {known.message for known in self.errors}]
+
+    # -- 1. servers ----------------------------------------------------------------------------------------------
+    def server_play(self, servers: Sequence[AnyServer], action: ServerAction = "create") -> dict[str, Any]:
+        """The localhost play that creates (``create``), finds (``use``: they must run) or deletes the servers."""
+        tasks: list[dict[str, Any]] = []
+        ordered = list(reversed(servers)) if action == "delete" else list(servers)
+        for index, server in enumerate(ordered):
+            tasks += self._server_tasks(server, action, _result_var(index))
+        if action == "create":
+            tasks.append(self._listing_task(servers))
+        verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
+        return self._play(f"{verb} of infra {self.infra.name}", "localhost", tasks, self.infra.position,
+                          gather_facts=False)
+
+    def _server_tasks(self, server: AnyServer, action: ServerAction, result: str) -> list[dict[str, Any]]:
+        settings = server.model_dump(mode="json", exclude={"taskservs", "vars"})
+        args: dict[str, Any] = {"name": server.hostname, "provider": server.provider, "infra": self.infra.name}
+        args.update((name, settings[name]) for name in SETTING_ARGUMENTS if settings.get(name) is not None)
+        provider_config = self.infra.providers.of(server.provider).model_dump(mode="json", exclude_unset=True)
+        if provider_config:
+            args["provider_config"] = provider_config
+        if action == "delete":
+            args["state"] = "absent"
+        else:
+            args["labels"] = [*host_groups(self.infra, server), self.running_group]
+            args["host_vars"] = {**server.vars, **provisioning_vars(self.infra, server, self.path)}
+        task: dict[str, Any] = {"name": f"server {server.hostname}", "server": args, "tags": ["always"],
+                                "register": result, POSITION_KEY: server.position}
+        if action != "use":
+            return [task]
+        # Only look: a server that does not run stops the run here, with what to do about it.
+        task.update({"check_mode": True, "changed_when": False})
+        check = {"name": f"server {server.hostname} runs", "tags": ["always"], POSITION_KEY: server.position,
+                 "assert": {"that": [f"{result}.add_host is defined"], "quiet": True,
+                            "fail_msg": f"server {server.hostname} does not run; create it first: provisioning-infra "
+                                        f"server create --infra {self.path} {server.hostname}"}}
+        return [task, check]
+
+    def _listing_task(self, servers: Sequence[AnyServer]) -> dict[str, Any]:
+        """What the servers were found or made to be (in check mode: what would be created), and the taskservs
+        each gets, in requirement order."""
+        lines = []
+        for index, server in enumerate(servers):
+            order = self.order_of(server)
+            if order is not None:
+                lines.append(f"{{{{ {_result_var(index)}.msg }}}}; taskservs: "
+                             + ", ".join(step.name for step in order.own))
+        for cluster in self.infra.clusters:
+            members = [server for server in self.infra.members(cluster) if server in servers]
+            steps = self._cluster_steps(cluster, members, after_servers=True)
+            if members and steps:
+                names = ", ".join(name if len(hosts) == len(members) else f"{name} (on {', '.join(sorted(hosts))})"
+                                  for name, hosts in steps)
+                lines.append(f"cluster {cluster.name} ({', '.join(s.hostname for s in members)}): {names}")
+        return {"name": "servers and their taskservs in requirement order", "debug": {"msg": lines},
+                "tags": ["always"], POSITION_KEY: self.infra.position}
+
+    # -- 2. taskservs per server -----------------------------------------------------------------------------
+    def taskserv_plays(self, servers: Sequence[AnyServer], *, only: str | None = None) -> list[dict[str, Any]]:
+        """Per server, its own taskservs in requirement order; with ``only``, that taskserv and what it needs."""
+        groups: dict[str, list[tuple[AnyServer, list[dict[str, Any]]]]] = {}
+        for server in servers:
+            order = self.order_of(server, [only] if only else [])
+            if order is None:
+                continue
+            steps = order.resolution.closure([only]) if only else order.own
+            blocks = [self._block(step, self.ref_for(server, step.name)) for step in steps]
+            key = json.dumps([[step.name, _settings(self.ref_for(server, step.name))] for step in steps],
+                             sort_keys=True, default=str)
+            groups.setdefault(key, []).append((server, [block for block in blocks if block is not None]))
+        plays = []
+        for members in groups.values():
+            names = [server.hostname for server, _ in members]
+            title = f"Taskserv {only}" if only else "Taskservs"
+            plays.append(self._play(f"{title} on {', '.join(names)}", self._pattern(names), members[0][1],
+                                    members[0][0].position))
+        return plays
+
+    def _block(self, step: Step, ref: TaskservRef | None, *, when: list[str] | None = None,
+               delete: bool = False) -> dict[str, Any] | None:
+        try:
+            if delete:
+                self._check_deletable(step)
+            return taskserv_block(step.taskserv, profile=ref.profile if ref else DEFAULT_PROFILE,
+                                  variables=ref.vars if ref else None, when=when, delete=delete,
+                                  position=ref.position if ref else None)
+        except UserError as exc:
+            self._error(exc)
+            return None
+
+    def _check_deletable(self, step: Step) -> None:
+        errors: list[UserError] = []
+        if not role_files(step.taskserv.path, "tasks", "delete", errors=errors):
+            raise ParseError(f"taskserv '{step.name}' cannot be deleted: its role has no tasks/delete.yml",
+                             SourcePosition(str(step.taskserv.path / "tasks")))
+
+    # -- 3. clusters -----------------------------------------------------------------------------------------
+    def cluster_plays(self, clusters: Sequence[Cluster], *, after_servers: bool = True) -> list[dict[str, Any]]:
+        """Each cluster's taskservs on its members together. ``after_servers``: the members' own taskservs ran
+        already (the site's order), so what they installed is not installed again."""
+        plays = []
+        for cluster in clusters:
+            members = self.infra.members(cluster)
+            steps = self._cluster_steps(cluster, members, after_servers=after_servers)
+            blocks = [block for name, hosts in steps for block in self._member_blocks(name, hosts, members)]
+            if blocks:
+                plays.append(self._play(f"Cluster {cluster.name}", self._pattern(s.hostname for s in members),
+                                        blocks, cluster.position, play_vars=cluster.vars))
+        return plays
+
+    def _cluster_steps(self, cluster: Cluster, members: Sequence[AnyServer], *,
+                       after_servers: bool) -> list[tuple[str, set[str]]]:
+        """The taskservs a cluster installs, in requirement order, each with the members that need it."""
+        lists: list[list[str]] = []
+        hosts: dict[str, set[str]] = {}
+        for server in members:
+            order = self.order_of(server)
+            if order is None:
+                continue
+            done = {step.name for step in order.own} if after_servers else set()
+            for earlier in self.infra.clusters_of(server):
+                if earlier is cluster:
+                    break
+                if after_servers:
+                    done |= {step.name for step in order.resolution.closure(r.name for r in earlier.taskservs)}
+            names = [step.name for step in order.resolution.closure(r.name for r in cluster.taskservs)
+                     if step.name not in done]
+            lists.append(names)
+            for name in names:
+                hosts.setdefault(name, set()).add(server.hostname)
+        return [(name, hosts[name]) for name in merge_orders(lists)]
+
+    def _member_blocks(self, name: str, hosts: set[str], members: Sequence[AnyServer], *,
+                       delete: bool = False) -> list[dict[str, Any]]:
+        """Taskserv ``name`` on the members in ``hosts``: one block per distinct profile and vars the infra gives
+        them, each limited to its members unless it is for all of them."""
+        step = self._step(name, members)
+        if step is None:
+            return []
+        groups: dict[str, tuple[TaskservRef | None, list[str]]] = {}
+        for server in members:
+            if server.hostname in hosts:
+                ref = self.ref_for(server, name)
+                groups.setdefault(json.dumps(_settings(ref), sort_keys=True, default=str), (ref, []))[1].append(
+                    server.hostname)
+        blocks = []
+        for ref, names in groups.values():
+            when = None if len(names) == len(members) else [f"inventory_hostname in {names}"]
+            block = self._block(step, ref, when=when, delete=delete)
+            if block is not None:
+                blocks.append(block)
+        return blocks
+
+    def _step(self, name: str, members: Sequence[AnyServer]) -> Step | None:
+        for server in members:
+            order = self.order_of(server)
+            step = order.resolution.step(name) if order else None
+            if step is not None:
+                return step
+        return None
+
+    # -- deleting taskservs ----------------------------------------------------------------------------------
+    def delete_taskserv_plays(self, name: str, servers: Sequence[AnyServer]) -> list[dict[str, Any]]:
+        """On each server, ``name`` and the taskservs that need it, in reverse requirement order."""
+        plays = []
+        for server in servers:
+            order = self.order_of(server)
+            if order is None:
+                continue
+            if order.resolution.step(name) is None:
+                self._error(ParseError(f"server '{server.hostname}' does not carry the taskserv '{name}'",
+                                       server.position))
+                continue
+            steps = list(reversed(order.resolution.dependents(name)))
+            blocks = [self._block(step, self.ref_for(server, step.name), delete=True) for step in steps]
+            plays.append(self._play(f"Delete taskserv {name} on {server.hostname}", self._pattern([server.hostname]),
+                                    [block for block in blocks if block is not None], server.position))
+        return plays
+
+    def delete_cluster_plays(self, cluster: Cluster) -> list[dict[str, Any]]:
+        """The cluster's taskservs (and what needs them) off its members, in reverse requirement order."""
+        members = self.infra.members(cluster)
+        lists: list[list[str]] = []
+        hosts: dict[str, set[str]] = {}
+        for server in members:
+            order = self.order_of(server)
+            if order is None:
+                continue
+            doomed = {step.name for ref in cluster.taskservs for step in order.resolution.dependents(ref.name)}
+            names = [step.name for step in order.resolution.steps if step.name in doomed]
+            lists.append(names)
+            for name in names:
+                hosts.setdefault(name, set()).add(server.hostname)
+        blocks = [block for name in reversed(merge_orders(lists))
+                  for block in self._member_blocks(name, hosts[name], members, delete=True)]
+        if not blocks:
+            return []
+        return [self._play(f"Delete cluster {cluster.name}", self._pattern(s.hostname for s in members), blocks,
+                           cluster.position, play_vars=cluster.vars)]
+
+    # -- the whole infra -------------------------------------------------------------------------------------
+    def site(self) -> list[dict[str, Any]]:
+        """Create every missing server, install every server's taskservs, then set up every cluster."""
+        servers = self.infra.servers
+        return [self.server_play(servers), *self.taskserv_plays(servers), *self.cluster_plays(self.infra.clusters)]
+
+    # -- shared ----------------------------------------------------------------------------------------------
+    def _pattern(self, hostnames: Iterable[str]) -> str:
+        return ":".join([*hostnames, "&" + self.running_group])
+
+    def _play(self, name: str, hosts: str, tasks: list[dict[str, Any]], position: SourcePosition | None, *,
+              gather_facts: bool | None = None, play_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        play: dict[str, Any] = {"name": name, "hosts": hosts, "tasks": tasks, POSITION_KEY: position}
+        if gather_facts is not None:
+            play["gather_facts"] = gather_facts
+        variables = {**self.play_vars, **(play_vars or {})}
+        if variables:
+            play["vars"] = variables
+        if self.tags:
+            play["tags"] = list(self.tags)
+        return play
+
+
+def _settings(ref: TaskservRef | None) -> tuple[str, dict[str, Any]]:
+    return (ref.profile, ref.vars) if ref is not None else (DEFAULT_PROFILE, {})
+
+
+def _result_var(index: int) -> str:
+    # What a server task registers: hostnames may hold '-' and '.', variable names may not.
+    return f"infra_server_{index}"
+
+
+def merge_orders(lists: Sequence[Sequence[str]]) -> list[str]:
+    """One order that keeps the order of each list (they agree: they come from the same rules)."""
+    merged: list[str] = []
+    for names in lists:
+        previous = -1
+        for name in names:
+            if name in merged:
+                previous = merged.index(name)
+            else:
+                merged.insert(previous + 1, name)
+                previous += 1
+    return merged
+
+
+# -- the compiler's side -------------------------------------------------------------------------------------
+def import_infra(compiler: Compiler, path: Path, *, base: Path, position: SourcePosition | None = None,
+                 play_vars: dict[str, Any] | None = None, tags: Sequence[str] = ()) -> None:
+    """Compile the plays of the infra at ``path`` (create its servers, install their taskservs, set up its
+    clusters) as if written in the playbook ``base``; problems go to the compiler's errors."""
+    if not path.is_file():
+        compiler.error(ParseError(f"the imported infra {path} could not be found", position))
+        return
+    try:
+        infra = InfraPlays.load(path, taskserv_catalog(compiler, base), play_vars=play_vars, tags=tags)
+        plays = infra.site()
+        infra.check()
+    except UserError as exc:
+        compiler.error(exc)
+        return
+    compiler.imported_infras.append(path)
+    _compile(compiler, plays, base)
+
+
+def taskserv_catalog(compiler: Compiler, base: Path) -> TaskservCatalog:
+    """Taskservs, found where the plays of the playbook ``base`` find their roles."""
+    return TaskservCatalog(compiler.options.roles_path, base.resolve().parent)
+
+
+def compile_generated(compiler: Compiler, plays: list[dict[str, Any]], base: Path) -> Plan:
+    """The plan of plays built here (``InfraPlays``), compiled as if written in the playbook ``base``."""
+    if not compiler.plan.playbook:
+        compiler.plan.playbook, compiler.plan.playbook_dir = str(base), str(base.resolve().parent)
+    _compile(compiler, plays, base)
+    raise_collected(compiler.errors)
+    return compiler.plan
+
+
+def _compile(compiler: Compiler, plays: list[dict[str, Any]], base: Path) -> None:
+    try:
+        read = validate(PlayList, plays, is_module=compiler.tasks.is_module, where=SourcePosition(str(base)))
+    except UserError as exc:
+        compiler.error(exc)
+        return
+    for play in read:
+        compiler.compile_play(play, base.resolve())
+        # import_role shows a role's defaults and vars to the whole play, as Ansible's does: a health check (a
+        # task beside the role) reads the port the role's defaults set, a cluster's taskserv another's.
+        compiled = compiler.plan.plays[-1]
+        compiled.scopes += [scope for scope in compiler.tasks.roles.play_scopes if scope not in compiled.scopes]
