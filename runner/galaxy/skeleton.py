@@ -21,7 +21,7 @@ _TASKSERV = """taskserv:
   conflicts: []
   provides: []
   health_check:
-    command: "true"     # or tcp: {port: 8080}, or http: {url: "http://{{ ansible_host }}:8080/health"}
+    command: "true"     # or port: 8080, or url: "http://{{ ansible_host }}:8080/health"
     retries: 5
     interval: 2
   os_support: [debian]

@@ -1,0 +1,303 @@
+"""``provisioning-infra``: servers, taskservs and clusters of an infra file.
+
+```
+provisioning-infra server create|delete|list|show [--infra FILE] [NAME...] [--check] [--yes]
+provisioning-infra taskserv create|delete NAME [--server S] / taskserv list [NAME] [--server S]
+provisioning-infra cluster create|delete NAME
+provisioning-infra validate FILE [--kind KIND]
+provisioning-infra deps TASKSERV
+```
+
+Commands that change something compile the infra's plays (``runner.compiler.infra``) into a plan and run it with
+the playbook executor, as ``provisioning-playbook`` does; deletions ask first unless ``--yes``. The infra is
+``--infra FILE``, else ``$PROVISIONING_INFRA``, else the one file in ``./infra/``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from runner.cli.common import Group, report_errors
+from runner.cli.infra_views import order_lines, server_details, server_table, taskserv_listing, validate_file
+from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
+from runner.cli.run import run_plan
+from runner.cli.session import Project, load_project
+from runner.compiler import CompileOptions, Compiler
+from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
+from runner.errors import ExitCode, OptionError, did_you_mean
+from runner.infra.servers import AnyServer
+from runner.taskservs.catalog import TaskservCatalog
+from runner.taskservs.resolve import Wanted, resolve
+
+INFRA_DIR = Path("infra")
+PlayBuilder = Callable[[InfraPlays], list[dict[str, Any]]]
+
+
+def _infra_file(value: Path | None) -> Path:
+    if value is not None:
+        if not value.is_file():
+            raise OptionError(f"the infra: {value} could not be found")
+        return value
+    found = sorted([*INFRA_DIR.glob("*.yml"), *INFRA_DIR.glob("*.yaml")]) if INFRA_DIR.is_dir() else []
+    if len(found) != 1:
+        raise OptionError("name the infra with --infra FILE (or PROVISIONING_INFRA)" + (
+            f": ./infra/ holds {len(found)} files" if found else ""))
+    return found[0]
+
+
+infra_option = click.option("--infra", "infra", type=click.Path(dir_okay=False, path_type=Path),
+                            envvar="PROVISIONING_INFRA",
+                            help="The infra file (default: $PROVISIONING_INFRA, else the one file in ./infra/).")
+_RUN_OPTIONS = [
+    click.option("-C", "--check", is_flag=True, help="Say what would change, change nothing."),
+    click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files."),
+    click.option("-e", "--extra-vars", "extra_vars", multiple=True, help="Extra variables (key=value, YAML, @file)."),
+    click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes."),
+    click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE."),
+    click.option("-v", "--verbose", "verbosity", count=True, help="More output."),
+]
+yes_option = click.option("-y", "--yes", is_flag=True, help="Delete without asking.")
+
+
+def run_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed([infra_option, *_RUN_OPTIONS]):
+        function = option(function)
+    return function
+
+
+def _project(directory: Path, forks: int | None = None) -> tuple[Project, Compiler]:
+    """The configuration and a compiler for plays written in ``directory``; the run's inventory is what the
+    plays add (the infra's servers), not the configured one."""
+    overrides = config_overrides({"inventory": (), "forks": forks})
+    project = load_project(overrides, directory.resolve(), need_inventory=False)
+    compiler = Compiler(CompileOptions(roles_path=project.roles_path, library=project.library,
+                                       filter_plugins=project.filter_plugins))
+    return project, compiler
+
+
+def _plays(infra: Path, compiler: Compiler) -> InfraPlays:
+    return InfraPlays.load(infra, taskserv_catalog(compiler, infra))
+
+
+def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *, confirm: str | None = None) -> int:
+    """Build the plays, compile them into a plan and run it (after asking, for ``confirm``)."""
+    infra = _infra_file(infra_file)
+    project, compiler = _project(infra.parent, options.get("forks"))
+    plays = _plays(infra, compiler)
+    generated = build(plays)
+    plays.check()
+    plan = compile_generated(compiler, generated, infra)
+    if confirm and not options["check"] and not options.pop("yes"):
+        _confirm(confirm)
+    run = {"limit": None, "connection": None, **options}
+    return run_plan(plan, compiler, project, run, extra_vars=parse_extra_vars(options["extra_vars"]),
+                    playbook_dir=infra.resolve().parent, reports=options["reports"])
+
+
+def _confirm(question: str) -> None:
+    if not sys.stdin.isatty():
+        raise OptionError(f"{question} Not asked (no terminal): pass --yes to go ahead")
+    if not click.confirm(question, default=False):
+        raise click.exceptions.Exit(int(ExitCode.ERROR))
+
+
+def _servers(plays: InfraPlays, names: tuple[str, ...] | list[str]) -> list[AnyServer]:
+    """The infra's servers called ``names`` (all of them when none is named), in the infra's order."""
+    known = [server.hostname for server in plays.infra.servers]
+    for name in names:
+        if name not in known:
+            raise OptionError(f"infra '{plays.infra.name}' has no server '{name}'", hint=did_you_mean(name, known))
+    return [server for server in plays.infra.servers if not names or server.hostname in names]
+
+
+def _cluster(plays: InfraPlays, name: str) -> Any:
+    for cluster in plays.infra.clusters:
+        if cluster.name == name:
+            return cluster
+    raise OptionError(f"infra '{plays.infra.name}' has no cluster '{name}'",
+                      hint=did_you_mean(name, [cluster.name for cluster in plays.infra.clusters]))
+
+
+def _carrying(plays: InfraPlays, name: str, servers: tuple[str, ...]) -> list[AnyServer]:
+    """The named servers, or else every server whose taskservs include ``name``."""
+    if servers:
+        return _servers(plays, servers)
+    found = [server for server in plays.infra.servers
+             if (order := plays.order_of(server)) is not None and order.resolution.step(name) is not None]
+    plays.check()
+    if not found:
+        raise OptionError(f"no server of infra '{plays.infra.name}' carries the taskserv '{name}': name one with "
+                          "--server")
+    return found
+
+
+@click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
+def main() -> None:
+    """Servers, taskservs and clusters of an infra file."""
+
+
+# -- servers ---------------------------------------------------------------------------------------------------
+@main.group(cls=Group)
+def server() -> None:
+    """Create, delete, list and show servers."""
+
+
+@server.command("create")
+@click.argument("names", nargs=-1)
+@run_options
+@report_errors
+def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Create the servers NAMES (every server of the infra when none is named) that do not exist yet."""
+    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names))], options)
+
+
+@server.command("delete")
+@click.argument("names", nargs=-1)
+@run_options
+@yes_option
+@report_errors
+def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Delete the servers NAMES (every server of the infra when none is named), last one first."""
+    question = f"Delete the servers {', '.join(names)}?" if names else "Delete every server of the infra?"
+    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names), "delete")], options,
+                confirm=question)
+
+
+@server.command("list")
+@infra_option
+@report_errors
+def server_list(infra: Path | None) -> None:
+    """The infra's servers, their state and address."""
+    path = _infra_file(infra)
+    plays = _plays(path, _project(path.parent)[1])
+    click.echo(server_table(plays.infra, plays.infra.servers))
+
+
+@server.command("show")
+@click.argument("name")
+@infra_option
+@report_errors
+def server_show(name: str, infra: Path | None) -> None:
+    """One server: settings, state, clusters and taskservs in install order."""
+    path = _infra_file(infra)
+    plays = _plays(path, _project(path.parent)[1])
+    click.echo(server_details(plays, _servers(plays, [name])[0]))
+
+
+# -- taskservs -------------------------------------------------------------------------------------------------
+@main.group(cls=Group)
+def taskserv() -> None:
+    """Install, remove and list taskservs on servers."""
+
+
+server_option = click.option("-s", "--server", "servers", multiple=True,
+                             help="On this server (repeatable); default: every server that carries it.")
+
+
+@taskserv.command("create")
+@click.argument("name")
+@server_option
+@run_options
+@report_errors
+def taskserv_create(name: str, servers: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Install taskserv NAME, and what it requires first, on servers that run."""
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        targets = _carrying(plays, name, servers)
+        return [plays.server_play(targets, "use"), *plays.taskserv_plays(targets, only=name)]
+
+    return _run(infra, build, options)
+
+
+@taskserv.command("delete")
+@click.argument("name")
+@server_option
+@run_options
+@yes_option
+@report_errors
+def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Remove taskserv NAME (its role's tasks/delete.yml), after the taskservs that require it."""
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        targets = _carrying(plays, name, servers)
+        return [plays.server_play(targets, "use"), *plays.delete_taskserv_plays(name, targets)]
+
+    return _run(infra, build, options, confirm=f"Delete the taskserv {name} and the taskservs that require it?")
+
+
+@taskserv.command("list")
+@click.argument("name", required=False)
+@server_option
+@infra_option
+@report_errors
+def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None) -> None:
+    """Each server's taskservs in install order (only servers that get NAME, when given)."""
+    path = _infra_file(infra)
+    plays = _plays(path, _project(path.parent)[1])
+    for line in taskserv_listing(plays, _servers(plays, servers), name):
+        click.echo(line)
+
+
+# -- clusters --------------------------------------------------------------------------------------------------
+@main.group(cls=Group)
+def cluster() -> None:
+    """Set up and remove clusters."""
+
+
+@cluster.command("create")
+@click.argument("name")
+@run_options
+@report_errors
+def cluster_create(name: str, infra: Path | None, **options: Any) -> int:
+    """Install cluster NAME's taskservs (and what they require) on its members together."""
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        chosen = _cluster(plays, name)
+        return [plays.server_play(plays.infra.members(chosen), "use"),
+                *plays.cluster_plays([chosen], after_servers=False)]
+
+    return _run(infra, build, options)
+
+
+@cluster.command("delete")
+@click.argument("name")
+@run_options
+@yes_option
+@report_errors
+def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
+    """Remove cluster NAME's taskservs from its members, after what requires them."""
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        chosen = _cluster(plays, name)
+        return [plays.server_play(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
+
+    return _run(infra, build, options, confirm=f"Delete the taskservs of cluster {name}?")
+
+
+# -- files and taskservs ---------------------------------------------------------------------------------------
+@main.command("validate")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--kind", help="A seed file's kind (nested-provisioning, golden-image-registry ...); default: infra, "
+                             "or the kind its yaml-language-server modeline names.")
+@report_errors
+def validate(file: Path, kind: str | None) -> None:
+    """Check FILE and report every problem with its file:line:col."""
+    _, compiler = _project(file.parent)
+    click.echo(validate_file(file, kind, compiler, taskserv_catalog(compiler, file)))
+
+
+@main.command("deps")
+@click.argument("taskserv_name", metavar="TASKSERV")
+@report_errors
+def deps(taskserv_name: str) -> None:
+    """The install order of TASKSERV: what it requires first, then itself."""
+    _, compiler = _project(Path.cwd())
+    catalog = TaskservCatalog(compiler.options.roles_path, Path.cwd())
+    resolution = resolve([Wanted(taskserv_name)], catalog)
+    for line in order_lines(resolution):
+        click.echo(line)
