@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from modules._utils import file_checksum
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
+from runner.util.files import atomic_write_bytes
 
 MISSING = "the remote file does not exist, not transferring, ignored"
 DIRECTORY = "remote file is a directory, fetch cannot work on directories"
@@ -46,28 +46,6 @@ def _md5(path: Path) -> str | None:
         return file_checksum(str(path), "md5")
     except ValueError:  # a FIPS controller has no md5
         return None
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, 0o666 & ~_umask())
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 async def remote_file(ctx: ActionContext, src: str) -> dict[str, Any]:
@@ -112,7 +90,7 @@ async def fetch(ctx: ActionContext, args: dict[str, Any]) -> dict[str, Any]:
                            remote_checksum=remote_checksum)
     if checksum == local_checksum:  # it changed back while being read: nothing to write
         return {"changed": False, "file": src, "dest": str(dest), "checksum": checksum, "md5sum": _md5(dest)}
-    write_atomically(dest, data)
+    atomic_write_bytes(dest, data, mode=None)
     result.update(checksum=checksum, md5sum=_md5(dest), remote_checksum=remote_checksum or reply.get("checksum"))
     return result
 

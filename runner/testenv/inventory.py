@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from runner.testenv.keys import write_atomically
+from runner.util.files import atomic_write_text
 
 GROUP = "testhosts"
 INTERPRETER = "/usr/bin/python3"
@@ -44,4 +44,4 @@ def write_inventory(path: Path, hosts: list[tuple[str, str]], private_key: Path,
     buffer = io.StringIO()
     buffer.write("# Written by provisioning-testenv: the env's running hosts. Rewritten on every 'up'.\n")
     yaml.dump(inventory_data(hosts, private_key, known_hosts), buffer)
-    write_atomically(path, buffer.getvalue())
+    atomic_write_text(path, buffer.getvalue())

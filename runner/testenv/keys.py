@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 from runner.testenv.errors import TestEnvError
+from runner.util.files import atomic_write_text
 
 
 def generate_keys(keys: list[tuple[Path, str]]) -> None:
@@ -35,19 +34,6 @@ def read_public_key(private_key: Path) -> str:
     return " ".join(public_key_path(private_key).read_text().split()[:2])
 
 
-def write_atomically(path: Path, text: str, mode: int = 0o644) -> None:
-    """Readers (a run starting now) see the old file or the new one, never half of it."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_known_hosts(path: Path, host_keys: list[tuple[str, str]]) -> None:
     """One line per (address, public key): OpenSSH's format, keyed by address since port 22 is the default."""
-    write_atomically(path, "".join(f"{address} {key}\n" for address, key in host_keys))
+    atomic_write_text(path, "".join(f"{address} {key}\n" for address, key in host_keys))
