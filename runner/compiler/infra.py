@@ -33,7 +33,7 @@ from runner.models.base import POSITION_KEY
 from runner.models.validation import raise_collected, validate
 from runner.providers.action import SETTING_ARGUMENTS
 from runner.taskservs.catalog import TaskservCatalog
-from runner.taskservs.resolve import Resolution, Step, Wanted, resolve
+from runner.taskservs.resolve import BASE_TASKSERV, Resolution, Step, Wanted, resolve
 from runner.taskservs.tasks import DEFAULT_PROFILE, taskserv_block
 
 if TYPE_CHECKING:
@@ -95,7 +95,8 @@ class InfraPlays:
                 self._error(exc)
                 self._orders[key] = None
             else:
-                self._orders[key] = HostOrder(resolution, resolution.closure(ref.name for ref in own))
+                base = [BASE_TASKSERV]  # a server with no taskservs of its own still gets the base
+                self._orders[key] = HostOrder(resolution, resolution.closure([*base, *(ref.name for ref in own)]))
         return self._orders[key]
 
     def ref_for(self, server: AnyServer, name: str) -> TaskservRef | None:
