@@ -1,4 +1,5 @@
-from tests.integration.remote_harness import remote_host_fixture, converge, infra_for
+from tests.integration.remote_harness import converge, infra_for, remote_host_fixture
+
 host = remote_host_fixture()
 def test_smoke(host, testenv):
     infra = infra_for(testenv)

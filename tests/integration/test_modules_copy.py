@@ -10,6 +10,7 @@ import stat
 from pathlib import Path
 
 import pytest
+
 from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
 
 LARGE = 3 * (1 << 20) + 123  # above the inline limit: streamed

@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
+
 from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
 
 host = local_host_fixture()

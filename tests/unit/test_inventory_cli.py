@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from tests.unit.inventory_files import write_tree
 from ruamel.yaml import YAML
 
 from runner.cli.inventory import main
+from tests.unit.inventory_files import write_tree
 
 FILES = {
     "inv/hosts": """

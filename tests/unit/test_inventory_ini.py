@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
 from runner.inventory.ini import parse_value
+from tests.unit.inventory_files import write_tree
 
 EXAMPLE = """
     # hosts before any section are ungrouped

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import OptionError, UserError
 from runner.inventory import Inventory, load_inventory
 from runner.inventory.patterns import split_pattern
+from tests.unit.inventory_files import write_tree
 
 HOSTS = """
     lonely

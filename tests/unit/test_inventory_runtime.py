@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError, UserError
 from runner.inventory import Inventory, load_inventory
+from tests.unit.inventory_files import write_tree
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
+from tests.unit.inventory_files import write_tree
 
 
 def test_directory_reads_every_inventory_file_in_sorted_order(tmp_path: Path) -> None:

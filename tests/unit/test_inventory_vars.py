@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
+from tests.unit.inventory_files import write_tree
 
 # Every place a variable can come from, lowest precedence first (Ansible's default order).
 LEVELS = [

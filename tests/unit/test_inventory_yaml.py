@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.unit.inventory_files import write_tree
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
+from tests.unit.inventory_files import write_tree
 
 EXAMPLE = """
     all:

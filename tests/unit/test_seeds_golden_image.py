@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from tests.unit.seed_examples import VALID, messages, read, seed_yaml
 
 import runner.seeds.document as document_module
 from runner.seeds import NestedProvisioning
+from tests.unit.seed_examples import VALID, messages, read, seed_yaml
 
 
 def values(model: Any) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.unit.seed_examples import VALID, messages, problems, read, seed_yaml
 
 from runner.seeds import HarborRegistryConfig, OCIRegistryConfig, ZotRegistryConfig
+from tests.unit.seed_examples import VALID, messages, problems, read, seed_yaml
 
 LOCAL_EXAMPLE = """\
 deployment: local

@@ -7,9 +7,9 @@ import copy
 from typing import Any
 
 import pytest
-from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 from runner.seeds import check_references
+from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 
 def stack(**changes: Any) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
 
 from runner.seeds import SEED_KINDS
 from runner.seeds import schemas as seed_schemas
+from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
 
 
 @cache
