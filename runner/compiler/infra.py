@@ -135,7 +135,10 @@ class InfraPlays:
             args["state"] = "absent"
         else:
             args["labels"] = [*host_groups(self.infra, server), self.running_group]
-            args["host_vars"] = {**server.vars, **provisioning_vars(self.infra, server, self.path)}
+            # As the infra inventory source has them: its clusters' vars (their groups'), then its own.
+            cluster_vars = {key: value for cluster in self.infra.clusters_of(server)
+                            for key, value in cluster.vars.items()}
+            args["host_vars"] = {**cluster_vars, **server.vars, **provisioning_vars(self.infra, server, self.path)}
         task: dict[str, Any] = {"name": f"server {server.hostname}", "server": args, "tags": ["always"],
                                 "register": result, POSITION_KEY: server.position}
         if action != "use":

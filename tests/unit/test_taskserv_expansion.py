@@ -99,6 +99,7 @@ def test_each_server_task_creates_its_server_and_adds_it_with_groups_and_variabl
                                        "poll_interval": 0.1}
     host_vars = args["host_vars"]
     assert (host_vars["provisioning_infra"], host_vars["provisioning_clusters"]) == ("itest", ["farm"])
+    assert host_vars["mirror_peers"] == ["it-web1", "it-db1"]  # its cluster's vars, as the inventory source has
     assert [entry["name"] for entry in host_vars["provisioning_taskservs"]] == ["webdir", "mirror"]
     assert db["args"]["labels"] == ["farm", "taskserv_files", "taskserv_mirror", "infra_itest"]
     assert listing["module"] == "debug" and listing["args"]["msg"] == [
