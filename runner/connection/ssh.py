@@ -21,6 +21,22 @@ _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asynci
               asyncssh.ConnectionLost, socket.gaierror)
 
 
+_KNOWN_HOSTS: dict[str, tuple[float, asyncssh.SSHKnownHosts]] = {}
+
+
+def _known_hosts(path: str) -> asyncssh.SSHKnownHosts | str:
+    """A known_hosts file parsed once per worker (and again only if it changes), not once per connection: with
+    a key per host, parsing it for every connection would cost O(hosts²)."""
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return path  # let asyncssh report the missing file as it would
+    cached = _KNOWN_HOSTS.get(path)
+    if cached is None or cached[0] != mtime:
+        cached = _KNOWN_HOSTS[path] = (mtime, asyncssh.read_known_hosts(path))
+    return cached[1]
+
+
 class SSHProcess(RemoteProcess):
     def __init__(self, process: asyncssh.SSHClientProcess):
         self.process = process
@@ -81,7 +97,7 @@ class SSHTransport(Transport):
         if not s.host_key_checking:
             options["known_hosts"] = None
         elif s.known_hosts_file:
-            options["known_hosts"] = os.path.expanduser(s.known_hosts_file)
+            options["known_hosts"] = _known_hosts(os.path.expanduser(s.known_hosts_file))
         if s.proxy_jump:
             options["tunnel"] = s.proxy_jump
         return options

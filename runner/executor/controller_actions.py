@@ -72,7 +72,7 @@ async def set_fact(request: ActionRequest) -> dict[str, Any]:
             return {"failed": True, "msg": f"The variable name '{key}' is not valid. Variables must start with "
                                            "a letter or underscore character, and contain only letters, "
                                            "numbers and underscores."}
-    request.worker.host_runtime(request.host).vars.update(values)
+    request.worker.host_runtime(request.host).set_vars(values)
     return {"changed": False, "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
 
 
@@ -144,7 +144,7 @@ async def include_vars(request: ActionRequest) -> dict[str, Any]:
         values.update(data)
     if params.get("name"):
         values = {params["name"]: values}
-    request.worker.host_runtime(request.host).vars.update(values)
+    request.worker.host_runtime(request.host).set_vars(values)
     return {"changed": False, "ansible_included_var_files": [str(p) for p in files],
             "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
 

@@ -50,7 +50,15 @@ _UPDATE = "update"
 
 def _worker_main(conn: Connection, context: WorkerContext) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    asyncio.run(_serve(conn, context))
+    profile_dir = os.environ.get("PROVISIONING_PROFILE_DIR")
+    if profile_dir:  # performance work: each worker writes its cProfile stats there (see bench/README.md)
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.runcall(asyncio.run, _serve(conn, context))
+        profiler.dump_stats(os.path.join(profile_dir, f"worker-{os.getpid()}.prof"))
+    else:
+        asyncio.run(_serve(conn, context))
     os._exit(0)  # skip inherited atexit handlers and finalizers of the controller
 
 

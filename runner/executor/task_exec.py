@@ -75,6 +75,7 @@ class PlaybookWorker:
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
         self.index = ModuleIndex(options.library)
         self.play_state: dict[str, Any] = {}
+        self._settings_cache: dict[tuple[str, ConnectionSettings, int], ConnectionSettings] = {}
 
     # -- state from the controller -------------------------------------------------------------------------
     def host_runtime(self, host: str) -> HostRuntime:
@@ -92,7 +93,7 @@ class PlaybookWorker:
             self.scopes.extend(fragment.scopes)
             self.plan.roles.extend(fragment.roles)
         for host, values in message.get("vars", {}).items():
-            self.host_runtime(host).vars.update(values)
+            self.host_runtime(host).set_vars(values)
         for host, values in message.get("facts", {}).items():
             self.host_runtime(host).facts.update(values)
         for host in message.get("clear_facts", ()):
@@ -314,12 +315,17 @@ class PlaybookWorker:
         if node.become is not None:
             keywords["become"] = bool(templar.evaluate_conditional(node.become))
         base = replace(self.options.defaults, **keywords) if keywords else self.options.defaults
-        host_vars = self.inventory.host_vars(target) if target in self.inventory.hosts else {}
-        if target in self.inventory.hosts or target == "localhost":
-            merged: Mapping[str, Any] = ChainMap(self.host_runtime(target).vars, host_vars)
-        else:
-            merged = {}
-        return ConnectionSettings.from_host_vars(target, merged, base)
+        runtime = self.host_runtime(target)
+        key = (target, base, runtime.connection_epoch)
+        settings = self._settings_cache.get(key)
+        if settings is None:
+            host_vars = self.inventory.host_vars(target) if target in self.inventory.hosts else {}
+            if target in self.inventory.hosts or target == "localhost":
+                merged: Mapping[str, Any] = ChainMap(runtime.vars, host_vars)
+            else:
+                merged = {}
+            settings = self._settings_cache[key] = ConnectionSettings.from_host_vars(target, merged, base)
+        return settings
 
     def _session(self, host: str, settings: ConnectionSettings) -> HostSession:
         key = (host, settings)

@@ -22,12 +22,23 @@ if TYPE_CHECKING:
 ANSIBLE_VERSION = {"full": "2.17.0", "major": 2, "minor": 17, "revision": 0, "string": "2.17.0"}
 
 
+CONNECTION_PREFIXES = ("ansible_", "provisioning_")
+
+
 @dataclass
 class HostRuntime:
     """What a run learnt about one host: gathered facts and set_fact/register/include_vars values."""
 
     facts: dict[str, Any] = field(default_factory=dict)
     vars: dict[str, Any] = field(default_factory=dict)
+    # Bumped when a variable that may change how the host is reached (ansible_user, ...) is set, so connection
+    # settings computed before can be reused until then.
+    connection_epoch: int = 0
+
+    def set_vars(self, values: Mapping[str, Any]) -> None:
+        self.vars.update(values)
+        if any(str(key).startswith(CONNECTION_PREFIXES) for key in values):
+            self.connection_epoch += 1
 
 
 def host_layers(worker: PlaybookWorker, host: str) -> VariableLayers:
