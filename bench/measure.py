@@ -1,4 +1,7 @@
-"""Running one command and measuring it: wall time, and the controller's memory.
+"""Running one command and measuring it: wall time, the controller's CPU time and its memory.
+
+CPU time is user + system time of the command and every descendant it waited for (``wait4``): the
+controller's own work, apart from what the hosts spend (on this machine the hosts share the CPUs too).
 
 Memory is measured the same way for every runner, two ways:
 - ``peak_tree_mib``: the largest sum, over the command's whole process tree, of each process's proportional set
@@ -25,6 +28,7 @@ SAMPLE_INTERVAL = 0.05
 class Measurement:
     seconds: float
     exit_code: int
+    cpu_seconds: float
     peak_tree_mib: float
     max_rss_mib: float
 
@@ -93,5 +97,5 @@ def measure(argv: list[str], log: Path, env: dict[str, str] | None = None, cwd: 
         seconds = time.perf_counter() - started
         sampler.stop()
     process.returncode = os.waitstatus_to_exitcode(status)
-    return Measurement(seconds=seconds, exit_code=process.returncode,
+    return Measurement(seconds=seconds, exit_code=process.returncode, cpu_seconds=usage.ru_utime + usage.ru_stime,
                        peak_tree_mib=sampler.peak_kib / 1024, max_rss_mib=usage.ru_maxrss / 1024)

@@ -35,6 +35,7 @@ class RunnerResults:
         return {
             "first_s": _median(self.first),
             "second_s": _median(self.second),
+            "first_cpu_s": _median(self.first, "cpu_seconds"),
             "peak_tree_mib": max((m.peak_tree_mib for m in self.first + self.second), default=None),
             "max_rss_mib": max((m.max_rss_mib for m in self.first + self.second), default=None),
             "ms_per_host_task": marginal_ms_per_host_task(self.hosts, _median(self.first),
@@ -42,8 +43,8 @@ class RunnerResults:
         }
 
 
-def _median(measurements: list[Measurement]) -> float | None:
-    return statistics.median(m.seconds for m in measurements) if measurements else None
+def _median(measurements: list[Measurement], attribute: str = "seconds") -> float | None:
+    return statistics.median(getattr(m, attribute) for m in measurements) if measurements else None
 
 
 def marginal_ms_per_host_task(hosts: int, seconds: float | None, fewer_hosts: int,
@@ -98,15 +99,15 @@ def _changes(values: list[int | None]) -> str:
 
 
 def table(results: list[RunnerResults]) -> str:
-    header = ("runner", "version", "hosts", "first (s)", "second (s)", "tree PSS (MiB)", "max RSS (MiB)",
-              "ms/host-task", "changes 1st", "changes 2nd")
+    header = ("runner", "version", "hosts", "first (s)", "second (s)", "CPU 1st (s)", "tree PSS (MiB)",
+              "max RSS (MiB)", "ms/host-task", "changes 1st", "changes 2nd")
     rows = [header]
     for result in results:
         summary = result.summary()
         rows.append((result.runner, result.version, str(result.hosts), _cell(summary["first_s"]),
-                     _cell(summary["second_s"]), _cell(summary["peak_tree_mib"], 0), _cell(summary["max_rss_mib"], 0),
-                     _cell(summary["ms_per_host_task"]), _changes(result.first_changes),
-                     _changes(result.second_changes)))
+                     _cell(summary["second_s"]), _cell(summary["first_cpu_s"]), _cell(summary["peak_tree_mib"], 0),
+                     _cell(summary["max_rss_mib"], 0), _cell(summary["ms_per_host_task"]),
+                     _changes(result.first_changes), _changes(result.second_changes)))
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))

@@ -28,6 +28,7 @@ def test_measures_the_process_tree_and_the_exit_code(tmp_path: Path) -> None:
     # the tree holds at least the parent's block and the child's own one (the inherited block is shared)
     assert measured.peak_tree_mib >= 120
     assert measured.max_rss_mib >= 64
+    assert measured.cpu_seconds > 0
 
 
 def test_reports_a_failing_exit_code(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ from runners import AnsibleRunner, PyinfraRunner
 
 
 def _measured(*seconds: float) -> list[Measurement]:
-    return [Measurement(seconds=value, exit_code=0, peak_tree_mib=100.0, max_rss_mib=50.0) for value in seconds]
+    return [Measurement(seconds=value, exit_code=0, cpu_seconds=value / 2, peak_tree_mib=100.0, max_rss_mib=50.0)
+            for value in seconds]
 
 
 def test_marginal_cost_is_the_slope_between_two_host_counts() -> None:
@@ -25,6 +26,7 @@ def test_summary_takes_medians_and_peak_memory() -> None:
     summary = result.summary()
     assert summary["first_s"] == 2.0
     assert summary["second_s"] == 1.5
+    assert summary["first_cpu_s"] == 1.0
     assert summary["peak_tree_mib"] == 100.0
     assert summary["ms_per_host_task"] == (2.0 - 1.1) / 90 * 1000
 
