@@ -15,6 +15,7 @@ from runner.cli.playbook import main
 from tests.support.taskserv_infra import CONFIG, INFRA, write_infra
 
 ENV = {"PROVISIONING_CONFIG": str(CONFIG)}
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> Any:
@@ -234,3 +235,16 @@ def test_a_playbook_or_an_infra_is_needed(tmp_path: Path) -> None:
     result = run()
     assert result.exit_code == 5
     assert "name a playbook to run (or an infra with --infra FILE)" in result.output
+
+
+def test_the_main_job_creates_its_infra_and_gives_every_server_os_first(tmp_path: Path) -> None:
+    target = tmp_path / "plan.json"
+    result = CliRunner().invoke(main, [str(PROJECT / "playbooks" / "site.yml"), "--plan", str(target)],
+                                env={"PROVISIONING_CONFIG": str(PROJECT / "provisioning.cfg")})
+    assert result.exit_code == 0, result.output
+    plan = json.loads(target.read_text())
+    servers = nodes(plan, plan["plays"][0])
+    assert [node["args"]["name"] for node in servers if node["module"] == "server"] == ["web1", "db1", "cache1"]
+    taskserv_plays = [play for play in plan["plays"] if play["name"].startswith("Taskservs on")]
+    assert {name for play in taskserv_plays for name in play["hosts"].split(":")[:-1]} == {"web1", "db1", "cache1"}
+    assert all(blocks(plan, play)[0]["tags"] == ["os"] for play in taskserv_plays)
