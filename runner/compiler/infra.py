@@ -112,14 +112,16 @@ class InfraPlays:
         self.errors += [item for item in errors if item.message not in {known.message for known in self.errors}]
 
     # -- 1. servers ----------------------------------------------------------------------------------------------
-    def server_play(self, servers: Sequence[AnyServer], action: ServerAction = "create") -> dict[str, Any]:
-        """The localhost play that creates (``create``), finds (``use``: they must run) or deletes the servers."""
+    def server_play(self, servers: Sequence[AnyServer], action: ServerAction = "create", *,
+                    listing: bool = False) -> dict[str, Any]:
+        """The localhost play that creates (``create``), finds (``use``: they must run) or deletes the servers;
+        with ``listing``, it ends saying what each server was found or made to be and the taskservs it gets."""
         tasks: list[dict[str, Any]] = []
         ordered = list(reversed(servers)) if action == "delete" else list(servers)
         for index, server in enumerate(ordered):
             tasks += self._server_tasks(server, action, _result_var(index))
-        if action == "create":
-            tasks.append(self._listing_task(servers))
+        if listing:
+            tasks.append(self._listing_task(ordered))
         verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
         return self._play(f"{verb} of infra {self.infra.name}", "localhost", tasks, self.infra.position,
                           gather_facts=False)
@@ -317,7 +319,8 @@ class InfraPlays:
     def site(self) -> list[dict[str, Any]]:
         """Create every missing server, install every server's taskservs, then set up every cluster."""
         servers = self.infra.servers
-        return [self.server_play(servers), *self.taskserv_plays(servers), *self.cluster_plays(self.infra.clusters)]
+        return [self.server_play(servers, listing=True), *self.taskserv_plays(servers),
+                *self.cluster_plays(self.infra.clusters)]
 
     # -- shared ----------------------------------------------------------------------------------------------
     def _pattern(self, hostnames: Iterable[str]) -> str:
