@@ -24,7 +24,7 @@ def wrap(command: str, become: BecomeSettings) -> tuple[str, str, str]:
     nonce = secrets.token_hex(8)
     marker = f"BECOME-SUCCESS-{nonce}"
     prompt = f"[provisioning become password {nonce}]"
-    inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; exec {command}")
+    inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; {command}")
     if become.method == "sudo":
         flags = become.flags or "-H"
         password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-n"
