@@ -66,12 +66,12 @@ class Compiler:
     # -- playbooks ----------------------------------------------------------------------------------------
     def compile_playbooks(self, paths: list[Path], infras: Sequence[Path] = ()) -> Plan:
         """The plan of ``paths``; the plays of ``infras`` first (``--infra``, as an ``import_infra``)."""
-        from runner.compiler.infra import import_infra
-
         first = Path(paths[0] if paths else infras[0]).resolve()
         self.plan.playbook = str(paths[0] if paths else infras[0])
         self.plan.playbook_dir = str(first.parent)
         for infra in infras:
+            from runner.compiler.infra import import_infra  # infra models load only when an infra is used
+
             import_infra(self, Path(infra).resolve(), base=first)
         for path in paths:
             self._playbook(Path(path).resolve(), [], ())
