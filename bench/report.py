@@ -14,6 +14,8 @@ from measure import Measurement
 
 # workload.yml: six tasks, one of them a loop over three items
 TASK_EXECUTIONS_PER_HOST = 9
+# The summary values ratios are taken of, and how the table names them
+RATIO_LABELS = {"first_s": "first run", "second_s": "second run", "first_cpu_s": "CPU of first run"}
 
 
 @dataclass
@@ -56,7 +58,7 @@ def marginal_ms_per_host_task(hosts: int, seconds: float | None, fewer_hosts: in
 
 
 def ratios(results: list[RunnerResults], baseline: str = "ours") -> dict[str, dict[str, float]]:
-    """Each other runner's median time divided by the baseline's, for the first and the second run."""
+    """Each other runner's medians divided by the baseline's: wall time of both runs, CPU time of the first."""
     summaries = {result.runner: result.summary() for result in results if result.error is None}
     if baseline not in summaries:
         return {}
@@ -65,7 +67,7 @@ def ratios(results: list[RunnerResults], baseline: str = "ours") -> dict[str, di
     for runner, summary in summaries.items():
         if runner == baseline:
             continue
-        found[runner] = {run: summary[run] / base[run] for run in ("first_s", "second_s")
+        found[runner] = {run: summary[run] / base[run] for run in RATIO_LABELS
                          if summary[run] is not None and base[run]}
     return found
 
@@ -115,7 +117,7 @@ def table(results: list[RunnerResults]) -> str:
         if result.error:
             lines.append(f"{result.runner}: FAILED: {result.error}")
     for runner, found in ratios(results).items():
-        parts = [f"{run.removesuffix('_s')} run {value:.1f}x" for run, value in found.items()]
+        parts = [f"{RATIO_LABELS[run]} {value:.1f}x" for run, value in found.items()]
         lines.append(f"{runner} / ours: " + ", ".join(parts))
     return "\n".join(lines)
 

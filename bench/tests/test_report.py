@@ -35,10 +35,10 @@ def test_ratios_divide_each_runner_by_ours_and_leave_out_failed_runners() -> Non
     ours = RunnerResults("ours", "", 20, first=_measured(2.0), second=_measured(1.0))
     ansible = RunnerResults("ansible", "", 20, first=_measured(30.0), second=_measured(20.0))
     broken = RunnerResults("pyinfra", "", 20, error="exit code 1")
-    assert ratios([ours, ansible, broken]) == {"ansible": {"first_s": 15.0, "second_s": 20.0}}
+    assert ratios([ours, ansible, broken]) == {"ansible": {"first_s": 15.0, "second_s": 20.0, "first_cpu_s": 15.0}}
     assert ratios([ansible]) == {}
     printed = table([ours, ansible, broken])
-    assert "ansible / ours: first run 15.0x, second run 20.0x" in printed
+    assert "ansible / ours: first run 15.0x, second run 20.0x, CPU of first run 15.0x" in printed
     assert "pyinfra: FAILED: exit code 1" in printed
 
 
