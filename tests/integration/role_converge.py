@@ -1,6 +1,7 @@
 """Converging one shipped role (the repository's roles/) on a test host the way an operator would: a tiny
-playbook with an ordinary ``roles:`` list, run with ``provisioning-playbook`` three times — the first run, a re-run
-that must change nothing, and ``--check`` afterwards that must predict no change. Then the role once more as a
+playbook with an ordinary ``roles:`` list, run with ``provisioning-playbook`` four times — ``--check`` on a host
+without the taskserv (it must succeed and predict a change), the first run, a re-run that must change nothing, and
+``--check`` afterwards that must predict no change. Then the role once more as a
 taskserv play runs it (supported-system check, role, health check from its meta/main.yml), and its ``delete``
 entry point.
 
@@ -85,9 +86,10 @@ class ShippedRole:
 
 @dataclass
 class RoleConvergence:
-    """The role and its three runs: first, re-run, --check afterwards."""
+    """The role and its runs: --check before, first, re-run, --check afterwards."""
 
     role: ShippedRole
+    predicted: PlaybookRun
     first: PlaybookRun
     second: PlaybookRun
     check: PlaybookRun
@@ -101,14 +103,16 @@ def converged(env: TestEnv, inventory: Path, factory: pytest.TempPathFactory, na
     role = ShippedRole(env, inventory, name, factory.mktemp(name), dict(variables or {}))
     role.delete()
     try:
-        yield RoleConvergence(role, role.apply(), role.apply(), role.apply("--check"))
+        yield RoleConvergence(role, role.apply("--check"), role.apply(), role.apply(), role.apply("--check"))
     finally:
         role.delete()
 
 
 def assert_converges_idempotently(runs: RoleConvergence) -> None:
-    """The first run changes and succeeds; the re-run and --check afterwards report changed=0."""
+    """--check before and the first run succeed and change; the re-run and --check afterwards report changed=0."""
     role = runs.role
+    assert runs.predicted.exit_code == 0, runs.predicted.output
+    assert role.changed(runs.predicted) > 0, runs.predicted.output
     assert runs.first.exit_code == 0, runs.first.output
     assert role.changed(runs.first) > 0, runs.first.output
     for run in (runs.second, runs.check):
