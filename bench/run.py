@@ -3,7 +3,7 @@
     python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--ours-forks F] [--keep-env]
 
 For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
-controller's peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
+controller's CPU time and peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
 ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
 (the test hosts are namespaces). See bench/README.md.
 """
