@@ -91,6 +91,7 @@ class ModuleIndex:
         self._cache: dict[str, ModuleInfo | None] = {}
         self.utils = _read_source(UTILS, Path(shipped_modules.__file__).parent / f"{UTILS}.py")
         self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
+        self._sources: dict[str, list[ModuleSource]] = {}  # module -> what the agent needs to run it
 
     @staticmethod
     def canonical(name: str) -> str:
@@ -130,9 +131,12 @@ class ModuleIndex:
     def sources_for(self, info: ModuleInfo) -> list[ModuleSource]:
         """What the agent must hold to run ``info``: the helper files it imports (``modules._*``, each before what
         imports it, ``_utils`` always first), then the module itself."""
-        ordered: list[ModuleSource] = [self.utils]
-        self._add_helpers(info.source, ordered)
-        return [*ordered, info.source]
+        cached = self._sources.get(info.name)
+        if cached is None or cached[-1] is not info.source:
+            ordered: list[ModuleSource] = [self.utils]
+            self._add_helpers(info.source, ordered)
+            cached = self._sources[info.name] = [*ordered, info.source]
+        return cached
 
     def _add_helpers(self, source: ModuleSource, ordered: list[ModuleSource]) -> None:
         for name in _HELPER_IMPORT.findall(source.source.decode("utf-8", "replace")):

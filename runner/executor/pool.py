@@ -16,6 +16,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import time
 import traceback
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
@@ -54,7 +55,7 @@ def _worker_main(conn: Connection, context: WorkerContext) -> None:
     if profile_dir:  # performance work: each worker writes its cProfile stats there (see bench/README.md)
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)  # CPU time: what a busy machine does not distort
         profiler.runcall(asyncio.run, _serve(conn, context))
         profiler.dump_stats(os.path.join(profile_dir, f"worker-{os.getpid()}.prof"))
     else:
