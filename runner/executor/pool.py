@@ -117,10 +117,16 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
 
 
 class WorkerPool:
-    """``forks`` worker processes (never more than there are hosts), forked before the controller's loop runs."""
+    """Worker processes forked before the controller's loop runs; at most ``forks`` hosts work at once.
+
+    ``forks`` keeps Ansible's meaning, the hosts in flight. Processes are fewer: one per CPU at most (and never
+    more than hosts), since each worker runs its hosts concurrently on its event loop; more processes than CPUs
+    only add start-up time and memory.
+    """
 
     def __init__(self, hosts: Sequence[str], forks: int, context: WorkerContext):
-        count = max(1, min(forks, len(hosts) or 1))
+        self.forks = max(1, forks)
+        count = max(1, min(self.forks, len(hosts) or 1, os.cpu_count() or 1))
         self._mp = multiprocessing.get_context("fork")
         self.connections: list[Connection] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
@@ -140,6 +146,7 @@ class WorkerPool:
         if self._loop is not None:
             return
         self._loop = asyncio.get_running_loop()
+        self._in_flight = asyncio.Semaphore(self.forks)
         for conn in self.connections:
             self._loop.add_reader(conn.fileno(), self._on_reply, conn)
 
@@ -175,12 +182,13 @@ class WorkerPool:
         self._attach()
         self.add_host(host)
         assert self._loop is not None
-        job_id = next(self._ids)
-        future: asyncio.Future[dict[str, Any]] = self._loop.create_future()
-        worker = self.assignment[host]
-        self._pending[job_id] = (worker, future)
-        self.connections[worker].send((_JOB, job_id, host, payload))
-        return await future
+        async with self._in_flight:
+            job_id = next(self._ids)
+            future: asyncio.Future[dict[str, Any]] = self._loop.create_future()
+            worker = self.assignment[host]
+            self._pending[job_id] = (worker, future)
+            self.connections[worker].send((_JOB, job_id, host, payload))
+            return await future
 
     def broadcast(self, message: Any) -> None:
         for conn in self.connections:

@@ -44,6 +44,7 @@ def test_shell_one_line_and_failure_exit_code(inventory_path: Path) -> None:
 
 
 def test_free_form_and_json_arguments_are_equivalent(inventory_path: Path) -> None:
+    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/adhoc-kv state=absent")
     kv = adhoc(inventory_path, "host1", "-m", "copy", "-a", "content='a b' dest=/tmp/adhoc-kv mode=0600", "-o")
     as_json = adhoc(inventory_path, "host1", "-m", "copy", "-a",
                     '{"content": "a b", "dest": "/tmp/adhoc-kv", "mode": "0600"}', "-o")
