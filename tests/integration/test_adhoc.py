@@ -146,18 +146,19 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, inventory_path: Path) -> None:
 def test_interrupted_large_copy_leaves_no_partial_file(tmp_path: Path, inventory_path: Path) -> None:
     big = tmp_path / "big.bin"
     big.write_bytes(os.urandom(1 << 20) * 48)  # 48 MiB: takes long enough to interrupt mid-stream
-    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/interrupted state=directory")
+    target = f"/tmp/interrupted-{os.getpid()}"  # apart from any other session using the same test hosts
+    adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={target} state=directory")
     process = subprocess.Popen(["provisioning", "host1", "-i", str(inventory_path), "-m", "copy", "-a",
-                                f"src={big} dest=/tmp/interrupted/big.bin"],
+                                f"src={big} dest={target}/big.bin"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(1.0)
     os.killpg(process.pid, signal.SIGINT)
     process.communicate(timeout=30)
-    listing = adhoc(inventory_path, "host1", "-m", "raw", "-a", "ls -A /tmp/interrupted")
+    listing = adhoc(inventory_path, "host1", "-m", "raw", "-a", f"ls -A {target}")
     names = listing.stdout.split(">>", 1)[-1].split()
     assert names in ([], ["big.bin"])  # either nothing, or the whole file: never a temp or partial file
     if names:
-        size = adhoc(inventory_path, "host1", "-m", "stat", "-a", "path=/tmp/interrupted/big.bin", "-o")
+        size = adhoc(inventory_path, "host1", "-m", "stat", "-a", f"path={target}/big.bin", "-o")
         assert f'"size": {48 << 20}' in size.stdout
 
 
