@@ -692,6 +692,29 @@ def make_directories(module, path, mode=None, owner=None, group=None, diff=None)
 
 
 # -- running a command as a task (command, shell) ----------------------------------------------------------
+# What command and shell share: the arguments both take and the keys both return.
+COMMAND_ARGUMENTS = {
+    "_raw_params": {"type": "str", "aliases": ["cmd"]},
+    "chdir": {"type": "path"},
+    "creates": {"type": "path"},
+    "removes": {"type": "path"},
+    "stdin": {"type": "str"},
+    "stdin_add_newline": {"type": "bool", "default": True},
+    "strip_empty_ends": {"type": "bool", "default": True},
+}
+COMMAND_RETURN = {
+    "cmd": "The command as run: the argument list",
+    "rc": "The command's exit status (0 when skipped)",
+    "stdout": "Its standard output",
+    "stdout_lines": "stdout split into lines",
+    "stderr": "Its standard error",
+    "stderr_lines": "stderr split into lines",
+    "start": "When it started (local time of the host)",
+    "end": "When it ended",
+    "delta": "How long it took",
+    "msg": "Why it was skipped, or 'non-zero return code'",
+}
+
 def _matches(pattern, chdir):
     if chdir and not os.path.isabs(pattern):
         pattern = os.path.join(chdir, pattern)

@@ -1,6 +1,6 @@
 """Run a command on the host, without a shell: no pipes, redirections or variables other than $VAR expansion."""
 
-from modules._utils import run_command_task
+from modules._utils import COMMAND_ARGUMENTS, COMMAND_RETURN, run_command_task
 
 DOCUMENTATION = {
     "short_description": "Execute commands on targets",
@@ -47,30 +47,10 @@ EXAMPLES = """
     argv: [/usr/bin/printf, "%s\\n", "one argument"]
 """
 
-RETURN = {
-    "cmd": "The command as run: the argument list",
-    "rc": "The command's exit status (0 when skipped)",
-    "stdout": "Its standard output",
-    "stdout_lines": "stdout split into lines",
-    "stderr": "Its standard error",
-    "stderr_lines": "stderr split into lines",
-    "start": "When it started (local time of the host)",
-    "end": "When it ended",
-    "delta": "How long it took",
-    "msg": "Why it was skipped, or 'non-zero return code'",
-}
+RETURN = dict(COMMAND_RETURN)
 
-ARGUMENT_SPEC = {
-    "_raw_params": {"type": "str", "aliases": ["cmd"]},
-    "argv": {"type": "list", "elements": "str"},
-    "chdir": {"type": "path"},
-    "creates": {"type": "path"},
-    "removes": {"type": "path"},
-    "stdin": {"type": "str"},
-    "stdin_add_newline": {"type": "bool", "default": True},
-    "strip_empty_ends": {"type": "bool", "default": True},
-    "expand_argument_vars": {"type": "bool", "default": True},
-}
+ARGUMENT_SPEC = dict(COMMAND_ARGUMENTS, argv={"type": "list", "elements": "str"},
+                     expand_argument_vars={"type": "bool", "default": True})
 SPEC_RULES = {"mutually_exclusive": [["_raw_params", "argv"]]}
 FREE_FORM = "_raw_params"
 SUPPORTS_CHECK_MODE = True

@@ -1,6 +1,6 @@
 """Run a command line through a shell (/bin/sh by default): pipes, redirections and variables work."""
 
-from modules._utils import run_command_task
+from modules._utils import COMMAND_ARGUMENTS, COMMAND_RETURN, run_command_task
 
 DOCUMENTATION = {
     "short_description": "Execute shell commands on targets",
@@ -39,29 +39,9 @@ EXAMPLES = """
     executable: /bin/bash
 """
 
-RETURN = {
-    "cmd": "The command line as run",
-    "rc": "The command's exit status (0 when skipped)",
-    "stdout": "Its standard output",
-    "stdout_lines": "stdout split into lines",
-    "stderr": "Its standard error",
-    "stderr_lines": "stderr split into lines",
-    "start": "When it started (local time of the host)",
-    "end": "When it ended",
-    "delta": "How long it took",
-    "msg": "Why it was skipped, or 'non-zero return code'",
-}
+RETURN = dict(COMMAND_RETURN)
 
-ARGUMENT_SPEC = {
-    "_raw_params": {"type": "str", "aliases": ["cmd"]},
-    "chdir": {"type": "path"},
-    "creates": {"type": "path"},
-    "removes": {"type": "path"},
-    "executable": {"type": "path"},
-    "stdin": {"type": "str"},
-    "stdin_add_newline": {"type": "bool", "default": True},
-    "strip_empty_ends": {"type": "bool", "default": True},
-}
+ARGUMENT_SPEC = dict(COMMAND_ARGUMENTS, executable={"type": "path"})
 FREE_FORM = "_raw_params"
 SUPPORTS_CHECK_MODE = True
 
