@@ -21,12 +21,8 @@ MODULES = INDEX.names()
 
 # (check, module) pairs that do not pass yet, with why: marked as expected failures so the rest of the suite
 # stays green while the module's owner fixes its documentation (then the entry goes).
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("options", "apt"): "state documents fewer choices than the spec accepts (installed, removed)",
-    ("options", "group"): "argument 'local' is not documented",
-    ("options", "service"): "argument 'runlevel' is not documented",
-    ("options", "user"): "argument 'local' is not documented",
-}
+# (check, module) -> why that module does not pass that check yet; empty: every module is documented.
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def _cases(check: str) -> list[object]:
