@@ -72,6 +72,14 @@ def processes_with_argv(argv: list[str]) -> list[int]:
     return found
 
 
+def wait_for_processes(argv: list[str], timeout: float = 10.0) -> list[int]:
+    """``processes_with_argv`` once the command has started: a detached `setsid nohup` execs it a moment later."""
+    deadline = time.monotonic() + timeout
+    while not (found := processes_with_argv(argv)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
 # --- the session's hosts ---------------------------------------------------------------------------------------
 
 @pytest.mark.hosts
@@ -241,7 +249,7 @@ def test_down_ends_daemons_a_run_started_and_leaves_no_mount(lifecycle_env: Test
     lifecycle_env.up()
     daemon = ["sleep", f"{4000 + secrets.randbelow(1000)}.{secrets.randbelow(100)}"]
     out(lifecycle_env, "host2", f"setsid nohup {' '.join(daemon)} >/dev/null 2>&1 < /dev/null &")
-    assert processes_with_argv(daemon)
+    assert wait_for_processes(daemon)
     state_dir = lifecycle_env.state_dir
 
     lifecycle_env.down()
