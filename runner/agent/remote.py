@@ -50,9 +50,11 @@ class Channel(object):
         if head is None:
             return None, b""
         header_len, body_len = HEADER.unpack(head)
-        header = json.loads(self._read_exact(header_len).decode("utf-8"))
+        data = self._read_exact(header_len)
         body = self._read_exact(body_len) if body_len else b""
-        return header, body
+        if data is None or body is None:
+            return None, b""  # the channel closed in the middle of a frame: the controller has gone
+        return json.loads(data.decode("utf-8")), body
 
     def send(self, header, body=b""):
         data = json.dumps(header, default=str, separators=(",", ":")).encode("utf-8")
@@ -188,6 +190,10 @@ class Agent(object):
     def op_put(self, header, body):
         """Receive a file in chunks into a temp file beside ``path``; the final chunk renames it into place."""
         path = header["path"]
+        if header.get("temporary"):
+            # A staged upload (its name may already be reserved on disk): removed at exit unless a later
+            # module moved it into place.
+            self.temporaries.add(path)
         try:
             handle = self.uploads.get(path)
             if handle is None:
@@ -211,8 +217,6 @@ class Agent(object):
         if header.get("mode") is not None:
             os.chmod(tmp, int(header["mode"]))
         os.rename(tmp, path)
-        if header.get("temporary"):
-            self.temporaries.add(path)
         return {"path": path, "checksum": digest.hexdigest()}
 
     def op_fetch(self, header, body):
@@ -232,19 +236,21 @@ class Agent(object):
         return {"eof": True, "checksum": digest.hexdigest()}
 
     def serve(self):
-        while True:
-            header, body = self.channel.receive()
-            if header is None or header.get("op") == "exit":
-                break
-            handler = getattr(self, "op_" + str(header.get("op")), None)
-            try:
-                reply = handler(header, body) if handler else {"failed": True, "msg": "unknown op"}
-            except Exception as exc:
-                reply = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
-                         "exception": traceback.format_exc()}
-            if reply is not None:
-                self.channel.send(reply)
-        self.cleanup()
+        try:
+            while True:
+                header, body = self.channel.receive()
+                if header is None or header.get("op") == "exit":
+                    break
+                handler = getattr(self, "op_" + str(header.get("op")), None)
+                try:
+                    reply = handler(header, body) if handler else {"failed": True, "msg": "unknown op"}
+                except Exception as exc:
+                    reply = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
+                             "exception": traceback.format_exc()}
+                if reply is not None:
+                    self.channel.send(reply)
+        finally:
+            self.cleanup()
 
     def discard_upload(self, path):
         entry = self.uploads.pop(path, None)

@@ -228,7 +228,8 @@ class AgentClient:
             previous = b""
             for chunk in chunks:
                 if previous:
-                    self.process.write(encode_frame({"op": "put", "path": remote_path}, previous))
+                    self.process.write(encode_frame({"op": "put", "path": remote_path, "temporary": temporary},
+                                                    previous))
                     await self.process.drain()
                 previous = chunk
             self.process.write(encode_frame({"op": "put", "path": remote_path, "final": True, "mode": mode,

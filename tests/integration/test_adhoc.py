@@ -154,8 +154,14 @@ def test_interrupted_large_copy_leaves_no_partial_file(tmp_path: Path, inventory
     time.sleep(1.0)
     os.killpg(process.pid, signal.SIGINT)
     process.communicate(timeout=30)
-    listing = adhoc(inventory_path, "host1", "-m", "raw", "-a", f"ls -A {target}")
-    names = listing.stdout.split(">>", 1)[-1].split()
+    # The host's agent notices the closed channel a moment after the controller exits, then removes its files.
+    deadline = time.monotonic() + 10
+    while True:
+        listing = adhoc(inventory_path, "host1", "-m", "raw", "-a", f"ls -A {target}")
+        names = listing.stdout.split(">>", 1)[-1].split()
+        if names in ([], ["big.bin"]) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     assert names in ([], ["big.bin"])  # either nothing, or the whole file: never a temp or partial file
     if names:
         size = adhoc(inventory_path, "host1", "-m", "stat", "-a", f"path={target}/big.bin", "-o")
