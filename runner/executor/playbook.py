@@ -342,7 +342,11 @@ class PlaybookExecutor:
         elif meta == "end_batch":
             state.stop_play = True
         if updates:
-            self.pool.broadcast(updates)
+            # When the host ran the task itself and the result speaks only of it, its own worker has applied all
+            # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
+            own = report and "clear_facts" not in updates and all(
+                set(updates.get(kind, {})) <= {host} for kind in ("vars", "facts"))
+            self.pool.broadcast(updates, except_host=host if own else None)
         status = result.get("_status") or status_of(result)
         if report:
             self._stats(host).count(status, ignored=bool(result.get("_ignored")))

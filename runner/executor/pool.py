@@ -190,9 +190,13 @@ class WorkerPool:
             self.connections[worker].send((_JOB, job_id, host, payload))
             return await future
 
-    def broadcast(self, message: Any) -> None:
-        for conn in self.connections:
-            conn.send((_UPDATE, message))
+    def broadcast(self, message: Any, *, except_host: str | None = None) -> None:
+        """Send a state update to every worker; ``except_host``: not to that host's own worker, which produced
+        the update itself (registered results and facts can be large, and are sent after every task)."""
+        skip = self.assignment.get(except_host) if except_host is not None else None
+        for index, conn in enumerate(self.connections):
+            if index != skip:
+                conn.send((_UPDATE, message))
 
     async def close(self) -> None:
         for conn in self.connections:
