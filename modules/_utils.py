@@ -17,8 +17,6 @@ A module is one file in ``modules/`` that defines::
     def run(module): ...        # returns a result dict: changed, msg, diff and module-specific keys
 """
 
-import datetime
-import glob
 import grp
 import hashlib
 import os
@@ -26,9 +24,11 @@ import pwd
 import shlex
 import shutil
 import stat
-import subprocess
 import tempfile
 import time
+
+# datetime, glob and subprocess are imported where they are used: this file loads into every agent, on every
+# host and at every run, and most modules never run a command.
 
 BOOLEANS_TRUE = frozenset(["y", "yes", "on", "1", "true", "t", "1.0"])
 BOOLEANS_FALSE = frozenset(["n", "no", "off", "0", "false", "f", "0.0", ""])
@@ -272,12 +272,21 @@ class Module(object):
         self.params = params
         self.check_mode = check_mode
         self.diff_mode = diff_mode
-        self.tmpdir = tmpdir or tempfile.gettempdir()
+        # A directory, or a function that makes one: the agent creates its temp directory only for the modules
+        # that ask for it.
+        self._tmpdir = tmpdir
         self.warnings = []
         # Check mode within one run: what earlier tasks would have created or removed on this host (absolute
         # path -> absent/directory/file/link), so a later task predicts from that rather than from the disk.
         # The agent keeps this mapping for its lifetime.
         self.predictions = predictions if predictions is not None else {}
+
+    @property
+    def tmpdir(self):
+        """A private directory for this module's temporary files."""
+        if callable(self._tmpdir):
+            self._tmpdir = self._tmpdir()
+        return self._tmpdir or tempfile.gettempdir()
 
     # -- check mode: the host as earlier tasks would have left it -------------------------------------------
     def predict(self, path, state):
@@ -328,6 +337,7 @@ class Module(object):
             env.update({k: str(v) for k, v in environ_update.items()})
         if use_unsafe_shell and isinstance(args, list):
             args = " ".join(shlex.quote(a) for a in args)
+        import subprocess
         try:
             proc = subprocess.Popen(args, shell=use_unsafe_shell, executable=executable, cwd=cwd, env=env,
                                     stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
@@ -716,6 +726,7 @@ COMMAND_RETURN = {
 }
 
 def _matches(pattern, chdir):
+    import glob
     if chdir and not os.path.isabs(pattern):
         pattern = os.path.join(chdir, pattern)
     return bool(glob.glob(pattern))
@@ -778,6 +789,7 @@ def run_command_task(module, use_shell=False, executable=None):
             # creates/removes could not decide, so this is a skip, not a predicted change
             result.update(skipped=True, changed=False)
         return result
+    import datetime
     start = datetime.datetime.now()
     rc, out, err = module.run_command(args, data=params.get("stdin"), cwd=chdir, use_unsafe_shell=use_shell,
                                       executable=executable, binary_data=not params.get("stdin_add_newline", True))

@@ -8,19 +8,24 @@ the bootstrap (see ``runner.agent.bootstrap``) and then talks to it in frames ov
 Requests carry an ``op``; every request gets exactly one reply frame, except ``put`` chunks that are not
 ``final`` (streamed without a reply) and ``fetch`` (one frame per chunk, then a final one). Module sources
 arrive once (``load``) and are kept by hash for the life of the process; modules run in this interpreter, so a
-task costs one request and one reply, no process spawn.
+task costs one request and one reply, no process spawn. Their compiled code is kept on the host between runs
+(``BytecodeCache``), as Python keeps ``__pycache__``: compiling the module sources is a good part of an agent's
+start.
+
+Imports that only some requests need (tempfile, traceback, shutil) are made where they are used: every host
+pays for the agent's start-up imports at every run.
 """
 
 import hashlib
 import json
+import marshal
 import os
 import select
 import signal
+import stat
 import struct
 import sys
-import tempfile
 import threading
-import traceback
 import types
 
 HEADER = struct.Struct("!II")
@@ -62,6 +67,75 @@ class Channel(object):
         self.writer.flush()
 
 
+class BytecodeCache(object):
+    """Compiled module code under ``~/.cache/provisioning/bytecode`` of the user the agent runs as, one file per
+    module name, source hash and interpreter bytecode version. Used only when that directory belongs to the user
+    and nobody else can write to it; any trouble (no home, read-only, a damaged file) means compiling, as if there
+    were no cache. Writing a module's new version removes its older ones."""
+
+    def __init__(self):
+        self.magic = self._magic()
+        self.directory = self._directory() if self.magic is not None else None
+
+    @staticmethod
+    def _magic():
+        try:
+            import _frozen_importlib_external
+            return _frozen_importlib_external.MAGIC_NUMBER.hex()
+        except (ImportError, AttributeError):
+            return None  # not CPython: no stable bytecode to keep
+
+    @staticmethod
+    def _directory():
+        try:
+            import pwd
+            home = pwd.getpwuid(os.getuid()).pw_dir
+            path = os.path.join(home, ".cache", "provisioning", "bytecode")
+            if not os.path.isdir(path):
+                os.makedirs(path, 0o700)
+            info = os.lstat(path)
+        except (ImportError, KeyError, OSError):
+            return None
+        if info.st_uid != os.getuid() or info.st_mode & 0o022 or not stat.S_ISDIR(info.st_mode):
+            return None
+        return path
+
+    def _path(self, name, digest):
+        return os.path.join(self.directory, "%s-%s.%s" % (name, digest, self.magic))
+
+    def code(self, name, digest, source, filename):
+        """The code object of ``source`` (whose sha256 is ``digest``, already checked)."""
+        if self.directory is not None:
+            try:
+                with open(self._path(name, digest), "rb") as handle:
+                    return marshal.loads(handle.read())
+            except (OSError, EOFError, ValueError, TypeError):
+                pass
+        code = compile(source, filename, "exec")
+        if self.directory is not None:
+            self._store(name, digest, code)
+        return code
+
+    def _store(self, name, digest, code):
+        path = self._path(name, digest)
+        partial = "%s.%d.tmp" % (path, os.getpid())
+        try:
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(marshal.dumps(code))
+            os.rename(partial, path)
+            # Module names are identifiers (no "-"): "name-" starts only this module's entries.
+            prefix, suffix, current = name + "-", "." + self.magic, os.path.basename(path)
+            for entry in os.listdir(self.directory):
+                if entry.startswith(prefix) and entry.endswith(suffix) and entry != current:
+                    os.unlink(os.path.join(self.directory, entry))
+        except OSError:
+            try:
+                os.unlink(partial)
+            except OSError:
+                pass
+
+
 class AbortWatch(object):
     """While a module runs, no request may arrive: stdin becoming readable (the controller closed the channel, or
     was interrupted) means stop now. Remove temp files and end every process the agent started."""
@@ -89,6 +163,12 @@ class AbortWatch(object):
             stop_everything(self.agent, signal.SIGHUP)
 
 
+def failure(exc):
+    """The reply for an exception that escaped a module or a request: its message and traceback."""
+    import traceback
+    return {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc), "exception": traceback.format_exc()}
+
+
 def stop_everything(agent, signum):
     """Remove temp files, then SIGTERM the agent's process group (itself and every process it started)."""
     agent.cleanup()
@@ -113,6 +193,7 @@ class Agent(object):
         self.upload_errors = {}
         self.temporaries = set()  # uploads a later module moves into place; removed at exit if still there
         self.tmpdir = None
+        self.bytecode = BytecodeCache()
         self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
         self._install_package()
 
@@ -124,7 +205,9 @@ class Agent(object):
         sys.modules["modules"] = package
 
     def workdir(self):
+        """The agent's private temp directory, made on first use and removed when the agent ends."""
         if self.tmpdir is None:
+            import tempfile
             self.tmpdir = tempfile.mkdtemp(prefix="provisioning-")
         return self.tmpdir
 
@@ -140,7 +223,7 @@ class Agent(object):
         module.__file__ = "<provisioning module %s>" % name
         sys.modules["modules." + name] = module
         setattr(sys.modules["modules"], name, module)
-        exec(compile(body, module.__file__, "exec"), module.__dict__)
+        exec(self.bytecode.code(name, digest, body, module.__file__), module.__dict__)
         self.modules[name] = module
         self.hashes[name] = digest
         return {"loaded": name}
@@ -160,7 +243,7 @@ class Agent(object):
             params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), header.get("params") or {},
                                               getattr(module, "SPEC_RULES", None))
             context = utils.Module(params, check_mode=header.get("check", False),
-                                   diff_mode=header.get("diff", False), tmpdir=self.workdir(),
+                                   diff_mode=header.get("diff", False), tmpdir=self.workdir,
                                    predictions=self.predictions)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
@@ -174,8 +257,7 @@ class Agent(object):
             result = dict(exc.result)
             result.update(failed=True, msg=exc.msg)
         except Exception as exc:  # a bug in the module, or the host refused something unexpected
-            result = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
-                      "exception": traceback.format_exc()}
+            result = failure(exc)
         finally:
             if saved_env is not None:
                 os.environ.clear()
@@ -198,6 +280,7 @@ class Agent(object):
             handle = self.uploads.get(path)
             if handle is None:
                 directory = os.path.dirname(path) or "."
+                import tempfile
                 fd, tmp = tempfile.mkstemp(prefix=".provisioning.", dir=directory)
                 handle = self.uploads[path] = (os.fdopen(fd, "wb"), tmp, hashlib.sha1())
             handle[0].write(body)
@@ -245,8 +328,7 @@ class Agent(object):
                 try:
                     reply = handler(header, body) if handler else {"failed": True, "msg": "unknown op"}
                 except Exception as exc:
-                    reply = {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc),
-                             "exception": traceback.format_exc()}
+                    reply = failure(exc)
                 if reply is not None:
                     self.channel.send(reply)
         finally:

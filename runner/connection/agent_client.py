@@ -248,15 +248,23 @@ class AgentClient:
                     continue
                 return header, b"".join(chunks)
 
-    async def close(self) -> None:
+    def release(self) -> None:
+        """Tell the agent to end (it removes its temp files and exits), without waiting for it to have done so."""
         try:
             self.process.write(encode_frame({"op": "exit"}))
             self.process.close_stdin()
-            await asyncio.wait_for(self.process.wait(), 5)
-        except (TimeoutError, OSError, ConnectionFailure):
+        except (OSError, ConnectionFailure):
             self.process.terminate()
         if self._stderr_task is not None:
             self._stderr_task.cancel()
+
+    async def close(self) -> None:
+        """End the agent and wait until it has exited (stopping it if it does not within 5 seconds)."""
+        self.release()
+        try:
+            await asyncio.wait_for(self.process.wait(), 5)
+        except (TimeoutError, OSError, ConnectionFailure):
+            self.process.terminate()
 
     def abort(self) -> None:
         """Stop the agent now (interrupt): it removes its temp files and ends what it started."""

@@ -103,7 +103,14 @@ class HostSession:
         return await (await self.agent(become)).fetch(remote_path)
 
     async def close(self) -> None:
-        await asyncio.gather(*(agent.close() for agent in self.agents.values()), return_exceptions=True)
+        if self.transport is not None and self.transport.close_ends_processes:
+            # Each agent reads its exit request, then the end of its stdin when the connection closes, and
+            # cleans up on its own: waiting for every agent to report its exit would add a round trip per host
+            # to the end of every run.
+            for agent in self.agents.values():
+                agent.release()
+        else:
+            await asyncio.gather(*(agent.close() for agent in self.agents.values()), return_exceptions=True)
         self.agents.clear()
         if self.transport is not None:
             await self.transport.close()

@@ -79,6 +79,8 @@ class SSHProcess(RemoteProcess):
 
 
 class SSHTransport(Transport):
+    close_ends_processes = True
+
     def __init__(self, settings: ConnectionSettings):
         self.settings = settings
         self.connection: asyncssh.SSHClientConnection | None = None

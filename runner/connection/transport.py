@@ -44,6 +44,10 @@ class RemoteProcess(ABC):
 class Transport(ABC):
     """One connection to one host, opened once and reused for every task of the run."""
 
+    # Whether closing the transport closes the stdin of every process started on it, so that a process that
+    # was told to end finishes on its own (SSH: the channels close with the connection).
+    close_ends_processes = False
+
     @abstractmethod
     async def connect(self) -> None: ...
 

@@ -56,11 +56,20 @@ def _worker_main(conn: Connection, context: WorkerContext) -> None:
         import cProfile
 
         profiler = cProfile.Profile(time.process_time)  # CPU time: what a busy machine does not distort
-        profiler.runcall(asyncio.run, _serve(conn, context))
+        profiler.runcall(_run_until_served, conn, context)
         profiler.dump_stats(os.path.join(profile_dir, f"worker-{os.getpid()}.prof"))
     else:
-        asyncio.run(_serve(conn, context))
+        _run_until_served(conn, context)
     os._exit(0)  # skip inherited atexit handlers and finalizers of the controller
+
+
+def _run_until_served(conn: Connection, context: WorkerContext) -> None:
+    """Serve on a new event loop, and leave the loop as it is when done: the worker exits next, and its
+    connections are already closed, so asyncio.run's teardown (cancelling leftovers, joining the resolver's
+    threads) would only add time to the end of every run."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    loop.run_until_complete(_serve(conn, context))
 
 
 async def _serve(conn: Connection, context: WorkerContext) -> None:
