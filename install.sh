@@ -29,4 +29,7 @@ fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+# An editable install leaves the bytecode to the first import, which PYTHONDONTWRITEBYTECODE (set on some
+# machines) turns into compiling every source at every start: compile it once, as pip does for a wheel.
+.venv/bin/python -m compileall -q runner modules filter_plugins >/dev/null
 echo "installed: $(.venv/bin/provisioning-playbook --help >/dev/null && echo provisioning) in $(pwd)/.venv"

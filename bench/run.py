@@ -41,6 +41,7 @@ def timed_run(runner: Runner, hosts: HostSet, logs: Path, label: str) -> tuple[M
 
 
 def bench_runner(runner: Runner, hosts: HostSet, runs: int, logs: Path) -> RunnerResults:
+    runner.prepare()
     results = RunnerResults(runner.name, runner.version(), len(hosts), smaller_hosts=len(hosts) // 2)
     for repetition in range(1, runs + 1):
         hosts.remove_paths([runner.target_dir])

@@ -76,6 +76,7 @@ class PlaybookWorker:
         self.index = ModuleIndex(options.library)
         self.play_state: dict[str, Any] = {}
         self._settings_cache: dict[tuple[str, ConnectionSettings, int], ConnectionSettings] = {}
+        self._paths: dict[int, list[Path]] = {}
 
     # -- state from the controller -------------------------------------------------------------------------
     def host_runtime(self, host: str) -> HostRuntime:
@@ -150,7 +151,10 @@ class PlaybookWorker:
         return await self._run_loop(host, node, variables, items)
 
     def _search_paths(self, node: PlanTask) -> list[Path]:
-        return [Path(p) for p in node.search_paths] or [Path(self.options.playbook_dir)]
+        paths = self._paths.get(node.id)
+        if paths is None:  # per node, not per task run: every run of a task looks in the same places
+            paths = self._paths[node.id] = [Path(p) for p in node.search_paths] or [Path(self.options.playbook_dir)]
+        return paths
 
     def _false_condition(self, node: PlanTask, templar: Templar) -> dict[str, Any] | None:
         for condition in node.when:

@@ -69,7 +69,7 @@ class Templar:
                  search_paths: Sequence[str | Path] = ()):
         self.environment = environment or get_environment()
         self.variables = variables if variables is not None else _EMPTY
-        self.search_paths = tuple(Path(path) for path in search_paths)
+        self.search_paths = tuple(path if isinstance(path, Path) else Path(path) for path in search_paths)
 
     # -- public API -------------------------------------------------------------------------------------------
 
