@@ -12,7 +12,7 @@ whole plan compiles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -139,13 +139,15 @@ class Compiler:
         self.tasks.start_play(playbook_dir)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
         roles = self.tasks.compile_roles(play.roles, inherited)
-        # Play-level tasks see the defaults and vars of the play's roles, as Ansible's (non-private) role variables.
-        after_roles = replace(inherited, scopes=inherited.scopes + tuple(self.tasks.roles.play_scopes))
-        main = roles + self.tasks.compile_list(play.tasks, after_roles)
-        post = self.tasks.compile_list(play.post_tasks, after_roles)
+        main = roles + self.tasks.compile_list(play.tasks, inherited)
+        post = self.tasks.compile_list(play.post_tasks, inherited)
         plan_play.sections = [pre, main, post]
         plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
         self.tasks.check_notifications(plan_play.handlers)
+        # The defaults and vars of every role the play lists or imports are the play's, as Ansible's (non-private)
+        # role variables: every task of the play sees them, those before the import included. A role's own
+        # tasks also see them through its scopes, where its parameters rank above them.
+        plan_play.scopes += [scope for scope in self.tasks.roles.play_scopes if scope not in plan_play.scopes]
         self.plan.plays.append(plan_play)
 
     def _facts(self, play: PlanPlay, inherited: Inherited) -> list[int]:

@@ -402,8 +402,6 @@ def _compile(compiler: Compiler, plays: list[dict[str, Any]], base: Path) -> Non
         compiler.error(exc)
         return
     for play in read:
+        # import_role shows a role's defaults and vars to the whole play (Compiler.compile_play): a health check
+        # (a task beside the role) reads the port the role's defaults set, a cluster's taskserv another's.
         compiler.compile_play(play, base.resolve())
-        # import_role shows a role's defaults and vars to the whole play, as Ansible's does: a health check (a
-        # task beside the role) reads the port the role's defaults set, a cluster's taskserv another's.
-        compiled = compiler.plan.plays[-1]
-        compiled.scopes += [scope for scope in compiler.tasks.roles.play_scopes if scope not in compiled.scopes]

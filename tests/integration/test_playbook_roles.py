@@ -33,3 +33,8 @@ def test_allow_duplicates_runs_a_role_each_time_it_is_listed(run: PlaybookRun) -
 
 def test_role_parameters_and_reference_vars_reach_the_role(run: PlaybookRun) -> None:
     assert [hosts["host1"]["msg"] for hosts in run.tasks("spec : announce")] == ["port 8080 fancy", "port 8081 plain"]
+
+
+def test_an_imported_roles_defaults_and_vars_belong_to_the_whole_play(run: PlaybookRun) -> None:
+    for name in ("before the import", "exported : inside", "after the import"):
+        assert [hosts["host1"]["msg"] for hosts in run.tasks(name)] == ["8443 edge"], name

@@ -31,10 +31,11 @@ def play_with_roles(roles: str) -> str:
 
 def test_dependencies_come_first_and_run_once_per_parameter_set() -> None:
     plan = Compiler(CompileOptions()).compile_playbooks([PLAYBOOKS / "roles.yml"])
-    assert [role.name for role in plan.roles] == ["common", "common", "web", "db", "dup", "dup", "spec", "spec"]
+    assert [role.name for role in plan.roles] == ["common", "common", "web", "db", "dup", "dup", "spec", "spec",
+                                                  "exported"]
     params = [plan.scopes[role.params_scope].vars if role.params_scope is not None else None for role in plan.roles]
     assert params[:2] == [None, {"who": "web"}]
-    assert params[6:] == [{"listen_port": 8080, "flavour": "fancy"}, {"listen_port": "{{ 8000 + 81 }}"}]
+    assert params[6:8] == [{"listen_port": 8080, "flavour": "fancy"}, {"listen_port": "{{ 8000 + 81 }}"}]
     assert all(plan.scopes[s].kind is ScopeKind.ROLE_PARAMS for s in (r.params_scope for r in plan.roles) if s)
 
 
