@@ -41,6 +41,8 @@ class PlayState:
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
+    # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
+    public_scopes: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def active(self) -> list[str]:
@@ -62,7 +64,8 @@ class PlaybookExecutor:
         self.start_at_task = start_at_task
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
-        self.include_cache: dict[tuple[int, str], list[int]] = {}
+        # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
+        self.include_cache: dict[tuple[int, str], tuple[list[int], list[int]]] = {}
         self.pool: WorkerPool | None = None
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
@@ -183,14 +186,19 @@ class PlaybookExecutor:
             assert self.pool is not None
             self.pool.broadcast({"vars": {host: values}})
 
-        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry), on_rescue,
-                          skip=state.skip)
+        return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
+                          on_rescue, skip=state.skip)
 
-    def _resolve_include(self, state: PlayState, node: PlanTask, entry: Mapping[str, Any]) -> list[int]:
+    def _resolve_include(self, state: PlayState, node: PlanTask, entry: Mapping[str, Any], host: str) -> list[int]:
         target = str(entry["target"])
-        cached = self.include_cache.get((node.id, target))
-        if cached is not None:
-            return cached
+        top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
+        if (node.include or {}).get("public") is True:
+            # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
+            exposed = state.public_scopes.setdefault(host, [])
+            exposed += [scope for scope in role_scopes if scope not in exposed]
+        return top
+
+    def _compile_include(self, state: PlayState, node: PlanTask, target: str) -> tuple[list[int], list[int]]:
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
         fragment = self.include_compiler(node, target)
@@ -201,8 +209,10 @@ class PlaybookExecutor:
         assert self.pool is not None
         self.pool.broadcast({"fragment": fragment.model_dump()})
         top = _top_level([task for task in fragment.tasks if task.id not in fragment.handlers])
-        self.include_cache[(node.id, target)] = top
-        return top
+        role_scopes = [scope for role in fragment.roles for scope in (role.defaults_scope, role.vars_scope)
+                       if scope is not None]
+        self.include_cache[(node.id, target)] = (top, role_scopes)
+        return top, role_scopes
 
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
         walks = {host: self._walker(host, state).walk(ids) for host in state.active}
@@ -307,7 +317,8 @@ class PlaybookExecutor:
         play_scopes = state.play.scopes
 
         async def one(host: str) -> tuple[str, dict[str, Any]]:
-            payload = {"task": node.id, "vars": steps[host].vars, "play_scopes": play_scopes}
+            payload = {"task": node.id, "vars": steps[host].vars,
+                       "play_scopes": [*play_scopes, *state.public_scopes.get(host, ())]}
             if limit is None:
                 return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
             async with limit:

@@ -36,5 +36,11 @@ def test_role_parameters_and_reference_vars_reach_the_role(run: PlaybookRun) -> 
 
 
 def test_an_imported_roles_defaults_and_vars_belong_to_the_whole_play(run: PlaybookRun) -> None:
-    for name in ("before the import", "exported : inside", "after the import"):
+    for name in ("before the import", "after the import"):
         assert [hosts["host1"]["msg"] for hosts in run.tasks(name)] == ["8443 edge"], name
+    assert [hosts["host1"]["msg"] for hosts in run.tasks("exported : inside")] == ["8443 edge"] * 3
+
+
+def test_an_included_roles_variables_reach_later_tasks_only_when_public(run: PlaybookRun) -> None:
+    assert [hosts["host1"]["msg"] for hosts in run.tasks("after a private include")] == ["hidden"]
+    assert [hosts["host1"]["msg"] for hosts in run.tasks("after a public include")] == ["8443 edge"]
