@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag
+from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag
 
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable, Notifiable
 from runner.models.task import Handler, Task
@@ -32,6 +32,8 @@ def _task_list(value: Any) -> list[Any]:
 
 class Block(CommonKeywords, Conditional, Delegatable, Notifiable):
     """Tasks run together; when one fails, ``rescue`` runs, and ``always`` runs in every case."""
+
+    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "block"
 

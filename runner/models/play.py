@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
+from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
 
 from runner.errors import SourcePosition
 from runner.models.action import BUILTIN_PREFIXES, IMPORT_PLAYBOOK, REMOVED_ACTIONS, canonical_action
@@ -46,6 +47,8 @@ VarsFiles = Annotated[
 class Play(CommonKeywords):
     """A mapping of hosts to the roles and tasks they run."""
 
+    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
+
     KIND = "play"
     UNSUPPORTED: ClassVar[dict[str, str]] = {
         "vars_prompt": "'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files",
@@ -81,7 +84,7 @@ def _import_schema(schema: dict[str, Any]) -> None:
 class PlaybookImport(Described, Conditional):
     """``- import_playbook: other.yml``: the compiler reads it in place, relative to this playbook."""
 
-    model_config = ConfigDict(json_schema_extra=_import_schema)
+    model_config = ConfigDict(json_schema_extra=_import_schema, defer_build=False)  # see runner.models.keywords
 
     KIND = "import_playbook"
 
@@ -105,6 +108,8 @@ class InfraImport(Described):
     """``- import_infra: ../infra/local.yml``: the plays that create the infra's servers, install their taskservs
     and set up its clusters, expanded by the compiler (``runner.compiler.infra``); its ``vars`` and ``tags`` go
     to each of those plays."""
+
+    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "import_infra"
 
@@ -135,9 +140,10 @@ PlayEntry = Annotated[
 PlayList = Annotated[list[PlayEntry], BeforeValidator(_play_list)]
 
 
-class Playbook(BaseModel):
+@dataclass
+class Playbook:
     """A playbook file: its plays, ``import_playbook`` and ``import_infra`` entries, in order, imports not yet
-    resolved."""
+    resolved. A plain container of models already validated: no validator is built for it."""
 
     path: str
     entries: list[Play | PlaybookImport | InfraImport]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema
 
@@ -19,6 +19,8 @@ from runner.taskservs.meta import TaskservMeta
 
 class RoleReference(CommonKeywords, Conditional, Delegatable):
     """``- common`` or ``- role: common`` (``name:`` too) with keywords; any other key is a role parameter."""
+
+    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "role"
     DERIVED = Model.DERIVED | {"params"}
