@@ -113,6 +113,14 @@ class Model(BaseModel):
         return data
 
 
+class LazyModel(Model):
+    """A mapping that only some runs read (a role's meta, a taskserv's section): its validator is built on first
+    use (pydantic's ``defer_build``) rather than when its module is imported, so a run that reads none of these
+    does not pay for building them."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 @cache
 def _keyword_table(model: type[Model]) -> dict[str, str]:
     return {

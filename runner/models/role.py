@@ -11,7 +11,7 @@ from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema
 
 from runner.loader.yaml import position_of
-from runner.models.base import POSITION_KEY, Model, Source
+from runner.models.base import POSITION_KEY, LazyModel, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
 from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
 from runner.taskservs.meta import TaskservMeta
@@ -69,7 +69,7 @@ RoleList = Annotated[list[RoleReference], BeforeValidator(_role_names_to_mapping
 OptionType = Literal["str", "list", "dict", "bool", "int", "float", "path", "raw", "jsonarg", "json", "bytes", "bits"]
 
 
-class SpecRules(Model):
+class SpecRules(LazyModel):
     """Rules between options, as a module's argument spec has them."""
 
     mutually_exclusive: list[list[str]] = Field(default_factory=list)
@@ -120,7 +120,7 @@ class EntryPoint(SpecRules):
 EntryPoints = Annotated[dict[str, EntryPoint], BeforeValidator(lambda value: {} if value is None else value)]
 
 
-class ArgumentSpecs(Model):
+class ArgumentSpecs(LazyModel):
     """``meta/argument_specs.yml``."""
 
     KIND = "argument_specs"
@@ -128,7 +128,7 @@ class ArgumentSpecs(Model):
     argument_specs: EntryPoints = Field(default_factory=dict)
 
 
-class RoleMeta(Model):
+class RoleMeta(LazyModel):
     """``meta/main.yml``."""
 
     KIND = "role meta"

@@ -26,15 +26,16 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from packaging.version import InvalidVersion, Version
 from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, WithJsonSchema
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from runner.galaxy.versions import ConstraintError, parse_constraint
 from runner.loader.yaml import position_of
-from runner.models.base import POSITION_KEY, Model, Source
+from runner.models.base import POSITION_KEY, LazyModel, Source
 from runner.models.types import Int, Text, Variables, describe, expected
+
+# packaging (runner.galaxy.versions uses it too) is imported where a version is read: this module is imported with
+# every role model, and a playbook without taskservs reads no version.
 
 # A taskserv's name is its role's name, and the host group ``taskserv_<name>``: a name host patterns can use.
 # (This module is imported by runner.models.role, so it cannot import the infra's group-name type.)
@@ -59,6 +60,8 @@ def _names(value: Any) -> list[Any]:
 
 
 def _version(value: Any) -> str:
+    from packaging.version import InvalidVersion, Version
+
     if isinstance(value, int | float) and not isinstance(value, bool):
         raise PydanticCustomError(
             "version_number", "expected a version written as a string (quote it: YAML reads 1.10 as the number "
@@ -73,6 +76,8 @@ def _version(value: Any) -> str:
 
 
 def _constraint(value: Any) -> str:
+    from runner.galaxy.versions import ConstraintError, parse_constraint
+
     if not isinstance(value, str):
         raise expected("a version constraint such as '>=1.6', '^1.2' or '>=1.6,<2'", value)
     try:
@@ -114,7 +119,7 @@ Statuses = Annotated[list[int], BeforeValidator(_statuses),
                      WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]})]
 
 
-class Requirement(Model):
+class Requirement(LazyModel):
     """A taskserv (or what one provides) with an optional version constraint: ``containerd>=1.6``, or written
     out as ``{name: containerd, version: ">=1.6"}``."""
 
@@ -126,6 +131,10 @@ class Requirement(Model):
     def allows(self, version: str) -> bool:
         if self.version is None:
             return True
+        from packaging.version import Version
+
+        from runner.galaxy.versions import parse_constraint
+
         # The constraint's own alternatives rather than Constraint.allows, which takes registry tags (semver)
         # only: a taskserv's version may be '1.28'.
         return any(specifiers.contains(Version(version), prereleases=True)
@@ -164,7 +173,7 @@ def _requirement_strings(value: Any) -> list[Any]:
 Requirements = Annotated[list[Requirement], BeforeValidator(_requirement_strings)]
 
 
-class HealthCheck(Model):
+class HealthCheck(LazyModel):
     """How to tell that a taskserv works once its role ran: a TCP port that accepts connections, a URL that
     answers with an expected status, or a command that succeeds, tried ``retries`` more times ``interval``
     seconds apart. Values may use variables (``port: "{{ redis_port }}"``)."""
@@ -211,7 +220,7 @@ Profiles = Annotated[dict[Name, Variables], BeforeValidator(_profiles),
                                      "additionalProperties": {"type": "object"}})]
 
 
-class TaskservMeta(Model):
+class TaskservMeta(LazyModel):
     """``taskserv:`` in a role's meta/main.yml. A role without it can still be named as a taskserv: it has no
     version, requirements or health check."""
 
