@@ -19,7 +19,9 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
              force_handlers: bool = False, start_at_task: str | None = None) -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
     verbosity, limit, connection ...). Returns the exit code."""
-    # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it.
+    # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
+    # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
+    import runner.actions  # noqa: F401
     from runner.executor.playbook import PlaybookExecutor
     from runner.executor.task_exec import RunOptions
 

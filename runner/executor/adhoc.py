@@ -112,6 +112,14 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -
     summary = Summary()
     if not run.hosts:
         return summary
+    # What the workers use (the template environment for the arguments, the controller-side actions such as
+    # copy) is loaded here once, before they fork, so they share it rather than each loading it; not at this
+    # module's import, so that ``provisioning --help`` and option errors answer without it.
+    from runner import actions  # noqa: F401
+    from runner.templating import get_environment
+
+    get_environment()
+
     pool = WorkerPool(run.hosts, run.forks, AdhocContext(run))
 
     async def one(host: str) -> None:
