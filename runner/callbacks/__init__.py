@@ -10,11 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from runner.callbacks.base import Callback, Callbacks
-from runner.callbacks.default import DefaultDisplay
-from runner.callbacks.json_report import JsonReport
-from runner.callbacks.junit_report import JunitReport
-from runner.callbacks.minimal import MinimalDisplay
 from runner.errors import OptionError, did_you_mean
+
+# Each view and report is imported where it is chosen, so a run loads only the ones it uses.
 
 STDOUT_CALLBACKS = ("default", "minimal", "oneline", "json", "progress")
 REPORT_KINDS = ("json", "junit")
@@ -42,11 +40,17 @@ def _stdout_view(name: str, verbosity: int, diff: bool, nocolor: bool, display_o
 
         return ProgressDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor)
     if name in ("default", "progress"):
+        from runner.callbacks.default import DefaultDisplay
+
         hide = [state for state, shown in (("ok", display_ok_hosts), ("skipped", display_skipped_hosts)) if not shown]
         return DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, hide=hide)
     if name in ("minimal", "oneline"):
+        from runner.callbacks.minimal import MinimalDisplay
+
         return MinimalDisplay(one_line=name == "oneline", verbosity=verbosity, nocolor=nocolor, stream=stream)
     if name == "json":
+        from runner.callbacks.json_report import JsonReport
+
         return JsonReport(stream=stream)
     raise OptionError(f"unknown stdout callback '{name}': expected one of {', '.join(STDOUT_CALLBACKS)}",
                       hint=did_you_mean(name, STDOUT_CALLBACKS))
@@ -71,7 +75,11 @@ def parse_report(spec: str) -> tuple[str, Path]:
 def _report(spec: str) -> Callback:
     kind, path = parse_report(spec)
     if kind == "json":
+        from runner.callbacks.json_report import JsonReport
+
         return JsonReport(path)
+    from runner.callbacks.junit_report import JunitReport
+
     return JunitReport(path)
 
 

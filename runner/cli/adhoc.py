@@ -11,9 +11,7 @@ import click
 from runner.callbacks.adhoc import AdhocDisplay
 from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
-from runner.cli.session import load_project
 from runner.errors import ExitCode, OptionError
-from runner.executor.adhoc import AdhocRun, run_adhoc
 from runner.module_index import ModuleIndex
 
 
@@ -51,6 +49,10 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
 @report_errors
 def main(pattern: str, module: str, module_args: str | None, one_line: bool, **options: Any) -> int:
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
+    # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
+    from runner.cli.session import load_project
+    from runner.executor.adhoc import AdhocRun, run_adhoc
+
     project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd())
     index = ModuleIndex(project.library)
     args = _module_args(index, module, module_args)

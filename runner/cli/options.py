@@ -6,12 +6,14 @@ import getpass
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from runner.connection import ConnectionSettings
 from runner.errors import OptionError
+
+if TYPE_CHECKING:
+    from runner.connection import ConnectionSettings
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
 
@@ -62,6 +64,8 @@ def config_overrides(options: dict[str, Any]) -> dict[str, Any]:
 
 def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSettings:
     """Connection settings every host starts from, before its own variables apply."""
+    from runner.connection import ConnectionSettings  # not needed for --help or an option error
+
     password = getpass.getpass("SSH password: ") if options.get("ask_pass") else None
     become_password = getpass.getpass("BECOME password: ") if (
         options.get("ask_become_pass") or getattr(config, "become_ask_pass", False)) else None

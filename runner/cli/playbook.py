@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars, shared_options
-from runner.cli.run import run_plan
-from runner.cli.session import load_hosts, load_project
-from runner.compiler import CompileOptions, Compiler
 from runner.errors import ExitCode, OptionError
-from runner.plan import Plan
 from runner.util.files import atomic_write_text
+
+if TYPE_CHECKING:
+    from runner.plan import Plan
 
 
 def _split_tags(values: tuple[str, ...]) -> list[str]:
@@ -96,6 +95,11 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     for infra in infras:
         if not infra.is_file():
             raise OptionError(f"the infra: {infra} could not be found")
+    # Imported here, not with the module: --help and option errors answer without loading the compiler.
+    from runner.cli.run import run_plan
+    from runner.cli.session import load_hosts, load_project
+    from runner.compiler import CompileOptions, Compiler
+
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
     extra_vars = parse_extra_vars(options["extra_vars"])
     project = load_project(config_overrides(options), playbook_dir, need_inventory=False)
