@@ -1,0 +1,37 @@
+"""Start-up cost: what a command loads before it does anything.
+
+Each check runs in a fresh interpreter, since this test process has long imported everything.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _loaded_after(code: str) -> dict[str, object]:
+    """Run ``code`` in a new interpreter; it leaves its findings in ``found`` (a dict), with sys.modules' names."""
+    script = f"import json, sys\nfound = {{}}\n{code}\nfound['modules'] = sorted(sys.modules)\nprint(json.dumps(found))"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_help_loads_neither_the_compiler_nor_the_executor() -> None:
+    modules = _loaded_after("import runner.cli.playbook, runner.cli.adhoc")["modules"]
+    for heavy in ("pydantic", "jinja2", "asyncssh", "runner.compiler", "runner.models", "runner.executor.adhoc"):
+        assert heavy not in modules, heavy
+
+
+def test_playbook_models_build_only_what_every_run_reads() -> None:
+    found = _loaded_after(
+        "from runner.models import Play, Task, Handler, Block, HandlerBlock, RoleReference, RoleMeta, ArgumentSpecs\n"
+        "from runner.models.keywords import CommonKeywords, Conditional\n"
+        "from runner.taskservs.meta import TaskservMeta\n"
+        "found['built'] = [m.__name__ for m in (Play, Task, Handler, Block, HandlerBlock, RoleReference, RoleMeta,\n"
+        "    ArgumentSpecs, CommonKeywords, Conditional, TaskservMeta) if m.__pydantic_complete__]")
+    assert found["built"] == ["Play", "Task", "Handler", "Block", "HandlerBlock", "RoleReference"]
+    assert "packaging" not in found["modules"]
