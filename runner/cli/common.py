@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from runner.errors import ExitCode, UserError
+from runner.util.heap import collection_held
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,7 +24,8 @@ def report_errors(function: F) -> F:
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            code = function(*args, **kwargs)
+            with collection_held():  # released sooner when workers fork (runner.executor.pool)
+                code = function(*args, **kwargs)
         except UserError as exc:
             sys.stderr.write(exc.render() + "\n")
             sys.exit(int(exc.exit_code))

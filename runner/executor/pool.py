@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from runner.util.heap import release_collection
+
 
 class WorkerContext(Protocol):
     """What a worker runs. Built by the controller before the fork; each worker holds its own copy."""
@@ -136,6 +138,7 @@ class WorkerPool:
     def __init__(self, hosts: Sequence[str], forks: int, context: WorkerContext):
         self.forks = max(1, forks)
         count = max(1, min(self.forks, len(hosts) or 1, os.cpu_count() or 1))
+        release_collection()  # the plan and inventory stay for the run: frozen before the workers share them
         self._mp = multiprocessing.get_context("fork")
         self.connections: list[Connection] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
