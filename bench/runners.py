@@ -87,11 +87,11 @@ class OursRunner(Runner):
         for package in (runner, modules, filter_plugins):
             compileall.compile_dir(Path(package.__file__).parent, quiet=1)
 
-    def invocation(self, hosts: HostSet) -> Invocation:
+    def invocation(self, hosts: HostSet, playbook: Path = WORKLOAD) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
         config = self.workdir / "provisioning.cfg"
         config.write_text("[defaults]\nstdout_callback = default\n")
-        return Invocation([_ours_command("provisioning-playbook"), str(WORKLOAD), "-i", str(inventory),
+        return Invocation([_ours_command("provisioning-playbook"), str(playbook), "-i", str(inventory),
                            "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
                           self._environment(PROVISIONING_CONFIG=str(config)), self.workdir)
 

@@ -1,0 +1,76 @@
+"""The marginal cost of a host-task: what one more task on one more host costs this runner once its start-up,
+connections and agents are paid.
+
+    python3 bench/marginal.py [--hosts 20] [--tasks 10] [--runs 5] [--keep-env]
+
+Runs a playbook of one task and one of 1 + TASKS tasks (each ``command: echo N``, the same on every host)
+against the same hosts, alternately, RUNS times each; the slope between their median wall times, divided by
+TASKS x HOSTS, is the marginal cost. It includes what the hosts spend on each task (their sshd and agent share
+the machine's CPUs), and so does the controller-CPU slope printed beside it, which leaves the hosts out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hosts import HostSet
+from measure import Measurement, measure
+from runners import OursRunner
+
+
+def echo_playbook(directory: Path, tasks: int) -> Path:
+    path = directory / f"echo-{tasks}.yml"
+    body = "".join(f"    - name: echo {number}\n      command: echo {number}\n      changed_when: false\n"
+                   for number in range(tasks))
+    path.write_text(f"- hosts: testhosts\n  gather_facts: false\n  tasks:\n{body}")
+    return path
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hosts", type=int, default=20, help="number of local test hosts (default 20)")
+    parser.add_argument("--tasks", type=int, default=10, help="tasks the longer playbook adds (default 10)")
+    parser.add_argument("--runs", type=int, default=5, help="repetitions of each playbook (default 5)")
+    parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    arguments = parser.parse_args(argv)
+    if min(arguments.hosts, arguments.tasks, arguments.runs) < 1:
+        parser.error("--hosts, --tasks and --runs must be at least 1")
+
+    env, hosts = HostSet.start(arguments.hosts)
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-marginal-") as scratch:
+            work = Path(scratch)
+            runner = OursRunner(work)
+            runner.prepare()
+            short, long = echo_playbook(work, 1), echo_playbook(work, 1 + arguments.tasks)
+            times: dict[Path, list[Measurement]] = {short: [], long: []}
+            for _ in range(arguments.runs):
+                for playbook in (short, long):
+                    invocation = runner.invocation(hosts, playbook)
+                    measurement = measure(invocation.argv, work / "run.log", env=invocation.env, cwd=invocation.cwd)
+                    if measurement.exit_code != 0:
+                        print((work / "run.log").read_text(errors="replace")[-3000:])
+                        return 1
+                    times[playbook].append(measurement)
+    finally:
+        if not arguments.keep_env:
+            env.down()
+    host_tasks = arguments.tasks * arguments.hosts
+    wall = {playbook: statistics.median(m.seconds for m in runs) for playbook, runs in times.items()}
+    cpu = {playbook: statistics.median(m.cpu_seconds for m in runs) for playbook, runs in times.items()}
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}: {arguments.hosts} hosts, 1 task vs {1 + arguments.tasks} tasks, "
+          f"medians of {arguments.runs}")
+    print(f"  wall: {wall[short]:.2f} s vs {wall[long]:.2f} s -> "
+          f"{(wall[long] - wall[short]) / host_tasks * 1000:.2f} ms per host-task")
+    print(f"  controller CPU: {cpu[short]:.2f} s vs {cpu[long]:.2f} s -> "
+          f"{(cpu[long] - cpu[short]) / host_tasks * 1000:.2f} ms per host-task")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
