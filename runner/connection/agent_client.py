@@ -170,7 +170,9 @@ class AgentClient:
     @contextlib.asynccontextmanager
     async def _exchange(self) -> AsyncIterator[None]:
         """One request and its reply, alone on the channel; a broken channel makes the agent ``dead`` and the
-        host unreachable (``ConnectionFailure``), never a raw OS error."""
+        host unreachable (``ConnectionFailure``), never a raw OS error. A request given up before its reply (a
+        task's ``timeout``) stops the agent, with the module and what it started: its reply could never be told
+        from the next request's. The host's next task starts a new agent."""
         if self.dead:
             raise ConnectionFailure(f"the agent on {self.host} has ended")
         async with self._lock:
@@ -182,6 +184,10 @@ class AgentClient:
             except (OSError, EOFError) as exc:
                 self.dead = True
                 raise ConnectionFailure(f"lost the agent on {self.host}: {exc or type(exc).__name__}") from None
+            except asyncio.CancelledError:
+                self.dead = True
+                self.abort()
+                raise
 
     async def _receive(self) -> dict[str, Any]:
         return (await self._receive_frame())[0]

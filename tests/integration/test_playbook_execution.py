@@ -92,3 +92,12 @@ def test_meta_end_host_and_end_play(inventory_path: Path) -> None:
     assert run.ran("after end_host") == ["host1", "host3"]
     assert run.ran("after end_play") == []
     assert run.msg("the next play") == {"host1": True, "host2": "nothing", "host3": True}
+
+
+def test_a_task_timeout_stops_the_module_and_the_host_goes_on(inventory_path: Path) -> None:
+    run = run_playbook(inventory_path, "timeout.yml")
+    assert run.exit_code == 0, run.output
+    slow = run.tasks("too slow")[0]["host1"]
+    assert slow["failed"] and "expected time frame (1)" in slow["msg"]
+    assert run.tasks("the next task")[0]["host1"]["stdout"] == "still here"
+    assert run.tasks("what is left of the slow one")[0]["host1"]["stdout"] == ""
