@@ -163,6 +163,15 @@ class AbortWatch(object):
             stop_everything(self.agent, signal.SIGHUP)
 
 
+def write_job_result(path, result):
+    """An async job's state, replaced whole (write beside, then rename): a reader never sees half of it."""
+    partial = "%s.%d.tmp" % (path, os.getpid())
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(json.dumps(result, default=str))
+    os.rename(partial, path)
+
+
 def failure(exc):
     """The reply for an exception that escaped a module or a request: its message and traceback."""
     import traceback
@@ -229,6 +238,12 @@ class Agent(object):
         return {"loaded": name}
 
     def op_run(self, header, body):
+        if header.get("background"):
+            return self.start_job(header)
+        return self.call_module(header, watch=True)
+
+    def call_module(self, header, watch):
+        """Run a loaded module with its parameters; ``watch``: stop everything if the channel speaks meanwhile."""
         name = header["module"]
         module = self.modules.get(name)
         if module is None:
@@ -247,7 +262,10 @@ class Agent(object):
                                    predictions=self.predictions)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
-            with AbortWatch(self):
+            if watch:
+                with AbortWatch(self):
+                    result = module.run(context) or {}
+            else:
                 result = module.run(context) or {}
             if context.warnings:
                 result.setdefault("warnings", []).extend(context.warnings)
@@ -268,6 +286,64 @@ class Agent(object):
                 pass
         result.setdefault("changed", False)
         return result
+
+    # -- async jobs (the task keywords async and poll: 0) ---------------------------------------------------------
+    def start_job(self, header):
+        """Run the module in the background, apart from the agent and the channel, for at most ``background``
+        seconds; its result goes to ``~/.provisioning_async/<job id>``, which the async_status module reads. The
+        job outlives the agent, as Ansible's do (a reboot, a long upgrade)."""
+        import random
+        limit = int(header["background"])
+        jid = "%d.%d" % (random.randint(0, 999999999999), os.getpid())
+        directory = os.path.join(os.path.expanduser("~"), ".provisioning_async")
+        results = os.path.join(directory, jid)
+        try:
+            if not os.path.isdir(directory):
+                os.makedirs(directory, 0o700)
+            write_job_result(results, {"started": 1, "finished": 0, "ansible_job_id": jid})
+        except OSError as exc:
+            return {"failed": True, "msg": "cannot start the async job: %s" % exc}
+        child = os.fork()
+        if child == 0:  # a new session, and a second fork so that nothing waits for the job
+            try:
+                os.setsid()
+                if os.fork() == 0:
+                    self.run_job(header, jid, results, limit)
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        return {"started": 1, "finished": 0, "ansible_job_id": jid, "results_file": results, "changed": True}
+
+    def run_job(self, header, jid, results, limit):
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        self.channel.reader.close()
+        self.channel.writer.close()
+        # What the agent holds stays the agent's: the job has its own temp directory (the agent removes its own
+        # when it ends, the job may go on), no staged uploads to clean, and the default signal handlers.
+        self.tmpdir, self.uploads, self.temporaries = None, {}, set()
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, signal.SIG_DFL)
+
+        def expire(signum, frame):
+            write_job_result(results, {"failed": True, "finished": 1, "ansible_job_id": jid,
+                                       "msg": "async task did not complete within the requested time - %ds"
+                                              % limit})
+            os.killpg(os.getpgrp(), signal.SIGKILL)  # the job and whatever it started
+
+        signal.signal(signal.SIGALRM, expire)
+        signal.alarm(max(1, limit))
+        try:
+            result = self.call_module(header, watch=False)
+            result.update(finished=1, ansible_job_id=jid)
+            signal.alarm(0)
+            write_job_result(results, result)
+        finally:
+            if self.tmpdir:
+                import shutil
+                shutil.rmtree(self.tmpdir, ignore_errors=True)
+            os._exit(0)
 
     def op_put(self, header, body):
         """Receive a file in chunks into a temp file beside ``path``; the final chunk renames it into place."""

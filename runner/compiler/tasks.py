@@ -127,7 +127,7 @@ class TaskCompiler:
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
             "register_var": task.register_var, "notify": list(task.notify or []),
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
-            "retries": task.retries, "delay": task.delay,
+            "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
         }
         for name, value in context.keywords:
             fields[name] = value

@@ -199,8 +199,10 @@ class AgentClient:
 
     # -- operations ----------------------------------------------------------------------------------------
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
-                         diff: bool = False, environment: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them."""
+                         diff: bool = False, environment: dict[str, Any] | None = None,
+                         background: int | None = None) -> dict[str, Any]:
+        """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
+        ``background``: start it as an async job of at most that many seconds and return its job id at once."""
         async with self._exchange():
             frames = []
             for source in modules:
@@ -209,7 +211,7 @@ class AgentClient:
                                                source.source))
             module = modules[-1]
             frames.append(encode_frame({"op": "run", "module": module.name, "params": params, "check": check,
-                                        "diff": diff, "env": environment or None}))
+                                        "diff": diff, "env": environment or None, "background": background}))
             self.process.write(b"".join(frames))
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:

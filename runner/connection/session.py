@@ -69,12 +69,12 @@ class HostSession:
             return self.agents[key]
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
-                         become: BecomeSettings | None = None,
-                         environment: dict[str, Any] | None = None) -> dict[str, Any]:
+                         become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
+                         background: int | None = None) -> dict[str, Any]:
         info = self.index.get(name)
         client = await self.agent(become)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
-                                       environment=environment)
+                                       environment=environment, background=background)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None) -> CommandResult:

@@ -26,12 +26,17 @@ class ModuleCall:
     environment: dict[str, Any] | None = None
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
+    background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
 
 
 async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) -> dict[str, Any]:
     """The module's result; an unreachable host gives ``unreachable: True`` instead of raising."""
     try:
         info = index.get(call.module)
+        if info.action and call.background is not None:
+            return {"failed": True, "changed": False,
+                    "msg": f"'{call.module}' runs partly on the controller and cannot be started in the background "
+                           "(async with poll: 0); give it a poll interval to wait for it"}
         if info.action:
             from runner.actions import ACTIONS
             from runner.actions.context import ActionContext
@@ -43,7 +48,8 @@ async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) ->
             result = await ACTIONS[info.action](context)
         else:
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
-                                              become=call.become, environment=call.environment)
+                                              become=call.become, environment=call.environment,
+                                              background=call.background)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:

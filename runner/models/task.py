@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
@@ -117,10 +117,6 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
 
     KIND = "task"
     DERIVED = Model.DERIVED | {"module", "module_args", "module_position", "loop_with", "include"}
-    UNSUPPORTED: ClassVar[dict[str, str]] = {
-        "async": "'async' is not supported yet; remove async/poll to run the task in the foreground",
-        "poll": "'poll' is not supported yet; remove async/poll to run the task in the foreground",
-    }
 
     module: SkipJsonSchema[str] = ""
     module_args: SkipJsonSchema[Any] = Field(default_factory=dict)
@@ -139,6 +135,10 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
     until: Conditions | None = None
     retries: Int | None = None
     delay: Int | None = None
+    # async: run in the background on the host for at most this many seconds; poll: how often to check on it
+    # (0: do not wait, the task's result names the job for async_status)
+    async_seconds: Int | None = Field(default=None, alias="async")
+    poll: Int | None = None
 
     @classmethod
     def known_words(cls) -> set[str]:

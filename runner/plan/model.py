@@ -67,6 +67,8 @@ class PlanTask(_Strict):
     until: list[Any] | None = None
     retries: Any = None
     delay: Any = None
+    async_seconds: Any = Field(default=None, description="The async: keyword (seconds); None: run in the foreground")
+    poll: Any = Field(default=None, description="The poll: keyword (seconds between checks; 0: do not wait)")
     ignore_errors: Any = False
     ignore_unreachable: Any = False
     notify: list[str] = Field(default_factory=list)

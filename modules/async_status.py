@@ -1,0 +1,79 @@
+"""Obtain the status of an asynchronous task (a task started with ``async`` and ``poll: 0``)."""
+
+import json
+import os
+
+DOCUMENTATION = {
+    "short_description": "Obtain status of asynchronous task",
+    "description": [
+        "Reads the state of a job that a task with async and poll: 0 started on this host.",
+        "The job's state is kept in ~/.provisioning_async/<job id> of the user the job ran as; a finished job "
+        "reports its module's result with finished: 1.",
+    ],
+    "options": {
+        "jid": {"description": "Job or task identifier (the ansible_job_id the starting task returned).",
+                "type": "str", "required": True},
+        "mode": {"description": "If status, obtain the status. If cleanup, remove the job's state without "
+                                "waiting for it to finish.",
+                 "type": "str", "default": "status", "choices": ["status", "cleanup"]},
+    },
+}
+
+EXAMPLES = """
+- name: Upgrade in the background
+  command: sleep 20
+  async: 600
+  poll: 0
+  register: upgrade
+
+- name: Wait for the upgrade to end
+  async_status:
+    jid: "{{ upgrade.ansible_job_id }}"
+  register: job
+  until: job is finished
+  retries: 60
+  delay: 5
+
+- name: Forget the job
+  async_status:
+    jid: "{{ upgrade.ansible_job_id }}"
+    mode: cleanup
+"""
+
+RETURN = {
+    "ansible_job_id": "The asynchronous job id",
+    "started": "Whether the job has started (1) or not (0)",
+    "finished": "Whether the job has finished (1) or not (0)",
+    "erased": "The job's state file, removed (mode cleanup)",
+}
+
+ARGUMENT_SPEC = {
+    "jid": {"type": "str", "required": True},
+    "mode": {"type": "str", "default": "status", "choices": ["status", "cleanup"]},
+}
+SUPPORTS_CHECK_MODE = True
+
+
+def run(module):
+    jid = module.params["jid"]
+    if os.sep in jid or jid in (".", ".."):
+        module.fail("invalid job id %r" % jid)
+    path = os.path.join(os.path.expanduser("~"), ".provisioning_async", jid)
+    if module.params["mode"] == "cleanup":
+        if os.path.exists(path) and not module.check_mode:
+            os.unlink(path)
+        return {"changed": False, "ansible_job_id": jid, "erased": path}
+    try:
+        with open(path) as handle:
+            state = json.load(handle)
+    except (IOError, OSError):
+        module.fail("could not find job", ansible_job_id=jid, started=1, finished=1)
+    except ValueError:  # written whole and renamed into place, so only a foreign file reads like this
+        module.fail("could not parse the job's state in %s" % path, ansible_job_id=jid, started=1, finished=1)
+    if not state.get("finished"):
+        return {"changed": False, "ansible_job_id": jid, "started": 1, "finished": 0, "results_file": path}
+    state.update(ansible_job_id=jid, finished=1, started=1)
+    state.setdefault("changed", False)
+    if state.get("failed"):
+        module.fail(state.pop("msg", "the async job failed"), **{k: v for k, v in state.items() if k != "failed"})
+    return state

@@ -1,0 +1,73 @@
+"""async and poll on a real host (async.yml): a task waited for within its limit, one over it, a background job
+followed with async_status until it finishes, a background job over its limit, and cleanup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.playbook_run import PlaybookRun, run_playbook
+
+pytestmark = pytest.mark.hosts
+
+LIMIT_MESSAGE = "async task did not complete within the requested time - 1s"
+
+
+@pytest.fixture(scope="module")
+def run(inventory_path: Path) -> PlaybookRun:
+    return run_playbook(inventory_path, "async.yml")
+
+
+def result(run: PlaybookRun, task: str) -> dict:
+    return run.tasks(task)[0]["host1"]
+
+
+def test_the_run_succeeds(run: PlaybookRun) -> None:
+    assert run.exit_code == 0, run.output
+
+
+def test_a_polled_task_is_waited_for_within_its_limit(run: PlaybookRun) -> None:
+    waited = result(run, "waited for")
+    assert waited["stdout"] == "waited" and waited["finished"] == 1
+    over = result(run, "too long for its limit")
+    assert over["failed"] and over["msg"] == LIMIT_MESSAGE
+
+
+def test_a_background_job_is_followed_with_async_status(run: PlaybookRun) -> None:
+    started = result(run, "in the background")
+    assert started["started"] == 1 and started["finished"] == 0 and started["changed"] is True
+    assert result(run, "right after the start")["finished"] == 0
+    done = result(run, "wait for the job")
+    assert done["finished"] == 1 and done["stdout"] == "done in the background"
+    assert done["ansible_job_id"] == started["ansible_job_id"]
+
+
+def test_a_background_job_over_its_limit_is_stopped_and_reported_failed(run: PlaybookRun) -> None:
+    status = result(run, "the slow job ends failed")
+    assert status["failed"] and status["msg"] == LIMIT_MESSAGE
+    assert result(run, "nothing left of the slow ones")["stdout"] == ""
+
+
+def test_cleanup_removes_the_jobs_state(run: PlaybookRun) -> None:
+    assert result(run, "the job's state is gone")["stat"]["exists"] is False
+
+
+def test_check_mode_refuses_async_tasks_as_ansible_does(inventory_path: Path, tmp_path: Path) -> None:
+    playbook = tmp_path / "check.yml"
+    playbook.write_text("- hosts: host1\n  gather_facts: false\n  tasks:\n"
+                        "    - name: background\n      command: echo hi\n      async: 10\n      poll: 0\n")
+    checked = run_playbook(inventory_path, str(playbook), "--check")
+    assert checked.exit_code == 2, checked.output
+    assert checked.tasks("background")[0]["host1"]["msg"] == "check mode and async cannot be used on same task."
+
+
+def test_an_action_that_runs_on_the_controller_does_not_go_to_the_background(inventory_path: Path,
+                                                                             tmp_path: Path) -> None:
+    playbook = tmp_path / "copy.yml"
+    playbook.write_text("- hosts: host1\n  gather_facts: false\n  tasks:\n"
+                        "    - name: copy\n      copy:\n        content: hi\n        dest: /tmp/async-copy\n"
+                        "      async: 10\n      poll: 0\n")
+    refused = run_playbook(inventory_path, str(playbook))
+    assert refused.exit_code == 2, refused.output
+    assert "cannot be started in the background" in refused.tasks("copy")[0]["host1"]["msg"]
