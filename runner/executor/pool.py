@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from runner.util.heap import release_collection
+from runner.util.heap import release_collection, thaw_collection
 
 
 class WorkerContext(Protocol):
@@ -237,6 +237,7 @@ class WorkerPool:
                 process.join(1)
 
     def _detach(self) -> None:
+        thaw_collection()
         if self._loop is not None and not self._loop.is_closed():
             for conn in self.connections:
                 try:

@@ -31,3 +31,9 @@ def release_collection() -> None:
     """What has been built so far stays for the run: freeze it, and collect cycles again from here on."""
     gc.freeze()
     gc.enable()
+
+
+def thaw_collection() -> None:
+    """The workers are gone: what was frozen for them may be collected again (a caller that stays, as the test
+    suite running many playbooks in one process, would otherwise keep every earlier run's cycles)."""
+    gc.unfreeze()

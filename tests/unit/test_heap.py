@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from runner.cli.common import report_errors
-from runner.util.heap import release_collection
+from runner.util.heap import release_collection, thaw_collection
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +39,10 @@ def test_releasing_freezes_what_was_built_and_collects_again() -> None:
     release_collection()
     assert gc.isenabled()
     assert gc.get_freeze_count() >= len(built)
+
+
+def test_thawing_lets_the_frozen_objects_be_collected_again() -> None:
+    release_collection()
+    assert gc.get_freeze_count() > 0
+    thaw_collection()
+    assert gc.get_freeze_count() == 0

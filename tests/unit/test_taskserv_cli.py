@@ -3,6 +3,8 @@ problem at file:line:col, taskservs per server, and the refusals that come befor
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +18,11 @@ ENV = {"PROVISIONING_CONFIG": str(CONFIG), "PROVISIONING_INFRA": None}
 
 
 def run(*args: str, cwd: Path | None = None) -> Any:
-    runner = CliRunner()
+    """The command's result, run in ``cwd`` (a fresh directory inside it, as a user's working directory)."""
     if cwd is None:
-        return runner.invoke(main, list(args), env=ENV)
-    with runner.isolated_filesystem(temp_dir=cwd):
-        return runner.invoke(main, list(args), env=ENV)
+        return CliRunner().invoke(main, list(args), env=ENV)
+    with tempfile.TemporaryDirectory(dir=cwd) as workdir, contextlib.chdir(workdir):
+        return CliRunner().invoke(main, list(args), env=ENV)
 
 
 @pytest.fixture
