@@ -45,9 +45,14 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
 @click.option("-m", "--module-name", "module", default="command", show_default=True, help="Module to run.")
 @click.option("-a", "--args", "module_args", help="Module arguments: key=value pairs, free text, or JSON.")
 @click.option("-o", "--one-line", is_flag=True, help="Condense output to one line per host.")
+@click.option("-B", "--background", type=click.IntRange(min=1), metavar="SECONDS",
+              help="Run asynchronously, failing after SECONDS.")
+@click.option("-P", "--poll", type=click.IntRange(min=0), default=15, show_default=True, metavar="SECONDS",
+              help="With -B, how often to check on the job; 0 starts it in the background and does not wait.")
 @shared_options
 @report_errors
-def main(pattern: str, module: str, module_args: str | None, one_line: bool, **options: Any) -> int:
+def main(pattern: str, module: str, module_args: str | None, one_line: bool, background: int | None, poll: int,
+         **options: Any) -> int:
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
     # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
     from runner.cli.session import load_project
@@ -68,6 +73,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, **o
         return ExitCode.OK
     run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
-                   check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library)
+                   check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
+                   background=background, poll=poll)
     summary = run_adhoc(run, lambda host, result: display.host_result(host, index.canonical(module), result))
     return summary.exit_code

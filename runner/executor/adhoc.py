@@ -15,7 +15,13 @@ from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import ExitCode
-from runner.executor.module_call import ModuleCall, execute
+from runner.executor.module_call import (
+    ASYNC_IN_CHECK_MODE,
+    DEFAULT_POLL_INTERVAL,
+    ModuleCall,
+    async_limits,
+    execute_within,
+)
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
 from runner.module_index import ModuleIndex
@@ -36,6 +42,8 @@ class AdhocRun:
     extra_vars: dict[str, Any] = field(default_factory=dict)
     library: list[Path] = field(default_factory=list)
     search_paths: list[Path] = field(default_factory=lambda: [Path.cwd()])
+    background: int | None = None  # -B: run asynchronously, failing after this many seconds
+    poll: int = DEFAULT_POLL_INTERVAL  # -P: with -B, 0 starts a background job and does not wait
 
 
 @dataclass
@@ -87,10 +95,13 @@ class AdhocContext:
             args = Templar(variables).template(self.run.args)
         except TemplateError as exc:
             return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
+        if self.run.background is not None and self.run.check:
+            return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
+        limit, background = async_limits(self.run.background, self.run.poll)
         call = ModuleCall(self.run.module, args, check=self.run.check, diff=self.run.diff,
                           become=settings.become_settings(), search_paths=self.run.search_paths,
-                          task_vars=variables)
-        return await execute(session, self.index, call)
+                          task_vars=variables, background=background)
+        return await execute_within(session, self.index, call, async_limit=limit)
 
     def update(self, message: Any) -> None:
         return None

@@ -1,8 +1,10 @@
 """Running one module on one host: through a controller-side action when the module declares one, else
-through the host's agent. Shared by ad-hoc commands and playbook tasks."""
+through the host's agent; within a task's timeout and its async limit, or as a background job. Shared by
+ad-hoc commands and playbook tasks."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +59,41 @@ async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) ->
     except UserError as exc:
         return {"failed": True, "changed": False, "msg": exc.message}
     return mask_secrets(result, no_log_values(index, call))
+
+
+DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
+ASYNC_IN_CHECK_MODE = "check mode and async cannot be used on same task."
+
+
+def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | None, int | None]:
+    """(limit to wait within, limit of a background job) for ``async``/``poll`` (playbook keywords, or ad-hoc
+    ``-B``/``-P``). With a poll interval (15 s unless given) the module is waited for within its limit: the
+    persistent agent needs no polling for that. With ``poll: 0`` it starts as a background job on the host and
+    the caller goes on at once (async_status follows the job)."""
+    if async_seconds is None:
+        return None, None
+    if poll == 0:
+        return None, int(async_seconds)
+    return int(async_seconds), None
+
+
+async def execute_within(session: HostSession, index: ModuleIndex, call: ModuleCall, *,
+                         timeout: float | None = None, async_limit: int | None = None) -> dict[str, Any]:
+    """``execute`` within the tighter of a task's ``timeout`` and its async limit; the agent stops the module
+    and what it started when either passes (see AgentClient)."""
+    bounds = [float(value) for value in (timeout, async_limit) if value]
+    try:
+        result = await asyncio.wait_for(execute(session, index, call), min(bounds) if bounds else None)
+    except TimeoutError:
+        if async_limit and (not timeout or async_limit <= float(timeout)):
+            return {"failed": True, "changed": False, "finished": 1,
+                    "msg": f"async task did not complete within the requested time - {async_limit}s"}
+        return {"failed": True, "changed": False,
+                "msg": f"The {call.module} action failed to execute in the expected time frame ({timeout}) "
+                       "and was terminated"}
+    if async_limit is not None:
+        result.update(started=1, finished=1)
+    return result
 
 
 def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:

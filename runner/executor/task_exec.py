@@ -24,7 +24,13 @@ from typing import Any
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
 from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest, join_group
-from runner.executor.module_call import ModuleCall, execute
+from runner.executor.module_call import (
+    ASYNC_IN_CHECK_MODE,
+    DEFAULT_POLL_INTERVAL,
+    ModuleCall,
+    async_limits,
+    execute_within,
+)
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
 from runner.plan import Plan, PlanFragment, PlanTask
@@ -32,7 +38,6 @@ from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 _COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
-DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
 
 
 @dataclass
@@ -272,7 +277,7 @@ class PlaybookWorker:
             return {"changed": False, "_meta": node.args.get("_raw_params") or node.args.get("free_form")}
         module = node.module or ""
         if node.async_seconds is not None and check:
-            return {"failed": True, "changed": False, "msg": "check mode and async cannot be used on same task."}
+            return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         args = drop_omitted(templar.template(node.args))
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
                 and not _creates_or_removes(args):
@@ -291,23 +296,14 @@ class PlaybookWorker:
         environment: dict[str, Any] = {}
         for entry in node.environment:
             environment.update(templar.template(entry) or {})
-        limit, background = _async_limits(node, templar)
+        limit, background = async_limits(
+            templar.template(node.async_seconds) if node.async_seconds is not None else None,
+            int(templar.template(node.poll)) if node.poll is not None else DEFAULT_POLL_INTERVAL)
         call = ModuleCall(module, args, check=check, diff=diff, become=settings.become_settings(),
                           environment=environment or None, search_paths=self._search_paths(node),
                           task_vars=variables, background=background)
         timeout = templar.template(node.timeout) if node.timeout else None
-        bounds = [float(value) for value in (timeout, limit) if value]
-        try:
-            result = await asyncio.wait_for(execute(session, self.index, call), min(bounds) if bounds else None)
-        except TimeoutError:
-            if limit and (not timeout or limit <= float(timeout)):
-                return {"failed": True, "changed": False, "finished": 1,
-                        "msg": f"async task did not complete within the requested time - {limit}s"}
-            return {"failed": True, "changed": False,
-                    "msg": f"The {module} action failed to execute in the expected time frame ({timeout}) "
-                           "and was terminated"}
-        if limit is not None:
-            result.update(started=1, finished=1)
+        result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             result["_delegated_to"] = target
         facts = result.get("ansible_facts")
@@ -354,17 +350,6 @@ class PlaybookWorker:
     def abort(self) -> None:
         for session in self.sessions.values():
             session.abort()
-
-
-def _async_limits(node: PlanTask, templar: Templar) -> tuple[int | None, int | None]:
-    """An async task's (time limit to wait within, time limit of a background job). With a poll interval (15 s
-    unless given) the task is waited for, within its limit: the persistent agent needs no polling to do that.
-    With ``poll: 0`` it starts as a background job on the host and the task goes on at once."""
-    if node.async_seconds is None:
-        return None, None
-    limit = int(templar.template(node.async_seconds))
-    poll = int(templar.template(node.poll)) if node.poll is not None else DEFAULT_POLL_INTERVAL
-    return (None, limit) if poll == 0 else (limit, None)
 
 
 def describe_task(node: PlanTask) -> str:

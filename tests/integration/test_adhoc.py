@@ -3,6 +3,7 @@ of some hosts beside others, host keys, Ctrl-C."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -172,3 +173,26 @@ def test_list_hosts_touches_nothing(inventory_path: Path) -> None:
     run = adhoc(inventory_path, "testhosts:!host2", "--list-hosts", "-m", "ping")
     assert run.returncode == 0
     assert run.stdout == "  hosts (2):\n    host1\n    host3\n"
+
+
+def test_background_and_poll(inventory_path: Path) -> None:
+    waited = adhoc(inventory_path, "host1", "-a", "echo waited", "-B", "30", "-P", "1")
+    assert waited.returncode == 0 and "host1 | CHANGED | rc=0 >>\nwaited" in waited.stdout, waited.stdout
+    over = adhoc(inventory_path, "host1", "-a", "sleep 33.1", "-B", "1")
+    assert over.returncode == 2 and "did not complete within the requested time - 1s" in over.stdout
+
+    started = adhoc(inventory_path, "host1", "-m", "shell", "-a", "sleep 1; echo later", "-B", "30", "-P", "0")
+    assert started.returncode == 0 and "host1 | CHANGED =>" in started.stdout, started.stdout
+    job = json.loads(started.stdout.split("=>", 1)[1])
+    assert job["started"] == 1 and job["finished"] == 0
+    deadline = time.monotonic() + 30
+    while True:
+        status = adhoc(inventory_path, "host1", "-m", "async_status", "-a", f"jid={job['ansible_job_id']}")
+        state = json.loads(status.stdout.split("=>", 1)[1])
+        if state["finished"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert state["finished"] == 1 and state["stdout"] == "later", status.stdout
+
+    refused = adhoc(inventory_path, "host1", "-a", "echo hi", "-B", "10", "--check")
+    assert refused.returncode == 2 and "check mode and async cannot be used on same task" in refused.stdout
