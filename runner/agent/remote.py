@@ -118,22 +118,40 @@ class BytecodeCache(object):
 
     def _store(self, name, digest, code):
         path = self._path(name, digest)
-        partial = "%s.%d.tmp" % (path, os.getpid())
+        partial = partial_name(path)
         try:
             fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError:
+            return  # not writable after all, or a leftover of a writer with this very name: compile next time
+        try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(marshal.dumps(code))
             os.rename(partial, path)
-            # Module names are identifiers (no "-"): "name-" starts only this module's entries.
-            prefix, suffix, current = name + "-", "." + self.magic, os.path.basename(path)
-            for entry in os.listdir(self.directory):
-                if entry.startswith(prefix) and entry.endswith(suffix) and entry != current:
-                    os.unlink(os.path.join(self.directory, entry))
         except OSError:
             try:
                 os.unlink(partial)
             except OSError:
                 pass
+            return
+        # Module names are identifiers (no "-"): "name-" starts only this module's entries. Another agent (a host
+        # sharing this home directory) may be removing them too.
+        prefix, suffix, current = name + "-", "." + self.magic, os.path.basename(path)
+        try:
+            entries = os.listdir(self.directory)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.startswith(prefix) and entry.endswith(suffix) and entry != current:
+                try:
+                    os.unlink(os.path.join(self.directory, entry))
+                except OSError:
+                    pass
+
+
+def partial_name(path):
+    """Where to write ``path`` before renaming it into place: unique to this process on this host, since a home
+    directory can be shared between hosts."""
+    return "%s.%s.%d.tmp" % (path, os.uname()[1], os.getpid())
 
 
 class AbortWatch(object):
@@ -165,7 +183,7 @@ class AbortWatch(object):
 
 def write_job_result(path, result):
     """An async job's state, replaced whole (write beside, then rename): a reader never sees half of it."""
-    partial = "%s.%d.tmp" % (path, os.getpid())
+    partial = partial_name(path)
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(json.dumps(result, default=str))
