@@ -232,8 +232,8 @@ class PlaybookWorker:
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
-        retries = int(templar.template(node.retries)) if node.retries is not None else 3
-        delay = float(templar.template(node.delay)) if node.delay is not None else 5.0
+        retries = _number(templar, node.retries, "retries", int) if node.retries is not None else 3
+        delay = _number(templar, node.delay, "delay", float) if node.delay is not None else 5.0
         attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
@@ -297,8 +297,8 @@ class PlaybookWorker:
         for entry in node.environment:
             environment.update(templar.template(entry) or {})
         limit, background = async_limits(
-            templar.template(node.async_seconds) if node.async_seconds is not None else None,
-            int(templar.template(node.poll)) if node.poll is not None else DEFAULT_POLL_INTERVAL)
+            _number(templar, node.async_seconds, "async", int) if node.async_seconds is not None else None,
+            _number(templar, node.poll, "poll", int) if node.poll is not None else DEFAULT_POLL_INTERVAL)
         call = ModuleCall(module, args, check=check, diff=diff, become=settings.become_settings(),
                           environment=environment or None, search_paths=self._search_paths(node),
                           task_vars=variables, background=background)
@@ -350,6 +350,16 @@ class PlaybookWorker:
     def abort(self) -> None:
         for session in self.sessions.values():
             session.abort()
+
+
+def _number(templar: Templar, value: Any, keyword: str, kind: type[int] | type[float]) -> Any:
+    """A numeric keyword (retries, delay, async, poll), templated; what is not a number fails the task."""
+    rendered = templar.template(value)
+    try:
+        return kind(rendered)
+    except (TypeError, ValueError):
+        expected = "a whole number" if kind is int else "a number"
+        raise TaskFailure(f"'{keyword}' must be {expected}, got {rendered!r}") from None
 
 
 def describe_task(node: PlanTask) -> str:

@@ -71,3 +71,12 @@ def test_an_action_that_runs_on_the_controller_does_not_go_to_the_background(inv
     refused = run_playbook(inventory_path, str(playbook))
     assert refused.exit_code == 2, refused.output
     assert "cannot be started in the background" in refused.tasks("copy")[0]["host1"]["msg"]
+
+
+def test_a_templated_poll_that_is_not_a_number_fails_the_task(inventory_path: Path, tmp_path: Path) -> None:
+    playbook = tmp_path / "poll.yml"
+    playbook.write_text("- hosts: host1\n  gather_facts: false\n  vars:\n    every: often\n  tasks:\n"
+                        "    - name: polled\n      command: echo hi\n      async: 10\n      poll: '{{ every }}'\n")
+    failed = run_playbook(inventory_path, str(playbook))
+    assert failed.exit_code == 2, failed.output
+    assert failed.tasks("polled")[0]["host1"]["msg"].startswith("'poll' must be a whole number, got 'often'")
