@@ -8,7 +8,7 @@ DOCUMENTATION = {
     "description": [
         "Reads the state of a job that a task with async and poll: 0 started on this host.",
         "The job's state is kept in ~/.provisioning_async/<job id> of the user the job ran as; a finished job "
-        "reports its module's result with finished: 1.",
+        "reports its module's result with finished: true.",
     ],
     "options": {
         "jid": {"description": "Job or task identifier (the ansible_job_id the starting task returned).",
@@ -30,7 +30,7 @@ EXAMPLES = """
   async_status:
     jid: "{{ upgrade.ansible_job_id }}"
   register: job
-  until: job is finished
+  until: job.finished
   retries: 60
   delay: 5
 
@@ -42,8 +42,8 @@ EXAMPLES = """
 
 RETURN = {
     "ansible_job_id": "The asynchronous job id",
-    "started": "Whether the job has started (1) or not (0)",
-    "finished": "Whether the job has finished (1) or not (0)",
+    "started": "Whether the job has started (a boolean, as recent Ansible returns it)",
+    "finished": "Whether the job has finished (a boolean: until: job.finished reads it)",
     "erased": "The job's state file, removed (mode cleanup)",
 }
 
@@ -67,12 +67,12 @@ def run(module):
         with open(path) as handle:
             state = json.load(handle)
     except (IOError, OSError):
-        module.fail("could not find job", ansible_job_id=jid, started=1, finished=1)
+        module.fail("could not find job", ansible_job_id=jid, started=True, finished=True)
     except ValueError:  # written whole and renamed into place, so only a foreign file reads like this
-        module.fail("could not parse the job's state in %s" % path, ansible_job_id=jid, started=1, finished=1)
+        module.fail("could not parse the job's state in %s" % path, ansible_job_id=jid, started=True, finished=True)
     if not state.get("finished"):
-        return {"changed": False, "ansible_job_id": jid, "started": 1, "finished": 0, "results_file": path}
-    state.update(ansible_job_id=jid, finished=1, started=1)
+        return {"changed": False, "ansible_job_id": jid, "started": True, "finished": False, "results_file": path}
+    state.update(ansible_job_id=jid, finished=True, started=True)
     state.setdefault("changed", False)
     if state.get("failed"):
         module.fail(state.pop("msg", "the async job failed"), **{k: v for k, v in state.items() if k != "failed"})

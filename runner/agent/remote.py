@@ -318,7 +318,7 @@ class Agent(object):
         try:
             if not os.path.isdir(directory):
                 os.makedirs(directory, 0o700)
-            write_job_result(results, {"started": 1, "finished": 0, "ansible_job_id": jid})
+            write_job_result(results, {"started": True, "finished": False, "ansible_job_id": jid})
         except OSError as exc:
             return {"failed": True, "msg": "cannot start the async job: %s" % exc}
         child = os.fork()
@@ -330,7 +330,7 @@ class Agent(object):
             finally:
                 os._exit(0)
         os.waitpid(child, 0)
-        return {"started": 1, "finished": 0, "ansible_job_id": jid, "results_file": results, "changed": True}
+        return {"started": True, "finished": False, "ansible_job_id": jid, "results_file": results, "changed": True}
 
     def run_job(self, header, jid, results, limit):
         devnull = os.open(os.devnull, os.O_RDWR)
@@ -345,7 +345,7 @@ class Agent(object):
             signal.signal(signum, signal.SIG_DFL)
 
         def expire(signum, frame):
-            write_job_result(results, {"failed": True, "finished": 1, "ansible_job_id": jid,
+            write_job_result(results, {"failed": True, "finished": True, "ansible_job_id": jid,
                                        "msg": "async task did not complete within the requested time - %ds"
                                               % limit})
             os.killpg(os.getpgrp(), signal.SIGKILL)  # the job and whatever it started
@@ -354,7 +354,7 @@ class Agent(object):
         signal.alarm(max(1, limit))
         try:
             result = self.call_module(header, watch=False)
-            result.update(finished=1, ansible_job_id=jid)
+            result.update(finished=True, ansible_job_id=jid)
             signal.alarm(0)
             write_job_result(results, result)
         finally:

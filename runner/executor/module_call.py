@@ -86,13 +86,13 @@ async def execute_within(session: HostSession, index: ModuleIndex, call: ModuleC
         result = await asyncio.wait_for(execute(session, index, call), min(bounds) if bounds else None)
     except TimeoutError:
         if async_limit and (not timeout or async_limit <= float(timeout)):
-            return {"failed": True, "changed": False, "finished": 1,
+            return {"failed": True, "changed": False, "finished": True,
                     "msg": f"async task did not complete within the requested time - {async_limit}s"}
         return {"failed": True, "changed": False,
                 "msg": f"The {call.module} action failed to execute in the expected time frame ({timeout}) "
                        "and was terminated"}
     if async_limit is not None:
-        result.update(started=1, finished=1)
+        result.update(started=True, finished=True)
     return result
 
 

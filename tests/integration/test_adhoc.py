@@ -184,7 +184,7 @@ def test_background_and_poll(inventory_path: Path) -> None:
     started = adhoc(inventory_path, "host1", "-m", "shell", "-a", "sleep 1; echo later", "-B", "30", "-P", "0")
     assert started.returncode == 0 and "host1 | CHANGED =>" in started.stdout, started.stdout
     job = json.loads(started.stdout.split("=>", 1)[1])
-    assert job["started"] == 1 and job["finished"] == 0
+    assert job["started"] is True and job["finished"] is False
     deadline = time.monotonic() + 30
     while True:
         status = adhoc(inventory_path, "host1", "-m", "async_status", "-a", f"jid={job['ansible_job_id']}")
@@ -192,7 +192,7 @@ def test_background_and_poll(inventory_path: Path) -> None:
         if state["finished"] or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    assert state["finished"] == 1 and state["stdout"] == "later", status.stdout
+    assert state["finished"] is True and state["stdout"] == "later", status.stdout
 
     refused = adhoc(inventory_path, "host1", "-a", "echo hi", "-B", "10", "--check")
     assert refused.returncode == 2 and "check mode and async cannot be used on same task" in refused.stdout

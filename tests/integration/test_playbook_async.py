@@ -29,17 +29,17 @@ def test_the_run_succeeds(run: PlaybookRun) -> None:
 
 def test_a_polled_task_is_waited_for_within_its_limit(run: PlaybookRun) -> None:
     waited = result(run, "waited for")
-    assert waited["stdout"] == "waited" and waited["finished"] == 1
+    assert waited["stdout"] == "waited" and waited["finished"] is True
     over = result(run, "too long for its limit")
     assert over["failed"] and over["msg"] == LIMIT_MESSAGE
 
 
 def test_a_background_job_is_followed_with_async_status(run: PlaybookRun) -> None:
     started = result(run, "in the background")
-    assert started["started"] == 1 and started["finished"] == 0 and started["changed"] is True
-    assert result(run, "right after the start")["finished"] == 0
+    assert started["started"] is True and started["finished"] is False and started["changed"] is True
+    assert result(run, "right after the start")["finished"] is False
     done = result(run, "wait for the job")
-    assert done["finished"] == 1 and done["stdout"] == "done in the background"
+    assert done["finished"] is True and done["stdout"] == "done in the background"
     assert done["ansible_job_id"] == started["ansible_job_id"]
 
 
