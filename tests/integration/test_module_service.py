@@ -55,11 +55,12 @@ def test_start_stop_restart(host: RemoteHost, memcached: str, testenv) -> None:
 
 def test_pattern_decides_whether_it_runs(host: RemoteHost, memcached: str, testenv) -> None:
     infra = infra_for(testenv)
-    # The previous test stopped memcached; its init script returns before the old process has let go of the
-    # port, and a new one started meanwhile would exit at once: start from a host where it is really gone.
+    # The previous test stopped memcached; its init script returns before the old process has ended, and a start
+    # meanwhile would find it (by its pid file) still there, or the port still taken: start from a host where it
+    # is really gone.
     listening = infra.socket(f"tcp://{memcached}:{PORT}")
     deadline = time.monotonic() + 10
-    while listening.is_listening and time.monotonic() < deadline:
+    while (listening.is_listening or infra.run("pidof memcached").rc == 0) and time.monotonic() < deadline:
         time.sleep(0.1)
     args = {"name": SERVICE, "state": "started", "pattern": f"-l {memcached}"}
     converge(host, "service", args, state=lambda: infra.service(SERVICE).is_running)
