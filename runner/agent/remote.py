@@ -118,21 +118,10 @@ class BytecodeCache(object):
 
     def _store(self, name, digest, code):
         path = self._path(name, digest)
-        partial = partial_name(path)
         try:
-            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            replace_file(path, marshal.dumps(code))
         except OSError:
-            return  # not writable after all, or a leftover of a writer with this very name: compile next time
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(marshal.dumps(code))
-            os.rename(partial, path)
-        except OSError:
-            try:
-                os.unlink(partial)
-            except OSError:
-                pass
-            return
+            return  # not writable after all: compile next time
         # Module names are identifiers (no "-"): "name-" starts only this module's entries. Another agent (a host
         # sharing this home directory) may be removing them too.
         prefix, suffix, current = name + "-", "." + self.magic, os.path.basename(path)
@@ -148,10 +137,21 @@ class BytecodeCache(object):
                     pass
 
 
-def partial_name(path):
-    """Where to write ``path`` before renaming it into place: unique to this process on this host, since a home
-    directory can be shared between hosts."""
-    return "%s.%s.%d.tmp" % (path, os.uname()[1], os.getpid())
+def replace_file(path, data):
+    """Write ``data`` (0600) beside ``path``, then rename it into place: a reader never sees half of it. The file
+    beside is named after this process and host, since a home directory can be shared between hosts."""
+    partial = "%s.%s.%d.tmp" % (path, os.uname()[1], os.getpid())
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.rename(partial, path)
+    except OSError:
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+        raise
 
 
 class AbortWatch(object):
@@ -182,12 +182,8 @@ class AbortWatch(object):
 
 
 def write_job_result(path, result):
-    """An async job's state, replaced whole (write beside, then rename): a reader never sees half of it."""
-    partial = partial_name(path)
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(json.dumps(result, default=str))
-    os.rename(partial, path)
+    """An async job's state, replaced whole."""
+    replace_file(path, json.dumps(result, default=str).encode("utf-8"))
 
 
 def failure(exc):
@@ -358,9 +354,7 @@ class Agent(object):
             signal.alarm(0)
             write_job_result(results, result)
         finally:
-            if self.tmpdir:
-                import shutil
-                shutil.rmtree(self.tmpdir, ignore_errors=True)
+            self.cleanup()  # the job's own temp directory
             os._exit(0)
 
     def op_put(self, header, body):
