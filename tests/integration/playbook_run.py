@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from runner.cli.playbook import main
 from runner.testenv import TestEnv
+from tests.support.scripts import script
 
 PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
 CONFIG = PLAYBOOKS / "provisioning.cfg"
@@ -86,7 +87,7 @@ def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
             argv += ["--report", f"json:{report_file}"]
         env = {**os.environ, "PROVISIONING_CONFIG": str(CONFIG)}
         if subprocess_run:
-            done = subprocess.run(["provisioning-playbook", *argv], capture_output=True, text=True, env=env,
+            done = subprocess.run([script("provisioning-playbook"), *argv], capture_output=True, text=True, env=env,
                                   timeout=300)
             code, output = done.returncode, done.stdout + done.stderr
         else:

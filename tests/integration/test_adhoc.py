@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 
 from runner.testenv import SUDOPW_PASSWORD, TestEnv
+from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts
 
 
 def adhoc(inventory: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None,
           stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["provisioning", *args, "-i", str(inventory)], capture_output=True, text=True,
+    return subprocess.run([script("provisioning"), *args, "-i", str(inventory)], capture_output=True, text=True,
                           timeout=timeout, env={**os.environ, **(env or {})}, input=stdin)
 
 
@@ -128,7 +129,7 @@ def _remote_processes(inventory: Path, host: str, pattern: str) -> str:
 
 def test_ctrl_c_stops_cleanly(tmp_path: Path, inventory_path: Path) -> None:
     marker = f"sleep 4242{os.getpid() % 100}"
-    process = subprocess.Popen(["provisioning", "testhosts", "-i", str(inventory_path), "-m", "shell", "-a",
+    process = subprocess.Popen([script("provisioning"), "testhosts", "-i", str(inventory_path), "-m", "shell", "-a",
                                 f"{marker}; echo finished > /tmp/ctrl-c-marker"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 30
@@ -149,7 +150,7 @@ def test_interrupted_large_copy_leaves_no_partial_file(tmp_path: Path, inventory
     big.write_bytes(os.urandom(1 << 20) * 48)  # 48 MiB: takes long enough to interrupt mid-stream
     target = f"/tmp/interrupted-{os.getpid()}"  # apart from any other session using the same test hosts
     adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={target} state=directory")
-    process = subprocess.Popen(["provisioning", "host1", "-i", str(inventory_path), "-m", "copy", "-a",
+    process = subprocess.Popen([script("provisioning"), "host1", "-i", str(inventory_path), "-m", "copy", "-a",
                                 f"src={big} dest={target}/big.bin"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(1.0)

@@ -25,6 +25,7 @@ from runner.providers.local import LocalProvider
 from runner.testenv import unavailable_reason
 from runner.testenv.machine import mount_points_under, start_time
 from tests.integration.test_provider_local import mount_namespace, processes_in
+from tests.support.scripts import script
 from tests.support.taskserv_infra import environment, write_infra
 
 UNAVAILABLE = unavailable_reason()
@@ -84,8 +85,8 @@ class Run:
 def command(site: Site, *args: str) -> Run:
     report = site.directory / "report.json"
     report.unlink(missing_ok=True)
-    done = subprocess.run([*args, "--report", f"json:{report}"], capture_output=True, text=True, cwd=site.directory,
-                          env=environment(), timeout=600)
+    done = subprocess.run([script(args[0]), *args[1:], "--report", f"json:{report}"], capture_output=True, text=True,
+                          cwd=site.directory, env=environment(), timeout=600)
     data = json.loads(report.read_text()) if report.exists() else {}
     return Run(done.returncode, done.stdout + done.stderr, data)
 
@@ -164,8 +165,8 @@ def test_a_taskserv_goes_after_what_requires_it_and_comes_back_with_what_it_requ
 
 
 def test_server_list_shows_the_running_servers(site: Site) -> None:
-    done = subprocess.run(["provisioning-infra", "server", "list", "--infra", str(site.infra)], capture_output=True,
-                          text=True, env=environment(), timeout=60)
+    done = subprocess.run([script("provisioning-infra"), "server", "list", "--infra", str(site.infra)],
+                          capture_output=True, text=True, env=environment(), timeout=60)
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
     assert [(row[0], row[1], row[2]) for row in rows] == [(name, "local", "running") for name in SERVERS]

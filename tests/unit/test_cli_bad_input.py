@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.scripts import script
+
 HOST_LINE = "web1 ansible_host=127.0.0.99 ansible_ssh_timeout=1\n"
 
 
@@ -16,8 +18,8 @@ def run(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subpro
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("PROVISIONING_", "ANSIBLE_"))}
     environment["PROVISIONING_CONFIG"] = str(tmp_path / "provisioning.cfg")
     environment.update(env or {})
-    return subprocess.run(["provisioning", *args], capture_output=True, text=True, cwd=tmp_path, env=environment,
-                          timeout=60)
+    return subprocess.run([script("provisioning"), *args], capture_output=True, text=True, cwd=tmp_path,
+                          env=environment, timeout=60)
 
 
 @pytest.fixture
