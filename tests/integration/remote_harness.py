@@ -81,10 +81,12 @@ def infra_for(env: TestEnv, name: str | None = None) -> Any:
 
 
 def converge(host: RemoteHost, module: str, args: dict[str, Any], *, diff: bool = True,
-             state: Callable[[], Any] | None = None, **options: Any) -> dict[str, Any]:
+             state: Callable[[], Any] | None = None, settle: Callable[[], None] | None = None,
+             **options: Any) -> dict[str, Any]:
     """Run ``module`` three times and assert the module contract; return the first real run's result.
 
     ``state`` reads the host's state independently (e.g. through testinfra): it must not change in check mode.
+    ``settle`` waits, after the first real run, for what it started in the background to be there.
     """
     before = state() if state else None
     predicted = host.run(module, args, check=True, diff=diff, **options)
@@ -97,6 +99,8 @@ def converge(host: RemoteHost, module: str, args: dict[str, Any], *, diff: bool 
     assert first.get("changed") is True, first
     if diff:
         assert first.get("diff"), f"no diff returned: {first}"
+    if settle:
+        settle()
     second = host.run(module, args, diff=diff, **options)
     assert not second.get("failed"), second
     assert second.get("changed") is False, f"second run was not idempotent: {second}"

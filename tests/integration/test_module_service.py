@@ -63,7 +63,15 @@ def test_pattern_decides_whether_it_runs(host: RemoteHost, memcached: str, teste
     while (listening.is_listening or infra.run("pidof memcached").rc == 0) and time.monotonic() < deadline:
         time.sleep(0.1)
     args = {"name": SERVICE, "state": "started", "pattern": f"-l {memcached}"}
-    converge(host, "service", args, state=lambda: infra.service(SERVICE).is_running)
+
+    def daemon_started() -> None:
+        # The init script returns once its wrapper has forked, before memcached itself has exec'd with the command
+        # line the pattern matches: a busy host can be asked again before that.
+        deadline = time.monotonic() + 10
+        while infra.run(f"pgrep -f -- '-l {memcached}'").rc != 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+    converge(host, "service", args, state=lambda: infra.service(SERVICE).is_running, settle=daemon_started)
     assert host.run("service", {**args, "state": "stopped"})["changed"] is True
     assert not infra.service(SERVICE).is_running
 
