@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
-import resource
-import signal
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +18,7 @@ from modules._utils import (
     path_state,
     read_text,
 )
+from tests.support.file_limit import FILE_LIMIT, TOO_LARGE, run_with_file_limit
 
 MODULE = Module({})
 
@@ -117,16 +113,11 @@ def test_atomic_write_keeps_the_old_file_when_validation_fails(tmp_path: Path) -
     assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-# A process whose files may not grow beyond FILE_LIMIT bytes: its writes fail as on a full disk (EFBIG instead of
-# ENOSPC), with no root and no small filesystem needed.
-FILE_LIMIT = 4096
 REPLACE_WITH_BACKUP = """
-import json, os, sys
-sys.path.insert(0, sys.argv[1])
+import json
 from modules._utils import Module, ModuleFailure
-path = sys.argv[2]
 try:
-    Module({}).replace_file(path, b"n" * int(sys.argv[3]), backup=True)
+    Module({}).replace_file(sys.argv[1], b"n" * int(sys.argv[2]), backup=True)
     print(json.dumps({"msg": None}))
 except ModuleFailure as failure:
     print(json.dumps({"msg": failure.msg, "path": failure.result.get("path")}))
@@ -134,14 +125,7 @@ except ModuleFailure as failure:
 
 
 def _replace_with_file_limit(path: Path, new_size: int) -> dict:
-    def limit() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write instead of killing the process
-        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
-
-    root = str(Path(__file__).resolve().parents[2])
-    done = subprocess.run([sys.executable, "-c", REPLACE_WITH_BACKUP, root, str(path), str(new_size)],
-                          preexec_fn=limit, capture_output=True, text=True, timeout=60, check=True)
-    return json.loads(done.stdout)
+    return run_with_file_limit(REPLACE_WITH_BACKUP, str(path), str(new_size))
 
 
 def test_a_backup_that_cannot_be_written_leaves_nothing_and_names_itself(tmp_path: Path) -> None:
@@ -150,7 +134,7 @@ def test_a_backup_that_cannot_be_written_leaves_nothing_and_names_itself(tmp_pat
     failed = _replace_with_file_limit(path, 10)
     assert failed["msg"].startswith(f"Could not write the temp file {tmp_path}/.conf.")
     assert f"for the backup {path}." in failed["msg"] and failed["msg"].endswith(
-        f"of {path}: [Errno 27] File too large")
+        f"of {path}: {TOO_LARGE}")
     assert path.read_bytes() == b"o" * (FILE_LIMIT + 1) and os.listdir(tmp_path) == ["conf"]
 
 
@@ -159,7 +143,7 @@ def test_a_new_file_that_cannot_be_written_takes_its_backup_away(tmp_path: Path)
     path.write_bytes(b"old")
     failed = _replace_with_file_limit(path, FILE_LIMIT + 1)
     assert failed["msg"].startswith(f"Could not write the temp file {tmp_path}/.conf.")
-    assert failed["msg"].endswith(f".tmp for {path}: [Errno 27] File too large") and failed["path"] == str(path)
+    assert failed["msg"].endswith(f".tmp for {path}: {TOO_LARGE}") and failed["path"] == str(path)
     assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["conf"]
 
 
