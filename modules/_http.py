@@ -9,7 +9,6 @@ import base64
 import gzip
 import os
 import re
-import shutil
 import socket
 import ssl
 import tempfile
@@ -46,6 +45,25 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 _CHUNK = 1 << 16
 
 
+class WriteFailed(Exception):
+    """Writing a response's body to a file failed; ``error`` is the OSError."""
+
+    def __init__(self, error):
+        Exception.__init__(self, str(error))
+        self.error = error
+
+
+def _write(handle, block):
+    """Write ``block`` (None: flush what is buffered); an OSError becomes ``WriteFailed``."""
+    try:
+        if block is None:
+            handle.flush()
+        else:
+            handle.write(block)
+    except (IOError, OSError) as exc:
+        raise WriteFailed(exc)
+
+
 class Response(object):
     """What a request returned: status, reason, final url, headers (lower-case names) and an open body."""
 
@@ -72,15 +90,25 @@ class Response(object):
             self.close()
 
     def save_to(self, path):
-        """Stream the body into ``path``; return the number of bytes written."""
+        """Stream the body into ``path``; return the number of bytes written. A failure to write (a full disk)
+        raises ``WriteFailed``, told apart from a failure to read the body."""
+        try:
+            handle = open(path, "wb")
+        except (IOError, OSError) as exc:
+            raise WriteFailed(exc)
         size = 0
-        with open(path, "wb") as handle:
-            if self.body is not None:
+        try:
+            block = self.body.read(_CHUNK) if self.body is not None else b""
+            while block:
+                _write(handle, block)
+                size += len(block)
                 block = self.body.read(_CHUNK)
-                while block:
-                    handle.write(block)
-                    size += len(block)
-                    block = self.body.read(_CHUNK)
+            _write(handle, None)
+        finally:
+            try:
+                handle.close()  # after a failure, what is still buffered fails again: already reported
+            except (IOError, OSError):
+                pass
         self.close()
         return size
 
@@ -219,6 +247,9 @@ def download(module, response, directory=None):
     os.close(handle)
     try:
         response.save_to(path)
+    except WriteFailed as failed:
+        os.unlink(path)
+        module.fail_writing(path, "the download of %s" % response.url, failed.error, url=response.url)
     except (OSError, IOError, EOFError, socket.timeout) as exc:
         os.unlink(path)
         module.fail("failed to read the response body of %s: %s" % (response.url, exc), url=response.url)
@@ -243,10 +274,3 @@ def url_filename(url):
     name = os.path.basename(urlparse.unquote(urlparse.urlsplit(url).path))
     return name or "index.html"
 
-
-def remove_quietly(path):
-    if path and os.path.lexists(path):
-        try:
-            os.unlink(path) if not os.path.isdir(path) else shutil.rmtree(path)
-        except OSError:
-            pass

@@ -105,9 +105,8 @@ class ContentChange(object):
         if module.check_mode:
             module.predict(self.path, "file")
             return True
-        if backup and self.original is not None and os.path.exists(self.path):
-            self.backup_file = module.backup_local(self.path)
-        module.atomic_write(self.path, self.new, check)
+        self.backup_file = module.replace_file(self.path, self.new, validate=check,
+                                               backup=backup and self.original is not None) or None
         return True
 
     def set_attributes(self, attribute_diff):

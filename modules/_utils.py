@@ -367,48 +367,103 @@ class Module(object):
         return found
 
     # -- files ---------------------------------------------------------------------------------------------
+    # Every file a module writes goes through ``atomic_write``: a temp file beside it, fsync, rename. A failure
+    # (a full disk, a read-only mount) leaves the old file whole, removes the temp file, and fails the module with
+    # a message naming the file it was writing: the temp file, the destination, or the backup.
+    def replace_file(self, path, data=None, source=None, validate=None, backup=False):
+        """Put new content at ``path``: ``data`` (bytes or a binary file object) or the file ``source`` (moved
+        there, or removed when that fails); the one way modules with ``backup:`` write. With ``backup`` the
+        previous file is kept beside it first; should the new content then fail to go in, the backup goes too (the
+        old file is still there, and a backup per failed attempt would fill a full disk further). Return the
+        backup's path, or ''."""
+        backup_file = self.backup_local(path) if backup else ""
+        try:
+            if source is not None:
+                self.atomic_move(source, path, validate)
+            else:
+                self.atomic_write(path, data, validate)
+        except BaseException:
+            remove_quietly(backup_file)
+            remove_quietly(source)
+            raise
+        return backup_file
+
     def backup_local(self, path):
-        """Copy ``path`` beside itself with a timestamp, as Ansible's ``backup: true`` does; return the copy."""
+        """Copy ``path`` beside itself with a timestamp, as Ansible's ``backup: true`` does; return the copy.
+
+        Written as atomically as the file itself, with its mode, owner and times: a disk too full for the copy
+        leaves no partial backup behind.
+        """
         if not os.path.exists(path):
             return ""
         backup = "%s.%s.%s~" % (path, os.getpid(), time.strftime("%Y-%m-%d@%H:%M:%S"))
-        shutil.copy2(path, backup)
+        try:
+            source = open(path, "rb")
+        except (IOError, OSError) as exc:
+            self.fail("Could not read %s to back it up: %s" % (path, error_text(exc)), path=path)
+        with source:
+            self.atomic_write(backup, source, attributes_from=path, what="the backup %s of %s" % (backup, path))
         return backup
 
-    def atomic_write(self, path, data, validate=None):
+    def atomic_write(self, path, data, validate=None, attributes_from=None, what=None):
         """Write ``data`` to ``path`` atomically: temp file in the same directory, fsync, rename.
 
         ``data`` is bytes or a readable binary file object (streamed, so a large file never sits in memory).
-        An existing file keeps its mode and ownership; an interrupted write leaves the old file untouched.
-        ``validate(temp_path)`` runs before the rename and may fail the module, leaving ``path`` as it was.
+        An existing file keeps its mode and ownership (or those of ``attributes_from``, with its times too); an
+        interrupted or failed write leaves the old file untouched and no temp file. ``validate(temp_path)`` runs
+        before the rename and may fail the module, leaving ``path`` as it was. ``what`` names the file in a
+        failure message ('the backup X of Y'); by default it is ``path``.
         """
+        what = what or path
         directory = os.path.dirname(os.path.abspath(path)) or "."
-        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                if isinstance(data, bytes):
-                    handle.write(data)
-                else:
-                    shutil.copyfileobj(data, handle, 1 << 20)
-                handle.flush()
-                os.fsync(handle.fileno())
-            self._take_attributes(path, tmp)
+            fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
+        except (IOError, OSError) as exc:
+            self.fail("Could not create a temp file in %s for %s: %s" % (directory, what, error_text(exc)),
+                      path=path)
+        try:
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    if isinstance(data, bytes):
+                        handle.write(data)
+                    else:
+                        shutil.copyfileobj(data, handle, 1 << 20)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                self._take_attributes(attributes_from or path, tmp)
+                if attributes_from is not None:
+                    shutil.copystat(attributes_from, tmp)
+            except (IOError, OSError) as exc:
+                self.fail_writing(tmp, what, exc, path=path)
             if validate is not None:
                 validate(tmp)
-            os.rename(tmp, path)
+            try:
+                os.rename(tmp, path)
+            except (IOError, OSError) as exc:
+                self.fail("Could not rename the temp file %s to %s: %s" % (tmp, what, error_text(exc)), path=path)
         except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            remove_quietly(tmp)
             raise
+
+    def fail_writing(self, temp, what, exc, **result):
+        """Fail because the temp file ``temp`` for ``what`` (a path, or words naming it) could not be written."""
+        self.fail("Could not write the temp file %s for %s: %s" % (temp, what, error_text(exc)), **result)
 
     def atomic_move(self, src, dest, validate=None):
         """Move ``src`` over ``dest`` atomically, keeping dest's mode and ownership when it exists."""
         directory = os.path.dirname(os.path.abspath(dest)) or "."
         if os.stat(src).st_dev == os.stat(directory).st_dev:
-            self._take_attributes(dest, src)
+            try:
+                self._take_attributes(dest, src)
+            except (IOError, OSError) as exc:
+                self.fail("Could not set the attributes of %s for %s: %s" % (src, dest, error_text(exc)),
+                          path=dest)
             if validate is not None:
                 validate(src)
-            os.rename(src, dest)
+            try:
+                os.rename(src, dest)
+            except (IOError, OSError) as exc:
+                self.fail("Could not rename %s to %s: %s" % (src, dest, error_text(exc)), path=dest)
             return
         with open(src, "rb") as handle:
             self.atomic_write(dest, handle, validate)
@@ -471,6 +526,23 @@ class Module(object):
             ids = (number, -1) if kind == "owner" else (-1, number)
             (os.chown if follow else os.lchown)(path, *ids)
         return True
+
+
+def error_text(exc):
+    """An OSError as a failure message quotes it: ``[Errno 28] No space left on device``, without the file name
+    Python appends, since the message names the file itself (and says which one it was)."""
+    if getattr(exc, "errno", None) and getattr(exc, "strerror", None):
+        return "[Errno %d] %s" % (exc.errno, exc.strerror)
+    return str(exc)
+
+
+def remove_quietly(path):
+    """Remove a file or a directory tree if it is there; a failure to do so is not the caller's failure."""
+    if path and os.path.lexists(path):
+        try:
+            os.unlink(path) if not os.path.isdir(path) else shutil.rmtree(path)
+        except OSError:
+            pass
 
 
 def _record(diff, key, before, after):

@@ -255,7 +255,10 @@ class ArchiveTask(object):
         """Write the archive to a temp file beside dest, then rename it into place."""
         temp = _temp_beside(self.dest)
         try:
-            write(temp)
+            try:
+                write(temp)
+            except (IOError, OSError) as exc:
+                self.module.fail_writing(temp, self.dest, exc, dest=self.dest)
             self.module.atomic_move(temp, self.dest)
         finally:
             if os.path.exists(temp):

@@ -230,18 +230,19 @@ class Copier(object):
         if module.check_mode:
             module.predict(dest, "file")
             return
-        if self.backup and exists:
-            result["backup_file"] = module.backup_local(dest)
         md5 = source.md5()
         if md5:
             result["md5sum"] = md5
+        backup = self.backup and exists
         if source.data is not None:
-            module.atomic_write(dest, source.data, self._validator())
+            backup_file = module.replace_file(dest, source.data, validate=self._validator(), backup=backup)
         elif source.temporary:
-            module.atomic_move(source.path, dest, self._validator())
+            backup_file = module.replace_file(dest, source=source.path, validate=self._validator(), backup=backup)
         else:
             with open(source.path, "rb") as handle:
-                module.atomic_write(dest, handle, self._validator())
+                backup_file = module.replace_file(dest, handle, validate=self._validator(), backup=backup)
+        if backup_file:
+            result["backup_file"] = backup_file
 
     def _validator(self):
         if self.validate is None:

@@ -18,6 +18,7 @@ from modules._crontab import (
 )
 from modules._spec import argument_spec
 from modules._textfile import ContentChange, content_diff
+from modules._utils import error_text, remove_quietly
 
 DOCUMENTATION = {
     "short_description": "Manage cron.d and crontab entries",
@@ -117,16 +118,32 @@ class UserCrontab(object):
 
     def write(self, text, backup):
         result = {}
-        if backup:
-            # beside the system's temp files, not in the agent's work directory, which goes with the agent
-            fd, result["backup_file"] = tempfile.mkstemp(prefix="crontab.%s." % self.user, suffix=".backup")
-            with os.fdopen(fd, "w") as handle:
-                handle.write(self.read())
+        backup_file = self._backup() if backup else ""
         rc, out, err = self.module.run_command([*self.command, "-"], data=text, binary_data=True,
                                                environ_update={"LANG": "C"})
         if rc != 0:
+            remove_quietly(backup_file)  # the crontab is as it was
             self.module.fail("installing the crontab of %s failed: %s" % (self.user, (err or out).strip()), rc=rc)
+        if backup_file:
+            result["backup_file"] = backup_file
         return result
+
+    def _backup(self):
+        """The current crontab saved whole (0600) or not at all: beside the system's temp files, not in the agent's
+        work directory, which goes with the agent."""
+        try:
+            fd, path = tempfile.mkstemp(prefix="crontab.%s." % self.user, suffix=".backup")
+        except OSError as exc:
+            self.module.fail("Could not create a backup file of the crontab of %s in %s: %s"
+                             % (self.user, tempfile.gettempdir(), error_text(exc)))
+        os.close(fd)
+        try:
+            self.module.atomic_write(path, self.read().encode("utf-8"),
+                                     what="the backup %s of the crontab of %s" % (path, self.user))
+        except BaseException:
+            remove_quietly(path)
+            raise
+        return path
 
 
 def edited(lines, params, in_file):

@@ -5,9 +5,9 @@ import os
 import re
 import time
 
-from modules._http import COMMON_OPTIONS, download, filename_from_response, remove_quietly, request, url_filename
+from modules._http import COMMON_OPTIONS, download, filename_from_response, request, url_filename
 from modules._spec import argument_spec
-from modules._utils import file_checksum, path_info, read_text, text_diff
+from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
 
 DOCUMENTATION = {
     "short_description": "Downloads files from HTTP, HTTPS, or FTP to node",
@@ -276,7 +276,7 @@ def _place(module, result, response, tmp, dest_is_dir, algorithm, expected):
     if changed and module.check_mode:
         module.predict(dest, "file")
     elif changed:
-        if params["backup"] and exists:
-            result["backup_file"] = module.backup_local(dest)
-        module.atomic_move(tmp, dest)
+        backup_file = module.replace_file(dest, source=tmp, backup=params["backup"] and exists)
+        if backup_file:
+            result["backup_file"] = backup_file
     return _finish(module, result, dest, changed, diffs)

@@ -9,7 +9,7 @@ import tempfile
 
 from modules._archives import ArchiveError, Member, open_archive
 from modules._textfile import FILE_ATTRIBUTE_DOCS, FILE_ATTRIBUTE_SPEC
-from modules._utils import lookup_gid, lookup_uid, path_info
+from modules._utils import error_text, lookup_gid, lookup_uid, path_info, remove_quietly
 
 DOCUMENTATION = {
     "short_description": "Unpacks an archive after (optionally) copying it from the local machine",
@@ -340,8 +340,9 @@ def download(module, url):
     try:
         with os.fdopen(handle, "wb") as out, urlopen(url, context=context, timeout=60) as response:
             shutil.copyfileobj(response, out, module.params["io_buffer_size"])
-    except Exception as exc:  # any network failure is the task's failure
-        module.fail("Failure downloading %s, %s" % (url, exc))
+    except Exception as exc:  # any network failure, or a full disk, is the task's failure
+        remove_quietly(path)
+        module.fail("Failure downloading %s to %s, %s" % (url, path, error_text(exc)))
     return path
 
 

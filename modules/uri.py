@@ -5,9 +5,9 @@ import os
 import time
 from urllib.parse import urlencode
 
-from modules._http import COMMON_OPTIONS, SAFE_METHODS, download, filename_from_response, remove_quietly, request
+from modules._http import COMMON_OPTIONS, SAFE_METHODS, download, filename_from_response, request
 from modules._spec import argument_spec
-from modules._utils import file_checksum, path_info, read_text, text_diff
+from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
 
 DOCUMENTATION = {
     "short_description": "Interacts with webservices",

@@ -358,37 +358,68 @@ class Agent(object):
             os._exit(0)
 
     def op_put(self, header, body):
-        """Receive a file in chunks into a temp file beside ``path``; the final chunk renames it into place."""
+        """Receive a file in chunks into a temp file beside ``path``; the final chunk renames it into place. A
+        failure (a full disk) removes the temp file and names it in the reply."""
         path = header["path"]
         if header.get("temporary"):
             # A staged upload (its name may already be reserved on disk): removed at exit unless a later
             # module moved it into place.
             self.temporaries.add(path)
-        try:
-            handle = self.uploads.get(path)
-            if handle is None:
-                directory = os.path.dirname(path) or "."
-                import tempfile
-                fd, tmp = tempfile.mkstemp(prefix=".provisioning.", dir=directory)
-                handle = self.uploads[path] = (os.fdopen(fd, "wb"), tmp, hashlib.sha1())
-            handle[0].write(body)
-            handle[2].update(body)
-        except (OSError, IOError) as exc:
-            # A chunk gets no reply: remember the failure and report it with the final chunk.
-            self.upload_errors.setdefault(path, "cannot write %s: %s" % (path, exc))
+        if path not in self.upload_errors:
+            try:
+                self._receive_chunk(path, body)
+            except (OSError, IOError) as exc:
+                # A chunk gets no reply: remember the failure, stop writing, and report it with the final chunk.
+                self.upload_errors[path] = self._upload_error("write", path, exc)
+                self.discard_upload(path)
         if not header.get("final"):
             return None
         if path in self.upload_errors:
-            self.discard_upload(path)
             return {"failed": True, "msg": self.upload_errors.pop(path)}
-        fileobj, tmp, digest = self.uploads.pop(path)
+        step = "write"
+        try:
+            self._flush_upload(path)
+            step = "finish"
+            return self._install_upload(path, header.get("mode"))
+        except (OSError, IOError) as exc:
+            message = self._upload_error(step, path, exc)
+            self.discard_upload(path)
+            return {"failed": True, "msg": message}
+
+    def _receive_chunk(self, path, body):
+        entry = self.uploads.get(path)
+        if entry is None:
+            directory = os.path.dirname(path) or "."
+            import tempfile
+            fd, tmp = tempfile.mkstemp(prefix=".provisioning.", dir=directory)
+            entry = self.uploads[path] = (os.fdopen(fd, "wb"), tmp, hashlib.sha1())
+        entry[0].write(body)
+        entry[2].update(body)
+
+    def _flush_upload(self, path):
+        fileobj = self.uploads[path][0]
         fileobj.flush()
         os.fsync(fileobj.fileno())
         fileobj.close()
-        if header.get("mode") is not None:
-            os.chmod(tmp, int(header["mode"]))
+
+    def _install_upload(self, path, mode):
+        _, tmp, digest = self.uploads[path]
+        if mode is not None:
+            os.chmod(tmp, int(mode))
         os.rename(tmp, path)
+        del self.uploads[path]
         return {"path": path, "checksum": digest.hexdigest()}
+
+    def _upload_error(self, step, path, exc):
+        """What a failed upload says: the file it was writing (the temp file, or the directory it could not make
+        one in) and the error without Python's own file name."""
+        reason = "[Errno %d] %s" % (exc.errno, exc.strerror) if exc.errno and exc.strerror else str(exc)
+        entry = self.uploads.get(path)
+        if entry is None:
+            return "could not create a temp file in %s for %s: %s" % (os.path.dirname(path) or ".", path, reason)
+        if step == "write":
+            return "could not write the temp file %s for %s: %s" % (entry[1], path, reason)
+        return "could not move the temp file %s into place as %s: %s" % (entry[1], path, reason)
 
     def op_fetch(self, header, body):
         path = header["path"]
@@ -425,7 +456,10 @@ class Agent(object):
     def discard_upload(self, path):
         entry = self.uploads.pop(path, None)
         if entry is not None:
-            entry[0].close()
+            try:
+                entry[0].close()  # may fail again flushing what a full disk refused
+            except (OSError, IOError):
+                pass
             if os.path.exists(entry[1]):
                 os.unlink(entry[1])
 

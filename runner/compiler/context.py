@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from runner.templating import is_template
+
 # Keywords whose innermost value wins (a task's over its block's over its role's over its play's).
 SCALAR_KEYWORDS = (
     "become", "become_user", "become_method", "become_flags", "remote_user", "connection", "check_mode", "diff",
@@ -22,6 +24,9 @@ class Inherited:
     role: int | None = None
     search_paths: tuple[str, ...] = ()
     keywords: tuple[tuple[str, Any], ...] = ()
+    # For a keyword whose innermost value is a template: the values of the enclosing levels, innermost first, which
+    # apply when it renders to omit (as Ansible treats an omitted keyword as one not set at that level).
+    fallbacks: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     module_defaults: tuple[tuple[str, Any], ...] = ()
     notify: tuple[str, ...] = ()
     apply: dict[str, Any] = field(default_factory=dict)
@@ -32,11 +37,7 @@ class Inherited:
     def under(self, model: Any, *, scope: int | None = None, role: int | None = None,
               search_paths: tuple[str, ...] | None = None) -> Inherited:
         """The context for what ``model`` (a play, role reference, block or import) contains."""
-        keywords = dict(self.keywords)
-        for name in SCALAR_KEYWORDS:
-            value = getattr(model, name, None)
-            if value is not None:
-                keywords[name] = value
+        keywords, fallbacks = _override_keywords(dict(self.keywords), dict(self.fallbacks), model)
         defaults = dict(self.module_defaults)
         for entry in _as_list(getattr(model, "module_defaults", None)):
             if isinstance(entry, dict):
@@ -51,9 +52,26 @@ class Inherited:
             role=role if role is not None else self.role,
             search_paths=search_paths if search_paths is not None else self.search_paths,
             keywords=tuple(keywords.items()),
+            fallbacks=tuple(fallbacks.items()),
             module_defaults=tuple(defaults.items()),
             notify=self.notify + tuple(getattr(model, "notify", None) or ()),
         )
+
+
+def _override_keywords(keywords: dict[str, Any], fallbacks: dict[str, tuple[Any, ...]],
+                       model: Any) -> tuple[dict[str, Any], dict[str, tuple[Any, ...]]]:
+    """The keywords ``model`` sets over the enclosing ones, and what each falls back to when its value is a
+    template that renders to omit."""
+    for name in SCALAR_KEYWORDS:
+        value = getattr(model, name, None)
+        if value is None:
+            continue
+        if isinstance(value, str) and is_template(value) and name in keywords:
+            fallbacks[name] = (keywords[name], *fallbacks.get(name, ()))
+        else:
+            fallbacks.pop(name, None)
+        keywords[name] = value
+    return keywords, fallbacks
 
 
 def _as_list(value: Any) -> list[Any]:

@@ -23,10 +23,6 @@ from runner.templating import Templar, TemplateError, is_template
 if TYPE_CHECKING:
     from runner.compiler import Compiler
 
-_KEYWORD_FIELDS = ("become", "become_user", "become_method", "become_flags", "remote_user", "connection",
-                   "check_mode", "diff", "ignore_errors", "ignore_unreachable", "any_errors_fatal", "no_log",
-                   "run_once", "delegate_to", "delegate_facts", "throttle", "timeout")
-
 
 class TaskCompiler:
     def __init__(self, compiler: Compiler, tags: TagFilter):
@@ -129,12 +125,9 @@ class TaskCompiler:
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
         }
-        for name, value in context.keywords:
-            fields[name] = value
-        for name in _KEYWORD_FIELDS:
-            value = getattr(task, name, None)
-            if value is not None:
-                fields[name] = value
+        fields.update(context.keywords)  # the task's own over its block's, role's and play's
+        if context.fallbacks:
+            fields["keyword_fallbacks"] = {name: list(values) for name, values in context.fallbacks}
         if task.loop is not None:
             fields["loop"] = task.loop
             fields["loop_with"] = task.loop_with

@@ -24,6 +24,14 @@ from typing import Any
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
 from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest, join_group
+from runner.executor.keywords import (
+    TaskFailure,
+    keyword_value,
+    number_keyword,
+    task_boolean,
+    task_keyword,
+    task_number,
+)
 from runner.executor.module_call import (
     ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
@@ -52,10 +60,6 @@ class RunOptions:
     verbosity: int = 0
     playbook_dir: str = "."
     force_handlers: bool = False
-
-
-class TaskFailure(Exception):
-    """A task cannot even start for this host (a template error in a keyword, an undefined variable)."""
 
 
 def status_of(result: Mapping[str, Any]) -> str:
@@ -122,25 +126,27 @@ class PlaybookWorker:
             result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
         result["_status"] = status_of(result)
         result["_duration"] = round(time.monotonic() - started, 6)
-        if result.get("failed") and self._flag(node.ignore_errors, host, node, payload):
+        if result.get("failed") and self._flag("ignore_errors", host, node, payload):
             result["_ignored"] = True
-        if result.get("unreachable") and self._flag(node.ignore_unreachable, host, node, payload):
+        if result.get("unreachable") and self._flag("ignore_unreachable", host, node, payload):
             result["_ignored"] = True
         if node.register_var and not result.get("_meta"):
             registered = mark_unsafe(_public(result))
             self.host_runtime(host).vars[node.register_var] = registered
             result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
-        if self._flag(node.no_log, host, node, payload):
+        if self._flag("no_log", host, node, payload):
             result = censor(result)
         return result
 
-    def _flag(self, value: Any, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
-        """A boolean keyword (ignore_errors, no_log ...), templated when it is a string."""
+    def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
+        """A boolean keyword read after the task ran (ignore_errors, no_log ...); one that cannot be read is
+        False, so a broken no_log or ignore_errors never hides the task's own outcome."""
+        value = getattr(node, name)
         if isinstance(value, bool) or value is None:
             return bool(value)
         try:
-            return Templar(task_variables(self, host, node, payload)).evaluate_conditional(value)
-        except TemplateError:
+            return bool(task_boolean(Templar(task_variables(self, host, node, payload)), node, name, default=False))
+        except (TemplateError, TaskFailure):
             return False
 
     async def _run_node(self, host: str, node: PlanTask, variables: Mapping[str, Any],
@@ -210,7 +216,7 @@ class PlaybookWorker:
                         items: list[Any]) -> dict[str, Any]:
         control = node.loop_control
         loop_var = control.get("loop_var", "item")
-        pause = float(control.get("pause") or 0)
+        pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
         results = []
         for index, item in enumerate(items):
             layer = _item_layer(control, items, index)
@@ -221,8 +227,9 @@ class PlaybookWorker:
                 result = await self._run_once(host, node, item_vars, templar)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
-            if "label" in control:
-                result["_label"] = templar.template(control["label"])
+            label = keyword_value(templar, control.get("label"))
+            if label is not None:
+                result["_label"] = label
             result["_status"] = status_of(result)
             results.append(result)
             if pause and index < len(items) - 1:
@@ -232,8 +239,8 @@ class PlaybookWorker:
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
-        retries = _number(templar, node.retries, "retries", int) if node.retries is not None else 3
-        delay = _number(templar, node.delay, "delay", float) if node.delay is not None else 5.0
+        retries = task_number(templar, node, "retries", int, default=3)
+        delay = task_number(templar, node, "delay", float, default=5.0)
         attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
@@ -271,8 +278,8 @@ class PlaybookWorker:
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar) -> dict[str, Any]:
-        check = self.options.check if node.check_mode is None else bool(templar.template(node.check_mode))
-        diff = self.options.diff if node.diff is None else bool(templar.template(node.diff))
+        check = task_boolean(templar, node, "check_mode", default=self.options.check)
+        diff = task_boolean(templar, node, "diff", default=self.options.diff)
         if node.kind == "meta":
             return {"changed": False, "_meta": node.args.get("_raw_params") or node.args.get("free_form")}
         module = node.module or ""
@@ -289,26 +296,24 @@ class PlaybookWorker:
             request = ActionRequest(host=host, args=args, templar=templar, check=check, diff=diff,
                                     worker=self, node=node, verbosity=self.options.verbosity)
             return await action(request)
-        delegate = templar.template(node.delegate_to) if node.delegate_to else None
+        delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar)
         session = self._session(target, settings)
-        environment: dict[str, Any] = {}
-        for entry in node.environment:
-            environment.update(templar.template(entry) or {})
+        environment = _environment(templar, node.environment)
         limit, background = async_limits(
-            _number(templar, node.async_seconds, "async", int) if node.async_seconds is not None else None,
-            _number(templar, node.poll, "poll", int) if node.poll is not None else DEFAULT_POLL_INTERVAL)
+            task_number(templar, node, "async_seconds", int, keyword="async"),
+            task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
         call = ModuleCall(module, args, check=check, diff=diff, become=settings.become_settings(),
-                          environment=environment or None, search_paths=self._search_paths(node),
+                          environment=environment, search_paths=self._search_paths(node),
                           task_vars=variables, background=background)
-        timeout = templar.template(node.timeout) if node.timeout else None
+        timeout = task_number(templar, node, "timeout", int)
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             result["_delegated_to"] = target
         facts = result.get("ansible_facts")
         if isinstance(facts, Mapping) and not result.get("failed"):
-            owner = target if (delegate and templar.template(node.delegate_facts)) else host
+            owner = target if (delegate and task_boolean(templar, node, "delegate_facts", default=False)) else host
             facts = mark_unsafe(dict(facts))
             self.host_runtime(owner).facts.update(facts)
             result["_facts"] = {owner: facts}
@@ -319,11 +324,12 @@ class PlaybookWorker:
         keywords: dict[str, Any] = {}
         for name, setting in (("remote_user", "user"), ("become_user", "become_user"),
                               ("become_method", "become_method"), ("connection", "connection")):
-            value = getattr(node, name)
+            value = task_keyword(templar, node, name)
             if value is not None:
-                keywords[setting] = str(templar.template(value))
-        if node.become is not None:
-            keywords["become"] = bool(templar.evaluate_conditional(node.become))
+                keywords[setting] = str(value)
+        become = task_boolean(templar, node, "become")
+        if become is not None:
+            keywords["become"] = become
         base = replace(self.options.defaults, **keywords) if keywords else self.options.defaults
         runtime = self.host_runtime(target)
         key = (target, base, runtime.connection_epoch)
@@ -352,14 +358,18 @@ class PlaybookWorker:
             session.abort()
 
 
-def _number(templar: Templar, value: Any, keyword: str, kind: type[int] | type[float]) -> Any:
-    """A numeric keyword (retries, delay, async, poll), templated; what is not a number fails the task."""
-    rendered = templar.template(value)
-    try:
-        return kind(rendered)
-    except (TypeError, ValueError):
-        expected = "a whole number" if kind is int else "a number"
-        raise TaskFailure(f"'{keyword}' must be {expected}, got {rendered!r}") from None
+def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
+    """The task's ``environment`` (the play's, then the block's and the task's own), templated; an omitted entry
+    adds nothing."""
+    environment: dict[str, Any] = {}
+    for entry in entries:
+        values = keyword_value(templar, entry)
+        if values is None:
+            continue
+        if not isinstance(values, Mapping):
+            raise TaskFailure(f"'environment' must be a mapping of variable names to values, got {values!r}")
+        environment.update(values)
+    return environment or None
 
 
 def describe_task(node: PlanTask) -> str:

@@ -90,6 +90,9 @@ class PlanTask(_Strict):
     throttle: Any = None
     timeout: Any = None
     any_errors_fatal: Any = None
+    keyword_fallbacks: dict[str, list[Any]] = Field(
+        default_factory=dict, description="For a keyword whose value is a template: the values of the enclosing "
+                                          "play, role and blocks (innermost first) it takes when it renders to omit")
     block: list[int] = Field(default_factory=list)
     rescue: list[int] = Field(default_factory=list)
     always: list[int] = Field(default_factory=list)

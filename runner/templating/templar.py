@@ -17,6 +17,7 @@ import jinja2.nodes
 from runner.errors import did_you_mean
 from runner.templating.environment import TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
+from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
 from runner.templating.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
@@ -270,6 +271,10 @@ class Templar:
 def _as_boolean(value: Any, condition: Any) -> bool:
     if isinstance(value, bool):
         return value
+    if isinstance(value, str) and value == OMIT:
+        # as in Ansible: a condition has no "unset" to fall back to
+        raise TemplateError(f"conditional {_shorten(str(condition), 120)!r} resolved to omit, which is not a "
+                            "boolean; a condition cannot be omitted")
     if isinstance(value, str) and value.strip().lower() in _BOOLEAN_STRINGS:
         return _BOOLEAN_STRINGS[value.strip().lower()]
     try:

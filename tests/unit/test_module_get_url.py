@@ -1,12 +1,17 @@
-"""The pure parts of get_url and its HTTP helpers: checksum options, checksum files, names of downloads."""
+"""The pure parts of get_url and its HTTP helpers: checksum options, checksum files, names of downloads, a
+download that cannot be written."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
 from modules._http import Response, filename_from_response, split_credentials, url_filename
 from modules._spec import argument_spec
 from modules.get_url import ARGUMENT_SPEC, checksum_from_listing, normalise_digest, parse_checksum
+from tests.support.file_limit import FILE_LIMIT, TOO_LARGE, run_with_file_limit
 
 
 def test_parse_checksum_splits_algorithm_and_value() -> None:
@@ -52,3 +57,23 @@ def test_argument_spec_is_the_documented_options_without_descriptions() -> None:
     assert spec == {"a": {"type": "int", "default": 1, "aliases": ["b"]}}
     assert ARGUMENT_SPEC["url_password"] == {"type": "str", "aliases": ["password"], "no_log": True}
     assert ARGUMENT_SPEC["force"]["default"] is False
+
+
+DOWNLOAD = """
+import io, json, os
+from modules._http import Response, download
+from modules._utils import Module, ModuleFailure
+body = io.BytesIO(b"d" * int(sys.argv[2]))
+try:
+    download(Module({}), Response(200, "OK", "http://example.test/big.bin", body=body), sys.argv[1])
+    print(json.dumps({"msg": None}))
+except ModuleFailure as failure:
+    print(json.dumps({"msg": failure.msg}))
+"""
+
+
+def test_a_download_that_cannot_be_written_names_its_temp_file_and_leaves_none(tmp_path: Path) -> None:
+    failed = run_with_file_limit(DOWNLOAD, str(tmp_path), str(FILE_LIMIT * 4))
+    assert failed["msg"].startswith(f"Could not write the temp file {tmp_path}/.provisioning-download.")
+    assert failed["msg"].endswith(f" for the download of http://example.test/big.bin: {TOO_LARGE}")
+    assert os.listdir(tmp_path) == []

@@ -18,6 +18,7 @@ from modules._utils import (
     path_state,
     read_text,
 )
+from tests.support.file_limit import FILE_LIMIT, TOO_LARGE, run_with_file_limit
 
 MODULE = Module({})
 
@@ -110,6 +111,49 @@ def test_atomic_write_keeps_the_old_file_when_validation_fails(tmp_path: Path) -
     assert path.read_text() == "old" and os.listdir(tmp_path) == ["conf"]
     module.atomic_write(str(path), b"new")
     assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+REPLACE_WITH_BACKUP = """
+import json
+from modules._utils import Module, ModuleFailure
+try:
+    Module({}).replace_file(sys.argv[1], b"n" * int(sys.argv[2]), backup=True)
+    print(json.dumps({"msg": None}))
+except ModuleFailure as failure:
+    print(json.dumps({"msg": failure.msg, "path": failure.result.get("path")}))
+"""
+
+
+def _replace_with_file_limit(path: Path, new_size: int) -> dict:
+    return run_with_file_limit(REPLACE_WITH_BACKUP, str(path), str(new_size))
+
+
+def test_a_backup_that_cannot_be_written_leaves_nothing_and_names_itself(tmp_path: Path) -> None:
+    path = tmp_path / "conf"
+    path.write_bytes(b"o" * (FILE_LIMIT + 1))  # its backup cannot be written whole
+    failed = _replace_with_file_limit(path, 10)
+    assert failed["msg"].startswith(f"Could not write the temp file {tmp_path}/.conf.")
+    assert f"for the backup {path}." in failed["msg"] and failed["msg"].endswith(
+        f"of {path}: {TOO_LARGE}")
+    assert path.read_bytes() == b"o" * (FILE_LIMIT + 1) and os.listdir(tmp_path) == ["conf"]
+
+
+def test_a_new_file_that_cannot_be_written_takes_its_backup_away(tmp_path: Path) -> None:
+    path = tmp_path / "conf"
+    path.write_bytes(b"old")
+    failed = _replace_with_file_limit(path, FILE_LIMIT + 1)
+    assert failed["msg"].startswith(f"Could not write the temp file {tmp_path}/.conf.")
+    assert failed["msg"].endswith(f".tmp for {path}: {TOO_LARGE}") and failed["path"] == str(path)
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["conf"]
+
+
+def test_replace_file_keeps_a_backup_with_the_old_files_mode(tmp_path: Path) -> None:
+    path = tmp_path / "conf"
+    path.write_bytes(b"old")
+    path.chmod(0o640)
+    backup = Module({}).replace_file(str(path), b"new", backup=True)
+    assert Path(backup).read_bytes() == b"old" and stat.S_IMODE(Path(backup).stat().st_mode) == 0o640
+    assert path.read_bytes() == b"new" and sorted(os.listdir(tmp_path)) == sorted(["conf", Path(backup).name])
 
 
 def test_diff_text_placeholders(tmp_path: Path) -> None:
