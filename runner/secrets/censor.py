@@ -1,0 +1,93 @@
+"""Hiding decrypted secrets from everything a run prints or reports.
+
+Each plaintext that comes out of a vault or an age file is remembered here (per process). The callbacks' common
+path (``runner.callbacks.base.Callbacks``) passes every event through ``censor`` before any view, report or log
+sees it, so a secret that reached a result by any route (a debug, a registered output, an error message) is
+shown as ``********``. Workers decrypt on their own; the secrets they learn travel back with their results
+(``take_new``/``remember_all``) so the controller's callbacks know them too.
+
+Very short values are not hidden: masking every "1" or "yes" in the output would hide far more than the secret.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from typing import Any
+
+MASK = "********"
+MIN_LENGTH = 4
+
+_known: set[str] = set()
+_new: list[str] = []
+_pattern: re.Pattern[str] | None = None
+
+
+def remember(text: str) -> None:
+    """Hide ``text`` (and each of its lines, for multi-line secrets shown line by line) from now on."""
+    global _pattern
+    for piece in {text, text.strip(), *text.splitlines()}:
+        piece = piece.strip()
+        if len(piece) >= MIN_LENGTH and piece not in _known:
+            _known.add(piece)
+            _new.append(piece)
+            _pattern = None
+
+
+def remember_bytes(data: bytes) -> None:
+    remember(data.decode("utf-8", "replace"))
+
+
+def remember_all(texts: Iterable[str]) -> None:
+    for text in texts:
+        remember(text)
+
+
+def take_new() -> list[str]:
+    """Secrets learnt since the last call (a worker sends them to the controller with each result)."""
+    taken = list(_new)
+    _new.clear()
+    return taken
+
+
+def has_secrets() -> bool:
+    return bool(_known)
+
+
+def _compiled() -> re.Pattern[str]:
+    global _pattern
+    if _pattern is None:
+        # Longest first, so a secret containing another is masked whole.
+        _pattern = re.compile("|".join(re.escape(text) for text in sorted(_known, key=len, reverse=True)))
+    return _pattern
+
+
+def censor_text(text: str) -> str:
+    if not _known or not text:
+        return text
+    return _compiled().sub(MASK, text)
+
+
+def censor(value: Any) -> Any:
+    """``value`` with every known secret replaced by the mask, in strings, keys, containers and dataclasses;
+    the value itself when there is nothing to hide (no copy is made then)."""
+    if not _known:
+        return value
+    return _censor(value)
+
+
+def _censor(value: Any) -> Any:
+    if isinstance(value, str):
+        masked = censor_text(value)
+        return value if masked == value else masked
+    if isinstance(value, dict):
+        return {_censor(key): _censor(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_censor(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_censor(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _censor(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        return dataclasses.replace(value, **changes)
+    return value

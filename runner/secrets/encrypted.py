@@ -1,0 +1,80 @@
+"""An inline ``!vault |`` value: kept encrypted until something reads it.
+
+A play that never uses a value needs no password for it, as in Ansible. The templar turns the value into its
+plaintext when a template reads it (``runner.templating.templar``); ``str()`` does the same for code that reads
+variables directly. A value that cannot be decrypted raises ``SecretError`` at that moment, naming where it was
+written and its vault id, so the task that reads it fails with that message.
+
+Pickling keeps the ciphertext, never the plaintext: what workers send each other or write stays encrypted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.secrets.detect import is_vault
+
+
+class VaultEncryptedValue:
+    """The ciphertext of one inline vault value and where it was written (``file:line:col``)."""
+
+    __slots__ = ("_plaintext", "ciphertext", "origin")
+
+    def __init__(self, ciphertext: str, origin: str = "<string>"):
+        self.ciphertext = ciphertext
+        self.origin = origin
+        self._plaintext: str | None = None
+
+    @property
+    def is_well_formed(self) -> bool:
+        return is_vault(self.ciphertext.lstrip())
+
+    def decrypt(self) -> str:
+        """The plaintext (decrypted once, then kept in this process)."""
+        if self._plaintext is None:
+            from runner.secrets.keyring import current_keyring  # cryptography loads only when a value is used
+
+            data = current_keyring().decrypt(self.ciphertext.strip().encode("ascii", "replace"), self.origin)
+            self._plaintext = data.decode("utf-8", "surrogateescape")
+        return self._plaintext
+
+    def __str__(self) -> str:
+        return self.decrypt()
+
+    def __repr__(self) -> str:
+        # Never the plaintext: a repr ends up in error messages and debug output.
+        return f"<vault-encrypted value from {self.origin}>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, VaultEncryptedValue):
+            return self.ciphertext == other.ciphertext
+        if isinstance(other, str):
+            return self.decrypt() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.ciphertext)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return VaultEncryptedValue, (self.ciphertext, self.origin)
+
+
+def reveal(value: Any) -> Any:
+    """``value`` with every inline vault value in it (in dicts and lists too) replaced by its plaintext."""
+    if isinstance(value, VaultEncryptedValue):
+        return value.decrypt()
+    if isinstance(value, dict) and any(_contains_encrypted(item) for item in value.values()):
+        return {key: reveal(item) for key, item in value.items()}
+    if isinstance(value, list) and any(_contains_encrypted(item) for item in value):
+        return [reveal(item) for item in value]
+    return value
+
+
+def _contains_encrypted(value: Any) -> bool:
+    if isinstance(value, VaultEncryptedValue):
+        return True
+    if isinstance(value, dict):
+        return any(_contains_encrypted(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_contains_encrypted(item) for item in value)
+    return False

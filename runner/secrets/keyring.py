@@ -1,0 +1,91 @@
+"""The vault passwords of a run, and decryption with them in Ansible's order.
+
+A command reads its passwords once, at start (``install_keyring``), before any file is loaded; workers forked
+later inherit them. A vault that names a vault id is tried first with that id's passwords, then with the others
+(Ansible's default, ``vault_id_match`` off: the id in the header is a hint, not part of what is authenticated).
+Every plaintext that comes out is remembered (``runner.secrets.censor``) so output can hide it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runner.secrets import censor
+from runner.secrets.errors import SecretError, VaultFormatError, VaultOptionError
+from runner.secrets.vault_format import DEFAULT_VAULT_ID, WrongPassword, decrypt_payload, encrypt, parse_envelope
+
+
+@dataclass(frozen=True)
+class VaultPassword:
+    vault_id: str
+    password: bytes = field(repr=False)
+    source: str  # where it came from, for messages: a file name, "prompt"
+
+
+class Keyring:
+    """Passwords in the order given: the first is the one ``encrypt`` uses unless an id is named."""
+
+    def __init__(self, passwords: list[VaultPassword] | None = None):
+        self.passwords = list(passwords or [])
+
+    @property
+    def vault_ids(self) -> list[str]:
+        return [entry.vault_id for entry in self.passwords]
+
+    def decrypt(self, data: bytes, origin: str) -> bytes:
+        """The plaintext of the vault ``data`` read from ``origin`` (a file, or file:line:col).
+
+        Raises ``SecretError`` naming ``origin`` and the vault id when no password opens it."""
+        try:
+            envelope = parse_envelope(data)
+        except VaultFormatError as exc:
+            raise VaultFormatError(f"{origin}: {exc.message}") from None
+        wanted = envelope.vault_id or DEFAULT_VAULT_ID
+        if not self.passwords:
+            raise SecretError(f"{origin} is vault-encrypted (vault id '{wanted}') and no vault password was given",
+                              hint="use --vault-id, --vault-password-file or --ask-vault-pass")
+        ordered = ([entry for entry in self.passwords if entry.vault_id == wanted]
+                   + [entry for entry in self.passwords if entry.vault_id != wanted])
+        for entry in ordered:
+            try:
+                plaintext = decrypt_payload(envelope.payload, entry.password)
+            except WrongPassword:
+                continue
+            except VaultFormatError as exc:
+                raise VaultFormatError(f"{origin}: {exc.message}") from None
+            censor.remember_bytes(plaintext)
+            return plaintext
+        known = ", ".join(f"'{vault_id}'" for vault_id in dict.fromkeys(self.vault_ids))
+        unknown = "" if wanted in self.vault_ids else f"; vault id '{wanted}' has no password given"
+        raise SecretError(f"decryption of {origin} failed (vault id '{wanted}'): no vault password given "
+                          f"(vault ids {known}) opens it{unknown}")
+
+    def password_for_encrypt(self, vault_id: str | None = None) -> VaultPassword:
+        """The password ``encrypt`` uses: the one of ``vault_id`` (``--encrypt-vault-id``), else the first."""
+        if not self.passwords:
+            raise VaultOptionError("a vault password is needed to encrypt",
+                                   hint="use --vault-id, --vault-password-file or --ask-vault-pass")
+        if vault_id is None:
+            return self.passwords[0]
+        for entry in self.passwords:
+            if entry.vault_id == vault_id:
+                return entry
+        raise VaultOptionError(f"--encrypt-vault-id {vault_id!r} names none of the vault ids given "
+                               f"({', '.join(self.vault_ids)})")
+
+    def encrypt(self, plaintext: bytes, vault_id: str | None = None) -> bytes:
+        entry = self.password_for_encrypt(vault_id)
+        return encrypt(plaintext, entry.password, entry.vault_id)
+
+
+_installed = Keyring()
+
+
+def install_keyring(keyring: Keyring) -> None:
+    """Make ``keyring`` the one every loader of this process (and of workers forked later) decrypts with."""
+    global _installed
+    _installed = keyring
+
+
+def current_keyring() -> Keyring:
+    return _installed
