@@ -53,7 +53,8 @@ DOCUMENTATION = {
                          "type": "bool", "default": True},
         "checksum": {"description": "Expected SHA1 of the source; the copy fails when it differs.",
                      "type": "str"},
-        "decrypt": {"description": "Accepted for compatibility (sources are never vault-encrypted here).",
+        "decrypt": {"description": "Decrypt a vault- or age-encrypted src on the controller (false: copy it as "
+                               "it is, encrypted).",
                     "type": "bool", "default": True},
     },
 }

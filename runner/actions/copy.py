@@ -9,6 +9,7 @@ never sent. ``content`` and ``remote_src`` need nothing from the controller and 
 from __future__ import annotations
 
 import base64
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from modules._utils import file_checksum
 from modules.copy import DIRECTORIES, FILES, LINKS, NEEDS, TREE, walk_source_tree
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
+from runner.actions.secret_sources import decrypted_source, hide_diff, is_encrypted_source
 from runner.errors import UserError
 
 INLINE_LIMIT = 1 << 20  # a file below this size travels inside the module call
@@ -30,9 +32,10 @@ class LocalFile:
     size: int
     mode: int
     checksum: str
+    plaintext: bytes | None = None  # an encrypted source, decrypted: always sent inline, never from a file
 
     @classmethod
-    def read(cls, name: str, path: Path) -> LocalFile:
+    def read(cls, name: str, path: Path, decrypt: bool = True) -> LocalFile:
         try:
             info = path.stat()
             checksum = file_checksum(str(path))
@@ -40,6 +43,9 @@ class LocalFile:
             raise ActionFailed(f"could not read src={path}: {exc.strerror}") from None
         if checksum is None:
             raise ActionFailed(f"could not find src={path}")
+        if decrypt and is_encrypted_source(path):
+            data = decrypted_source(path)
+            return cls(name, path, len(data), info.st_mode & 0o7777, hashlib.sha1(data).hexdigest(), data)
         return cls(name, path, info.st_size, info.st_mode & 0o7777, checksum)
 
     def entry(self, inline: bool = False, upload: str | None = None) -> dict[str, Any]:
@@ -47,8 +53,8 @@ class LocalFile:
         entry: dict[str, Any] = {"path": self.name, "checksum": self.checksum, "size": self.size, "mode": self.mode}
         if upload is not None:
             entry["upload"] = upload
-        elif inline:
-            data = self.path.read_bytes()
+        elif inline or self.plaintext is not None:
+            data = self.plaintext if self.plaintext is not None else self.path.read_bytes()
             try:
                 entry["content"] = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -66,11 +72,15 @@ class CopyPlan:
     directories: list[str] = field(default_factory=list)
     links: list[dict[str, str]] = field(default_factory=list)
 
+    @property
+    def has_secrets(self) -> bool:
+        return any(local.plaintext is not None for local in self.files)
+
     def first_call(self) -> dict[str, Any]:
         budget = INLINE_BUDGET
         entries = []
         for local in self.files:
-            inline = local.size < INLINE_LIMIT and local.size <= budget
+            inline = local.plaintext is not None or (local.size < INLINE_LIMIT and local.size <= budget)
             if inline:
                 budget -= local.size
             entries.append(local.entry(inline=inline))
@@ -84,11 +94,11 @@ def plan_source(ctx: ActionContext, args: dict[str, Any]) -> CopyPlan:
     except UserError as exc:
         raise ActionFailed(exc.message) from None
     if not src.is_dir():
-        return CopyPlan(src, [LocalFile.read(src.name, src)])
+        return CopyPlan(src, [LocalFile.read(src.name, src, args["decrypt"])])
     # Keep the caller's trailing slash: "dir/" copies the contents, "dir" the directory itself.
     root = str(src) + ("/" if requested.endswith("/") else "")
     tree = walk_source_tree(root, args["local_follow"])
-    files = [LocalFile.read(relative, Path(path)) for relative, path in tree["files"]]
+    files = [LocalFile.read(relative, Path(path), args["decrypt"]) for relative, path in tree["files"]]
     return CopyPlan(src, files, tree=True, directories=tree["directories"], links=tree["links"])
 
 
@@ -137,6 +147,8 @@ async def run_copy(ctx: ActionContext) -> dict[str, Any]:
         args = action_arguments(ctx)
         if args["remote_src"] or args["content"] is not None:
             return await ctx.run_module()
-        return await send(ctx, plan_source(ctx, args))
+        plan = plan_source(ctx, args)
+        result = await send(ctx, plan)
+        return hide_diff(result) if plan.has_secrets else result
     except ActionFailed as failure:
         return failure.result

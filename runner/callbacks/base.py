@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.secrets.censor import censor
+
 
 @dataclass
 class TaskInfo:
@@ -97,6 +99,9 @@ class Callbacks(Callback):
         members = object.__getattribute__(self, "callbacks")
 
         def fan_out(*args: Any, **kwargs: Any) -> None:
+            # Every view, report and log sees events with decrypted secrets masked (runner.secrets.censor).
+            args = censor(args)
+            kwargs = censor(kwargs)
             for callback in members:
                 getattr(callback, name)(*args, **kwargs)
 

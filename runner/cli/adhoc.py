@@ -58,7 +58,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.cli.session import load_project
     from runner.executor.adhoc import AdhocRun, run_adhoc
 
-    project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd())
+    project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)
     index = ModuleIndex(project.library)
     args = _module_args(index, module, module_args)
     extra_vars = parse_extra_vars(options["extra_vars"])
@@ -75,5 +75,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
                    check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
                    background=background, poll=poll)
-    summary = run_adhoc(run, lambda host, result: display.host_result(host, index.canonical(module), result))
+    from runner.secrets.censor import censor
+
+    summary = run_adhoc(run, lambda host, result: display.host_result(host, index.canonical(module), censor(result)))
     return summary.exit_code

@@ -27,6 +27,7 @@ from runner.cli.infra_views import order_lines, server_details, server_table, ta
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.run import run_plan
 from runner.cli.session import Project, load_project
+from runner.cli.vault_options import VAULT_OPTIONS
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
 from runner.errors import ExitCode, OptionError, did_you_mean
@@ -65,16 +66,17 @@ yes_option = click.option("-y", "--yes", is_flag=True, help="Delete without aski
 
 
 def run_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed([infra_option, *_RUN_OPTIONS]):
+    for option in reversed([infra_option, *_RUN_OPTIONS, *VAULT_OPTIONS]):
         function = option(function)
     return function
 
 
-def _project(directory: Path, forks: int | None = None) -> tuple[Project, Compiler]:
-    """The configuration and a compiler for plays written in ``directory``; the run's inventory is what the
-    plays add (the infra's servers), not the configured one."""
+def _project(directory: Path, forks: int | None = None, options: dict[str, Any] | None = None
+             ) -> tuple[Project, Compiler]:
+    """The configuration (and vault passwords) and a compiler for plays written in ``directory``; the run's
+    inventory is what the plays add (the infra's servers), not the configured one."""
     overrides = config_overrides({"inventory": (), "forks": forks})
-    project = load_project(overrides, directory.resolve(), need_inventory=False)
+    project = load_project(overrides, directory.resolve(), need_inventory=False, options=options)
     compiler = Compiler(CompileOptions(roles_path=project.roles_path, library=project.library,
                                        filter_plugins=project.filter_plugins))
     return project, compiler
@@ -87,7 +89,7 @@ def _plays(infra: Path, compiler: Compiler) -> InfraPlays:
 def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *, confirm: str | None = None) -> int:
     """Build the plays, compile them into a plan and run it (after asking, for ``confirm``)."""
     infra = _infra_file(infra_file)
-    project, compiler = _project(infra.parent, options.get("forks"))
+    project, compiler = _project(infra.parent, options.get("forks"), options)
     plays = _plays(infra, compiler)
     generated = build(plays)
     plays.check()

@@ -18,10 +18,12 @@ import click
 from ruamel.yaml import YAML
 
 from runner.cli.common import Command, report_errors
+from runner.cli.vault_options import install_vault_secrets, vault_options
 from runner.errors import OptionError, did_you_mean
 from runner.inventory import Group, Host, Inventory, load_inventory
 from runner.inventory.merge import MAGIC_VARIABLES
 from runner.inventory.model import PRIORITY_VARIABLE
+from runner.secrets.encrypted import VaultEncryptedValue
 
 
 @click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -37,12 +39,16 @@ from runner.inventory.model import PRIORITY_VARIABLE
               help="Also read group_vars/ and host_vars/ beside the playbook in this directory.")
 @click.option("-l", "--limit", help="Only hosts matching this pattern (or @file, one host a line).")
 @click.argument("group", required=False)
+@vault_options
 @report_errors
 def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | None, show_vars: bool, as_yaml: bool,
-         export: bool, playbook_dir: Path | None, limit: str | None, group: str | None) -> None:
+         export: bool, playbook_dir: Path | None, limit: str | None, group: str | None, **vault: Any) -> None:
     """Show the inventory: its groups, hosts and their variables."""
     if [list_, graph, host_name is not None].count(True) != 1:
         raise OptionError("give exactly one of --list, --graph or --host NAME")
+    from runner.config import load_config
+
+    install_vault_secrets(load_config({}), vault)
     if group is not None and not graph:
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
     inventory = load_inventory(_sources(sources), playbook_dir=playbook_dir)
@@ -196,6 +202,8 @@ def _plain(value: Any) -> Any:
     """Plain, sorted Python data (YAML's own types, tuples and sets made ordinary) that dumps as JSON or YAML."""
     if isinstance(value, Mapping):
         return {str(key): _plain(value[key]) for key in sorted(value, key=str)}
+    if isinstance(value, VaultEncryptedValue):  # shown encrypted, as ansible-inventory shows it
+        return value.sealed()
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_plain(item) for item in value]
     if isinstance(value, bool) or value is None:

@@ -43,7 +43,9 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
 
 
 def shared_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(_SHARED_OPTIONS):
+    from runner.cli.vault_options import VAULT_OPTIONS
+
+    for option in reversed(_SHARED_OPTIONS + VAULT_OPTIONS):
         function = option(function)
     return function
 

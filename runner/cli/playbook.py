@@ -26,7 +26,12 @@ def _split_tags(values: tuple[str, ...]) -> list[str]:
 
 
 def _write_plan(plan: Plan, path: Path) -> None:
-    atomic_write_text(path, json.dumps(plan.model_dump(mode="json"), indent=1, sort_keys=False) + "\n")
+    """The plan as JSON: inline vault values stay encrypted; values of encrypted files are masked."""
+    from runner.secrets.censor import censor
+    from runner.secrets.encrypted import sealed_or_refused
+
+    data = censor(plan.model_dump(mode="json", fallback=sealed_or_refused))
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=False) + "\n")
 
 
 def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_tasks: bool, list_tags: bool,
@@ -101,8 +106,8 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     from runner.compiler import CompileOptions, Compiler
 
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
-    extra_vars = parse_extra_vars(options["extra_vars"])
-    project = load_project(config_overrides(options), playbook_dir, need_inventory=False)
+    project = load_project(config_overrides(options), playbook_dir, need_inventory=False, options=options)
+    extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
                                      filter_plugins=project.filter_plugins,

@@ -43,13 +43,18 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     return load_inventory(sources, playbook_dir=playbook_dir)
 
 
-def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True) -> Project:
-    """Configuration, then the inventory (not loaded, and no test host started, when only compiling)."""
+def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True,
+                 options: dict[str, Any] | None = None) -> Project:
+    """Configuration, the vault passwords (``options`` are the command line's), then the inventory (not loaded,
+    and no test host started, when only compiling)."""
+    from runner.cli.vault_options import install_vault_secrets
+
     config = load_config(overrides)
     for warning in config.warnings:
         import sys
 
         sys.stderr.write(f"[WARNING]: {warning}\n")
+    install_vault_secrets(config, options or {})
     inventory = load_hosts(config, playbook_dir, configured=need_inventory)
     return Project(config, inventory, library=_existing(config.library), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins))

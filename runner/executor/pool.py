@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from runner.secrets import censor
 from runner.util.heap import release_collection, thaw_collection
 
 
@@ -53,6 +54,7 @@ _UPDATE = "update"
 
 def _worker_main(conn: Connection, context: WorkerContext) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    censor.take_new()  # the controller's own are known to it already
     profile_dir = os.environ.get("PROVISIONING_PROFILE_DIR")
     if profile_dir:  # performance work: each worker writes its cProfile stats there (see bench/README.md)
         import cProfile
@@ -88,7 +90,8 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
                       "exception": traceback.format_exc(), "_internal_error": True}
         if not aborted:
             try:
-                conn.send((job_id, result))
+                # Secrets this worker decrypted go with the result, so the controller's output hides them too.
+                conn.send((job_id, result, censor.take_new()))
             except (BrokenPipeError, OSError):
                 pass
 
@@ -164,12 +167,13 @@ class WorkerPool:
 
     def _on_reply(self, conn: Connection) -> None:
         try:
-            job_id, result = conn.recv()
+            job_id, result, learned = conn.recv()
         except (EOFError, OSError):
             assert self._loop is not None
             self._loop.remove_reader(conn.fileno())
             self._fail_pending(self.connections.index(conn))
             return
+        censor.remember_all(learned)
         _, future = self._pending.pop(job_id, (None, None))
         if future is not None and not future.done():
             future.set_result(result)

@@ -7,12 +7,17 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition
-from runner.loader.yaml import load_yaml_text, position_of
+from runner.loader.yaml import finish_document, load_yaml_text, position_of, read_text_and_encryption
 
 
 def read_text(path: Path) -> str:
+    """A data file's text, decrypted when it is vault- or age-encrypted."""
+    return _read(path)[0]
+
+
+def _read(path: Path) -> tuple[str, bool]:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text_and_encryption(path)
     except UnicodeDecodeError as exc:
         raise ParseError(f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})",
                          SourcePosition(str(path))) from None
@@ -23,15 +28,15 @@ def read_text(path: Path) -> str:
 def load_data_file(path: Path) -> Any:
     """YAML, or JSON for ``.json`` files: read as YAML first to keep positions, as JSON when YAML refuses
     (tab indentation, duplicate keys), and a JSON file that is neither is reported at JSON's line and column."""
-    text = read_text(path)
+    text, encrypted = _read(path)
     if path.suffix != ".json":
-        return load_yaml_text(text, str(path))
+        return finish_document(load_yaml_text(text, str(path)), str(path), encrypted=encrypted)
     try:
-        return load_yaml_text(text, str(path))
+        return finish_document(load_yaml_text(text, str(path)), str(path), encrypted=encrypted)
     except ParseError:
         pass
     try:
-        return json.loads(text)
+        return finish_document(json.loads(text), str(path), encrypted=encrypted)
     except json.JSONDecodeError as exc:
         raise ParseError(f"JSON syntax error: {exc.msg}", SourcePosition(str(path), exc.lineno, exc.colno)) from None
 

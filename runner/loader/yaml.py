@@ -5,6 +5,10 @@ key, mapping value and sequence item, so any later stage can point at ``file:lin
 as Ansible reads it (an integer with a leading zero such as ``mode: 0644`` or ``02770`` is octal, ``08`` stays a
 string), except for booleans: only ``true``/``false`` are booleans here; ``yes``/``no``/``NO`` stay strings
 (models turn ``yes``/``no`` into booleans only where a boolean is expected). A key written twice is an error.
+
+Secrets (``runner.secrets``): a whole file encrypted with Ansible Vault or age is decrypted before parsing; an
+inline ``!vault |`` value becomes a ``VaultEncryptedValue`` that decrypts when first used; a SOPS-style document
+(values encrypted under age, a ``sops`` metadata key) comes back with its values decrypted.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
 
@@ -94,6 +98,15 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
             sequence.append(self.construct_object(child, deep=True))
             sequence.lc.items.append((child.start_mark.line, child.start_mark.column))
 
+    def construct_vault(self, node: Node) -> Any:
+        from runner.secrets.encrypted import VaultEncryptedValue
+
+        where = f"{self.source_path}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+        if not isinstance(node, ScalarNode):
+            raise ConstructorError(None, None, "a !vault value must be a string (the vault text, as ansible-vault "
+                                   "encrypt_string writes it)", node.start_mark)
+        return VaultEncryptedValue(str(node.value), where)
+
     def construct_yaml_int(self, node: Node) -> Any:
         text = str(node.value)
         if _NOT_A_NUMBER.match(text):
@@ -106,6 +119,8 @@ _NOT_A_NUMBER = re.compile(r"^[-+]?0[0-9_]*[89][0-9_]*$")
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_positioned_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_positioned_sequence)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("!vault", _Loader.construct_vault)
+_Loader.add_constructor("!vault-encrypted", _Loader.construct_vault)
 
 # Booleans as YAML 1.2 writes them: yes/no/on/off/y/n are strings here.
 _Loader.yaml_implicit_resolvers = {
@@ -142,13 +157,54 @@ def _char_at(text: str, line: int, column: int) -> str:
 
 
 def load_yaml_file(path: str | Path) -> Any:
+    """A YAML file's data; a vault- or age-encrypted file is decrypted first, a SOPS document's values too."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text, encrypted = read_text_and_encryption(path)
     except FileNotFoundError:
         raise ParseError(f"file not found: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ParseError(f"cannot read {path}: {exc}") from None
-    return load_yaml_text(text, str(path))
+    return finish_document(load_yaml_text(text, str(path)), str(path), encrypted=encrypted)
+
+
+def read_text_and_encryption(path: str | Path) -> tuple[str, bool]:
+    """A text file's content, decrypted when it is a vault or an age file (errors name the file), and whether
+    it was. ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
+    data = Path(path).read_bytes()
+    # A cheap test first: runner.secrets (and cryptography) load only for an encrypted file.
+    if _ENCRYPTED_START.match(data) is None:
+        return data.decode("utf-8"), False
+    from runner.secrets.files import decrypt_bytes
+
+    return decrypt_bytes(data, str(path)).decode("utf-8"), True
+
+
+def read_text_decrypted(path: str | Path) -> str:
+    return read_text_and_encryption(path)[0]
+
+
+def finish_document(data: Any, path: str, *, encrypted: bool) -> Any:
+    """Data parsed from ``path``: a SOPS document's values decrypted; the values of a file that was encrypted
+    as a whole remembered as secrets, so output hides them."""
+    if encrypted:
+        from runner.secrets.censor import remember_leaves
+
+        remember_leaves(data)
+    return decrypt_document(data, path)
+
+
+def decrypt_document(data: Any, path: str) -> Any:
+    """A SOPS-style document with its values decrypted (and its metadata gone); any other data as it is."""
+    if isinstance(data, dict) and "sops" in data:
+        from runner.secrets.sops import decrypt_sops_document, is_sops_document
+
+        if is_sops_document(data):
+            return decrypt_sops_document(data, path)
+    return data
+
+
+# Cheap test before importing runner.secrets: the vault header, age's binary header or its armor.
+_ENCRYPTED_START = re.compile(rb"^(?:\$ANSIBLE_VAULT|age-encryption\.org/v1|\s*-----BEGIN AGE ENCRYPTED FILE-----)")
 
 
 def position_of(container: Any, key: Any = None, *, value: bool = False) -> SourcePosition | None:

@@ -16,23 +16,44 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from runner.secrets.encrypted import VaultEncryptedValue
+
 MASK = "********"
 MIN_LENGTH = 4
 
 _known: set[str] = set()
 _new: list[str] = []
 _pattern: re.Pattern[str] | None = None
+_armed = False  # anything to hide yet: a secret decrypted, or an inline vault value loaded
+
+
+def arm() -> None:
+    """An inline vault value exists: output must be walked from now on, even before any secret is known."""
+    global _armed
+    _armed = True
 
 
 def remember(text: str) -> None:
-    """Hide ``text`` (and each of its lines, for multi-line secrets shown line by line) from now on."""
+    """Hide ``text`` from now on (surrounding whitespace aside)."""
     global _pattern
-    for piece in {text, text.strip(), *text.splitlines()}:
-        piece = piece.strip()
-        if len(piece) >= MIN_LENGTH and piece not in _known:
-            _known.add(piece)
-            _new.append(piece)
-            _pattern = None
+    piece = text.strip()
+    if len(piece) >= MIN_LENGTH and piece not in _known:
+        arm()
+        _known.add(piece)
+        _new.append(piece)
+        _pattern = None
+
+
+def remember_leaves(data: Any) -> None:
+    """Hide every string in ``data`` (a decrypted vars file: each value is a secret, not only the whole file)."""
+    if isinstance(data, str):
+        remember(data)
+    elif isinstance(data, dict):
+        for item in data.values():
+            remember_leaves(item)
+    elif isinstance(data, list):
+        for item in data:
+            remember_leaves(item)
 
 
 def remember_bytes(data: bytes) -> None:
@@ -72,12 +93,14 @@ def censor_text(text: str) -> str:
 def censor(value: Any) -> Any:
     """``value`` with every known secret replaced by the mask, in strings, keys, containers and dataclasses;
     the value itself when there is nothing to hide (no copy is made then)."""
-    if not _known:
+    if not _armed:
         return value
     return _censor(value)
 
 
 def _censor(value: Any) -> Any:
+    if isinstance(value, VaultEncryptedValue):  # never decrypted for output (json's default=str would)
+        return MASK
     if isinstance(value, str):
         masked = censor_text(value)
         return value if masked == value else masked

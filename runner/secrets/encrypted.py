@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.secrets import censor
 from runner.secrets.detect import is_vault
 
 
@@ -24,6 +25,7 @@ class VaultEncryptedValue:
         self.ciphertext = ciphertext
         self.origin = origin
         self._plaintext: str | None = None
+        censor.arm()
 
     @property
     def is_well_formed(self) -> bool:
@@ -57,6 +59,18 @@ class VaultEncryptedValue:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return VaultEncryptedValue, (self.ciphertext, self.origin)
+
+    def sealed(self) -> dict[str, str]:
+        """How the value is written out (a plan, an inventory listing): still encrypted, in the form
+        ansible-inventory uses."""
+        return {"__ansible_vault": self.ciphertext}
+
+
+def sealed_or_refused(value: Any) -> Any:
+    """A serialiser's fallback (pydantic's ``fallback=``, json's ``default=``): inline vault values sealed."""
+    if isinstance(value, VaultEncryptedValue):
+        return value.sealed()
+    raise TypeError(f"cannot serialise a value of type {type(value).__name__}")
 
 
 def reveal(value: Any) -> Any:

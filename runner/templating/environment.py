@@ -24,6 +24,9 @@ from jinja2.compiler import Frame
 from jinja2.nativetypes import NativeCodeGenerator, NativeEnvironment
 from jinja2.runtime import Context, missing
 
+from runner.errors import UserError
+from runner.loader.yaml import read_text_decrypted
+from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
 from runner.templating.jinja_tests import builtin_tests
@@ -134,10 +137,12 @@ class _FileLoader(BaseLoader):
         if not path.is_absolute():
             raise TemplateNotFound(template)
         try:
-            source = path.read_text(encoding="utf-8")
+            source = read_text_decrypted(path)  # a vault- or age-encrypted template is decrypted, as in Ansible
             mtime = path.stat().st_mtime
         except OSError:
             raise TemplateNotFound(template) from None
+        except UserError as exc:  # a wrong password: the template fails with the reason
+            raise TemplateError(exc.message) from None
 
         def uptodate() -> bool:
             try:

@@ -14,7 +14,8 @@ from typing import Any
 import jinja2
 import jinja2.nodes
 
-from runner.errors import did_you_mean
+from runner.errors import UserError, did_you_mean
+from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating.environment import TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
@@ -163,6 +164,8 @@ class Templar:
     def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
         value = variables[name]
+        if isinstance(value, VaultEncryptedValue):
+            return _reveal(value)
         if isinstance(value, UNSAFE_TYPES):
             state = current_state()
             if state is not None:
@@ -195,6 +198,8 @@ class Templar:
 
     @staticmethod
     def _needs_rendering(value: Any) -> bool:
+        if isinstance(value, VaultEncryptedValue):
+            return True
         if isinstance(value, str):
             return not isinstance(value, UnsafeText) and is_template(value)
         # Only plain data is walked: views such as hostvars or facts are mappings that render on access.
@@ -206,6 +211,8 @@ class Templar:
         return active(RenderState(self, TemplateVariables(self, raw), paths))
 
     def _template_any(self, value: Any, state: RenderState) -> Any:
+        if isinstance(value, VaultEncryptedValue):
+            return _reveal(value)
         if isinstance(value, str):
             if isinstance(value, UnsafeText) or not is_template(value):
                 return value
@@ -266,6 +273,15 @@ class Templar:
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
             return TemplateError(f"template syntax error{line}: {message} {where}", template=shown)
         return TemplateError(f"{message} {where}", template=shown)
+
+
+def _reveal(value: VaultEncryptedValue) -> str:
+    """An inline vault value's plaintext, decrypted now that a template reads it. The plaintext is not rendered
+    again: a secret is data, not a template. A password that does not open it fails the template (the task)."""
+    try:
+        return value.decrypt()
+    except UserError as exc:
+        raise TemplateError(f"cannot use the vault-encrypted value: {exc.message}", hint=exc.hint) from None
 
 
 def _as_boolean(value: Any, condition: Any) -> bool:

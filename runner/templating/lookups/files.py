@@ -9,6 +9,8 @@ from collections import ChainMap
 from collections.abc import Mapping
 from typing import Any
 
+from runner.errors import UserError
+from runner.loader.yaml import read_text_decrypted
 from runner.templating.errors import TemplateError
 from runner.templating.lookups.base import LookupContext, listify
 
@@ -21,9 +23,11 @@ def file_lookup(terms: list[Any], context: LookupContext, lstrip: bool = False, 
     for term in terms:
         path = context.require_file(str(term), "file", "files")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text_decrypted(path)  # vault- and age-encrypted files are decrypted, as Ansible does
         except (OSError, UnicodeDecodeError) as exc:
             raise TemplateError(f"lookup 'file': cannot read {path}: {exc}") from None
+        except UserError as exc:  # a wrong password: the lookup fails with the reason
+            raise TemplateError(f"lookup 'file': {exc.message}") from None
         text = text.lstrip() if lstrip else text
         contents.append(text.rstrip() if rstrip else text)
     return contents
