@@ -14,6 +14,7 @@ from runner.errors import ParseError, SourcePosition
 from runner.infra.models import Infra
 from runner.loader.yaml import load_yaml_file
 from runner.models.validation import validate
+from runner.secrets.encrypted import reveal
 
 MARKER = "# provisioning: infra"
 
@@ -28,7 +29,9 @@ def read_infra(path: Path, data: Any) -> Infra:
     if not isinstance(data, Mapping):
         raise ParseError("an infra file must be a mapping with 'servers' (and 'name', 'defaults', 'clusters')",
                          SourcePosition(str(path), 1, 1))
-    return validate(Infra, data, where=SourcePosition(str(path), 1, 1))
+    # Inline vault values (provider credentials) are needed to build the infra: decrypted now, before any host
+    # is touched; a wrong password stops here with the value's file:line:col.
+    return validate(Infra, reveal(data), where=SourcePosition(str(path), 1, 1))
 
 
 def is_infra(path: Path, data: Any) -> bool:

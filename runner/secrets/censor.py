@@ -16,8 +16,6 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from runner.secrets.encrypted import VaultEncryptedValue
-
 MASK = "********"
 MIN_LENGTH = 4
 
@@ -95,22 +93,33 @@ def censor(value: Any) -> Any:
     the value itself when there is nothing to hide (no copy is made then)."""
     if not _armed:
         return value
-    return _censor(value)
+    from runner.secrets.encrypted import VaultEncryptedValue  # imports this module: not at the top
+
+    return _censor(value, VaultEncryptedValue)
 
 
-def _censor(value: Any) -> Any:
-    if isinstance(value, VaultEncryptedValue):  # never decrypted for output (json's default=str would)
+def _censor(value: Any, sealed: type) -> Any:
+    if isinstance(value, sealed):  # an inline vault value: never decrypted for output (json's default=str would)
         return MASK
     if isinstance(value, str):
         masked = censor_text(value)
         return value if masked == value else masked
     if isinstance(value, dict):
-        return {_censor(key): _censor(item) for key, item in value.items()}
+        return {_censor(key, sealed): _censor(item, sealed) for key, item in value.items()}
     if isinstance(value, list):
-        return [_censor(item) for item in value]
+        return [_censor(item, sealed) for item in value]
     if isinstance(value, tuple):
-        return tuple(_censor(item) for item in value)
+        return tuple(_censor(item, sealed) for item in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: _censor(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        changes = {f.name: _censor(getattr(value, f.name), sealed) for f in dataclasses.fields(value) if f.init}
         return dataclasses.replace(value, **changes)
     return value
+
+
+def forget_all() -> None:
+    """Start over with nothing to hide (a test that decrypted its own secrets cleans up after itself)."""
+    global _armed, _pattern
+    _known.clear()
+    _new.clear()
+    _pattern = None
+    _armed = False

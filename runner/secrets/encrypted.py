@@ -74,14 +74,28 @@ def sealed_or_refused(value: Any) -> Any:
 
 
 def reveal(value: Any) -> Any:
-    """``value`` with every inline vault value in it (in dicts and lists too) replaced by its plaintext."""
+    """``value`` with every inline vault value in it (in dicts and lists too) replaced by its plaintext, for data
+    read whole at compile time (an infra file). Containers keep the positions they were read with."""
     if isinstance(value, VaultEncryptedValue):
         return value.decrypt()
-    if isinstance(value, dict) and any(_contains_encrypted(item) for item in value.values()):
-        return {key: reveal(item) for key, item in value.items()}
-    if isinstance(value, list) and any(_contains_encrypted(item) for item in value):
-        return [reveal(item) for item in value]
+    if isinstance(value, dict) and _contains_encrypted(value):
+        return same_kind(value, {key: reveal(item) for key, item in value.items()})
+    if isinstance(value, list) and _contains_encrypted(value):
+        return same_kind(value, [reveal(item) for item in value])
     return value
+
+
+def same_kind(original: Any, replacement: Any) -> Any:
+    """``replacement`` as the same container type as ``original``, with its source positions (``lc``,
+    ``source_path``) when it had them."""
+    try:
+        copy = type(original)(replacement)
+    except TypeError:
+        return replacement
+    for attribute in ("lc", "source_path"):
+        if hasattr(original, attribute):
+            setattr(copy, attribute, getattr(original, attribute))
+    return copy
 
 
 def _contains_encrypted(value: Any) -> bool:

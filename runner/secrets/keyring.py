@@ -57,7 +57,7 @@ class Keyring:
             return plaintext
         known = ", ".join(f"'{vault_id}'" for vault_id in dict.fromkeys(self.vault_ids))
         unknown = "" if wanted in self.vault_ids else f"; vault id '{wanted}' has no password given"
-        raise SecretError(f"decryption of {origin} failed (vault id '{wanted}'): no vault password given "
+        raise SecretError(f"decryption of {origin} failed (vault id '{wanted}'): none of the vault passwords given "
                           f"(vault ids {known}) opens it{unknown}")
 
     def password_for_encrypt(self, vault_id: str | None = None) -> VaultPassword:

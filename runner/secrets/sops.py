@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from runner.secrets import censor
+from runner.secrets.encrypted import same_kind
 from runner.secrets.errors import SecretError
 
 _ENC = re.compile(r"^ENC\[AES256_GCM,data:(?P<data>[^,]*),iv:(?P<iv>[^,]+),tag:(?P<tag>[^,]+),type:(?P<type>\w+)\]$")
@@ -39,15 +40,15 @@ def decrypt_sops_document(data: dict[str, Any], origin: str) -> dict[str, Any]:
             for name, item in value.items():
                 plain = str(name).endswith(suffix)
                 result[name] = item if plain else walk(item, [*path, str(name)])
-            return result
+            return same_kind(value, result)
         if isinstance(value, list):
             # sops gives list items their list's path: no index
-            return [walk(item, path) for item in value]
+            return same_kind(value, [walk(item, path) for item in value])
         if isinstance(value, str) and value.startswith("ENC["):
             return _decrypt_value(cipher, value, path, origin)
         return value
 
-    body = {name: value for name, value in data.items() if name != "sops"}
+    body = same_kind(data, {name: value for name, value in data.items() if name != "sops"})
     return walk(body, [])
 
 
