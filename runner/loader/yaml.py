@@ -171,12 +171,17 @@ def read_text_and_encryption(path: str | Path) -> tuple[str, bool]:
     """A text file's content, decrypted when it is a vault or an age file (errors name the file), and whether
     it was. ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
     data = Path(path).read_bytes()
-    # A cheap test first: runner.secrets (and cryptography) load only for an encrypted file.
-    if _ENCRYPTED_START.match(data) is None:
+    if not is_encrypted_start(data):
         return data.decode("utf-8"), False
     from runner.secrets.files import decrypt_bytes
 
     return decrypt_bytes(data, str(path)).decode("utf-8"), True
+
+
+def is_encrypted_start(data: bytes) -> bool:
+    """Whether ``data`` starts as a vault or an age file does: a cheap test, so that runner.secrets (and
+    cryptography) load only for an encrypted file."""
+    return _ENCRYPTED_START.match(data) is not None
 
 
 def read_text_decrypted(path: str | Path) -> str:
