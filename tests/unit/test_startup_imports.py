@@ -35,3 +35,16 @@ def test_playbook_models_build_only_what_every_run_reads() -> None:
         "    ArgumentSpecs, CommonKeywords, Conditional, TaskservMeta) if m.__pydantic_complete__]")
     assert found["built"] == ["Play", "Task", "Handler", "Block", "HandlerBlock", "RoleReference"]
     assert "packaging" not in found["modules"]
+
+
+def test_plain_files_and_output_never_load_cryptography() -> None:
+    """Decryption is paid for only when something is encrypted: loading plain YAML, templating and reporting
+    leave cryptography (and pyrage) unloaded."""
+    modules = _loaded_after(
+        "from runner.loader.yaml import load_yaml_file\n"
+        "from runner.templating import Templar\n"
+        "from runner.callbacks import make_callbacks\n"
+        "import runner.cli.playbook, runner.cli.vault\n"
+        "load_yaml_file('tests/data/playbooks/reports.yml')\n"
+        "Templar({'a': 1}).template('{{ a }}')\n")["modules"]
+    assert "cryptography" not in modules and "pyrage" not in modules
