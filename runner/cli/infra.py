@@ -27,7 +27,7 @@ from runner.cli.infra_views import order_lines, server_details, server_table, ta
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.run import run_plan
 from runner.cli.session import Project, load_project
-from runner.cli.vault_options import VAULT_OPTIONS
+from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
 from runner.errors import ExitCode, OptionError, did_you_mean
@@ -172,22 +172,24 @@ def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) ->
 
 @server.command("list")
 @infra_option
+@vault_options
 @report_errors
-def server_list(infra: Path | None) -> None:
+def server_list(infra: Path | None, **vault: Any) -> None:
     """The infra's servers, their state and address."""
     path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent)[1])
+    plays = _plays(path, _project(path.parent, options=vault)[1])
     click.echo(server_table(plays.infra, plays.infra.servers))
 
 
 @server.command("show")
 @click.argument("name")
 @infra_option
+@vault_options
 @report_errors
-def server_show(name: str, infra: Path | None) -> None:
+def server_show(name: str, infra: Path | None, **vault: Any) -> None:
     """One server: settings, state, clusters and taskservs in install order."""
     path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent)[1])
+    plays = _plays(path, _project(path.parent, options=vault)[1])
     click.echo(server_details(plays, _servers(plays, [name])[0]))
 
 
@@ -236,11 +238,12 @@ def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **o
 @click.argument("name", required=False)
 @server_option
 @infra_option
+@vault_options
 @report_errors
-def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None) -> None:
+def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None, **vault: Any) -> None:
     """Each server's taskservs in install order (only servers that get NAME, when given)."""
     path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent)[1])
+    plays = _plays(path, _project(path.parent, options=vault)[1])
     for line in taskserv_listing(plays, _servers(plays, servers), name):
         click.echo(line)
 
@@ -286,10 +289,11 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option("--kind", help="A seed file's kind (nested-provisioning, golden-image-registry ...); default: infra, "
                              "or the kind its yaml-language-server modeline names.")
+@vault_options
 @report_errors
-def validate(file: Path, kind: str | None) -> None:
+def validate(file: Path, kind: str | None, **vault: Any) -> None:
     """Check FILE and report every problem with its file:line:col."""
-    _, compiler = _project(file.parent)
+    _, compiler = _project(file.parent, options=vault)
     click.echo(validate_file(file, kind, compiler, taskserv_catalog(compiler, file)))
 
 
