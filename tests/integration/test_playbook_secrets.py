@@ -62,6 +62,12 @@ PLAYBOOK = """\
         dest: "{dest}/secret.conf.vault"
         decrypt: false
 
+    - name: render the vaulted template
+      template:
+        src: app.conf.j2
+        dest: "{dest}/app.conf"
+        mode: "0600"
+
     - name: say the secret out loud
       debug:
         msg: "the token is {{{{ api_token }}}}"
@@ -87,6 +93,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     (directory / "files").mkdir()
     (directory / "files" / "secret.conf").write_bytes(
         encrypt(f"password = {FILE_SECRET}\n".encode(), b"ops-password", "ops"))
+    (directory / "templates").mkdir()
+    (directory / "templates" / "app.conf.j2").write_bytes(
+        encrypt(b"# rendered from an encrypted template\ntoken = {{ api_token }}\n", b"ops-password", "ops"))
     (directory / "credentials.yml.age").write_bytes(encrypt_age(f"cloud_password: {AGE_SECRET}\n".encode(),
                                                                 [recipient]))
     inline = textwrap.indent(encrypt(INLINE_SECRET.encode(), b"app-password", "app").decode(), " " * 6)
@@ -131,6 +140,8 @@ def test_the_hosts_get_the_plaintext(finished: tuple[subprocess.CompletedProcess
         assert host_file(testenv, host, f"{project.dest}/from-vars.txt").read_text() == (
             f"{GROUP_SECRET} {INLINE_SECRET} {AGE_SECRET}\n")
         assert host_file(testenv, host, f"{project.dest}/secret.conf").read_text() == f"password = {FILE_SECRET}\n"
+        assert host_file(testenv, host, f"{project.dest}/app.conf").read_text() == (
+            f"# rendered from an encrypted template\ntoken = {INLINE_SECRET}\n")
         assert host_file(testenv, host, f"{project.dest}/secret.conf.vault").read_bytes() == (
             project.directory / "files" / "secret.conf").read_bytes()
 
@@ -139,7 +150,9 @@ def test_output_and_reports_show_no_secret(finished: tuple[subprocess.CompletedP
     done, reports = finished
     output = done.stdout + done.stderr
     assert "the token is ********" in output
-    assert "[content hidden: the source is encrypted]" in output  # --diff of the vaulted copy source
+    # --diff of the vaulted copy source and of the vaulted template: three hosts each
+    assert output.count("[content hidden: the source is encrypted]") == 6
+    assert "rendered from an encrypted template" not in output
     texts = {"output": output, "json": (reports / "run.json").read_text(), "junit": (reports / "run.xml").read_text()}
     for name, text in texts.items():
         for secret in SECRETS:
