@@ -68,24 +68,26 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
     """Connection settings every host starts from, before its own variables apply."""
     from runner.connection import ConnectionSettings  # not needed for --help or an option error
 
-    password = getpass.getpass("SSH password: ") if options.get("ask_pass") else None
+    password = getpass.getpass("SSH password: ") if options.get("ask_pass") or config.ask_pass else None
     become_password = getpass.getpass("BECOME password: ") if (
-        options.get("ask_become_pass") or getattr(config, "become_ask_pass", False)) else None
+        options.get("ask_become_pass") or config.become_ask_pass) else None
     return ConnectionSettings(
         name="", address="",
         connection=options.get("connection") or "ssh",
+        port=config.remote_port or 22,
         user=config.remote_user or None,
         password=password,
         private_key_file=config.private_key_file or None,
         host_key_checking=config.host_key_checking,
-        known_hosts_file=getattr(config, "known_hosts_file", None) or None,
+        known_hosts_file=config.known_hosts_file or None,
         timeout=float(config.timeout),
-        interpreter=getattr(config, "interpreter", None) or None,
-        connect_retries=int(getattr(config, "connect_retries", 3)),
+        interpreter=config.interpreter or None,
+        connect_retries=int(config.connect_retries),
         become=bool(config.become),
         become_user=config.become_user or "root",
         become_method=config.become_method or "sudo",
         become_password=become_password,
+        become_flags=config.become_flags or "",
     )
 
 

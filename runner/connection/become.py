@@ -26,15 +26,24 @@ def wrap(command: str, become: BecomeSettings) -> tuple[str, str, str]:
     prompt = f"[provisioning become password {nonce}]"
     inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; {command}")
     if become.method == "sudo":
-        flags = become.flags or "-H"
+        flags = _sudo_flags(become.flags)
         password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-n"
         return f"sudo {flags} {password_flags} -u {shlex.quote(become.user)} {inner}", marker, prompt
     if become.method == "su":
         if become.password:
             raise ConnectionFailure("su with a password needs a terminal; use become_method: sudo for that")
-        return f"su -s /bin/sh {shlex.quote(become.user)} -c {shlex.quote(inner)}", marker, prompt
+        flags = f"{become.flags} " if become.flags else ""
+        return f"su {flags}-s /bin/sh {shlex.quote(become.user)} -c {shlex.quote(inner)}", marker, prompt
     raise ConnectionFailure(
         f"unknown become_method '{become.method}' (expected one of: {', '.join(SUPPORTED_METHODS)})")
+
+
+def _sudo_flags(flags: str) -> str:
+    """The become flags for sudo, "-H" when none are given. ``-S`` and ``-n`` are left out: whether sudo reads a
+    password from stdin or must not ask for one follows from whether a password was given (Ansible drops ``-n``
+    the same way), and Ansible's usual ``-H -S -n`` must not make a run with -K fail."""
+    kept = [flag for flag in shlex.split(flags) if flag not in ("-S", "-n")]
+    return " ".join(shlex.quote(flag) for flag in kept) or "-H"
 
 
 def explain_failure(stderr: str, become: BecomeSettings) -> str:

@@ -33,6 +33,7 @@ _VARIABLES = {
     "become": "become",
     "become_user": "become_user",
     "become_method": "become_method",
+    "become_flags": "become_flags",
     "become_password": "become_password",
     "become_pass": "become_password",
     "sudo_pass": "become_password",
@@ -74,11 +75,13 @@ class ConnectionSettings:
     become_user: str = "root"
     become_method: str = "sudo"
     become_password: str | None = None
+    become_flags: str = ""
 
     def become_settings(self) -> BecomeSettings | None:
         if not self.become:
             return None
-        return BecomeSettings(user=self.become_user, method=self.become_method, password=self.become_password)
+        return BecomeSettings(user=self.become_user, method=self.become_method, password=self.become_password,
+                              flags=self.become_flags)
 
     @classmethod
     def from_host_vars(cls, name: str, host_vars: Mapping[str, Any], defaults: ConnectionSettings | None = None
@@ -105,5 +108,5 @@ class ConnectionSettings:
         if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
             values["connection"] = "local"
         values["name"] = name
-        return replace(base, **{k: str(v) if k in ("user", "password", "become_password") else v
+        return replace(base, **{k: str(v) if k in ("user", "password", "become_password", "become_flags") else v
                                 for k, v in values.items()})
