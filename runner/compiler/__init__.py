@@ -38,7 +38,11 @@ class CompileOptions:
     library: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
     extra_vars: dict[str, Any] = field(default_factory=dict)
-    gather_facts: bool = True  # the configuration's 'gathering': implicit (True) or explicit (False)
+    # Play keywords' defaults from the configuration: 'gathering' implicit (True) or explicit (False),
+    # 'strategy' and 'any_errors_fatal'.
+    gather_facts: bool = True
+    strategy: str = "linear"
+    any_errors_fatal: bool = False
     precompile: bool = True  # compile templates to code now (a run); False only checks them (--syntax-check)
 
 
@@ -130,8 +134,10 @@ class Compiler:
         plan_play = PlanPlay(
             name=name, hosts=play.hosts if len(play.hosts) != 1 else play.hosts[0], position=position,
             scopes=scopes, tags=list(dict.fromkeys([*imported.tags, *play.tags])), serial=list(play.serial or []),
-            strategy=play.strategy or "linear",
-            max_fail_percentage=play.max_fail_percentage, any_errors_fatal=bool(play.any_errors_fatal),
+            strategy=play.strategy or self.options.strategy,
+            max_fail_percentage=play.max_fail_percentage,
+            any_errors_fatal=bool(self.options.any_errors_fatal if play.any_errors_fatal is None
+                                  else play.any_errors_fatal),
             force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
             order=play.order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,

@@ -327,10 +327,11 @@ class InfraPlays:
         return ":".join([*hostnames, "&" + self.running_group])
 
     def _play(self, name: str, hosts: str, tasks: list[dict[str, Any]], position: SourcePosition | None, *,
-              gather_facts: bool | None = None, play_vars: dict[str, Any] | None = None) -> dict[str, Any]:
-        play: dict[str, Any] = {"name": name, "hosts": hosts, "tasks": tasks, POSITION_KEY: position}
-        if gather_facts is not None:
-            play["gather_facts"] = gather_facts
+              gather_facts: bool = True, play_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        # gather_facts is always written: the taskserv roles rely on facts, whatever 'gathering' the user's
+        # configuration sets for their own plays.
+        play: dict[str, Any] = {"name": name, "hosts": hosts, "tasks": tasks, POSITION_KEY: position,
+                                "gather_facts": gather_facts}
         variables = {**self.play_vars, **(play_vars or {})}
         if variables:
             play["vars"] = variables
