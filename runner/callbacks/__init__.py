@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from runner.callbacks.base import Callback, Callbacks
+from runner.callbacks.log_file import LogFile
 from runner.errors import OptionError, did_you_mean
 
 # Each view and report is imported where it is chosen, so a run loads only the ones it uses.
@@ -19,35 +20,41 @@ REPORT_KINDS = ("json", "junit")
 
 
 def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, diff: bool, nocolor: bool, *,
-                   display_ok_hosts: bool = True, display_skipped_hosts: bool = True,
-                   stream: TextIO | None = None) -> Callbacks:
-    """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``.
+                   force_color: bool = False, display_ok_hosts: bool = True, display_skipped_hosts: bool = True,
+                   stream: TextIO | None = None, log: LogFile | None = None,
+                   first: list[Callback] | None = None) -> Callbacks:
+    """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``;
+    ``first`` are called before them (what must print before the view's recap). ``log`` records what the view
+    prints.
 
     ``progress`` is the live view on a terminal and the default view elsewhere (CI logs, pipes); ``default``
     stays Ansible's output even on a terminal.
     """
-    members: list[Callback] = [_stdout_view(stdout_callback, verbosity, diff, nocolor, display_ok_hosts,
-                                            display_skipped_hosts, stream)]
+    look = {"verbosity": verbosity, "nocolor": nocolor, "force_color": force_color, "log": log}
+    members: list[Callback] = [*(first or []),
+                               _stdout_view(stdout_callback, diff, display_ok_hosts, display_skipped_hosts, stream,
+                                            look)]
     members.extend(_report(spec) for spec in reports)
     return Callbacks(members)
 
 
-def _stdout_view(name: str, verbosity: int, diff: bool, nocolor: bool, display_ok_hosts: bool,
-                 display_skipped_hosts: bool, stream: TextIO | None) -> Callback:
+def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_hosts: bool,
+                 stream: TextIO | None, look: dict[str, Any]) -> Callback:
+    """``look``: verbosity, nocolor, force_color and log, which every text view takes."""
     out = stream or sys.stdout
     if name == "progress" and out.isatty():
         from runner.callbacks.progress import ProgressDisplay  # rich is imported only when the live view is used
 
-        return ProgressDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor)
+        return ProgressDisplay(verbosity=look["verbosity"], diff=diff, nocolor=look["nocolor"], log=look["log"])
     if name in ("default", "progress"):
         from runner.callbacks.default import DefaultDisplay
 
         hide = [state for state, shown in (("ok", display_ok_hosts), ("skipped", display_skipped_hosts)) if not shown]
-        return DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, hide=hide)
+        return DefaultDisplay(diff=diff, stream=stream, hide=hide, **look)
     if name in ("minimal", "oneline"):
         from runner.callbacks.minimal import MinimalDisplay
 
-        return MinimalDisplay(one_line=name == "oneline", verbosity=verbosity, nocolor=nocolor, stream=stream)
+        return MinimalDisplay(one_line=name == "oneline", stream=stream, **look)
     if name == "json":
         from runner.callbacks.json_report import JsonReport
 

@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
-from runner.callbacks.colors import paint, use_color
 from runner.callbacks.diff import render_diff
+from runner.callbacks.log_file import LogFile
+from runner.callbacks.terminal import Terminal
 
 COMMAND_MODULES = {"command", "shell", "raw", "script"}
 _HIDDEN_KEYS = {"_ansible_no_log", "invocation", "stdout_lines", "stderr_lines", "exception", "diff"}
@@ -33,11 +33,10 @@ def _state(result: dict[str, Any]) -> tuple[str, str]:
 
 class AdhocDisplay:
     def __init__(self, *, one_line: bool = False, verbosity: int = 0, stream: TextIO | None = None,
-                 nocolor: bool = False):
+                 nocolor: bool = False, force_color: bool = False, log: LogFile | None = None):
         self.one_line = one_line
         self.verbosity = verbosity
-        self.stream = stream or sys.stdout
-        self.color = use_color(self.stream, nocolor)
+        self.out = Terminal(stream, nocolor=nocolor, force_color=force_color, log=log)
 
     def _visible(self, result: dict[str, Any]) -> dict[str, Any]:
         hidden = set() if self.verbosity >= 3 else _HIDDEN_KEYS
@@ -46,7 +45,7 @@ class AdhocDisplay:
     def host_result(self, host: str, module: str, result: dict[str, Any]) -> None:
         label, state = _state(result)
         if result.get("diff"):  # modules return a diff only when --diff asked for one; Ansible prints it first
-            self.stream.write(render_diff(result["diff"], color=self.color))
+            self.out.line(render_diff(result["diff"], color=self.out.color).removesuffix("\n"))
         if module in COMMAND_MODULES and "rc" in result and not result.get("unreachable"):
             text = self._command_text(host, label, result)
         elif self.one_line:
@@ -56,10 +55,9 @@ class AdhocDisplay:
             text = f"{host} | {label} => {body}"
         if result.get("exception") and self.verbosity >= 1:
             text += "\n" + str(result["exception"]).rstrip()
-        self.stream.write(paint(text, state, self.color) + "\n")
+        self.out.line(text, state)
         for warning in result.get("warnings") or ():
             self.warning(warning)
-        self.stream.flush()
 
     def _command_text(self, host: str, label: str, result: dict[str, Any]) -> str:
         label = label.rstrip("!") if label == "FAILED!" else label
@@ -77,9 +75,9 @@ class AdhocDisplay:
         return text.rstrip("\n")
 
     def warning(self, message: str) -> None:
-        sys.stderr.write(paint(f"[WARNING]: {message}", "warning", use_color(sys.stderr)) + "\n")
+        self.out.warning(message, wrap=False)
 
     def list_hosts(self, hosts: list[str]) -> None:
-        self.stream.write(f"  hosts ({len(hosts)}):\n")
+        self.out.line(f"  hosts ({len(hosts)}):")
         for host in hosts:
-            self.stream.write(f"    {host}\n")
+            self.out.line(f"    {host}")

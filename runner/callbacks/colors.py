@@ -11,10 +11,11 @@ CODES = {"ok": "32", "changed": "33", "failed": "31", "unreachable": "1;31", "sk
          "debug": "1;30", "verbose": "34"}
 
 
-def use_color(stream: TextIO = sys.stdout, nocolor: bool = False) -> bool:
+def use_color(stream: TextIO = sys.stdout, nocolor: bool = False, force_color: bool = False) -> bool:
+    """Colour on a terminal; never with ``nocolor`` (which wins), always with ``force_color`` (the settings)."""
     if nocolor or os.environ.get("NO_COLOR") or os.environ.get("PROVISIONING_NOCOLOR"):
         return False
-    if os.environ.get("PROVISIONING_FORCE_COLOR"):
+    if force_color or os.environ.get("PROVISIONING_FORCE_COLOR"):
         return True
     return hasattr(stream, "isatty") and stream.isatty()
 

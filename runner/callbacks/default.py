@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.callbacks.colors import paint
 from runner.callbacks.diff import render_diff
+from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
     dump,
     host_label,
@@ -72,9 +73,9 @@ class DefaultDisplay(Callback):
     display_skipped_hosts); with any hidden, a task's header waits for its first printed result."""
 
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
-                 stream: TextIO | None = None, err: TextIO | None = None, columns: int | None = None,
-                 hide: Collection[str] = ()):
-        self.out = Terminal(stream, err, nocolor=nocolor, columns=columns)
+                 force_color: bool = False, stream: TextIO | None = None, err: TextIO | None = None,
+                 columns: int | None = None, hide: Collection[str] = (), log: LogFile | None = None):
+        self.out = Terminal(stream, err, nocolor=nocolor, force_color=force_color, columns=columns, log=log)
         self.verbosity = verbosity
         self.diff = diff
         self.hide = frozenset(hide) - {"failed", "unreachable"}  # failures are always shown

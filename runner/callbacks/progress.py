@@ -20,6 +20,7 @@ from rich.text import Text
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.callbacks.default import DefaultDisplay
+from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import status_of
 
 COUNTED = (("ok", "green"), ("changed", "yellow"), ("failed", "red"), ("unreachable", "bold red"),
@@ -47,11 +48,12 @@ class ConsoleStream(io.TextIOBase):
 
 class ProgressDisplay(Callback):
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
-                 console: Console | None = None):
+                 console: Console | None = None, log: LogFile | None = None):
         self.console = console or Console(no_color=nocolor, highlight=False)
         stream = ConsoleStream(self.console)
         self.full = DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, err=stream,
-                                   columns=max(79, self.console.width - 1), hide=("ok", "changed", "skipped"))
+                                   columns=max(79, self.console.width - 1), hide=("ok", "changed", "skipped"),
+                                   log=log)
         self.started = time.monotonic()
         self.play = ""
         self.task = ""

@@ -8,6 +8,7 @@ import textwrap
 from typing import TextIO
 
 from runner.callbacks.colors import paint, use_color
+from runner.callbacks.log_file import LogFile
 
 MIN_COLUMNS = 79  # Ansible's banners fill at least 80 columns: the text, a space, and stars up to column 79
 
@@ -26,15 +27,18 @@ def terminal_columns(stream: TextIO) -> int:
 class Terminal:
     """Writes lines in Ansible's colours; stdout and stderr are looked up when written to unless given.
 
-    Looking them up late lets a live view (rich) redirect them while it draws.
+    Looking them up late lets a live view (rich) redirect them while it draws. With a ``log`` (``log_path``),
+    every line and warning is also recorded there, without colour.
     """
 
     def __init__(self, stream: TextIO | None = None, err: TextIO | None = None, *, nocolor: bool = False,
-                 columns: int | None = None):
+                 force_color: bool = False, columns: int | None = None, log: LogFile | None = None):
         self._stream = stream
         self._err = err
         self.nocolor = nocolor
-        self.color = use_color(self.stream, nocolor)
+        self.force_color = force_color
+        self.color = use_color(self.stream, nocolor, force_color)
+        self.log = log
         self.columns = columns or terminal_columns(self.stream)
         self._warned: set[str] = set()
 
@@ -49,6 +53,8 @@ class Terminal:
     def line(self, text: str = "", state: str | None = None) -> None:
         self.stream.write(paint(text, state, self.color) + "\n")
         self.stream.flush()
+        if self.log is not None:
+            self.log.info(text)
 
     def banner(self, text: str) -> None:
         """A blank line, then ``TEXT ****`` with stars up to the width (at least three)."""
@@ -56,11 +62,16 @@ class Terminal:
         stars = "*" * max(3, self.columns - len(text))
         self.line(f"\n{text} {stars}")
 
-    def warning(self, message: str) -> None:
-        """``[WARNING]: ...`` on stderr, wrapped to the width, each distinct message once per run."""
-        text = "\n".join(textwrap.wrap(f"[WARNING]: {message}", self.columns)) or "[WARNING]:"
+    def warning(self, message: str, *, wrap: bool = True) -> None:
+        """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
+        run."""
+        text = f"[WARNING]: {message}"
+        if wrap:
+            text = "\n".join(textwrap.wrap(text, self.columns)) or "[WARNING]:"
         if text in self._warned:
             return
         self._warned.add(text)
-        self.err.write(paint(text, "warning", use_color(self.err, self.nocolor)) + "\n")
+        self.err.write(paint(text, "warning", use_color(self.err, self.nocolor, self.force_color)) + "\n")
         self.err.flush()
+        if self.log is not None:
+            self.log.warning(text)
