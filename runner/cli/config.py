@@ -53,6 +53,9 @@ def list_settings() -> None:
             click.echo(f"  choices: {', '.join(setting.choices)}")
         click.echo(f"  ini: {', '.join(f'[{section}] {key}' for section, key in setting.ini_keys)}")
         click.echo(f"  env: {', '.join(setting.env_names)}")
+        for gap in setting.unsupported:
+            which = ", ".join(format_value(value) for value in gap.values) or "anything but the default"
+            click.echo(f"  not supported ({which}, {'an error' if gap.fatal else 'a warning'}): {gap.reason}")
 
 
 @main.command()

@@ -37,7 +37,7 @@ def load_config(overrides: Mapping[str, Any] | None = None, *, env: Mapping[str,
         in_file = ValueContext(path.parent.absolute(), home)
         for name, found in read_config_file(path).items():
             value = _convert(BY_NAME[name], found.raw, in_file, f"'{name}'", found.position)
-            values[name] = (value, Origin("file", f"{found.position.path}:{found.position.line}"))
+            values[name] = (value, Origin("file", f"{found.position.path}:{found.position.line}", found.position))
 
     for setting in SETTINGS:
         variable = next((name for name in setting.env_names if name in env), None)

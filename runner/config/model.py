@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from runner.errors import SourcePosition
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,7 @@ class Origin:
 
     kind: str
     detail: str = ""
+    position: SourcePosition | None = field(default=None, compare=False)  # of the value, when set in a file
 
     def __str__(self) -> str:
         if self.kind == "file":
@@ -57,6 +60,9 @@ class Config:
 
     def origin(self, name: str) -> Origin:
         return self._values[name][1]
+
+    def default(self, name: str) -> Any:
+        return self._defaults[name]
 
     def changed(self) -> dict[str, Any]:
         """Settings whose value differs from the default, wherever it was set."""

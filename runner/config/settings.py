@@ -17,6 +17,20 @@ SECTIONS = ("defaults", "privilege_escalation", "ssh_connection", "connection", 
 
 
 @dataclass(frozen=True)
+class Unsupported:
+    """What the product does not do of a setting, said to whoever sets it: to one of ``values`` (none: to
+    anything but the default). ``fatal``: the run would go otherwise than the setting asks (what it does, where
+    or how), so a command that runs anything stops with an error instead of a warning."""
+
+    reason: str
+    values: tuple[Any, ...] = ()
+    fatal: bool = False
+
+    def applies_to(self, value: Any, default: Any) -> bool:
+        return value in self.values if self.values else value != default
+
+
+@dataclass(frozen=True)
 class Setting:
     """One setting. ``type`` is one of the converters in ``runner.config.values``."""
 
@@ -30,6 +44,10 @@ class Setting:
     ansible_env: tuple[str, ...] = ()  # Ansible's variables, read when PROVISIONING_<NAME> is not set
     choices: tuple[str, ...] = ()
     minimum: int | None = None
+    # Accepted (an Ansible user's file carries it) but not done: reported when set (runner.config.support).
+    # A setting with an ``Unsupported`` for every value is read nowhere; every other one is read by the code
+    # (tests/unit/test_config_support.py checks both).
+    unsupported: tuple[Unsupported, ...] = ()
 
     @property
     def env(self) -> str:
@@ -48,6 +66,7 @@ class Setting:
 
 
 S = Setting
+U = Unsupported
 SETTINGS: tuple[Setting, ...] = (
     # [defaults]
     S("inventory", "defaults", "pathlist", ["/etc/provisioning/hosts"], "Inventory sources (comma-separated paths).",
@@ -80,30 +99,39 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_FILTER_PLUGINS",)),
     S("stdout_callback", "defaults", "str", "default", "How results are printed.",
       choices=("default", "minimal", "oneline", "json"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
-    S("callbacks_enabled", "defaults", "list", [], "Extra result reporters to run beside stdout (e.g. junit, json).",
-      also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
+    S("callbacks_enabled", "defaults", "list", [],
+      "Extra result reporters to run beside stdout: junit (a report per run in junit_output_dir); others are "
+      "warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
     S("display_skipped_hosts", "defaults", "bool", True, "Show tasks skipped on a host.",
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("display_ok_hosts", "defaults", "bool", True, "Show tasks that were ok (unchanged) on a host.",
       ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
     S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free"),
       ansible_env=("ANSIBLE_STRATEGY",)),
-    S("gathering", "defaults", "str", "implicit", "Fact gathering: implicit (every play), explicit, smart (once).",
-      choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",)),
+    S("gathering", "defaults", "str", "implicit",
+      "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true).",
+      choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",),
+      unsupported=(U("facts are gathered in every play that gathers them, as with implicit", values=("smart",)),)),
     S("any_errors_fatal", "defaults", "bool", False, "Default for the any_errors_fatal play keyword.",
       ansible_env=("ANSIBLE_ANY_ERRORS_FATAL",)),
     S("error_on_undefined_vars", "defaults", "bool", True, "An undefined variable in a template fails the task.",
-      ansible_env=("ANSIBLE_ERROR_ON_UNDEFINED_VARS",)),
+      ansible_env=("ANSIBLE_ERROR_ON_UNDEFINED_VARS",),
+      unsupported=(U("an undefined variable in a template always fails its task", fatal=True),)),
     S("retry_files", "defaults", "bool", False, "Write a .retry file listing failed hosts.", key="retry_files_enabled",
       also=("defaults.retry_files",), ansible_env=("ANSIBLE_RETRY_FILES_ENABLED",)),
     S("retry_files_save_path", "defaults", "path", None, "Where .retry files go; unset: beside the playbook.",
       ansible_env=("ANSIBLE_RETRY_FILES_SAVE_PATH",)),
     S("local_tmp", "defaults", "path", "~/.provisioning/tmp", "Controller directory for temporary files.",
-      ansible_env=("ANSIBLE_LOCAL_TEMP",)),
+      ansible_env=("ANSIBLE_LOCAL_TEMP",),
+      unsupported=(U("the controller writes each file beside its destination and keeps no temporary directory"),)),
     # A path on the target: "~" is the remote user's home, so it is kept as written (type str, not path).
     S("remote_tmp", "defaults", "str", "~/.provisioning/tmp", "Target directory for temporary files.",
-      ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP")),
-    S("log_path", "defaults", "path", None, "Also write the output to this file.", ansible_env=("ANSIBLE_LOG_PATH",)),
+      ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP"),
+      unsupported=(U("no module file is copied to the targets; the agent's scratch files go to the target's "
+                     "temporary directory ($TMPDIR, else /tmp)"),)),
+    S("log_path", "defaults", "path", None,
+      "Also write the output to this file (appended, without colour, each line stamped; created 0600).",
+      ansible_env=("ANSIBLE_LOG_PATH",)),
     S("vault_password_file", "defaults", "path", None,
       "Vault password file (or executable script printing it), as --vault-password-file.",
       ansible_env=("ANSIBLE_VAULT_PASSWORD_FILE",)),
@@ -119,7 +147,8 @@ SETTINGS: tuple[Setting, ...] = (
     S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
       ansible_env=("ANSIBLE_FORCE_COLOR",)),
     S("deprecation_warnings", "defaults", "bool", True, "Show deprecation warnings.",
-      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
+      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",),
+      unsupported=(U("provisioning prints no deprecation warnings, so there are none to hide"),)),
     # [privilege_escalation]
     S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
       ansible_env=("ANSIBLE_BECOME",)),
@@ -134,15 +163,24 @@ SETTINGS: tuple[Setting, ...] = (
     S("connect_retries", "ssh_connection", "int", 3, "Retries (with backoff) of a failed connection attempt.",
       key="retries", also=("ssh_connection.connect_retries",), minimum=0, ansible_env=("ANSIBLE_SSH_RETRIES",)),
     S("known_hosts_file", "ssh_connection", "path", None, "known_hosts file; unset: the SSH default."),
-    S("pipelining", "ssh_connection", "bool", True, "Accepted for compatibility, ignored: the agent always pipelines.",
-      also=("connection.pipelining",), ansible_env=("ANSIBLE_PIPELINING", "ANSIBLE_SSH_PIPELINING")),
+    S("pipelining", "ssh_connection", "bool", True, "Accepted for compatibility: the agent always pipelines.",
+      also=("connection.pipelining",), ansible_env=("ANSIBLE_PIPELINING", "ANSIBLE_SSH_PIPELINING"),
+      unsupported=(U("the agent always pipelines: modules run in one persistent process per host, "
+                     "never as files copied to the target"),)),
     # [inventory]
-    S("host_pattern_mismatch", "inventory", "str", "warning", "What a host pattern that matches nothing does.",
-      choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",)),
-    S("unparsed_is_failed", "inventory", "bool", False, "An inventory source that cannot be read is an error.",
-      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",)),
+    S("host_pattern_mismatch", "inventory", "str", "warning",
+      "What a host pattern that matches nothing does: a play or ad-hoc pattern that matches no host is warned "
+      "about.", choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",),
+      unsupported=(U("a pattern that matches no host is warned about, and the run goes on", values=("error",),
+                     fatal=True),
+                   U("a pattern that matches no host is still warned about", values=("ignore",)))),
+    S("unparsed_is_failed", "inventory", "bool", True,
+      "An inventory source that cannot be read is an error (always: false is not supported).",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",),
+      unsupported=(U("an inventory source that cannot be read is always an error", values=(False,)),)),
     # [callbacks]
-    S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit", "Where the junit reporter writes.",
+    S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit",
+      "Where the junit reporter of callbacks_enabled writes (<playbook>-<time>.xml).",
       ansible_env=("JUNIT_OUTPUT_DIR",)),
     # [galaxy]
     S("galaxy_cache_dir", "galaxy", "path", "~/.provisioning/cache/oci",
@@ -165,7 +203,7 @@ SETTINGS: tuple[Setting, ...] = (
     S("galaxy_max_archive_size", "galaxy", "int", 104857600, "Largest role archive accepted, in bytes unpacked.",
       key="max_archive_size", minimum=1),
 )
-del S
+del S, U
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
 BY_INI_KEY: dict[tuple[str, str], Setting] = {pair: setting for setting in SETTINGS for pair in setting.ini_keys}

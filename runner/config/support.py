@@ -1,0 +1,51 @@
+"""Settings that are accepted but not done, said to whoever sets them before anything runs.
+
+An Ansible user's ansible.cfg carries many settings; those this product does not do are declared in
+``SETTINGS`` with an ``Unsupported`` saying what it does instead. Set (in the file, the environment or on the
+command line) to a value it does not do, such a setting is a warning — or an error when the run would go
+otherwise than it asks (``fatal``): what a run does, where or how must never be silently different.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.config.model import Config
+from runner.config.settings import SETTINGS
+from runner.errors import OptionError
+
+# Reporters that callbacks_enabled can name (an Ansible collection's prefix is allowed: community.general.junit).
+ENABLED_CALLBACKS = ("junit",)
+
+
+def unsupported_settings(config: Config) -> list[str]:
+    """The warnings for settings set to what is not done; raises OptionError for the first one that is fatal."""
+    warnings: list[str] = []
+    for setting in SETTINGS:
+        origin = config.origin(setting.name)
+        if origin.kind == "default":
+            continue
+        value = config[setting.name]
+        for gap in setting.unsupported:
+            if not gap.applies_to(value, config.default(setting.name)):
+                continue
+            message = f"setting {setting.name} = {_shown(value)} ({origin}) is not supported: {gap.reason}"
+            if gap.fatal:
+                raise OptionError(message, origin.position,
+                                  hint=f"remove it, or set it to {_shown(config.default(setting.name))}")
+            warnings.append(message)
+    unknown = [name for name in config.callbacks_enabled if enabled_callback(name) is None]
+    if unknown:
+        warnings.append(f"setting callbacks_enabled ({config.origin('callbacks_enabled')}): "
+                        f"{', '.join(unknown)} not supported, ignored (supported: {', '.join(ENABLED_CALLBACKS)})")
+    return warnings
+
+
+def enabled_callback(name: str) -> str | None:
+    """The reporter a callbacks_enabled entry names (``community.general.junit`` is junit), None if unknown."""
+    short = name.strip().rsplit(".", 1)[-1]
+    return short if short in ENABLED_CALLBACKS else None
+
+
+def _shown(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
