@@ -63,7 +63,9 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     args = _module_args(index, module, module_args)
     extra_vars = parse_extra_vars(options["extra_vars"])
     hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
-    display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"])
+    config = project.config
+    display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"], nocolor=config.nocolor,
+                           force_color=config.force_color, log=project.log)
     if not hosts:
         display.warning(f"No hosts matched '{pattern}'" + (f" with limit '{options['limit']}'"
                                                           if options.get("limit") else ""))

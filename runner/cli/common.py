@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from runner.callbacks.log_file import close_run_log, run_log
 from runner.errors import ExitCode, UserError
 from runner.util.heap import collection_held
 
@@ -19,7 +20,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def report_errors(function: F) -> F:
     """Run a command body: a user mistake prints one message (no traceback) and exits with its code;
-    Ctrl-C exits 99; anything else is a bug, reported as an internal error (exit 250)."""
+    Ctrl-C exits 99; anything else is a bug, reported as an internal error (exit 250). The message is also
+    recorded in the command's log (``log_path``), which is closed when the command ends."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -27,22 +29,30 @@ def report_errors(function: F) -> F:
             with collection_held():  # released sooner when workers fork (runner.executor.pool)
                 code = function(*args, **kwargs)
         except UserError as exc:
-            sys.stderr.write(exc.render() + "\n")
+            _error(exc.render())
             sys.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            sys.stderr.write("[ERROR]: User interrupted execution\n")
+            _error("[ERROR]: User interrupted execution")
             sys.exit(int(ExitCode.INTERRUPTED))
         except Exception as exc:
-            sys.stderr.write(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}\n")
+            _error(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}")
             if os.environ.get("PROVISIONING_DEBUG"):
                 traceback.print_exc()
             else:
                 sys.stderr.write("(set PROVISIONING_DEBUG=1 to see the traceback)\n")
             sys.exit(int(ExitCode.INTERNAL))
+        finally:
+            close_run_log()
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
 
+
+def _error(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    log = run_log()
+    if log is not None:
+        log.error(text)
 
 
 class _AnsibleExitCodes:

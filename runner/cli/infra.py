@@ -26,7 +26,7 @@ from runner.cli.common import Group, report_errors
 from runner.cli.infra_views import order_lines, server_details, server_table, taskserv_listing, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.run import run_plan
-from runner.cli.session import Project, load_project
+from runner.cli.session import Project, load_project, play_defaults
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
@@ -78,7 +78,7 @@ def _project(directory: Path, forks: int | None = None, options: dict[str, Any] 
     overrides = config_overrides({"inventory": (), "forks": forks})
     project = load_project(overrides, directory.resolve(), need_inventory=False, options=options)
     compiler = Compiler(CompileOptions(roles_path=project.roles_path, library=project.library,
-                                       filter_plugins=project.filter_plugins))
+                                       filter_plugins=project.filter_plugins, **play_defaults(project.config)))
     return project, compiler
 
 

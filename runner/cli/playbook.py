@@ -102,7 +102,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
             raise OptionError(f"the infra: {infra} could not be found")
     # Imported here, not with the module: --help and option errors answer without loading the compiler.
     from runner.cli.run import run_plan
-    from runner.cli.session import load_hosts, load_project
+    from runner.cli.session import load_hosts, load_project, play_defaults
     from runner.compiler import CompileOptions, Compiler
 
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
@@ -110,7 +110,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
-                                     filter_plugins=project.filter_plugins,
+                                     filter_plugins=project.filter_plugins, **play_defaults(project.config),
                                      precompile=not (syntax_check or plan_file or list_tasks or list_tags
                                                      or options["list_hosts"]))
     compiler = Compiler(compile_options)
@@ -130,4 +130,4 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK
     return run_plan(plan, compiler, project, options, extra_vars=extra_vars, playbook_dir=playbook_dir,
-                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task)
+                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task, retry_files=True)

@@ -3,30 +3,35 @@ share once their plan is built."""
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from runner.callbacks import make_callbacks
+from runner.callbacks import Callbacks, make_callbacks
+from runner.callbacks.base import Callback
 from runner.cli.options import connection_defaults
 from runner.cli.session import Project
 from runner.compiler import Compiler
+from runner.config import Config
+from runner.config.support import enabled_callback
 from runner.plan import Plan
 
 
 def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], *,
              extra_vars: dict[str, Any], playbook_dir: str | Path, reports: Sequence[str] = (),
-             force_handlers: bool = False, start_at_task: str | None = None) -> int:
+             force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False) -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
-    verbosity, limit, connection ...). Returns the exit code."""
+    verbosity, limit, connection ...). ``retry_files``: the command takes ``--limit @FILE``, so the
+    configuration's retry files are written for it. Returns the exit code."""
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
     import runner.actions  # noqa: F401
     from runner.executor.playbook import PlaybookExecutor
     from runner.executor.task_exec import RunOptions
 
-    callbacks = make_callbacks(project.config.stdout_callback, list(reports), options["verbosity"],
-                               options["diff"], project.config.nocolor)
+    callbacks = run_callbacks(project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
     run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
                              diff=options["diff"], extra_vars=extra_vars, library=project.library,
                              verbosity=options["verbosity"], playbook_dir=str(Path(playbook_dir).resolve()),
@@ -35,3 +40,37 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task)
     return executor.run()
+
+
+def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], reports: list[str], *,
+                  retry_files: bool) -> Callbacks:
+    """The stdout view and reports the configuration and the command line ask for, the retry file first."""
+    config = project.config
+    first: list[Callback] = []
+    if retry_files and config.retry_files:
+        first.append(_retry_file(config, playbook, project))
+    return make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
+                          options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
+                          display_ok_hosts=config.display_ok_hosts,
+                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first)
+
+
+def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:
+    from runner.callbacks.retry import RetryFile, retry_file_path
+    from runner.callbacks.terminal import Terminal
+
+    save_dir = Path(config.retry_files_save_path) if config.retry_files_save_path else None
+    # The message goes with the view's output; beside the JSON view's document it goes to stderr, keeping the
+    # document whole.
+    out = Terminal(sys.stderr if config.stdout_callback == "json" else None, nocolor=config.nocolor,
+                   force_color=config.force_color, log=project.log)
+    return RetryFile(retry_file_path(playbook, save_dir), out)
+
+
+def _enabled_reports(config: Config, playbook: Path) -> list[str]:
+    """``--report`` specs for the reporters of callbacks_enabled (unknown ones were warned about on loading):
+    junit writes ``<playbook>-<time>.xml`` in junit_output_dir, as Ansible's junit callback names its files."""
+    names = {enabled_callback(name) for name in config.callbacks_enabled} - {None}
+    if "junit" in names:
+        return [f"junit:{Path(config.junit_output_dir) / f'{playbook.stem}-{time.time()}.xml'}"]
+    return []

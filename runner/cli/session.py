@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
+from runner.config.support import unsupported_settings
 from runner.inventory import Inventory, load_inventory
 
 
@@ -17,6 +20,7 @@ class Project:
     library: list[Path] = field(default_factory=list)
     roles_path: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
+    log: LogFile | None = None  # log_path, open for the command
 
 
 def resolve_inventory_sources(config: Config) -> list[str]:
@@ -43,18 +47,36 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     return load_inventory(sources, playbook_dir=playbook_dir)
 
 
+def warn(message: str) -> None:
+    """``[WARNING]: ...`` on stderr, and in the command's log when it has one."""
+    text = f"[WARNING]: {message}"
+    sys.stderr.write(text + "\n")
+    log = run_log()
+    if log is not None:
+        log.warning(text)
+
+
 def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True,
                  options: dict[str, Any] | None = None) -> Project:
     """Configuration, the vault passwords (``options`` are the command line's), then the inventory (not loaded,
-    and no test host started, when only compiling)."""
+    and no test host started, when only compiling).
+
+    The log (``log_path``) opens first, so that what follows — the configuration's warnings, a setting that is
+    not supported, the run — is in it; ``runner.cli.common.report_errors`` closes it when the command ends.
+    """
     from runner.cli.vault_options import install_vault_secrets
 
     config = load_config(overrides)
-    for warning in config.warnings:
-        import sys
-
-        sys.stderr.write(f"[WARNING]: {warning}\n")
+    log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
+    for warning in [*config.warnings, *unsupported_settings(config)]:
+        warn(warning)
     install_vault_secrets(config, options or {})
     inventory = load_hosts(config, playbook_dir, configured=need_inventory)
     return Project(config, inventory, library=_existing(config.library), roles_path=_existing(config.roles_path),
-                   filter_plugins=_existing(config.filter_plugins))
+                   filter_plugins=_existing(config.filter_plugins), log=log)
+
+
+def play_defaults(config: Config) -> dict[str, Any]:
+    """The compiler's defaults for play keywords that the configuration sets (``CompileOptions`` fields)."""
+    return {"gather_facts": config.gathering != "explicit", "strategy": config.strategy,
+            "any_errors_fatal": config.any_errors_fatal}
