@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from ruamel.yaml import YAML
 
 from runner.cli.playbook import main
 from runner.testenv import TestEnv
@@ -74,9 +75,10 @@ class PlaybookRun:
 
 
 def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
-                 subprocess_run: bool = False, report: bool = True) -> PlaybookRun:
+                 subprocess_run: bool = False, report: bool = True, env: dict[str, str] | None = None) -> PlaybookRun:
     """Run ``playbook`` (relative to tests/data/playbooks unless absolute) with ``args``; never raises for a
-    failed run, so tests assert on the exit code and the output."""
+    failed run, so tests assert on the exit code and the output. ``env``: further environment variables (settings
+    such as PROVISIONING_LOG_PATH)."""
     path = Path(playbook) if Path(playbook).is_absolute() else PLAYBOOKS / playbook
     with tempfile.TemporaryDirectory(prefix="playbook-run-") as scratch:
         report_file = Path(scratch) / "report.json"
@@ -85,18 +87,29 @@ def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
             argv += ["-i", str(inventory)]
         if report:
             argv += ["--report", f"json:{report_file}"]
-        env = {**os.environ, "PROVISIONING_CONFIG": str(CONFIG)}
+        settings = {"PROVISIONING_CONFIG": str(CONFIG), **(env or {})}
         if subprocess_run:
-            done = subprocess.run([script("provisioning-playbook"), *argv], capture_output=True, text=True, env=env,
-                                  timeout=300)
+            done = subprocess.run([script("provisioning-playbook"), *argv], capture_output=True, text=True,
+                                  env={**os.environ, **settings}, timeout=300)
             code, output = done.returncode, done.stdout + done.stderr
         else:
-            result = CliRunner().invoke(main, argv, env={"PROVISIONING_CONFIG": str(CONFIG)})
+            result = CliRunner().invoke(main, argv, env=settings)
             code, output = result.exit_code, result.output
             if result.exception is not None and not isinstance(result.exception, SystemExit):
                 raise result.exception
         data = json.loads(report_file.read_text()) if report_file.exists() else None
     return PlaybookRun(code, output, data)
+
+
+def inventory_with_unreachable_host(inventory_path: Path, directory: Path) -> Path:
+    """A copy of the test inventory with 'ghost' on 127.0.0.99, where no sshd listens."""
+    yaml = YAML()
+    data = yaml.load(inventory_path.read_text())
+    data["all"]["children"]["testhosts"]["hosts"]["ghost"] = {"ansible_host": "127.0.0.99"}
+    path = directory / "inventory.yml"
+    with path.open("w") as stream:
+        yaml.dump(data, stream)
+    return path
 
 
 def host_root(env: TestEnv, name: str) -> Path:

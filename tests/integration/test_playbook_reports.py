@@ -10,23 +10,11 @@ from pathlib import Path
 
 import pytest
 from junitparser import Failure, JUnitXml, Skipped
-from ruamel.yaml import YAML
 
-from tests.integration.playbook_run import run_playbook
+from tests.integration.playbook_run import inventory_with_unreachable_host, run_playbook
 
 pytestmark = pytest.mark.hosts
 TASKS = ["ok everywhere", "changed everywhere", "skipped on host1", "failure ignored", "host3 fails"]
-
-
-def inventory_with_unreachable_host(inventory_path: Path, directory: Path) -> Path:
-    """A copy of the test inventory with 'ghost' on 127.0.0.99, where no sshd listens."""
-    yaml = YAML()
-    data = yaml.load(inventory_path.read_text())
-    data["all"]["children"]["testhosts"]["hosts"]["ghost"] = {"ansible_host": "127.0.0.99"}
-    path = directory / "inventory.yml"
-    with path.open("w") as stream:
-        yaml.dump(data, stream)
-    return path
 
 
 @pytest.fixture(scope="module")
