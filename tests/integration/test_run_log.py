@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support.scripts import script
+from tests.integration.local_run import local_project
+from tests.integration.local_run import run_command as run
 
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} p=(\d+) u=\S+ n=provisioning (INFO|WARNING|ERROR)\| ")
 COLOUR = re.compile(r"\x1b\[[0-9;]*m")
@@ -35,19 +35,7 @@ PLAYBOOK = """\
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project whose configuration logs to run.log (relative: beside the configuration file)."""
-    (tmp_path / "provisioning.cfg").write_text("[defaults]\nlog_path = run.log\n")
-    (tmp_path / "hosts").write_text("localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n")
-    (tmp_path / "site.yml").write_text(PLAYBOOK)
-    return tmp_path
-
-
-def run(project: Path, command: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """The command run in ``project`` with its configuration, colour forced on (a terminal's output)."""
-    environment = {key: value for key, value in os.environ.items()
-                   if not key.startswith(("PROVISIONING_", "ANSIBLE_")) and key != "NO_COLOR"}
-    environment.update({"PROVISIONING_FORCE_COLOR": "1", **env})
-    return subprocess.run([script(command), "-i", "hosts", *args], cwd=project, capture_output=True, text=True,
-                          env=environment, timeout=300)
+    return local_project(tmp_path, "[defaults]\nlog_path = run.log\n", site=PLAYBOOK)
 
 
 def messages(log: str) -> list[str]:
