@@ -41,6 +41,8 @@ class LogFile:
         self._descriptor: int | None = descriptor
         self._warn = warn
         self._user = _user()
+        self._second = -1  # the second whose text is in _second_text: formatted once a second, not per line
+        self._second_text = ""
 
     @classmethod
     def open(cls, path: Path, warn: Callable[[str], None]) -> LogFile:
@@ -66,8 +68,11 @@ class LogFile:
         if not text.strip():
             return
         now = time.time()
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now)) + f",{int(now % 1 * 1000):03d}"
-        record = f"{stamp} p={os.getpid()} u={self._user} n={LOGGER_NAME} {level}| {text}\n"
+        second = int(now)
+        if second != self._second:
+            self._second, self._second_text = second, time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(second))
+        record = (f"{self._second_text},{int((now - second) * 1000):03d} p={os.getpid()} u={self._user} "
+                  f"n={LOGGER_NAME} {level}| {text}\n")
         try:
             os.write(self._descriptor, record.encode("utf-8", "replace"))
         except OSError as exc:
