@@ -29,7 +29,9 @@ def unsupported_settings(config: Config) -> list[str]:
         for gap in setting.unsupported:
             if not gap.applies_to(value, config.default(setting.name)):
                 continue
-            message = f"setting {setting.name} = {_shown(value)} ({origin}) is not supported: {gap.reason}"
+            # An error starts with the file:line:col of the value; otherwise the message says where it was set.
+            where = "" if gap.fatal and origin.position else f" ({origin})"
+            message = f"setting {setting.name} = {_shown(value)}{where} is not supported: {gap.reason}"
             if gap.fatal:
                 raise OptionError(message, origin.position,
                                   hint=f"remove it, or set it to {_shown(config.default(setting.name))}")

@@ -113,8 +113,15 @@ def test_a_setting_that_would_change_the_run_is_an_error_at_its_position(tmp_pat
     with pytest.raises(OptionError) as raised:
         unsupported_settings(config)
     assert str(raised.value.position) == f"{tmp_path / 'provisioning.cfg'}:2:27"
-    assert "error_on_undefined_vars = false" in raised.value.message
-    assert "always fails its task" in raised.value.message
+    assert raised.value.message == ("setting error_on_undefined_vars = false is not supported: an undefined variable "
+                                    "in a template always fails its task")
+
+
+def test_a_fatal_setting_from_the_environment_names_the_variable(tmp_path: Path) -> None:
+    config = load_config(env={"HOME": str(tmp_path), "ANSIBLE_ERROR_ON_UNDEFINED_VARS": "false"}, cwd=tmp_path)
+    with pytest.raises(OptionError, match=r"^ERROR: setting error_on_undefined_vars = false \(env: "
+                                          r"ANSIBLE_ERROR_ON_UNDEFINED_VARS\) is not supported"):
+        unsupported_settings(config)
 
 
 def test_an_unsupported_setting_from_the_environment_says_which_variable(tmp_path: Path) -> None:
@@ -141,5 +148,12 @@ def test_a_run_with_a_fatal_setting_stops_before_anything_runs(tmp_path: Path) -
     assert done.returncode == 5, done.stderr
     assert done.stdout == ""
     assert done.stderr.startswith(f"ERROR: {tmp_path / 'provisioning.cfg'}:2:27: setting error_on_undefined_vars = "
-                                  "false (")
+                                  "false is not supported: an undefined variable in a template always fails its task "
+                                  "(remove it, or set it to true)\n")
     assert "Traceback" not in done.stderr
+
+
+def test_the_user_docs_list_every_setting_that_is_not_supported() -> None:
+    table = (RUNNER.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines() if line.startswith("| `")}
+    assert {setting.name for setting in SETTINGS if setting.unsupported} <= rows
