@@ -25,10 +25,10 @@ def local_project(directory: Path, config: str, **playbooks: str) -> Path:
 
 
 def run_command(project: Path, command: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """``command -i hosts ARGS`` run in ``project`` with its configuration alone (the caller's PROVISIONING_* and
-    ANSIBLE_* variables left out, ``env`` added), colour forced on as on a terminal."""
+    """``command ARGS`` run in ``project`` with its configuration alone (the caller's PROVISIONING_* and ANSIBLE_*
+    variables left out, ``env`` added), colour forced on as on a terminal."""
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith(("PROVISIONING_", "ANSIBLE_")) and key != "NO_COLOR"}
     environment.update({"PROVISIONING_FORCE_COLOR": "1", **env})
-    return subprocess.run([script(command), "-i", "hosts", *args], cwd=project, capture_output=True, text=True,
+    return subprocess.run([script(command), *args], cwd=project, capture_output=True, text=True,
                           env=environment, timeout=300)

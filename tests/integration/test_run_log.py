@@ -49,7 +49,7 @@ def shown(output: str) -> list[str]:
 
 
 def test_the_log_holds_what_the_terminal_shows_without_colour(project: Path) -> None:
-    done = run(project, "provisioning-playbook", "site.yml", "-v")
+    done = run(project, "provisioning-playbook", "-i", "hosts", "site.yml", "-v")
     assert done.returncode == 0, done.stderr
     assert "\x1b[" in done.stdout
     log = (project / "run.log").read_text()
@@ -59,7 +59,7 @@ def test_the_log_holds_what_the_terminal_shows_without_colour(project: Path) -> 
 
 
 def test_no_log_results_are_censored_in_the_log_as_on_the_terminal(project: Path) -> None:
-    done = run(project, "provisioning-playbook", "site.yml", "-v")
+    done = run(project, "provisioning-playbook", "-i", "hosts", "site.yml", "-v")
     log = (project / "run.log").read_text()
     assert "visible-output" in log
     assert "topsecret" not in done.stdout + done.stderr
@@ -70,12 +70,12 @@ def test_no_log_results_are_censored_in_the_log_as_on_the_terminal(project: Path
 def test_the_log_is_created_0600_and_appended_to_run_after_run(project: Path) -> None:
     previous = os.umask(0o022)
     try:
-        first = run(project, "provisioning-playbook", "site.yml")
+        first = run(project, "provisioning-playbook", "-i", "hosts", "site.yml")
     finally:
         os.umask(previous)
     assert (project / "run.log").stat().st_mode & 0o777 == 0o600
     (project / "run.log").chmod(0o640)
-    second = run(project, "provisioning", "localhost", "-m", "command", "-a", "echo adhoc-output")
+    second = run(project, "provisioning", "-i", "hosts", "localhost", "-m", "command", "-a", "echo adhoc-output")
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
     assert (project / "run.log").stat().st_mode & 0o777 == 0o640
     log = (project / "run.log").read_text()
@@ -85,9 +85,19 @@ def test_the_log_is_created_0600_and_appended_to_run_after_run(project: Path) ->
     assert len(pids) == 2
 
 
+def test_an_infra_run_is_logged_too(project: Path) -> None:
+    """The example infra in check mode: its server play runs on localhost, creating nothing."""
+    infra = Path(__file__).resolve().parents[2] / "infra" / "local.yml"
+    done = run(project, "provisioning-infra", "server", "create", "--infra", str(infra), "--check")
+    assert done.returncode == 0, done.stderr
+    log = (project / "run.log").read_text()
+    assert messages(log)[0].startswith("PLAY [Servers of infra local] [CHECK MODE] ***")
+    assert messages(log) == shown(done.stdout)
+
+
 def test_the_error_that_ends_a_command_is_in_the_log(project: Path) -> None:
     (project / "broken.yml").write_text("- hosts: localhost\n  tasks:\n    - debug: msg=hi\n      bogus: 1\n")
-    done = run(project, "provisioning-playbook", "broken.yml")
+    done = run(project, "provisioning-playbook", "-i", "hosts", "broken.yml")
     assert done.returncode == 4
     [record] = [line for line in (project / "run.log").read_text().splitlines() if " ERROR| " in line]
     assert record.endswith(done.stderr.splitlines()[0])
@@ -95,7 +105,8 @@ def test_the_error_that_ends_a_command_is_in_the_log(project: Path) -> None:
 
 
 def test_a_log_path_that_cannot_be_written_warns_and_the_run_goes_on(project: Path) -> None:
-    done = run(project, "provisioning-playbook", "site.yml", PROVISIONING_LOG_PATH=str(project / "no-dir" / "x.log"))
+    done = run(project, "provisioning-playbook", "-i", "hosts", "site.yml",
+               PROVISIONING_LOG_PATH=str(project / "no-dir" / "x.log"))
     assert done.returncode == 0
     assert "PLAY RECAP" in done.stdout
     assert done.stderr.startswith(f"[WARNING]: cannot write the log file {project / 'no-dir' / 'x.log'} (log_path, "

@@ -26,7 +26,7 @@ PLAYBOOK = """\
 def test_ok_and_skipped_results_can_be_hidden(tmp_path: Path) -> None:
     project = local_project(tmp_path, "[defaults]\ndisplay_ok_hosts = false\ndisplay_skipped_hosts = false\n"
                                       "nocolor = true\n", site=PLAYBOOK)
-    done = run_command(project, "provisioning-playbook", "site.yml")
+    done = run_command(project, "provisioning-playbook", "-i", "hosts", "site.yml")
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout
     assert "ok: [localhost]" not in done.stdout
@@ -38,7 +38,7 @@ def test_ok_and_skipped_results_can_be_hidden(tmp_path: Path) -> None:
 def test_callbacks_enabled_junit_writes_a_report_in_junit_output_dir(tmp_path: Path) -> None:
     project = local_project(tmp_path, "[defaults]\ncallbacks_enabled = community.general.junit, timer\n\n"
                                       "[callbacks]\njunit_output_dir = reports\n", site=PLAYBOOK)
-    done = run_command(project, "provisioning-playbook", "site.yml")
+    done = run_command(project, "provisioning-playbook", "-i", "hosts", "site.yml")
     assert done.returncode == 0, done.stderr
     [report] = (project / "reports").glob("site-*.xml")
     cases = [case.get("name") for case in ET.parse(report).iter("testcase")]
@@ -49,7 +49,7 @@ def test_callbacks_enabled_junit_writes_a_report_in_junit_output_dir(tmp_path: P
 
 def test_a_setting_that_is_not_supported_is_warned_about_and_the_run_goes_on(tmp_path: Path) -> None:
     project = local_project(tmp_path, "[defaults]\nremote_tmp = /var/tmp/ansible-${USER}\n", site=PLAYBOOK)
-    done = run_command(project, "provisioning", "localhost", "-m", "ping")
+    done = run_command(project, "provisioning", "-i", "hosts", "localhost", "-m", "ping")
     assert done.returncode == 0, done.stderr
     assert done.stderr == (f"[WARNING]: setting remote_tmp = /var/tmp/ansible-${{USER}} "
                            f"({project / 'provisioning.cfg'}:2) is not supported: no module file is copied to the "
