@@ -58,7 +58,7 @@ def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_
     if name == "json":
         from runner.callbacks.json_report import JsonReport
 
-        return JsonReport(stream=stream)
+        return JsonReport(stream=stream, log=look["log"])
     raise OptionError(f"unknown stdout callback '{name}': expected one of {', '.join(STDOUT_CALLBACKS)}",
                       hint=did_you_mean(name, STDOUT_CALLBACKS))
 

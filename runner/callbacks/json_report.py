@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
+from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import report_result
 from runner.util.files import atomic_write_text
 
@@ -34,11 +35,13 @@ def stats_summary(stats: HostStats) -> dict[str, int]:
 
 
 class JsonReport(Callback):
-    """Collects plays, tasks and per-host results; at the end writes them to ``path`` or prints them."""
+    """Collects plays, tasks and per-host results; at the end writes them to ``path`` or prints them (and
+    records them in ``log``, as the stdout view)."""
 
-    def __init__(self, path: str | Path | None = None, *, stream: TextIO | None = None):
+    def __init__(self, path: str | Path | None = None, *, stream: TextIO | None = None, log: LogFile | None = None):
         self.path = Path(path) if path is not None else None
         self.stream = stream
+        self.log = log
         self.plays: list[dict[str, Any]] = []
         self._tasks: dict[tuple[str, str, bool], dict[str, Any]] = {}  # the current play's tasks, by identity
 
@@ -84,3 +87,5 @@ class JsonReport(Callback):
             stream = self.stream or sys.stdout
             stream.write(text)
             stream.flush()
+            if self.log is not None:
+                self.log.info(text)

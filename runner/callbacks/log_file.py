@@ -64,7 +64,7 @@ class LogFile:
             return
         if "\x1b" in text:
             text = _COLOUR_CODES.sub("", text)
-        text = text.lstrip("\n")  # a banner's blank line is the terminal's layout, not a record
+        text = text.strip("\n")  # a banner's blank line, a document's last newline: layout, not records
         if not text.strip():
             return
         now = time.time()

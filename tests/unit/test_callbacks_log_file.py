@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import io
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.callbacks import make_callbacks
 from runner.callbacks.base import HostStats, PlayInfo, TaskInfo
 from runner.callbacks.default import DefaultDisplay
 from runner.callbacks.log_file import LogFile, close_run_log, open_run_log, run_log
@@ -33,6 +35,11 @@ def records(path: Path) -> list[tuple[str, str]]:
         if match:
             found.append((match.group(3), match.group(4)))
     return found
+
+
+def messages_of(path: Path) -> str:
+    """The log's text with the records' stamps taken off."""
+    return "\n".join(RECORD.sub(r"\4", line) for line in path.read_text().splitlines())
 
 
 def test_a_record_is_stamped_as_ansible_stamps_its_log(tmp_path: Path) -> None:
@@ -98,6 +105,16 @@ def test_the_view_writes_the_lines_it_prints_to_the_log_without_colour(tmp_path:
     printed = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).splitlines() if line]
     assert [message for level, message in records(tmp_path / "run.log") if level == "INFO"] == printed
     assert ("WARNING", "[WARNING]: mind the gap") in records(tmp_path / "run.log")
+
+
+def test_the_json_view_logs_the_document_it_prints(tmp_path: Path) -> None:
+    log = LogFile.open(tmp_path / "run.log", warn=pytest.fail)
+    out = io.StringIO()
+    view = make_callbacks("json", [], 0, False, True, stream=out, log=log)
+    view.playbook_end({"web1": HostStats(ok=1)}, 0)
+    log.close()
+    assert json.loads(out.getvalue())["stats"]["web1"]["ok"] == 1
+    assert messages_of(tmp_path / "run.log") == out.getvalue().rstrip("\n")
 
 
 def test_a_path_that_cannot_be_written_is_a_warning_and_no_log(tmp_path: Path) -> None:
