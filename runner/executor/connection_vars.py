@@ -1,0 +1,111 @@
+"""Which connection settings a task uses on a host: the connection variables (``ansible_host``, ``ansible_user``
+...) resolved with the whole variable precedence, as for any variable, over the configuration, the command line
+and the play's and task's keywords.
+
+Every level that can hold a variable can hold these: extra vars, include params, role params, set_fact,
+include_vars, task, block, role and play vars, vars_files, the inventory, role defaults. Facts cannot: as
+ansible-core does, what a fact says about the connection never changes it. For a delegated task the variables
+are the delegated host's own (its inventory vars, set_fact and include_vars values) under the play's and the
+task's, which apply to it as they do to the task's host: ansible-core takes the connection of ``delegate_to``
+from the delegated host's variables.
+
+Stacking a task's whole variable view to read a few names would cost every task, so each source's connection
+variables are picked out once: plan scopes never change; a host's inventory variables change only with
+add_host and group_by; its set_fact and include_vars values keep theirs as they are set (``HostRuntime``). The
+picked mappings, almost always empty, are stacked in the task's order by the same code as the task's variables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from modules._utils import ArgumentError
+from runner.connection import ConnectionSettings
+from runner.executor.variables import pick_connection_vars, with_task_layers
+from runner.plan import PlanTask
+from runner.templating import is_template
+from runner.vars import Precedence, VariableLayers
+
+if TYPE_CHECKING:
+    from runner.executor.task_exec import PlaybookWorker
+
+_NONE: Mapping[str, Any] = {}
+
+
+class ConnectionSources:
+    """One worker's connection variables per variable source, picked out once per source."""
+
+    def __init__(self, extra_vars: Mapping[str, Any]):
+        self._extra = pick_connection_vars(extra_vars)
+        self._scopes: dict[int, Mapping[str, Any]] = {}
+        self._inventory: dict[str, Mapping[str, Any]] = {}
+
+    def forget_inventory(self) -> None:
+        """The inventory changed (add_host, group_by): hosts' inventory variables may have too."""
+        self._inventory.clear()
+
+    def values(self, worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
+               ) -> dict[str, Any]:
+        """The connection variables ``node`` sees on ``host`` (raw: templates are not rendered yet)."""
+        runtime = worker.host_runtime(host)
+        layers = (VariableLayers(extra_vars=self._extra, defaults=_NONE)
+                  .with_layer(Precedence.INVENTORY, self._inventory_of(worker, host))
+                  .with_layer(Precedence.INCLUDE_VARS, runtime.included_connection_vars)
+                  .with_layer(Precedence.SET_FACT, runtime.connection_vars))
+        layers = with_task_layers(layers, worker, node, payload, lambda scope_id: self._scope(worker, scope_id),
+                                  pick_connection_vars)
+        view = layers.as_mapping()
+        return {name: view[name] for name in view}
+
+    def _scope(self, worker: PlaybookWorker, scope_id: int) -> Mapping[str, Any]:
+        picked = self._scopes.get(scope_id)
+        if picked is None:
+            picked = self._scopes[scope_id] = pick_connection_vars(worker.scopes[scope_id].vars) or _NONE
+        return picked
+
+    def _inventory_of(self, worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
+        picked = self._inventory.get(host)
+        if picked is None:
+            # A delegate_to target outside the inventory has no inventory variables of its own.
+            known = host in worker.inventory.hosts
+            picked = pick_connection_vars(worker.inventory.host_vars(host)) if known else _NONE
+            self._inventory[host] = picked
+        return picked
+
+
+class BadConnectionVariable(Exception):
+    """A connection variable with a value that cannot be used (``ansible_port: abc``)."""
+
+
+class SettingsCache:
+    """Connection settings built once per host, base settings and connection variables.
+
+    The key holds everything the settings are made of, so a host whose variables change (``set_fact:
+    ansible_host``, a task's ``vars``) gets other settings, hence its own connection, and going back finds the
+    earlier ones. Templated values are rendered first (by ``render``, with the variables of the host the
+    settings are for), so the key holds what they rendered to.
+    """
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[Any, ...], ConnectionSettings] = {}
+
+    def get(self, host: str, values: Mapping[str, Any], base: ConnectionSettings,
+            render: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> ConnectionSettings:
+        if any(is_template(value) for value in values.values()):
+            values = render(values)
+        try:
+            key = (host, base, tuple(sorted(values.items())))
+            settings = self._built.get(key)
+        except TypeError:  # a value that cannot be a key (a list, a mapping): build the settings every time
+            return _build(host, values, base)
+        if settings is None:
+            settings = self._built[key] = _build(host, values, base)
+        return settings
+
+
+def _build(host: str, values: Mapping[str, Any], base: ConnectionSettings) -> ConnectionSettings:
+    try:
+        return ConnectionSettings.from_host_vars(host, values, base)
+    except (TypeError, ValueError, ArgumentError) as exc:
+        raise BadConnectionVariable(f"the connection variables of {host} cannot be used: {exc}") from None
