@@ -67,9 +67,11 @@ class ConnectionSources:
     def _inventory_of(self, worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
         picked = self._inventory.get(host)
         if picked is None:
-            # A delegate_to target outside the inventory has no inventory variables of its own.
-            known = host in worker.inventory.hosts
-            picked = pick_connection_vars(worker.inventory.host_vars(host)) if known else _NONE
+            # A delegate_to target outside the inventory has no inventory variables of its own; localhost has
+            # those of the implicit localhost (ansible_connection=local), so -e ansible_host does not move it.
+            inventory = worker.inventory
+            known = inventory.get_host(host) is not None if hasattr(inventory, "get_host") else host in inventory.hosts
+            picked = pick_connection_vars(inventory.host_vars(host)) if known else _NONE
             self._inventory[host] = picked
         return picked
 

@@ -11,6 +11,7 @@ takes the delegated host's own variables under the play's and the task's, and a 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from tests.support.scripts import script
 pytestmark = pytest.mark.hosts
 
 HOST2 = "127.0.0.21"
+CONTROLLER = socket.gethostname()
 
 # Task name -> the host it reached, as ansible-core reports it for connection_vars/site.yml.
 WHERE_EACH_LEVEL_LEADS = {
@@ -40,6 +42,7 @@ WHERE_EACH_LEVEL_LEADS = {
     "include params": "host3",
     "delegated to another host": "host3",  # host1's set_fact is not host3's
     "delegated with task vars": "host1",
+    "delegated to localhost": CONTROLLER,
 }
 
 
@@ -57,7 +60,8 @@ def test_each_level_moves_the_connection(inventory_path: Path) -> None:
 def test_extra_vars_win_over_every_level(inventory_path: Path) -> None:
     run = run_playbook(inventory_path, "connection_vars/site.yml", "-e", f"ansible_host={HOST2}")
     assert run.exit_code == 0, run.output
-    assert reached(run) == dict.fromkeys(WHERE_EACH_LEVEL_LEADS, "host2")
+    # Except on the implicit localhost, whose ansible_connection=local does not care for an address.
+    assert reached(run) == {**dict.fromkeys(WHERE_EACH_LEVEL_LEADS, "host2"), "delegated to localhost": CONTROLLER}
 
 
 def test_users_ports_become_and_interpreters_from_play_and_task_vars(inventory_path: Path) -> None:
