@@ -12,20 +12,21 @@ from the delegated host's variables.
 Stacking a task's whole variable view to read a few names would cost every task, so each source's connection
 variables are picked out once: plan scopes never change; a host's inventory variables change only with
 add_host and group_by; its set_fact and include_vars values keep theirs as they are set (``HostRuntime``). The
-picked mappings, almost always empty, are stacked in the task's order by the same code as the task's variables.
+picked mappings, almost always empty, are merged in the order of the task's variables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError
 from runner.connection import ConnectionSettings
-from runner.executor.variables import pick_connection_vars, with_task_layers
+from runner.executor.variables import pick_connection_vars, task_scope_ids
 from runner.plan import PlanTask
 from runner.templating import is_template
-from runner.vars import Precedence, VariableLayers
+from runner.vars import Precedence
 
 if TYPE_CHECKING:
     from runner.executor.task_exec import PlaybookWorker
@@ -38,7 +39,7 @@ class ConnectionSources:
 
     def __init__(self, extra_vars: Mapping[str, Any]):
         self._extra = pick_connection_vars(extra_vars)
-        self._scopes: dict[int, Mapping[str, Any]] = {}
+        self._scopes: dict[int, tuple[Precedence, Mapping[str, Any]]] = {}
         self._inventory: dict[str, Mapping[str, Any]] = {}
 
     def forget_inventory(self) -> None:
@@ -46,22 +47,32 @@ class ConnectionSources:
         self._inventory.clear()
 
     def values(self, worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
-               ) -> dict[str, Any]:
-        """The connection variables ``node`` sees on ``host`` (raw: templates are not rendered yet)."""
+               ) -> Mapping[str, Any]:
+        """The connection variables ``node`` sees on ``host`` (raw: templates are not rendered yet; shared:
+        not to be changed)."""
         runtime = worker.host_runtime(host)
-        layers = (VariableLayers(extra_vars=self._extra, defaults=_NONE)
-                  .with_layer(Precedence.INVENTORY, self._inventory_of(worker, host))
-                  .with_layer(Precedence.INCLUDE_VARS, runtime.included_connection_vars)
-                  .with_layer(Precedence.SET_FACT, runtime.connection_vars))
-        layers = with_task_layers(layers, worker, node, payload, lambda scope_id: self._scope(worker, scope_id),
-                                  pick_connection_vars)
-        view = layers.as_mapping()
-        return {name: view[name] for name in view}
+        found = [(level, values) for level, values in (
+            (Precedence.INVENTORY, self._inventory_of(worker, host)),
+            (Precedence.INCLUDE_VARS, runtime.included_connection_vars),
+            (Precedence.SET_FACT, runtime.connection_vars),
+            (Precedence.EXTRA_VARS, self._extra),
+            *(self._scope(worker, scope_id) for scope_id in task_scope_ids(node, payload)),
+            (Precedence.INCLUDE_PARAMS, pick_connection_vars(payload.get("vars") or _NONE)),
+        ) if values]
+        if len(found) < 2:  # the common case: only the inventory says how to reach the host
+            return found[0][1] if found else _NONE
+        merged: dict[str, Any] = {}
+        # Lowest level first; within a level in the order the task's variables stack them (an inner block's
+        # vars after an outer block's), so that what comes later wins, as in runner.vars.VariableLayers.
+        for _, values in sorted(found, key=itemgetter(0)):
+            merged.update(values)
+        return merged
 
-    def _scope(self, worker: PlaybookWorker, scope_id: int) -> Mapping[str, Any]:
+    def _scope(self, worker: PlaybookWorker, scope_id: int) -> tuple[Precedence, Mapping[str, Any]]:
         picked = self._scopes.get(scope_id)
         if picked is None:
-            picked = self._scopes[scope_id] = pick_connection_vars(worker.scopes[scope_id].vars) or _NONE
+            scope = worker.scopes[scope_id]
+            picked = self._scopes[scope_id] = (Precedence[scope.kind.name], pick_connection_vars(scope.vars))
         return picked
 
     def _inventory_of(self, worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
@@ -85,25 +96,35 @@ class SettingsCache:
 
     The key holds everything the settings are made of, so a host whose variables change (``set_fact:
     ansible_host``, a task's ``vars``) gets other settings, hence its own connection, and going back finds the
-    earlier ones. Templated values are rendered first (by ``render``, with the variables of the host the
-    settings are for), so the key holds what they rendered to.
+    earlier ones. Templated values are rendered (by ``render``, with the variables of the host the settings are
+    for) each time, and the settings found by what they rendered to.
     """
 
     def __init__(self) -> None:
-        self._built: dict[tuple[Any, ...], ConnectionSettings] = {}
+        self._built: dict[tuple[Any, ...], ConnectionSettings | None] = {}  # None: templated, render first
 
     def get(self, host: str, values: Mapping[str, Any], base: ConnectionSettings,
             render: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> ConnectionSettings:
-        if any(is_template(value) for value in values.values()):
-            values = render(values)
-        try:
-            key = (host, base, tuple(sorted(values.items())))
-            settings = self._built.get(key)
-        except TypeError:  # a value that cannot be a key (a list, a mapping): build the settings every time
-            return _build(host, values, base)
-        if settings is None:
-            settings = self._built[key] = _build(host, values, base)
+        settings = self._cached(host, values, base)
+        if settings is None:  # templated: the settings are those of what the values render to
+            rendered = render(values)
+            settings = self._cached(host, rendered, base) or _build(host, rendered, base)
         return settings
+
+    def _cached(self, host: str, values: Mapping[str, Any], base: ConnectionSettings) -> ConnectionSettings | None:
+        """The settings for ``values``, built on first use; None while they hold templates."""
+        try:
+            key = (host, base, *values.items())
+            return self._built[key]
+        except TypeError:  # a value that cannot be a key (a list, a mapping): build the settings every time
+            return None if _templated(values) else _build(host, values, base)
+        except KeyError:
+            settings = self._built[key] = None if _templated(values) else _build(host, values, base)
+            return settings
+
+
+def _templated(values: Mapping[str, Any]) -> bool:
+    return any(is_template(value) for value in values.values())
 
 
 def _build(host: str, values: Mapping[str, Any], base: ConnectionSettings) -> ConnectionSettings:

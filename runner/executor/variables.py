@@ -9,7 +9,7 @@ the amount of data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -66,23 +66,20 @@ def host_layers(worker: PlaybookWorker, host: str) -> VariableLayers:
             .with_layer(Precedence.SET_FACT, runtime.vars))
 
 
-def with_task_layers(layers: VariableLayers, worker: PlaybookWorker, node: PlanTask, payload: Mapping[str, Any],
-                     scope_vars: Callable[[int], Mapping[str, Any]],
-                     include_params: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> VariableLayers:
-    """``layers`` with the play's and the task's: the plan scopes the task sees (each scope's variables as
-    ``scope_vars`` gives them) and the params of the include it came from."""
-    for scope_id in [*(payload.get("play_scopes") or ()), *node.scopes]:
-        layers = layers.with_layer(worker.scopes[scope_id].kind.name, scope_vars(scope_id))
-    if payload.get("vars"):
-        layers = layers.with_layer(Precedence.INCLUDE_PARAMS, include_params(payload["vars"]))
-    return layers
+def task_scope_ids(node: PlanTask, payload: Mapping[str, Any]) -> list[int]:
+    """The plan scopes ``node`` sees: the play's (with the roles an include made public), then its own."""
+    return [*(payload.get("play_scopes") or ()), *node.scopes]
 
 
 def task_variables(worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
                    ) -> Mapping[str, Any]:
     """The full variable stack for ``node`` on ``host``: the host's layers plus the play's and the task's."""
-    layers = with_task_layers(host_layers(worker, host), worker, node, payload,
-                              lambda scope_id: worker.scopes[scope_id].vars, lambda params: params)
+    layers = host_layers(worker, host)
+    for scope_id in task_scope_ids(node, payload):
+        scope = worker.scopes[scope_id]
+        layers = layers.with_layer(scope.kind.name, scope.vars)
+    if payload.get("vars"):
+        layers = layers.with_layer(Precedence.INCLUDE_PARAMS, payload["vars"])
     if node.role is not None:
         role = worker.plan.roles[node.role]
         layers = layers.with_magic(layers.magic.for_role(role.name, role.path))  # type: ignore[attr-defined]
