@@ -38,8 +38,9 @@ _VARIABLES = {
     "sudo_pass": "become_password",
 }
 PREFIXES = ("ansible_", "provisioning_")
-# Every variable name that changes how a host is reached: the executor picks these out of each variable source.
-VARIABLE_NAMES = frozenset(prefix + suffix for prefix in PREFIXES for suffix in _VARIABLES)
+# Every variable name that changes how a host is reached, and the setting it feeds: the executor picks these out
+# of each variable source.
+SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError
 from runner.connection import ConnectionSettings
+from runner.connection.settings import SETTING_OF
 from runner.executor.variables import pick_connection_vars, task_scope_ids
 from runner.plan import PlanTask
 from runner.templating import is_template
@@ -61,12 +62,17 @@ class ConnectionSources:
         ) if values]
         if len(found) < 2:  # the common case: only the inventory says how to reach the host
             return found[0][1] if found else _NONE
-        merged: dict[str, Any] = {}
         # Lowest level first; within a level in the order the task's variables stack them (an inner block's
-        # vars after an outer block's), so that what comes later wins, as in runner.vars.VariableLayers.
+        # vars after an outer block's), so that what comes later wins, as in runner.vars.VariableLayers. A
+        # setting is taken whole from the last level that names it, under any of its names: -e ansible_host wins
+        # over an inventory's provisioning_host (within one level, the settings decide between the names).
+        by_setting: dict[str, dict[str, Any]] = {}
         for _, values in sorted(found, key=itemgetter(0)):
-            merged.update(values)
-        return merged
+            level: dict[str, dict[str, Any]] = {}
+            for name, value in values.items():
+                level.setdefault(SETTING_OF[name], {})[name] = value
+            by_setting.update(level)
+        return {name: value for names in by_setting.values() for name, value in names.items()}
 
     def _scope(self, worker: PlaybookWorker, scope_id: int) -> tuple[Precedence, Mapping[str, Any]]:
         picked = self._scopes.get(scope_id)

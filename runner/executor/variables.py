@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runner import __version__
-from runner.connection.settings import VARIABLE_NAMES
+from runner.connection.settings import SETTING_OF
 from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
@@ -52,7 +52,7 @@ class HostRuntime:
 
 def pick_connection_vars(values: Mapping[str, Any]) -> dict[str, Any]:
     """The connection variables (ansible_host, ansible_user ...) among ``values``."""
-    return {name: value for name, value in values.items() if name in VARIABLE_NAMES}
+    return {name: value for name, value in values.items() if name in SETTING_OF}
 
 
 def host_layers(worker: PlaybookWorker, host: str) -> VariableLayers:

@@ -38,7 +38,8 @@ PLAYBOOK = """\
 @pytest.fixture
 def worker(tmp_path: Path) -> PlaybookWorker:
     (tmp_path / "site.yml").write_text(PLAYBOOK)
-    (tmp_path / "hosts.ini").write_text("[web]\nweb1 ansible_host=10.0.0.1 ansible_user=inventory\n")
+    (tmp_path / "hosts.ini").write_text(
+        "[web]\nweb1 ansible_host=10.0.0.1 ansible_user=inventory provisioning_user=twin\n")
     plan = Compiler().compile_playbooks([tmp_path / "site.yml"])
     inventory = load_inventory([tmp_path / "hosts.ini"], playbook_dir=tmp_path)
     options = RunOptions(defaults=ConnectionSettings(name="-", address="-"), extra_vars={"unrelated": 1})
@@ -58,6 +59,13 @@ def values(worker: PlaybookWorker, name: str, include_params: dict[str, Any] | N
 def test_an_inner_block_wins_over_its_outer_block_and_the_play(worker: PlaybookWorker) -> None:
     assert values(worker, "inner") == {"ansible_host": "10.0.0.1", "ansible_user": "block", "ansible_port": 2202}
     assert values(worker, "plain") == {"ansible_host": "10.0.0.1", "ansible_user": "play"}
+
+
+def test_a_higher_level_wins_under_any_name_of_the_setting(worker: PlaybookWorker) -> None:
+    # The inventory's provisioning_user would win over its own ansible_user, not over the play's.
+    assert values(worker, "plain") == {"ansible_host": "10.0.0.1", "ansible_user": "play"}
+    settings = SettingsCache().get("web1", values(worker, "plain"), worker.options.defaults, dict)
+    assert (settings.address, settings.user) == ("10.0.0.1", "play")
 
 
 def test_set_fact_and_include_vars_values_are_seen_at_their_levels(worker: PlaybookWorker) -> None:
