@@ -35,44 +35,47 @@ if TYPE_CHECKING:
 _NONE: Mapping[str, Any] = {}
 
 
+_Found = list[tuple[Precedence, Mapping[str, Any]]]
+
+
 class ConnectionSources:
     """One worker's connection variables per variable source, picked out once per source."""
 
     def __init__(self, extra_vars: Mapping[str, Any]):
         self._extra = pick_connection_vars(extra_vars)
         self._scopes: dict[int, tuple[Precedence, Mapping[str, Any]]] = {}
-        self._inventory: dict[str, Mapping[str, Any]] = {}
+        # Per host: the levels that belong to the host (inventory, include_vars, set_fact, extra vars), merged,
+        # with the host's connection_version they were made for.
+        self._hosts: dict[str, tuple[int, _Found, Mapping[str, Any]]] = {}
 
     def forget_inventory(self) -> None:
         """The inventory changed (add_host, group_by): hosts' inventory variables may have too."""
-        self._inventory.clear()
+        self._hosts.clear()
 
     def values(self, worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
                ) -> Mapping[str, Any]:
         """The connection variables ``node`` sees on ``host`` (raw: templates are not rendered yet; shared:
         not to be changed)."""
+        found, merged = self._host_levels(worker, host)
+        task = [entry for entry in (self._scope(worker, scope_id) for scope_id in task_scope_ids(node, payload))
+                if entry[1]]
+        params = pick_connection_vars(payload.get("vars") or _NONE)
+        if params:
+            task.append((Precedence.INCLUDE_PARAMS, params))
+        # The common case: neither the play nor the task says anything of the connection.
+        return _merged(found + task) if task else merged
+
+    def _host_levels(self, worker: PlaybookWorker, host: str) -> tuple[_Found, Mapping[str, Any]]:
         runtime = worker.host_runtime(host)
-        found = [(level, values) for level, values in (
-            (Precedence.INVENTORY, self._inventory_of(worker, host)),
-            (Precedence.INCLUDE_VARS, runtime.included_connection_vars),
-            (Precedence.SET_FACT, runtime.connection_vars),
-            (Precedence.EXTRA_VARS, self._extra),
-            *(self._scope(worker, scope_id) for scope_id in task_scope_ids(node, payload)),
-            (Precedence.INCLUDE_PARAMS, pick_connection_vars(payload.get("vars") or _NONE)),
-        ) if values]
-        if len(found) < 2:  # the common case: only the inventory says how to reach the host
-            return found[0][1] if found else _NONE
-        # Lowest level first; within a level in the order the task's variables stack them (an inner block's
-        # vars after an outer block's), so that what comes later wins, as in runner.vars.VariableLayers. A
-        # setting is taken whole from the last level that names it, under any of its names: -e ansible_host wins
-        # over an inventory's provisioning_host (within one level, the settings decide between the names).
-        by_setting: dict[str, dict[str, Any]] = {}
-        for _, values in sorted(found, key=itemgetter(0)):
-            level: dict[str, dict[str, Any]] = {}
-            for name, value in values.items():
-                level.setdefault(SETTING_OF[name], {})[name] = value
-            by_setting.update(level)
-        return {name: value for names in by_setting.values() for name, value in names.items()}
+        known = self._hosts.get(host)
+        if known is None or known[0] != runtime.connection_version:
+            found = [(level, values) for level, values in (
+                (Precedence.INVENTORY, self._inventory_of(worker, host)),
+                (Precedence.INCLUDE_VARS, runtime.included_connection_vars),
+                (Precedence.SET_FACT, runtime.connection_vars),
+                (Precedence.EXTRA_VARS, self._extra)) if values]
+            known = self._hosts[host] = (runtime.connection_version, found, _merged(found))
+        return known[1], known[2]
 
     def _scope(self, worker: PlaybookWorker, scope_id: int) -> tuple[Precedence, Mapping[str, Any]]:
         picked = self._scopes.get(scope_id)
@@ -81,16 +84,30 @@ class ConnectionSources:
             picked = self._scopes[scope_id] = (Precedence[scope.kind.name], pick_connection_vars(scope.vars))
         return picked
 
-    def _inventory_of(self, worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
-        picked = self._inventory.get(host)
-        if picked is None:
-            # A delegate_to target outside the inventory has no inventory variables of its own; localhost has
-            # those of the implicit localhost (ansible_connection=local), so -e ansible_host does not move it.
-            inventory = worker.inventory
-            known = inventory.get_host(host) is not None if hasattr(inventory, "get_host") else host in inventory.hosts
-            picked = pick_connection_vars(inventory.host_vars(host)) if known else _NONE
-            self._inventory[host] = picked
-        return picked
+    @staticmethod
+    def _inventory_of(worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
+        # A delegate_to target outside the inventory has no inventory variables of its own; localhost has those
+        # of the implicit localhost (ansible_connection=local), so -e ansible_host does not move it.
+        inventory = worker.inventory
+        known = inventory.get_host(host) is not None if hasattr(inventory, "get_host") else host in inventory.hosts
+        return pick_connection_vars(inventory.host_vars(host)) if known else _NONE
+
+
+def _merged(found: _Found) -> Mapping[str, Any]:
+    """The levels' connection variables merged, lowest level first; within a level in the order the task's
+    variables stack them (an inner block's vars after an outer block's), so that what comes later wins, as in
+    runner.vars.VariableLayers. A setting is taken whole from the last level that names it, under any of its
+    names: -e ansible_host wins over an inventory's provisioning_host (within one level, the settings decide
+    between the names)."""
+    if len(found) < 2:
+        return found[0][1] if found else _NONE
+    by_setting: dict[str, dict[str, Any]] = {}
+    for _, values in sorted(found, key=itemgetter(0)):
+        level: dict[str, dict[str, Any]] = {}
+        for name, value in values.items():
+            level.setdefault(SETTING_OF[name], {})[name] = value
+        by_setting.update(level)
+    return {name: value for names in by_setting.values() for name, value in names.items()}
 
 
 class BadConnectionVariable(Exception):

@@ -39,15 +39,22 @@ class HostRuntime:
     included: dict[str, Any] = field(default_factory=dict)
     connection_vars: dict[str, Any] = field(default_factory=dict)
     included_connection_vars: dict[str, Any] = field(default_factory=dict)
+    connection_version: int = 0  # bumped when either of these changes
 
     def set_vars(self, values: Mapping[str, Any]) -> None:
         """set_fact and register values (and the run's own, such as ansible_failed_result)."""
         self.vars.update(values)
-        self.connection_vars.update(pick_connection_vars(values))
+        self._connection_changed(self.connection_vars, values)
 
     def include_vars(self, values: Mapping[str, Any]) -> None:
         self.included.update(values)
-        self.included_connection_vars.update(pick_connection_vars(values))
+        self._connection_changed(self.included_connection_vars, values)
+
+    def _connection_changed(self, kept: dict[str, Any], values: Mapping[str, Any]) -> None:
+        picked = pick_connection_vars(values)
+        if picked:
+            kept.update(picked)
+            self.connection_version += 1
 
 
 def pick_connection_vars(values: Mapping[str, Any]) -> dict[str, Any]:
