@@ -86,7 +86,7 @@ class PlaybookWorker:
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
         self.index = ModuleIndex(options.library)
         self.play_state: dict[str, Any] = {}
-        self._connection_sources = ConnectionSources(options.extra_vars)
+        self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
 
@@ -118,7 +118,7 @@ class PlaybookWorker:
         for entry in message.get("add_group", ()):
             join_group(self.inventory, entry)
         if message.get("add_host") or message.get("add_group"):
-            self._connection_sources.forget_inventory()
+            self.connection_sources.forget_inventory()
 
     # -- one task -------------------------------------------------------------------------------------------
     async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -339,7 +339,7 @@ class PlaybookWorker:
         if become is not None:
             keywords["become"] = become
         base = replace(self.options.defaults, **keywords) if keywords else self.options.defaults
-        values = self._connection_sources.values(self, target, node, payload)
+        values = self.connection_sources.values(self, target, node, payload)
 
         def render(raw: Mapping[str, Any]) -> Mapping[str, Any]:
             # A delegated task's connection variables are templated with the delegated host's variables.

@@ -53,7 +53,7 @@ def node(worker: PlaybookWorker, name: str) -> PlanTask:
 def values(worker: PlaybookWorker, name: str, include_params: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the task sees, sent as the controller sends it: with the play's scopes and the include's params."""
     payload = {"play_scopes": worker.plan.plays[0].scopes, "vars": include_params or {}}
-    return dict(worker._connection_sources.values(worker, "web1", node(worker, name), payload))
+    return dict(worker.connection_sources.values(worker, "web1", node(worker, name), payload))
 
 
 def test_an_inner_block_wins_over_its_outer_block_and_the_play(worker: PlaybookWorker) -> None:
