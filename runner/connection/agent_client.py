@@ -20,6 +20,11 @@ from runner.module_index import ModuleSource
 PUT_CHUNK = 1 << 18
 
 
+class InterpreterNotFound(Exception):
+    """The configured Python interpreter (ansible_python_interpreter) is not on the host: as in ansible-core, the
+    task fails (the host was reached) rather than the host being unreachable."""
+
+
 def encode_frame(header: dict[str, Any], body: bytes = b"") -> bytes:
     data = json.dumps(header, separators=(",", ":")).encode()
     return FRAME_HEADER.pack(len(data), len(body)) + data + body
@@ -55,7 +60,7 @@ class AgentClient:
         process = await transport.start(command)
         client = cls(host, process)
         try:
-            await asyncio.wait_for(client._handshake(become, marker, prompt), timeout)
+            await asyncio.wait_for(client._handshake(become, marker, prompt, interpreter), timeout)
         except TimeoutError:
             process.terminate()
             if become is not None:
@@ -64,7 +69,8 @@ class AgentClient:
             raise ConnectionFailure(f"timed out starting the agent on {host}") from None
         return client
 
-    async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str) -> None:
+    async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
+                         interpreter: str | None) -> None:
         if become is not None and become.password:
             await self._answer_password(become, marker, prompt)
             self.process.write(agent_payload() + encode_frame({"op": "hello"}))
@@ -76,7 +82,7 @@ class AgentClient:
         try:
             self.info = await self._receive()
         except ConnectionFailure as exc:
-            raise self._start_failure(become) from exc
+            raise self._start_failure(become, interpreter) from exc
 
     async def _answer_password(self, become: BecomeSettings, marker: str, prompt: str) -> None:
         """Answer the password prompt, unless escalation succeeds without one (sudo remembers a recent
@@ -134,12 +140,14 @@ class AgentClient:
             pass
         return b"".join(chunks).decode(errors="replace")
 
-    def _start_failure(self, become: BecomeSettings | None) -> Exception:
+    def _start_failure(self, become: BecomeSettings | None, interpreter: str | None) -> Exception:
         stderr = b"".join(self.stderr_tail).decode(errors="replace")
+        if NO_PYTHON_MARK in stderr and interpreter:
+            return InterpreterNotFound(f"The module interpreter '{interpreter}' was not found.")
         if NO_PYTHON_MARK in stderr:
             return ConnectionFailure(
-                f"no Python interpreter found on {self.host} (tried the configured interpreter, python3, "
-                "/usr/bin/python3): install python3, or use the raw module, which needs none")
+                f"no Python interpreter found on {self.host} (tried python3, /usr/bin/python3): install python3, "
+                "set ansible_python_interpreter, or use the raw module, which needs none")
         if become is not None:
             return BecomeFailure(explain_failure(stderr, become))
         return ConnectionFailure(f"the agent on {self.host} did not start: {stderr.strip() or 'no output'}")

@@ -38,6 +38,10 @@ _VARIABLES = {
     "become_pass": "become_password",
     "sudo_pass": "become_password",
 }
+PREFIXES = ("ansible_", "provisioning_")
+# Every variable name that changes how a host is reached, and the setting it feeds: the executor picks these out
+# of each variable source.
+SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
 
 
 @dataclass(frozen=True)
@@ -92,15 +96,17 @@ class ConnectionSettings:
         """
         base = defaults or cls(name=name, address=name)
         values: dict[str, Any] = {}
-        for prefix in ("ansible_", "provisioning_"):
+        for prefix in PREFIXES:
             for suffix, setting in _VARIABLES.items():
                 key = prefix + suffix
                 if key in host_vars and host_vars[key] is not None:
                     values[setting] = host_vars[key]
-        if "port" in values:
-            values["port"] = int(values["port"])
-        if "timeout" in values:
-            values["timeout"] = float(values["timeout"])
+        for number, kind in (("port", int), ("timeout", float)):
+            if number in values:
+                try:
+                    values[number] = kind(values[number])
+                except (TypeError, ValueError):
+                    raise ValueError(f"the {number} must be a number, got {values[number]!r}") from None
         for flag in ("host_key_checking", "become"):
             if flag in values:
                 values[flag] = to_bool(values[flag], flag)

@@ -15,6 +15,7 @@ from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import ExitCode
+from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
 from runner.executor.module_call import (
     ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
@@ -24,6 +25,7 @@ from runner.executor.module_call import (
 )
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
+from runner.executor.variables import pick_connection_vars
 from runner.module_index import ModuleIndex
 
 
@@ -79,6 +81,7 @@ class AdhocContext:
         self.run = run
         self.index = ModuleIndex(run.library)
         self.sessions: dict[str, HostSession] = {}
+        self.settings = SettingsCache()
 
     def _variables(self, host: str) -> Mapping[str, Any]:
         return ChainMap(self.run.extra_vars, self.run.host_vars(host))
@@ -87,12 +90,19 @@ class AdhocContext:
         from runner.templating import Templar, TemplateError
 
         variables = self._variables(host)
-        settings = ConnectionSettings.from_host_vars(host, variables, self.run.defaults)
+        templar = Templar(variables)
+        try:
+            settings = self.settings.get(host, pick_connection_vars(variables), self.run.defaults,
+                                         lambda values: templar.template(dict(values)))
+        except TemplateError as exc:
+            return {"failed": True, "changed": False, "msg": f"template error in connection variables: {exc}"}
+        except BadConnectionVariable as exc:
+            return {"failed": True, "changed": False, "msg": str(exc)}
         session = self.sessions.get(host)
         if session is None:
             session = self.sessions[host] = HostSession(settings, self.index)
         try:
-            args = Templar(variables).template(self.run.args)
+            args = templar.template(self.run.args)
         except TemplateError as exc:
             return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
         if self.run.background is not None and self.run.check:

@@ -144,9 +144,10 @@ async def include_vars(request: ActionRequest) -> dict[str, Any]:
         values.update(data)
     if params.get("name"):
         values = {params["name"]: values}
-    request.worker.host_runtime(request.host).set_vars(values)
+    # Its own level, below set_fact's: a set_fact value keeps winning over an include_vars value set later.
+    request.worker.host_runtime(request.host).include_vars(values)
     return {"changed": False, "ansible_included_var_files": [str(p) for p in files],
-            "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
+            "ansible_facts": values, "_include_vars": {request.host: values}, "_set_fact": True}
 
 
 def _candidate_paths(request: ActionRequest, source: str, subdir: str) -> list[Path]:

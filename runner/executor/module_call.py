@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection import BecomeSettings, HostSession
+from runner.connection.agent_client import InterpreterNotFound
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
@@ -56,6 +57,8 @@ async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) ->
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:
         return {"failed": True, "changed": False, "msg": str(exc)}
+    except InterpreterNotFound as exc:
+        return {"failed": True, "changed": False, "rc": 127, "msg": str(exc)}
     except UserError as exc:
         return {"failed": True, "changed": False, "msg": exc.message}
     return mask_secrets(result, no_log_values(index, call))

@@ -24,6 +24,10 @@ from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template
 
+# What a task result can tell about hosts (``_vars``: set_fact/register, ``_include_vars``, ``_facts``, each by host),
+# which every worker must learn; the update message sent to the workers uses the same names without ``_``.
+_HOST_STATE_KEYS = ("vars", "include_vars", "facts")
+
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
 IncludeCompiler = Callable[[PlanTask, str], PlanFragment]
@@ -336,10 +340,9 @@ class PlaybookExecutor:
                       info: TaskInfo, *, report: bool = True) -> None:
         assert self.pool is not None
         updates: dict[str, Any] = {}
-        if result.get("_vars"):
-            updates["vars"] = result["_vars"]
-        if result.get("_facts"):
-            updates["facts"] = result["_facts"]
+        for key in _HOST_STATE_KEYS:
+            if result.get(f"_{key}"):
+                updates[key] = result[f"_{key}"]
         for entry in result.get("_add_host", ()):
             self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
             self.pool.add_host(entry["name"])
@@ -356,7 +359,7 @@ class PlaybookExecutor:
             # When the host ran the task itself and the result speaks only of it, its own worker has applied all
             # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
             own = report and "clear_facts" not in updates and all(
-                set(updates.get(kind, {})) <= {host} for kind in ("vars", "facts"))
+                set(updates.get(kind, {})) <= {host} for kind in _HOST_STATE_KEYS)
             self.pool.broadcast(updates, except_host=host if own else None)
         status = result.get("_status") or status_of(result)
         if report:
@@ -418,9 +421,9 @@ def _shared_result(result: dict[str, Any], ran_on: str, host: str) -> dict[str, 
     """A run_once result as another host of the batch takes it: what it registered and the facts it set (unless
     they were delegated to another host) apply to that host too."""
     shared = dict(result)
-    for key in ("_vars", "_facts"):
-        values = (result.get(key) or {}).get(ran_on)
-        shared[key] = {host: values} if values is not None else {}
+    for key in _HOST_STATE_KEYS:
+        values = (result.get(f"_{key}") or {}).get(ran_on)
+        shared[f"_{key}"] = {host: values} if values is not None else {}
     shared.pop("_add_host", None)
     shared.pop("_add_group", None)
     return shared

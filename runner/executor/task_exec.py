@@ -23,6 +23,7 @@ from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
+from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest, join_group
 from runner.executor.keywords import (
     TaskFailure,
@@ -85,7 +86,8 @@ class PlaybookWorker:
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
         self.index = ModuleIndex(options.library)
         self.play_state: dict[str, Any] = {}
-        self._settings_cache: dict[tuple[str, ConnectionSettings, int], ConnectionSettings] = {}
+        self.connection_sources = ConnectionSources(options.extra_vars)
+        self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
 
     # -- state from the controller -------------------------------------------------------------------------
@@ -105,6 +107,8 @@ class PlaybookWorker:
             self.plan.roles.extend(fragment.roles)
         for host, values in message.get("vars", {}).items():
             self.host_runtime(host).set_vars(values)
+        for host, values in message.get("include_vars", {}).items():
+            self.host_runtime(host).include_vars(values)
         for host, values in message.get("facts", {}).items():
             self.host_runtime(host).facts.update(values)
         for host in message.get("clear_facts", ()):
@@ -113,6 +117,8 @@ class PlaybookWorker:
             self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
         for entry in message.get("add_group", ()):
             join_group(self.inventory, entry)
+        if message.get("add_host") or message.get("add_group"):
+            self.connection_sources.forget_inventory()
 
     # -- one task -------------------------------------------------------------------------------------------
     async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,7 +127,7 @@ class PlaybookWorker:
         try:
             variables = task_variables(self, host, node, payload)
             result = await self._run_node(host, node, variables, payload)
-        except (TemplateError, TaskFailure, ActionFailed) as exc:
+        except (TemplateError, TaskFailure, ActionFailed, BadConnectionVariable) as exc:
             message = exc.message if isinstance(exc, UserError) else str(exc)
             result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
         result["_status"] = status_of(result)
@@ -132,7 +138,7 @@ class PlaybookWorker:
             result["_ignored"] = True
         if node.register_var and not result.get("_meta"):
             registered = mark_unsafe(_public(result))
-            self.host_runtime(host).vars[node.register_var] = registered
+            self.host_runtime(host).set_vars({node.register_var: registered})
             result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
         if self._flag("no_log", host, node, payload):
             result = censor(result)
@@ -159,8 +165,8 @@ class PlaybookWorker:
             skipped = self._false_condition(node, templar)
             if skipped is not None:
                 return skipped
-            return await self._run_once(host, node, variables, templar)
-        return await self._run_loop(host, node, variables, items)
+            return await self._run_once(host, node, variables, templar, payload)
+        return await self._run_loop(host, node, variables, items, payload)
 
     def _search_paths(self, node: PlanTask) -> list[Path]:
         paths = self._paths.get(node.id)
@@ -213,7 +219,7 @@ class PlaybookWorker:
         return list(items or [])
 
     async def _run_loop(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                        items: list[Any]) -> dict[str, Any]:
+                        items: list[Any], payload: Mapping[str, Any]) -> dict[str, Any]:
         control = node.loop_control
         loop_var = control.get("loop_var", "item")
         pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
@@ -224,7 +230,7 @@ class PlaybookWorker:
             templar = Templar(item_vars, search_paths=self._search_paths(node))
             result = self._false_condition(node, templar)
             if result is None:
-                result = await self._run_once(host, node, item_vars, templar)
+                result = await self._run_once(host, node, item_vars, templar, payload)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
             label = keyword_value(templar, control.get("label"))
@@ -237,14 +243,14 @@ class PlaybookWorker:
         return _loop_summary(results)
 
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                        templar: Templar) -> dict[str, Any]:
+                        templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
         retries = task_number(templar, node, "retries", int, default=3)
         delay = task_number(templar, node, "delay", float, default=5.0)
         attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
-            result = await self._call(host, node, variables, templar)
+            result = await self._call(host, node, variables, templar, payload)
             self._apply_conditions(node, result, variables)
             if not node.until:
                 break
@@ -277,7 +283,7 @@ class PlaybookWorker:
             result["failed"] = failed
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                    templar: Templar) -> dict[str, Any]:
+                    templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
         check = task_boolean(templar, node, "check_mode", default=self.options.check)
         diff = task_boolean(templar, node, "diff", default=self.options.diff)
         if node.kind == "meta":
@@ -298,7 +304,7 @@ class PlaybookWorker:
             return await action(request)
         delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
-        settings = self._settings(target, node, templar)
+        settings = self._settings(target, node, templar, payload, delegated=target != host)
         session = self._session(target, settings)
         environment = _environment(templar, node.environment)
         limit, background = async_limits(
@@ -319,8 +325,10 @@ class PlaybookWorker:
             result["_facts"] = {owner: facts}
         return result
 
-    def _settings(self, target: str, node: PlanTask, templar: Templar) -> ConnectionSettings:
-        """Connection settings: configuration and command line, then play/task keywords, then host variables."""
+    def _settings(self, target: str, node: PlanTask, templar: Templar, payload: Mapping[str, Any], *,
+                  delegated: bool) -> ConnectionSettings:
+        """Connection settings: configuration and command line, then play/task keywords, then the connection
+        variables ``target`` has for this task (see runner.executor.connection_vars)."""
         keywords: dict[str, Any] = {}
         for name, setting in (("remote_user", "user"), ("become_user", "become_user"),
                               ("become_method", "become_method"), ("connection", "connection")):
@@ -331,17 +339,14 @@ class PlaybookWorker:
         if become is not None:
             keywords["become"] = become
         base = replace(self.options.defaults, **keywords) if keywords else self.options.defaults
-        runtime = self.host_runtime(target)
-        key = (target, base, runtime.connection_epoch)
-        settings = self._settings_cache.get(key)
-        if settings is None:
-            host_vars = self.inventory.host_vars(target) if target in self.inventory.hosts else {}
-            if target in self.inventory.hosts or target == "localhost":
-                merged: Mapping[str, Any] = ChainMap(runtime.vars, host_vars)
-            else:
-                merged = {}
-            settings = self._settings_cache[key] = ConnectionSettings.from_host_vars(target, merged, base)
-        return settings
+        values = self.connection_sources.values(self, target, node, payload)
+
+        def render(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+            # A delegated task's connection variables are templated with the delegated host's variables.
+            own = Templar(task_variables(self, target, node, payload)) if delegated else templar
+            return own.template(dict(raw))
+
+        return self._settings_cache.get(target, values, base, render)
 
     def _session(self, host: str, settings: ConnectionSettings) -> HostSession:
         key = (host, settings)
@@ -420,12 +425,13 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         summary["msg"] = "One or more items failed"
     if any(r.get("unreachable") for r in results):
         summary["unreachable"] = True
-    facts: dict[str, Any] = {}
-    for result in results:
-        for host, values in (result.get("_facts") or {}).items():
-            facts.setdefault(host, {}).update(values)
-    if facts:
-        summary["_facts"] = facts
+    for key in ("_facts", "_vars", "_include_vars"):  # what the items told about hosts, for the other workers
+        merged: dict[str, dict[str, Any]] = {}
+        for result in results:
+            for host, values in (result.get(key) or {}).items():
+                merged.setdefault(host, {}).update(values)
+        if merged:
+            summary[key] = merged
     if not results:
         summary["skipped"] = True
         summary["skipped_reason"] = "No items in the list"

@@ -1,9 +1,10 @@
 """The variables one task sees on one host, stacked in Ansible's order with ``runner.vars``.
 
 The plan's scopes (role defaults, play vars, vars_files, role vars, block vars, task vars, role params) map to
-their ``Precedence`` level by name; the inventory's merged host vars, the host's facts, its set_fact/register
-values and the include params of the current include come from the worker's state. Every layer is a view on
-data held once per worker, so building a task's variables costs a few small objects whatever the amount of data.
+their ``Precedence`` level by name; the inventory's merged host vars, the host's facts, its include_vars and
+set_fact/register values and the include params of the current include come from the worker's state. Every
+layer is a view on data held once per worker, so building a task's variables costs a few small objects whatever
+the amount of data.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runner import __version__
+from runner.connection.settings import SETTING_OF
 from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
@@ -22,39 +24,65 @@ if TYPE_CHECKING:
 ANSIBLE_VERSION = {"full": "2.17.0", "major": 2, "minor": 17, "revision": 0, "string": "2.17.0"}
 
 
-CONNECTION_PREFIXES = ("ansible_", "provisioning_")
-
-
 @dataclass
 class HostRuntime:
-    """What a run learnt about one host: gathered facts and set_fact/register/include_vars values."""
+    """What a run learnt about one host: gathered facts, set_fact/register values and include_vars values.
+
+    include_vars and set_fact/register keep separate mappings because they sit at different precedence levels:
+    a set_fact value wins over an include_vars value of the same name whichever ran last, as in ansible-core.
+    Each keeps, beside its values, the connection variables among them, so that finding a task's connection
+    settings never scans the values.
+    """
 
     facts: dict[str, Any] = field(default_factory=dict)
     vars: dict[str, Any] = field(default_factory=dict)
-    # Bumped when a variable that may change how the host is reached (ansible_user, ...) is set, so connection
-    # settings computed before can be reused until then.
-    connection_epoch: int = 0
+    included: dict[str, Any] = field(default_factory=dict)
+    connection_vars: dict[str, Any] = field(default_factory=dict)
+    included_connection_vars: dict[str, Any] = field(default_factory=dict)
+    connection_version: int = 0  # bumped when either of these changes
 
     def set_vars(self, values: Mapping[str, Any]) -> None:
+        """set_fact and register values (and the run's own, such as ansible_failed_result)."""
         self.vars.update(values)
-        if any(str(key).startswith(CONNECTION_PREFIXES) for key in values):
-            self.connection_epoch += 1
+        self._connection_changed(self.connection_vars, values)
+
+    def include_vars(self, values: Mapping[str, Any]) -> None:
+        self.included.update(values)
+        self._connection_changed(self.included_connection_vars, values)
+
+    def _connection_changed(self, kept: dict[str, Any], values: Mapping[str, Any]) -> None:
+        picked = pick_connection_vars(values)
+        if picked:
+            kept.update(picked)
+            self.connection_version += 1
+
+
+def pick_connection_vars(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The connection variables (ansible_host, ansible_user ...) among ``values``."""
+    return {name: value for name, value in values.items() if name in SETTING_OF}
 
 
 def host_layers(worker: PlaybookWorker, host: str) -> VariableLayers:
-    """A host's own variables (inventory, facts, set_fact/register), as ``hostvars[host]`` shows them."""
+    """A host's own variables (inventory, facts, include_vars, set_fact/register), as ``hostvars[host]`` shows
+    them."""
     runtime = worker.host_runtime(host)
     return (VariableLayers(extra_vars=worker.options.extra_vars, magic=magic_variables(worker, host))
             .with_layer(Precedence.INVENTORY, worker.inventory.host_vars(host))
             .with_layer(Precedence.FACTS, FactsView(runtime.facts))
+            .with_layer(Precedence.INCLUDE_VARS, runtime.included)
             .with_layer(Precedence.SET_FACT, runtime.vars))
+
+
+def task_scope_ids(node: PlanTask, payload: Mapping[str, Any]) -> list[int]:
+    """The plan scopes ``node`` sees: the play's (with the roles an include made public), then its own."""
+    return [*(payload.get("play_scopes") or ()), *node.scopes]
 
 
 def task_variables(worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
                    ) -> Mapping[str, Any]:
     """The full variable stack for ``node`` on ``host``: the host's layers plus the play's and the task's."""
     layers = host_layers(worker, host)
-    for scope_id in [*(payload.get("play_scopes") or ()), *node.scopes]:
+    for scope_id in task_scope_ids(node, payload):
         scope = worker.scopes[scope_id]
         layers = layers.with_layer(scope.kind.name, scope.vars)
     if payload.get("vars"):
