@@ -9,6 +9,7 @@ is kept when it points inside the role; one pointing outside, or a device, FIFO 
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 import io
@@ -90,9 +91,11 @@ def _entry(root: Path, path: Path) -> tuple[tarfile.TarInfo, io.BytesIO | None]:
     mode = path.lstat().st_mode
     if stat.S_ISLNK(mode):
         target = os.readlink(path)
-        if os.path.isabs(target) or not _inside(root, path.parent / target):
+        if os.path.isabs(target) or not _leads_inside(root, path):
             raise GalaxyError(f"{path} is a symlink to {target}, outside the role: a role archive keeps links "
                               "inside the role only")
+        if _is_loop(path):
+            raise GalaxyError(f"{path} is a symlink loop (-> {target}): it never reaches a file")
         info.type, info.linkname, info.mode = tarfile.SYMTYPE, target, 0o777
         return info, None
     if stat.S_ISDIR(mode):
@@ -106,7 +109,17 @@ def _entry(root: Path, path: Path) -> tuple[tarfile.TarInfo, io.BytesIO | None]:
     return info, io.BytesIO(content)
 
 
-def _inside(root: Path, path: Path) -> bool:
-    """Whether ``path`` stays within ``root`` once ``..`` parts are resolved (without following symlinks)."""
-    return os.path.normpath(path).startswith(os.path.normpath(root) + os.sep) or \
-        os.path.normpath(path) == os.path.normpath(root)
+def _leads_inside(root: Path, link: Path) -> bool:
+    """Whether ``link`` ends inside ``root`` once every symlink on its way is followed (``sub/lnk -> .`` makes
+    ``sub/lnk/../..`` the role's parent, though the text alone normalises to the role)."""
+    real_root = Path(os.path.realpath(root))
+    real_target = Path(os.path.realpath(link))
+    return real_target == real_root or real_root in real_target.parents
+
+
+def _is_loop(link: Path) -> bool:
+    try:
+        os.stat(link)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False

@@ -66,7 +66,7 @@ def install_archive(archive: Path, roles_dir: Path, role: InstalledRole, max_siz
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.installing.", dir=roles_dir))
     try:
         unpacked = staging / name
-        extract_archive(archive, unpacked, max_size)
+        extract_archive(archive, unpacked, max_size, role.source)
         _write_info(unpacked, role)
         target = roles_dir / name
         if target.is_symlink() or target.is_file():

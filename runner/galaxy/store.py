@@ -58,9 +58,9 @@ class RoleStore:
         """The role's archive in the cache, checked against its digest and the archive rules."""
         layer = artifact.manifest.layer
         if layer.size > self.context.max_archive_size:
-            raise oversized(self.context.max_archive_size, f"{artifact.ref} is {layer.size} bytes packed")
+            raise oversized(self.context.max_archive_size, f"{layer.size} bytes packed", str(artifact.ref))
         path = self._blob_file(artifact.ref, layer)
-        check_archive(path, self.context.max_archive_size)
+        check_archive(path, self.context.max_archive_size, str(artifact.ref))
         return path
 
     def _manifest(self, ref: RoleRef) -> tuple[bytes, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 import tarfile
 from collections.abc import Callable
 from pathlib import Path
@@ -77,6 +78,14 @@ def _link(name: str, target: str, kind: bytes) -> Entry:
     return add
 
 
+def _dir(name: str) -> Entry:
+    def add(tar: tarfile.TarFile) -> None:
+        info = tarfile.TarInfo(name)
+        info.type, info.mode = tarfile.DIRTYPE, 0o755
+        tar.addfile(info)
+    return add
+
+
 def _special(name: str, kind: bytes) -> Entry:
     def add(tar: tarfile.TarFile) -> None:
         info = tarfile.TarInfo(name)
@@ -96,23 +105,55 @@ def archive_of(path: Path, *entries: Entry) -> Path:
 
 CORPUS = {
     "path traversal": ([_file("tasks/main.yml"), _file("../../evil.sh")],
-                       "refusing role archive: path traversal in '../../evil.sh'"),
-    "absolute path": ([_file("/etc/cron.d/evil")], "refusing role archive: absolute path '/etc/cron.d/evil'"),
+                       "path traversal in '../../evil.sh'"),
+    "absolute path": ([_file("/etc/cron.d/evil")], "absolute path '/etc/cron.d/evil'"),
     "symlink escape": ([_link("files/passwd", "/etc/passwd", tarfile.SYMTYPE)],
-                       "refusing role archive: symlink escape: 'files/passwd' points outside the role"),
+                       "symlink escape: 'files/passwd' points outside the role"),
     "relative symlink escape": ([_link("files/up", "../../..", tarfile.SYMTYPE)],
-                                "refusing role archive: symlink escape: 'files/up' points outside the role"),
+                                "symlink escape: 'files/up' points outside the role"),
     "write through a symlink": ([_link("files", ".", tarfile.SYMTYPE), _file("files/x")],
-                                "refusing role archive: symlink escape: 'files/x' is written through the symlink"),
+                                "symlink escape: 'files/x' is written through the symlink"),
     "hardlink escape": ([_link("files/shadow", "../../etc/shadow", tarfile.LNKTYPE)],
-                        "refusing role archive: hardlink escape: 'files/shadow' points outside the role"),
+                        "hardlink escape: 'files/shadow' points outside the role"),
     "hardlink to nothing inside": ([_link("files/shadow", "etc/shadow", tarfile.LNKTYPE)],
-                                   "refusing role archive: hardlink escape: 'files/shadow' links to 'etc/shadow'"),
-    "device node": ([_special("files/sda", tarfile.BLKTYPE)], "refusing role archive: device node 'files/sda'"),
-    "character device": ([_special("files/null", tarfile.CHRTYPE)], "refusing role archive: device node"),
-    "fifo": ([_special("files/pipe", tarfile.FIFOTYPE)], "refusing role archive: device node 'files/pipe'"),
-    "oversized": ([_file("files/big", b"\0" * 4096)], "refusing role archive: oversized: more than 1024 bytes"),
+                                   "hardlink escape: 'files/shadow' links to 'etc/shadow'"),
+    "device node": ([_special("files/sda", tarfile.BLKTYPE)], "device node 'files/sda'"),
+    "character device": ([_special("files/null", tarfile.CHRTYPE)], "device node"),
+    "fifo": ([_special("files/pipe", tarfile.FIFOTYPE)], "device node 'files/pipe'"),
+    "oversized": ([_file("files/big", b"\0" * 4096)], "oversized: more than 1024 bytes"),
     "duplicate": ([_file("tasks/main.yml"), _file("tasks/main.yml")], "'tasks/main.yml' appears twice"),
+    # Links judged by where they lead once the archive's other links are followed, not by their text.
+    "symlink chain to the parent": ([_link("sub/lnk", ".", tarfile.SYMTYPE),
+                                     _link("p", "sub/lnk/../..", tarfile.SYMTYPE)],
+                                    "symlink escape: 'p' points outside the role (-> sub/lnk/../.., which leads "
+                                    "to ..)"),
+    "symlink chain out of the role": ([_link("sub/lnk", ".", tarfile.SYMTYPE),
+                                       _link("x", "sub/lnk/../../outside", tarfile.SYMTYPE)],
+                                      "symlink escape: 'x' points outside the role (-> sub/lnk/../../outside, "
+                                      "which leads to ../outside)"),
+    "symlink chain through a later link": ([_link("x", "sub/lnk/../../outside", tarfile.SYMTYPE),
+                                            _link("sub/lnk", ".", tarfile.SYMTYPE)],
+                                           "symlink escape: 'x' points outside the role"),
+    "symlink through a symlink to the root": ([_link("up", "..", tarfile.SYMTYPE),
+                                               _link("files/deep", "../up/etc", tarfile.SYMTYPE)],
+                                              "symlink escape: 'up' points outside the role (-> .., which leads "
+                                              "to ..)"),
+    "symlink loop": ([_link("a", "b", tarfile.SYMTYPE), _link("b", "a", tarfile.SYMTYPE)],
+                     "symlink loop: 'a' (-> b) does not reach a file within 40 links"),
+    "hardlink through a symlink chain": ([_file("etc/passwd"), _link("sub/lnk", ".", tarfile.SYMTYPE),
+                                          _link("h", "sub/lnk/../../etc/passwd", tarfile.LNKTYPE)],
+                                         "hardlink escape: 'h' points outside the role (-> sub/lnk/../../etc/passwd, "
+                                         "which leads to ../etc/passwd)"),
+    "absolute hardlink": ([_link("files/shadow", "/etc/shadow", tarfile.LNKTYPE)],
+                          "hardlink escape: 'files/shadow' points outside the role (-> /etc/shadow)"),
+    "dot-dot inside a name": ([_file("files/../../x")], "path traversal in 'files/../../x'"),
+    "dot-dot that stays inside": ([_file("files/../tasks/main.yml")], "path traversal in 'files/../tasks/main.yml'"),
+    "a link replaces a directory": ([_file("files/a/x"), _link("files/a", "../..", tarfile.SYMTYPE)],
+                                    "'files/a' would replace the directory that earlier entries were written in"),
+    "a declared directory replaced by a link": ([_dir("files"), _link("files", ".", tarfile.SYMTYPE)],
+                                                "'files' appears twice"),
+    "a directory replaced by a file": ([_file("files/a/x"), _file("files/a")],
+                                       "'files/a' would replace the directory"),
 }
 
 
@@ -122,8 +163,36 @@ def test_each_malicious_archive_is_refused_with_its_message(case: str, tmp_path:
     archive = archive_of(tmp_path / "evil.tar.gz", *entries)
     with pytest.raises(UnsafeArchiveError) as raised:
         extract_archive(archive, tmp_path / "out", max_size=1024)
-    assert message in str(raised.value)
+    assert f"refusing role archive {archive}: {message}" in str(raised.value)
     assert not (tmp_path / "out").exists() and not (tmp_path.parent / "evil.sh").exists()
+
+
+def test_links_that_stay_inside_through_other_links_are_unpacked(tmp_path: Path) -> None:
+    archive = archive_of(tmp_path / "ok.tar.gz", _file("files/data", b"data"), _link("sub/lnk", ".", tarfile.SYMTYPE),
+                         _link("files/via", "../sub/lnk/../files/data", tarfile.SYMTYPE),
+                         _link("top", "sub/lnk/..", tarfile.SYMTYPE), _link("dangling", "files/later", tarfile.SYMTYPE),
+                         _link("files/hard", "sub/lnk/../files/data", tarfile.LNKTYPE))
+    extract_archive(archive, tmp_path / "out", max_size=1024)
+    assert (tmp_path / "out" / "files" / "via").read_bytes() == b"data"
+    assert (tmp_path / "out" / "files" / "hard").read_bytes() == b"data"
+    assert (tmp_path / "out" / "top").resolve() == (tmp_path / "out").resolve()
+
+
+def test_a_symlink_chain_out_of_the_role_is_not_packed(tmp_path: Path) -> None:
+    role = init_role("web", tmp_path)
+    (role / "sub").mkdir()
+    (role / "sub" / "lnk").symlink_to(".")
+    (role / "x").symlink_to("sub/lnk/../../outside")
+    with pytest.raises(GalaxyError, match=re.escape("x is a symlink to sub/lnk/../../outside, outside the role")):
+        build_archive(role)
+
+
+def test_a_symlink_loop_is_not_packed(tmp_path: Path) -> None:
+    role = init_role("web", tmp_path)
+    (role / "files" / "a").symlink_to("b")
+    (role / "files" / "b").symlink_to("a")
+    with pytest.raises(GalaxyError, match="a is a symlink loop"):
+        build_archive(role)
 
 
 def test_a_gzip_bomb_is_refused_before_it_is_unpacked(tmp_path: Path) -> None:
