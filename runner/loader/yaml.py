@@ -4,7 +4,8 @@ Parsing uses libyaml (PyYAML's C parser) for speed; the constructor keeps the li
 key, mapping value and sequence item, so any later stage can point at ``file:line:col``. The schema is YAML 1.1
 as Ansible reads it (an integer with a leading zero such as ``mode: 0644`` or ``02770`` is octal, ``08`` stays a
 string), except for booleans: only ``true``/``false`` are booleans here; ``yes``/``no``/``NO`` stay strings
-(models turn ``yes``/``no`` into booleans only where a boolean is expected). A key written twice is an error.
+(models turn ``yes``/``no`` into booleans only where a boolean is expected). A key written twice is an error, and
+so is a document whose aliases would multiply it past a bound (``aliases.py``).
 
 Secrets (``runner.secrets``): a whole file encrypted with Ansible Vault or age is decrypted before parsing; an
 inline ``!vault |`` value becomes a ``VaultEncryptedValue`` that decrypts when first used; a SOPS-style document
@@ -22,6 +23,7 @@ from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
+from runner.loader.aliases import check_alias_expansion
 
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -115,6 +117,9 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
 
 
 _NOT_A_NUMBER = re.compile(r"^[-+]?0[0-9_]*[89][0-9_]*$")
+# An anchor (``&name``) as YAML writes one: at the start of a line or after a space or a flow indicator. Text that
+# only looks like one (``a &b`` in a string) costs a needless count, never a missed one.
+_ANCHOR = re.compile(r"(?:^|[\s\[\]{},])&[^\s\[\]{},]", re.MULTILINE)
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_positioned_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_positioned_sequence)
@@ -136,7 +141,12 @@ def load_yaml_text(text: str, path: str = "<string>") -> Any:
     loader = _Loader(text)
     loader.source_path = path
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _ANCHOR.search(text):  # only a document with an anchor can have aliases; most have none, and skip this
+            check_alias_expansion(node, path)
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

@@ -1,0 +1,72 @@
+"""A bound on how far YAML aliases may multiply a document (the "billion laughs" alias bomb).
+
+An alias is a reference: ``&a [x, x]`` used ten times is one list, shared, once loaded. Whatever later walks the
+data as a tree instead (JSON for ``--plan``, a module's arguments, a report, a rendered template) meets it ten
+times, so nine nested levels of ten aliases each turn 100 bytes of YAML into 10^9 values. The document is
+measured before it is built, on its node graph: the number of values it would hold if every alias were a copy.
+The aliases may add at most ``MAX_ALIAS_VALUES`` to what the document writes itself, so a document without
+aliases is never limited, and whatever copies the data stays within its size plus that bound. A value that
+contains an alias to itself is refused too: it has no size, and no file Ansible reads needs one.
+"""
+
+from __future__ import annotations
+
+from yaml.nodes import MappingNode, Node, SequenceNode
+
+from runner.errors import ParseError, SourcePosition
+
+MAX_ALIAS_VALUES = 1_000_000
+
+_STARTED, _DONE = 1, 2
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def check_alias_expansion(root: Node, path: str) -> None:
+    """Raise ``ParseError`` when the aliases of the document ``root`` expand it beyond the bound, or make it
+    contain itself."""
+    sizes: dict[int, int] = {}  # node id -> values it holds, aliases counted as copies
+    uses: dict[int, int] = {}  # node id -> how many places refer to it
+    nodes: dict[int, Node] = {}
+    state: dict[int, int] = {}
+    stack = [root]
+    # Depth first without recursion: a document may nest deeper than Python's stack allows.
+    while stack:
+        node = stack[-1]
+        key = id(node)
+        seen = state.get(key)
+        if seen == _DONE:
+            stack.pop()
+        elif seen == _STARTED:
+            stack.pop()
+            sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
+            state[key] = _DONE
+        else:
+            state[key], nodes[key] = _STARTED, node
+            for child in _children(node):
+                child_key = id(child)
+                uses[child_key] = uses.get(child_key, 0) + 1
+                if state.get(child_key) == _STARTED:
+                    raise ParseError("a YAML alias here refers to a value that contains it (a recursive "
+                                     "structure): such a value has no end", _position(path, child))
+                if child_key not in state:
+                    stack.append(child)
+    written = len(sizes)
+    added = sizes[id(root)] - written
+    if added <= MAX_ALIAS_VALUES:
+        return
+    # Point at the anchored value whose repetition costs the most: the alias that makes the bomb.
+    worst = max((key for key, count in uses.items() if count > 1), key=lambda key: sizes[key] * (uses[key] - 1))
+    raise ParseError(f"YAML aliases expand this document to {sizes[id(root)]:,} values from the {written:,} it "
+                     f"writes, more than the {MAX_ALIAS_VALUES:,} that aliases may add (an alias bomb?); the value "
+                     f"anchored here is used {uses[worst]:,} times", _position(path, nodes[worst]))
+
+
+def _position(path: str, node: Node) -> SourcePosition:
+    return SourcePosition(path, node.start_mark.line + 1, node.start_mark.column + 1)
