@@ -101,6 +101,13 @@ class ParseError(UserError):
     exit_code = ExitCode.UNREACHABLE
 
 
+class CensoredParseError(ParseError):
+    """A parse error about text that may hold a secret (a ``no_log`` task's): the file's line is not shown."""
+
+    def render(self, *, with_excerpt: bool = True) -> str:
+        return super().render(with_excerpt=False)
+
+
 class OptionError(UserError):
     """A bad command-line option or configuration value."""
 

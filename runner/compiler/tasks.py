@@ -10,7 +10,7 @@ from modules._utils import ArgumentError, validate_arguments
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
-from runner.errors import ParseError, SourcePosition, UserError
+from runner.errors import CensoredParseError, ParseError, SourcePosition, UserError
 from runner.executor.controller_actions import CONTROLLER_ACTIONS
 from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
@@ -176,16 +176,20 @@ class TaskCompiler:
     def _precompile(self, node: PlanTask) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any
         host is touched; for a run, also compile each one once, before the workers fork and share them."""
-        values = [node.args, node.when, node.loop, node.changed_when, node.failed_when, node.until,
-                  node.environment, node.delegate_to, node.loop_control.get("label")]
         prepare = self.templar.precompile if self.compiler.options.precompile else self.templar.check
-        try:
-            for text in _strings(values):
-                if is_template(text):
-                    prepare(text)
-        except TemplateError as exc:
-            raise ParseError(f"template error in task '{node.name or node.module}': {exc.message}",
-                             SourcePosition.parse(node.position), hint=exc.hint) from None
+        for where, value in _templated_values(node):
+            try:
+                for text in _strings(value):
+                    if is_template(text):
+                        prepare(text)
+            except TemplateError as exc:
+                what = f"template error in task '{node.name or node.module}'"
+                position = SourcePosition.parse(node.position)
+                if node.no_log not in (False, None):
+                    # The template, and Jinja's message quoting it, may hold the secret no_log protects.
+                    raise CensoredParseError(f"{what}, in its {where}: {exc.summary} (the template is not shown: "
+                                             "the task has no_log)", position, hint=exc.hint) from None
+                raise ParseError(f"{what}: {exc.message}", position, hint=exc.hint) from None
 
     # -- imports and includes -------------------------------------------------------------------------------
     def _import_tasks(self, task: Task, inherited: Inherited) -> list[int]:
@@ -262,6 +266,15 @@ class _ApplyKeywords:
 
     def __getattr__(self, name: str) -> Any:
         return None
+
+
+def _templated_values(node: PlanTask) -> list[tuple[str, Any]]:
+    """The task's values that may hold templates, each with what to call it in a message."""
+    args = node.args if isinstance(node.args, dict) else {}
+    named = [(f"argument '{key}'", value) for key, value in args.items()]
+    named += [(f"keyword '{keyword}'", getattr(node, keyword)) for keyword in
+              ("when", "loop", "changed_when", "failed_when", "until", "environment", "delegate_to")]
+    return [*named, ("keyword 'loop_control.label'", node.loop_control.get("label"))]
 
 
 def _strings(value: Any) -> list[str]:

@@ -154,6 +154,8 @@ class Templar:
             tree = self.environment.parse(source)
         except jinja2.TemplateSyntaxError as exc:
             raise self._translate(exc, source) from None
+        except RecursionError:
+            raise _too_deep(source) from None
         for node in tree.find_all((jinja2.nodes.Filter, jinja2.nodes.Test)):
             kind, known = (("filter", self.environment.filters) if isinstance(node, jinja2.nodes.Filter)
                            else ("test", self.environment.tests))
@@ -230,6 +232,8 @@ class Templar:
             return self.environment.compiled(source)
         except jinja2.TemplateSyntaxError as exc:
             raise self._translate(exc, shown) from None
+        except RecursionError:
+            raise _too_deep(shown) from None
 
     def _render_string(self, source: str, state: RenderState, *, text: bool = False, shown: str | None = None) -> Any:
         template = self._compile(source, shown or source)
@@ -268,10 +272,11 @@ class Templar:
             kind, name = unknown.groups()
             known = self.environment.filters if kind == "filter" else self.environment.tests
             return TemplateError(f"unknown {kind} '{name}' {where}", hint=did_you_mean(name, list(known)),
-                                 template=shown)
+                                 template=shown, summary=f"unknown {kind} '{name}'")
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
-            return TemplateError(f"template syntax error{line}: {message} {where}", template=shown)
+            return TemplateError(f"template syntax error{line}: {message} {where}", template=shown,
+                                 summary=f"template syntax error{line}")
         return TemplateError(f"{message} {where}", template=shown)
 
 
@@ -282,6 +287,12 @@ def _reveal(value: VaultEncryptedValue) -> str:
         return value.decrypt()
     except UserError as exc:
         raise TemplateError(f"cannot use the vault-encrypted value: {exc.message}", hint=exc.hint) from None
+
+
+def _too_deep(source: str) -> TemplateError:
+    # Jinja2 parses and compiles by recursion: nesting past Python's stack is refused, as a syntax error would be.
+    return TemplateError(f"template nests expressions too deeply to parse (templating {_shorten(source)!r})",
+                         template=source, summary="template nests expressions too deeply to parse")
 
 
 def _as_boolean(value: Any, condition: Any) -> bool:
