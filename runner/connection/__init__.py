@@ -6,12 +6,12 @@ use, so commands that never connect (``--syntax-check``, ``--list-tasks``) do no
 
 from typing import TYPE_CHECKING, Any
 
-from runner.connection.settings import BecomeSettings, ConnectionSettings
+from runner.connection.settings import BecomeSettings, ConnectionSettings, ConnectionVariableError
 
 if TYPE_CHECKING:
     from runner.connection.session import HostSession
 
-__all__ = ["BecomeSettings", "ConnectionSettings", "HostSession"]
+__all__ = ["BecomeSettings", "ConnectionSettings", "ConnectionVariableError", "HostSession"]
 
 
 def __getattr__(name: str) -> Any:

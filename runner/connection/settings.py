@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,6 +43,60 @@ PREFIXES = ("ansible_", "provisioning_")
 # Every variable name that changes how a host is reached, and the setting it feeds: the executor picks these out
 # of each variable source.
 SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
+
+
+class ConnectionVariableError(ValueError):
+    """A connection variable whose value cannot be what it sets, such as a port that is not a port number."""
+
+
+def _port(value: Any) -> int:
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise ValueError
+    port = int(value)
+    if not 1 <= port <= 65535:
+        raise ValueError
+    return port
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError
+    return seconds
+
+
+# Settings with a type, the function that reads one, and what a message says is expected.
+_TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "port": (_port, "a port number from 1 to 65535"),
+    "timeout": (_seconds, "a number of seconds greater than 0"),
+}
+
+
+def typed_connection_value(name: str, value: Any) -> Any:
+    """``value`` as the connection variable ``name`` uses it (an int for a port, seconds for a timeout); other
+    variables are returned as they are. Raises ``ConnectionVariableError`` when it cannot be one."""
+    setting = SETTING_OF.get(name)
+    if setting not in _TYPED:
+        return value
+    read, expected = _TYPED[setting]
+    try:
+        return read(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ConnectionVariableError(f"{name} must be {expected}, got {value!r}") from None
+
+
+def check_connection_variable(name: str, value: Any) -> None:
+    """Raise ``ConnectionVariableError`` for a typed connection variable whose written value is not of its type.
+    A template is left alone: its value is known only when a task renders it."""
+    try:
+        typed_connection_value(name, value)
+    except ConnectionVariableError:
+        from runner.templating.environment import is_template  # only for a value already wrong: Jinja2 is heavy
+
+        if not is_template(value):
+            raise
 
 
 @dataclass(frozen=True)
@@ -93,6 +148,7 @@ class ConnectionSettings:
         """Apply a host's connection variables over ``defaults`` (from config and the command line).
 
         ``provisioning_*`` wins over ``ansible_*`` when a host has both; localhost without an address is local.
+        A port or timeout that is not one raises ``ConnectionVariableError`` (a ``ValueError``).
         """
         base = defaults or cls(name=name, address=name)
         values: dict[str, Any] = {}
@@ -100,13 +156,7 @@ class ConnectionSettings:
             for suffix, setting in _VARIABLES.items():
                 key = prefix + suffix
                 if key in host_vars and host_vars[key] is not None:
-                    values[setting] = host_vars[key]
-        for number, kind in (("port", int), ("timeout", float)):
-            if number in values:
-                try:
-                    values[number] = kind(values[number])
-                except (TypeError, ValueError):
-                    raise ValueError(f"the {number} must be a number, got {values[number]!r}") from None
+                    values[setting] = typed_connection_value(key, host_vars[key])
         for flag in ("host_key_checking", "become"):
             if flag in values:
                 values[flag] = to_bool(values[flag], flag)

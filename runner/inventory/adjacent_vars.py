@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition
-from runner.inventory.datafile import load_data_file
+from runner.inventory.connection_vars import check_connection_variables
+from runner.inventory.datafile import load_data_file, where
 
 VARS_EXTENSIONS = (".yml", ".yaml", ".json")
 GROUP_VARS = "group_vars"
@@ -107,4 +108,5 @@ def _read_vars_file(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ParseError(f"a vars file must be a mapping of variable names to values, got {type(data).__name__}",
                          SourcePosition(str(path), 1, 1))
+    check_connection_variables(data, lambda name: where(data, name, path))
     return data

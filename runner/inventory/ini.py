@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition, did_you_mean
+from runner.inventory.connection_vars import check_connection_variables
 from runner.inventory.hostnames import expand_host_pattern
 from runner.inventory.inventory import Inventory
 
@@ -43,6 +44,14 @@ def parse_value(text: str) -> Any:
             return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
+
+
+def _column_of(text: str, line: str, position: SourcePosition) -> SourcePosition:
+    """The position of ``text`` in ``line`` (which starts at ``position``), or the line's when it is not there."""
+    offset = line.find(text)
+    if offset < 0 or position.column is None:
+        return position
+    return SourcePosition(position.path, position.line, position.column + offset)
 
 
 def parse_ini(inventory: Inventory, path: Path, text: str) -> None:
@@ -127,6 +136,7 @@ class _IniReader:
             if not equals or not key:
                 raise ParseError(f"expected key=value host variable, got '{token}'", position)
             variables[key] = parse_value(value)
+        check_connection_variables(variables, lambda key: _column_of(f"{key}=", line, position))
         for name in names:
             self.inventory.add_host(name, [self.group], variables)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition
+from runner.inventory.connection_vars import check_connection_variables
 
 # Names that mean "this machine"; one of them named in a pattern gives the implicit localhost.
 LOCALHOST_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -59,6 +60,7 @@ class Group:
     def set_variable(self, key: str, value: Any, position: SourcePosition | None = None) -> None:
         """Set a variable as an inventory source does: ``ansible_group_priority`` becomes the group's priority."""
         if key != PRIORITY_VARIABLE:
+            check_connection_variables({key: value}, lambda _: position)
             self.vars[key] = value
             return
         try:

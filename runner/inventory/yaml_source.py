@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition, did_you_mean
+from runner.inventory.connection_vars import check_connection_variables
 from runner.inventory.datafile import where
 from runner.inventory.hostnames import expand_host_pattern
 from runner.inventory.inventory import Inventory
@@ -85,5 +86,6 @@ class _YamlReader:
         names, port = expand_host_pattern(pattern, position)
         own = {} if port is None else {"ansible_port": port}
         own.update(variables or {})
+        check_connection_variables(own, lambda name: where(variables, name, self.path) if variables else position)
         for name in names:
             self.inventory.add_host(name, [group_name], own)
