@@ -11,6 +11,9 @@ contains an alias to itself is refused too: it has no size, and no file Ansible 
 
 from __future__ import annotations
 
+from typing import Any
+
+import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
@@ -70,3 +73,24 @@ def check_alias_expansion(root: Node, path: str) -> None:
 
 def _position(path: str, node: Node) -> SourcePosition:
     return SourcePosition(path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def bounded_safe_load(text: str, source: str, *, all_documents: bool = False) -> Any:
+    """``yaml.safe_load`` (or ``safe_load_all`` as a list) of text that is not a file, such as a ``from_yaml``
+    filter's input, with each document measured as files are; ``source`` names it in the error."""
+    loader = yaml.SafeLoader(text)
+    try:
+        if not all_documents:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            check_alias_expansion(node, source)
+            return loader.construct_document(node)
+        documents = []
+        while loader.check_node():
+            node = loader.get_node()
+            check_alias_expansion(node, source)
+            documents.append(loader.construct_document(node))
+        return documents
+    finally:
+        loader.dispose()

@@ -13,6 +13,7 @@ import pytest
 from runner.errors import ParseError
 from runner.loader.aliases import MAX_ALIAS_VALUES
 from runner.loader.yaml import load_yaml_text
+from runner.templating import Templar, TemplateError
 from tests.support.scripts import script
 
 MEMORY_LIMIT = 1 << 30  # 1 GiB of address space: a bomb that expands dies here instead of taking the machine
@@ -54,6 +55,15 @@ def test_a_value_that_contains_itself_is_refused() -> None:
 
 def test_text_that_only_looks_like_an_anchor_loads_as_text() -> None:
     assert load_yaml_text("cmd: a &b *c\nglob: '*.conf'\n") == {"cmd": "a &b *c", "glob": "*.conf"}
+
+
+def test_from_yaml_measures_its_input_as_files_are() -> None:
+    templar = Templar({"text": bomb(9), "honest": bomb(3)})
+    assert templar.template("{{ (honest | from_yaml).j | length }}") == 10
+    with pytest.raises(TemplateError, match=r"^ERROR: from_yaml: YAML aliases expand this document to 2,345,679,021"):
+        templar.template("{{ (text | from_yaml).j | length }}")
+    with pytest.raises(TemplateError, match=r"^ERROR: from_yaml_all: YAML aliases expand"):
+        templar.template("{{ ('a: 1\n---\n' ~ text) | from_yaml_all }}")
 
 
 # --- through the commands, in a subprocess that may not grow past MEMORY_LIMIT ----------------------------------

@@ -8,6 +8,8 @@ from typing import Any
 
 import yaml
 
+from runner.errors import ParseError
+from runner.loader.aliases import bounded_safe_load
 from runner.templating.errors import TemplateError
 from runner.templating.unsafe import strip_unsafe
 
@@ -54,18 +56,22 @@ def from_yaml(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return yaml.safe_load(value)
+        return bounded_safe_load(value, "from_yaml")
     except yaml.YAMLError as exc:
         raise TemplateError(f"from_yaml: not valid YAML: {exc}") from None
+    except ParseError as exc:
+        raise TemplateError(f"from_yaml: {exc.message}") from None
 
 
 def from_yaml_all(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return list(yaml.safe_load_all(value))
+        return bounded_safe_load(value, "from_yaml_all", all_documents=True)
     except yaml.YAMLError as exc:
         raise TemplateError(f"from_yaml_all: not valid YAML: {exc}") from None
+    except ParseError as exc:
+        raise TemplateError(f"from_yaml_all: {exc.message}") from None
 
 
 FILTERS = {
