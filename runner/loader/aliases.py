@@ -6,7 +6,8 @@ times, so nine nested levels of ten aliases each turn 100 bytes of YAML into 10^
 measured before it is built, on its node graph: the number of values it would hold if every alias were a copy.
 The aliases may add at most ``MAX_ALIAS_VALUES`` to what the document writes itself, so a document without
 aliases is never limited, and whatever copies the data stays within its size plus that bound. A value that
-contains an alias to itself is refused too: it has no size, and no file Ansible reads needs one.
+contains an alias to itself is refused too: anything that copies it never ends (Ansible loads it, and hangs
+or fails only once something copies it).
 """
 
 from __future__ import annotations
@@ -14,53 +15,55 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from runner.errors import ParseError, SourcePosition
 
 MAX_ALIAS_VALUES = 1_000_000
 
-_STARTED, _DONE = 1, 2
-
-
 def _children(node: Node) -> list[Node]:
-    if isinstance(node, SequenceNode):
-        return list(node.value)
     if isinstance(node, MappingNode):
         return [part for pair in node.value for part in pair]
-    return []
+    return node.value  # type: ignore[no-any-return]
 
 
 def check_alias_expansion(root: Node, path: str) -> None:
     """Raise ``ParseError`` when the aliases of the document ``root`` expand it beyond the bound, or make it
-    contain itself."""
-    sizes: dict[int, int] = {}  # node id -> values it holds, aliases counted as copies
-    uses: dict[int, int] = {}  # node id -> how many places refer to it
-    nodes: dict[int, Node] = {}
-    state: dict[int, int] = {}
+    contain itself.
+
+    Only collections can multiply a document, so only they are tracked; a scalar counts as one value wherever it
+    is written or aliased.
+    """
+    if isinstance(root, ScalarNode):
+        return
+    sizes: dict[int, int] = {}  # collection id -> values it holds, aliases counted as copies (set once done)
+    uses: dict[int, int] = {}  # collection id -> how many places refer to it
+    nodes: dict[int, Node] = {}  # collection id -> node, for every collection entered so far
+    written = 1  # values as the text writes them (the root, then each collection's entries): an alias is one
     stack = [root]
     # Depth first without recursion: a document may nest deeper than Python's stack allows.
     while stack:
         node = stack[-1]
         key = id(node)
-        seen = state.get(key)
-        if seen == _DONE:
-            stack.pop()
-        elif seen == _STARTED:
-            stack.pop()
-            sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
-            state[key] = _DONE
-        else:
-            state[key], nodes[key] = _STARTED, node
-            for child in _children(node):
+        if key not in nodes:
+            nodes[key] = node
+            children = _children(node)
+            written += len(children)
+            for child in children:
+                if isinstance(child, ScalarNode):
+                    continue
                 child_key = id(child)
                 uses[child_key] = uses.get(child_key, 0) + 1
-                if state.get(child_key) == _STARTED:
+                if child_key not in nodes:
+                    stack.append(child)
+                elif child_key not in sizes:
                     raise ParseError("a YAML alias here refers to a value that contains it (a recursive "
                                      "structure): such a value has no end", _position(path, child))
-                if child_key not in state:
-                    stack.append(child)
-    written = len(sizes)
+            continue
+        stack.pop()
+        if key not in sizes:
+            sizes[key] = 1 + sum(1 if isinstance(child, ScalarNode) else sizes[id(child)]
+                                 for child in _children(node))
     added = sizes[id(root)] - written
     if added <= MAX_ALIAS_VALUES:
         return
