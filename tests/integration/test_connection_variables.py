@@ -85,7 +85,7 @@ def test_users_ports_become_and_interpreters_from_play_and_task_vars(inventory_p
     (["-e", "ansible_port=2999"], 4, "Connect call failed"),
     (["-e", "ansible_user=nosuchuser"], 4, "permission denied logging in to 127.0.0.20:22 as nosuchuser"),
     (["-e", "ansible_python_interpreter=/nonexistent"], 2, "The module interpreter '/nonexistent' was not found."),
-    (["-e", "ansible_port=twenty-two"], 2, "the port must be a number, got 'twenty-two'"),
+    (["-e", "ansible_port=twenty-two"], 2, "ansible_port must be a port number from 1 to 65535, got 'twenty-two'"),
     (["-u", "nosuchuser"], 0, "host1"),  # a command line value loses to the inventory's ansible_user
 ], ids=["host", "templated-host", "port", "user", "interpreter", "bad-port", "command-line-user"])
 def test_extra_vars_in_a_playbook_and_ad_hoc(inventory_path: Path, args: list[str], code: int,

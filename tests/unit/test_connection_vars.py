@@ -101,6 +101,7 @@ def test_settings_are_built_once_per_values_and_rendered_when_templated() -> Non
 
 
 def test_a_value_that_cannot_be_used_names_the_host_and_the_problem() -> None:
-    with pytest.raises(BadConnectionVariable, match=r"connection variables of web1 .* port must be a number, got 'x'"):
+    with pytest.raises(BadConnectionVariable,
+                       match=r"connection variables of web1 .* ansible_port must be a port number from 1 to 65535"):
         SettingsCache().get("web1", {"ansible_port": "x"}, ConnectionSettings(name="-", address="-"), dict)
 
