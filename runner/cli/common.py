@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -14,26 +15,31 @@ import click
 from runner.callbacks.log_file import close_run_log, run_log
 from runner.errors import ExitCode, UserError
 from runner.util.heap import collection_held
+from runner.util.termination import Terminated, raising_on_termination, stop_message
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def report_errors(function: F) -> F:
     """Run a command body: a user mistake prints one message (no traceback) and exits with its code;
-    Ctrl-C exits 99; anything else is a bug, reported as an internal error (exit 250). The message is also
-    recorded in the command's log (``log_path``), which is closed when the command ends."""
+    Ctrl-C exits 99, SIGTERM 143 and SIGHUP 129 (during a run, ``runner.executor.outcome`` handles them);
+    anything else is a bug, reported as an internal error (exit 250). The message is also recorded in the
+    command's log (``log_path``), which is closed when the command ends."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with collection_held():  # released sooner when workers fork (runner.executor.pool)
+            with raising_on_termination(), collection_held():  # collection: released sooner when workers fork
                 code = function(*args, **kwargs)
         except UserError as exc:
             _error(exc.render())
             sys.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            _error("[ERROR]: User interrupted execution")
+            _error(stop_message(signal.SIGINT))
             sys.exit(int(ExitCode.INTERRUPTED))
+        except Terminated as exc:
+            _error(exc.message)
+            sys.exit(exc.exit_code)
         except Exception as exc:
             _error(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}")
             if os.environ.get("PROVISIONING_DEBUG"):

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection import ConnectionSettings, HostSession
-from runner.errors import ExitCode
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
 from runner.executor.module_call import (
     ASYNC_IN_CHECK_MODE,
@@ -56,7 +55,7 @@ class Summary:
     changed: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
-    interrupted: bool = False
+    stopped_by: int | None = None  # the signal that stopped the run (Ctrl-C, SIGTERM, SIGHUP)
 
     def record(self, host: str, result: Mapping[str, Any]) -> None:
         if result.get("unreachable"):
@@ -69,8 +68,8 @@ class Summary:
             self.ok.append(host)
 
     @property
-    def exit_code(self) -> ExitCode:
-        return exit_code_for(interrupted=self.interrupted, unreachable=bool(self.unreachable),
+    def exit_code(self) -> int:
+        return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.unreachable),
                              failed=bool(self.failed))
 
 
@@ -127,8 +126,8 @@ class AdhocContext:
 def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -> Summary:
     """Run the module on every host (results reported as they arrive) and return the summary.
 
-    Ctrl-C stops the run: the workers stop their agents (remote processes end, temp files go) and the summary
-    says ``interrupted`` (exit code 99).
+    Ctrl-C, SIGTERM or SIGHUP stops the run: the workers stop their agents (remote processes end, temp files go)
+    and the summary says which signal stopped it (exit code 99, 143 or 129).
     """
     summary = Summary()
     if not run.hosts:
@@ -151,5 +150,5 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -
     async def everything() -> None:
         await asyncio.gather(*(one(host) for host in run.hosts))
 
-    summary.interrupted = run_with_workers(pool, everything)
+    summary.stopped_by = run_with_workers(pool, everything)
     return summary

@@ -1,19 +1,23 @@
-"""How a run ends: Ctrl-C handling around the workers, and the exit code Ansible would give."""
+"""How a run ends: stopping signals (Ctrl-C, SIGTERM, SIGHUP) around the workers, and the exit code Ansible would
+give."""
 
 from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import Awaitable, Callable
 
 from runner.errors import ExitCode
 from runner.executor.pool import WorkerPool
+from runner.util.termination import exit_code_for_signal, stop_message, watched_signals
 
 
-def exit_code_for(*, interrupted: bool, unreachable: bool, failed: bool) -> ExitCode:
-    """99 when interrupted, then 4 when a host was unreachable, then 2 when one failed, else 0."""
-    if interrupted:
-        return ExitCode.INTERRUPTED
+def exit_code_for(*, stopped_by: int | None, unreachable: bool, failed: bool) -> int:
+    """When a signal stopped the run, its code (99 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP); then 4 when a
+    host was unreachable, 2 when one failed, else 0."""
+    if stopped_by is not None:
+        return exit_code_for_signal(stopped_by)
     if unreachable:
         return ExitCode.UNREACHABLE
     if failed:
@@ -21,29 +25,44 @@ def exit_code_for(*, interrupted: bool, unreachable: bool, failed: bool) -> Exit
     return ExitCode.OK
 
 
-def run_with_workers(pool: WorkerPool, work: Callable[[], Awaitable[None]]) -> bool:
-    """Run ``work`` on an event loop, then close the workers; True when Ctrl-C stopped it.
+def run_with_workers(pool: WorkerPool, work: Callable[[], Awaitable[None]]) -> int | None:
+    """Run ``work`` on an event loop, then close the workers; returns the signal that stopped it, if one did.
 
-    On Ctrl-C the work is cancelled and every worker aborts: agents end the processes they started and remove
-    their temp files, connections close.
+    On Ctrl-C, SIGTERM or SIGHUP the work is cancelled and every worker aborts: agents end the processes they
+    started and remove their temp files, connections close. A second signal during that clean-up is ignored
+    rather than cutting it short.
     """
-    interrupted = False
+    stopped_by: int | None = None
 
     async def main() -> None:
-        nonlocal interrupted
+        nonlocal stopped_by
         loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         assert current is not None
-        loop.add_signal_handler(signal.SIGINT, current.cancel)
+
+        def stop(signum: int) -> None:
+            nonlocal stopped_by
+            if stopped_by is None:
+                stopped_by = signum
+                current.cancel()
+
+        watched = watched_signals()
+        previous = {signum: signal.getsignal(signum) for signum in watched}
+        for signum in watched:
+            loop.add_signal_handler(signum, stop, signum)
         try:
             await work()
         except asyncio.CancelledError:
-            interrupted = True
+            if stopped_by is None:
+                raise
+            sys.stderr.write(stop_message(stopped_by) + "\n")
             pool.abort()
             return
         finally:
-            loop.remove_signal_handler(signal.SIGINT)
+            for signum in watched:
+                loop.remove_signal_handler(signum)
+                signal.signal(signum, previous[signum])  # the loop leaves the default action behind
         await pool.close()
 
     asyncio.run(main())
-    return interrupted
+    return stopped_by

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import ExitCode, OptionError, UserError
+from runner.errors import OptionError, UserError
 from runner.executor.controller_actions import join_group
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.outcome import exit_code_for, run_with_workers
@@ -73,7 +73,7 @@ class PlaybookExecutor:
         self.pool: WorkerPool | None = None
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
-        self.interrupted = False
+        self.stopped_by: int | None = None  # the signal that stopped the run (Ctrl-C, SIGTERM, SIGHUP)
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -90,13 +90,13 @@ class PlaybookExecutor:
                 if not await self._run_play(play):
                     break
 
-        self.interrupted = run_with_workers(self.pool, plays)
+        self.stopped_by = run_with_workers(self.pool, plays)
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
 
-    def exit_code(self) -> ExitCode:
-        return exit_code_for(interrupted=self.interrupted, unreachable=bool(self.ever_unreachable),
+    def exit_code(self) -> int:
+        return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.ever_unreachable),
                              failed=bool(self.ever_failed))
 
     def _stats(self, host: str) -> HostStats:

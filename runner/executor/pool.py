@@ -5,8 +5,11 @@ one process for the whole run. The controller sends small messages — ``(job id
 worker's ``WorkerContext`` (inherited through fork, with the inventory and plan already loaded) turns them into
 work. A worker runs the jobs it is given concurrently on its asyncio loop, one connection per host.
 
-Workers ignore SIGINT: on Ctrl-C the controller tells them to abort, and each stops its agents (which end the
-processes they started and remove their temp files) before exiting.
+Workers end with their controller. Ctrl-C, SIGTERM and SIGHUP go to the controller, which tells them to abort
+(workers ignore SIGINT and SIGHUP, which a terminal sends to the whole process group): each stops its agents (which
+end the processes they started and remove their temp files) before exiting. A controller that ends without a word
+(SIGKILL, a crash) closes its end of every worker's channel, and Linux sends each worker SIGTERM
+(``PR_SET_PDEATHSIG``): either one makes the worker abort the same way, within ``ABORT_DEADLINE`` seconds.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any, Protocol
 
 from runner.secrets import censor
 from runner.util.heap import release_collection, thaw_collection
+from runner.util.parent_death import die_with_parent
 
 
 class WorkerContext(Protocol):
@@ -51,9 +55,21 @@ _ABORT = "abort"
 _JOB = "job"
 _UPDATE = "update"
 
+# Seconds a worker told to stop (SIGTERM, or its controller gone) has to stop its agents and close its connections;
+# then it ends anyway, as its event loop may be held up by the very work it is abandoning.
+ABORT_DEADLINE = 15
 
-def _worker_main(conn: Connection, context: WorkerContext) -> None:
+
+def _worker_main(conn: Connection, context: WorkerContext, controller_pid: int,
+                 controller_ends: list[Connection]) -> None:
+    if not die_with_parent(controller_pid, signal.SIGTERM):
+        os._exit(0)  # the controller ended while this worker was being forked: nothing to serve
+    # The controller's ends of the channels (this worker's and the earlier workers'), inherited through the fork:
+    # held open here, they would keep a channel from ever reading as closed when the controller is gone.
+    for end in controller_ends:
+        end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     censor.take_new()  # the controller's own are known to it already
     profile_dir = os.environ.get("PROVISIONING_PROFILE_DIR")
     if profile_dir:  # performance work: each worker writes its cProfile stats there (see bench/README.md)
@@ -95,12 +111,28 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
             except (BrokenPipeError, OSError):
                 pass
 
-    def on_message() -> None:
+    def abort() -> None:
         nonlocal aborted
+        if aborted:
+            return
+        aborted = True
+        loop.remove_reader(conn.fileno())
+        context.abort()
+        for task in tasks:
+            task.cancel()
+        done.set()
+
+    def on_terminate(signum: int, frame: Any) -> None:
+        # A plain handler, not the loop's: it runs even while the loop is held up, and the alarm (whose default
+        # action ends the process) bounds the abort.
+        signal.alarm(ABORT_DEADLINE)
+        loop.call_soon_threadsafe(abort)
+
+    def on_message() -> None:
         try:
             message = conn.recv()
         except (EOFError, OSError):
-            message = (_ABORT,)
+            message = (_ABORT,)  # the controller has gone
         kind = message[0]
         if kind == _JOB:
             task = loop.create_task(run_job(*message[1:]))
@@ -109,16 +141,12 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         elif kind == _UPDATE:
             context.update(message[1])
         elif kind == _ABORT:
-            aborted = True
-            loop.remove_reader(conn.fileno())
-            context.abort()
-            for task in tasks:
-                task.cancel()
-            done.set()
+            abort()
         elif kind == _STOP:
             loop.remove_reader(conn.fileno())
             done.set()
 
+    signal.signal(signal.SIGTERM, on_terminate)
     loop.add_reader(conn.fileno(), on_message)
     await done.wait()
     if tasks and not aborted:
@@ -145,9 +173,11 @@ class WorkerPool:
         self._mp = multiprocessing.get_context("fork")
         self.connections: list[Connection] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
+        controller_pid = os.getpid()
         for _ in range(count):
             parent_end, child_end = self._mp.Pipe(duplex=True)
-            process = self._mp.Process(target=_worker_main, args=(child_end, context), daemon=True)
+            process = self._mp.Process(target=_worker_main, daemon=True,
+                                       args=(child_end, context, controller_pid, [*self.connections, parent_end]))
             process.start()
             child_end.close()
             self.connections.append(parent_end)
