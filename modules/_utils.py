@@ -268,7 +268,7 @@ def no_log_values(spec, params):
 class Module(object):
     """What a module's ``run`` receives: its validated parameters and helpers for running and writing."""
 
-    def __init__(self, params, check_mode=False, diff_mode=False, tmpdir=None, predictions=None):
+    def __init__(self, params, check_mode=False, diff_mode=False, tmpdir=None, predictions=None, staged=None):
         self.params = params
         self.check_mode = check_mode
         self.diff_mode = diff_mode
@@ -280,6 +280,9 @@ class Module(object):
         # path -> absent/directory/file/link), so a later task predicts from that rather than from the disk.
         # The agent keeps this mapping for its lifetime.
         self.predictions = predictions if predictions is not None else {}
+        # Staged uploads (paths the controller streams content to for a later call to move into place): the
+        # agent holds this set and removes those still there when it ends, interrupted or not.
+        self.staged = staged if staged is not None else set()
 
     @property
     def tmpdir(self):
@@ -448,6 +451,14 @@ class Module(object):
     def fail_writing(self, temp, what, exc, **result):
         """Fail because the temp file ``temp`` for ``what`` (a path, or words naming it) could not be written."""
         self.fail("Could not write the temp file %s for %s: %s" % (temp, what, error_text(exc)), **result)
+
+    def reserve_upload(self, dest):
+        """An empty file beside ``dest`` for the controller to stream content into, which a later call moves into
+        place (a rename, on the same filesystem). It is staged: an interrupted run leaves none behind."""
+        handle, path = tempfile.mkstemp(prefix=".provisioning-upload.", dir=os.path.dirname(dest) or ".")
+        os.close(handle)
+        self.staged.add(path)
+        return path
 
     def atomic_move(self, src, dest, validate=None):
         """Move ``src`` over ``dest`` atomically, keeping dest's mode and ownership when it exists."""

@@ -9,7 +9,6 @@ source is already on the host and this module does everything.
 import base64
 import hashlib
 import os
-import tempfile
 
 from modules._utils import diff_text, file_checksum, make_directories, path_info, read_text, text_diff
 
@@ -213,7 +212,7 @@ class Copier(object):
             return result  # force: false keeps an existing file whatever it holds
         content_changed = file_checksum(dest) != source.checksum
         if content_changed and not source.available and not module.check_mode:
-            self.needs.append({"path": source.name, "upload": self._upload_path(dest)})
+            self.needs.append({"path": source.name, "upload": module.reserve_upload(dest)})
             return result
         if content_changed:
             self._write(source, dest, exists, result)
@@ -254,13 +253,6 @@ class Copier(object):
             if rc != 0:
                 self.module.fail("failed to validate", exit_status=rc, stdout=out, stderr=err)
         return validate
-
-    @staticmethod
-    def _upload_path(dest):
-        # Beside dest, so the second call's move into place is a rename on the same filesystem.
-        handle, path = tempfile.mkstemp(prefix=".provisioning-upload.", dir=os.path.dirname(dest) or ".")
-        os.close(handle)
-        return path
 
     def ensure_link(self, target, dest):
         if os.path.islink(dest) and os.readlink(dest) == target:

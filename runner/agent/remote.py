@@ -146,7 +146,7 @@ def replace_file(path, data):
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.rename(partial, path)
-    except OSError:
+    except BaseException:  # a failed write, or the agent told to stop: no partial file stays behind
         try:
             os.unlink(partial)
         except OSError:
@@ -154,9 +154,45 @@ def replace_file(path, data):
         raise
 
 
+# What ends the agent before its exit request: the controller's interrupt (SIGINT, or SIGTERM sent over the
+# channel), sshd's SIGHUP (a session with a terminal), or the end of its channel.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# Seconds the running module has to unwind once told to stop, before the agent ends everything without it.
+STOP_GRACE = 5
+
+
+class Stopped(BaseException):
+    """Raised in the main thread when the agent must stop: the controller has gone (its channel closed without an
+    exit request) or stopped the run (a signal). The running module unwinds, so its own clean-up runs (temp files
+    beside their destination), then the agent's; a BaseException, so that no module's ``except Exception`` keeps
+    it."""
+
+    def __init__(self, signum):
+        BaseException.__init__(self, signum)
+        self.signum = signum
+
+
+def stop_processes():
+    """SIGTERM to the agent's process group: every process it started (modules' commands and their children).
+    The agent ignores that signal, and any other stop signal, from here on: it is already stopping."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    try:
+        os.killpg(os.getpgrp(), signal.SIGTERM)
+    except OSError:
+        pass
+
+
+def stop(signum, frame):
+    stop_processes()
+    raise Stopped(signum)
+
+
 class AbortWatch(object):
     """While a module runs, no request may arrive: stdin becoming readable (the controller closed the channel, or
-    was interrupted) means stop now. Remove temp files and end every process the agent started."""
+    gave up on the task) means stop now. The main thread is told with SIGHUP (a signal interrupts whatever it
+    waits for); if the module does not let go within ``STOP_GRACE`` seconds, this thread removes the temp files
+    and ends the whole process group itself."""
 
     def __init__(self, agent):
         self.agent = agent
@@ -177,8 +213,13 @@ class AbortWatch(object):
 
     def _watch(self):
         readable, _, _ = select.select([self.agent.channel.reader.fileno(), self.wake_read], [], [])
-        if self.wake_read not in readable:
-            stop_everything(self.agent, signal.SIGHUP)
+        if self.wake_read in readable:
+            return
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGHUP)
+        readable, _, _ = select.select([self.wake_read], [], [], STOP_GRACE)
+        if not readable:
+            self.agent.cleanup()
+            os.killpg(os.getpgrp(), signal.SIGKILL)
 
 
 def write_job_result(path, result):
@@ -192,21 +233,6 @@ def failure(exc):
     return {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc), "exception": traceback.format_exc()}
 
 
-def stop_everything(agent, signum):
-    """Remove temp files, then SIGTERM the agent's process group (itself and every process it started)."""
-    agent.cleanup()
-    if threading.current_thread() is not threading.main_thread():
-        # Only the main thread may change signal handlers: the SIGTERM sent here reaches the main thread's
-        # handler, which comes back to this function and ends the agent.
-        os.killpg(os.getpgrp(), signal.SIGTERM)
-        return
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        os.killpg(os.getpgrp(), signal.SIGTERM)
-    finally:
-        os._exit(128 + signum)
-
-
 class Agent(object):
     def __init__(self, channel):
         self.channel = channel
@@ -214,7 +240,7 @@ class Agent(object):
         self.hashes = {}
         self.uploads = {}  # remote path -> (open temp file, its path, running sha1) while a put streams
         self.upload_errors = {}
-        self.temporaries = set()  # uploads a later module moves into place; removed at exit if still there
+        self.temporaries = set()  # staged uploads a later module moves into place; removed at exit if still there
         self.tmpdir = None
         self.bytecode = BytecodeCache()
         self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
@@ -273,7 +299,7 @@ class Agent(object):
                                               getattr(module, "SPEC_RULES", None))
             context = utils.Module(params, check_mode=header.get("check", False),
                                    diff_mode=header.get("diff", False), tmpdir=self.workdir,
-                                   predictions=self.predictions)
+                                   predictions=self.predictions, staged=self.temporaries)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
             if watch:
@@ -441,7 +467,10 @@ class Agent(object):
         try:
             while True:
                 header, body = self.channel.receive()
-                if header is None or header.get("op") == "exit":
+                if header is None:  # the channel closed without an exit request: the controller has gone
+                    stop_processes()
+                    raise Stopped(signal.SIGHUP)
+                if header.get("op") == "exit":
                     break
                 handler = getattr(self, "op_" + str(header.get("op")), None)
                 try:
@@ -449,7 +478,11 @@ class Agent(object):
                 except Exception as exc:
                     reply = failure(exc)
                 if reply is not None:
-                    self.channel.send(reply)
+                    try:
+                        self.channel.send(reply)
+                    except OSError:  # nobody reads the replies any more: the controller has gone
+                        stop_processes()
+                        raise Stopped(signal.SIGPIPE)
         finally:
             self.cleanup()
 
@@ -460,33 +493,38 @@ class Agent(object):
                 entry[0].close()  # may fail again flushing what a full disk refused
             except (OSError, IOError):
                 pass
-            if os.path.exists(entry[1]):
+            try:
                 os.unlink(entry[1])
+            except OSError:
+                pass
 
     def cleanup(self):
+        """Remove partial uploads, staged files nothing moved into place, and the temp directory. It runs again
+        when a stop cut it short, so each step forgets what it has done."""
         for path in list(self.uploads):
             self.discard_upload(path)
-        for path in self.temporaries:
-            if os.path.lexists(path):
+        for path in list(self.temporaries):
+            try:
                 os.unlink(path)
-        self.temporaries.clear()
+            except OSError:
+                pass  # moved into place, or never written
+            self.temporaries.discard(path)
         if self.tmpdir:
             import shutil
             shutil.rmtree(self.tmpdir, ignore_errors=True)
+            self.tmpdir = None
 
 
 def main():
     channel = Channel()
     agent = Agent(channel)
-
-    def stop(signum, frame):
-        # The controller was interrupted: remove our temp files, then end every process this agent started
-        # (they share its process group), so nothing is left running on the host.
-        stop_everything(agent, signum)
-
-    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    for signum in STOP_SIGNALS:
         signal.signal(signum, stop)
-    agent.serve()
+    try:
+        agent.serve()
+    except Stopped as stopped:
+        agent.cleanup()  # again: a signal may have cut the first one short (signals are ignored now)
+        os._exit(128 + stopped.signum)
 
 
 main()
