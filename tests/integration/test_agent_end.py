@@ -11,7 +11,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -26,8 +26,14 @@ from tests.support.processes import processes
 GONE_TIMEOUT = 15.0  # generous: the machine is shared
 
 
-def new_marker() -> str:
-    return str(5_000_000 + secrets.randbelow(1_000_000))
+@pytest.fixture
+def marker() -> Iterator[str]:
+    """A number of seconds no other test sleeps for; whatever still sleeps that long at the end is killed."""
+    seconds = str(5_000_000 + secrets.randbelow(1_000_000))
+    yield seconds
+    for process in processes():
+        if f"sleep {seconds}" in process.command and process.running:
+            os.kill(process.pid, signal.SIGKILL)
 
 
 def running(text: str) -> bool:
@@ -53,9 +59,7 @@ async def local_agent() -> AsyncIterator[tuple[HostSession, AgentClient]]:
         agent.abort()
 
 
-def test_channel_closed_while_a_module_runs_stops_it(tmp_path: Path) -> None:
-    marker = new_marker()
-
+def test_channel_closed_while_a_module_runs_stops_it(marker: str) -> None:
     async def go() -> None:
         async with local_agent() as (session, agent):
             task = asyncio.ensure_future(session.run_module("shell", {"cmd": f"sleep {marker}"}))
@@ -69,9 +73,7 @@ def test_channel_closed_while_a_module_runs_stops_it(tmp_path: Path) -> None:
     asyncio.run(go())
 
 
-def test_channel_closed_when_idle_stops_what_a_module_left_running(tmp_path: Path) -> None:
-    marker = new_marker()
-
+def test_channel_closed_when_idle_stops_what_a_module_left_running(marker: str) -> None:
     async def go() -> None:
         async with local_agent() as (session, agent):
             result = await session.run_module("shell", {"cmd": f"sleep {marker} >/dev/null 2>&1 &"})
@@ -99,18 +101,11 @@ def test_channel_closed_during_an_upload_leaves_no_file(tmp_path: Path) -> None:
     asyncio.run(go())
 
 
-def test_exit_request_leaves_what_a_module_started_in_the_background(tmp_path: Path) -> None:
-    marker = new_marker()
-
+def test_exit_request_leaves_what_a_module_started_in_the_background(marker: str) -> None:
     async def go() -> None:
         async with local_agent() as (session, agent):
             await session.run_module("shell", {"cmd": f"sleep {marker} >/dev/null 2>&1 &"})
             await agent.close()  # the end of a run: an exit request, then the end of the channel
         assert running(f"sleep {marker}")
 
-    try:
-        asyncio.run(go())
-    finally:
-        for process in processes():
-            if f"sleep {marker}" in process.command and process.running:
-                os.kill(process.pid, signal.SIGKILL)
+    asyncio.run(go())
