@@ -62,14 +62,17 @@ ABORT_DEADLINE = 15
 
 def _worker_main(conn: Connection, context: WorkerContext, controller_pid: int,
                  controller_ends: list[Connection]) -> None:
+    # The controller's handlers are not the worker's: until its loop handles SIGTERM, the signal simply ends it
+    # (it holds no connection yet).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if not die_with_parent(controller_pid, signal.SIGTERM):
         os._exit(0)  # the controller ended while this worker was being forked: nothing to serve
     # The controller's ends of the channels (this worker's and the earlier workers'), inherited through the fork:
     # held open here, they would keep a channel from ever reading as closed when the controller is gone.
     for end in controller_ends:
         end.close()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     censor.take_new()  # the controller's own are known to it already
     profile_dir = os.environ.get("PROVISIONING_PROFILE_DIR")
     if profile_dir:  # performance work: each worker writes its cProfile stats there (see bench/README.md)
