@@ -17,6 +17,7 @@ from __future__ import annotations
 import getpass
 import os
 import re
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -108,6 +109,13 @@ def open_run_log(path: Path | None, warn: Callable[[str], None], origin: str = "
 def run_log() -> LogFile | None:
     """The current command's log, if it has one."""
     return _current
+
+
+def print_error(text: str) -> None:
+    """An error that ends a command (a user mistake, a stopping signal): on stderr, and in the run log."""
+    sys.stderr.write(text + "\n")
+    if _current is not None:
+        _current.error(text)
 
 
 def close_run_log() -> None:

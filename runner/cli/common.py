@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from runner.callbacks.log_file import close_run_log, run_log
+from runner.callbacks.log_file import close_run_log, print_error
 from runner.errors import ExitCode, UserError
 from runner.util.heap import collection_held
 from runner.util.termination import Terminated, raising_on_termination, stop_message
@@ -32,16 +32,16 @@ def report_errors(function: F) -> F:
             with raising_on_termination(), collection_held():  # collection: released sooner when workers fork
                 code = function(*args, **kwargs)
         except UserError as exc:
-            _error(exc.render())
+            print_error(exc.render())
             sys.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            _error(stop_message(signal.SIGINT))
+            print_error(stop_message(signal.SIGINT))
             sys.exit(int(ExitCode.INTERRUPTED))
         except Terminated as exc:
-            _error(exc.message)
+            print_error(exc.message)
             sys.exit(exc.exit_code)
         except Exception as exc:
-            _error(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}")
+            print_error(f"ERROR! Unexpected internal error: {type(exc).__name__}: {exc}")
             if os.environ.get("PROVISIONING_DEBUG"):
                 traceback.print_exc()
             else:
@@ -52,13 +52,6 @@ def report_errors(function: F) -> F:
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
-
-
-def _error(text: str) -> None:
-    sys.stderr.write(text + "\n")
-    log = run_log()
-    if log is not None:
-        log.error(text)
 
 
 class _AnsibleExitCodes:

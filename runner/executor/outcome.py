@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sys
 from collections.abc import Awaitable, Callable
 
+from runner.callbacks.log_file import print_error
 from runner.errors import ExitCode
 from runner.executor.pool import WorkerPool
 from runner.util.termination import exit_code_for_signal, stop_message, watched_signals
@@ -55,7 +55,7 @@ def run_with_workers(pool: WorkerPool, work: Callable[[], Awaitable[None]]) -> i
         except asyncio.CancelledError:
             if stopped_by is None:
                 raise
-            sys.stderr.write(stop_message(stopped_by) + "\n")
+            print_error(stop_message(stopped_by))
             pool.abort()
             return
         finally:
