@@ -156,16 +156,24 @@ def test_sigkill_during_a_long_command_leaves_nothing_running(env: TestEnv, tmp_
     assert "ok=1    changed=1" in after.stdout
 
 
-def test_sigkill_during_a_copy_keeps_the_old_file_and_no_partial_one(env: TestEnv, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("copy") / "big.bin"
+    with path.open("wb") as handle:
+        for _ in range(BIG_SIZE >> 20):
+            handle.write(os.urandom(1 << 20))  # random: nothing on the way can compress it
+    return path
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGTERM, 143)],
+                         ids=["SIGKILL", "SIGTERM"])
+def test_stopped_during_a_copy_keeps_the_old_file_and_no_partial_one(env: TestEnv, tmp_path: Path, big: Path,
+                                                                       signum: int, code: int) -> None:
     prepared = subprocess.run(playbook(tmp_path, env, new_marker(), f"""\
     - file: path={COPY_DIR} state=directory
     - copy: content={OLD_CONTENT!r} dest={COPY_DIR}/big.bin
 """), capture_output=True, text=True, timeout=120)
     assert prepared.returncode == 0, prepared.stdout + prepared.stderr
-    big = tmp_path / "big.bin"
-    with big.open("wb") as handle:
-        for _ in range(BIG_SIZE >> 20):
-            handle.write(os.urandom(1 << 20))  # random: nothing on the way can compress it
     directories = [host_root(host.pid) / COPY_DIR.lstrip("/") for host in env.hosts()]
 
     def streaming_everywhere() -> bool:  # the agent's partial upload beside the destination, well under way
@@ -175,7 +183,7 @@ def test_sigkill_during_a_copy_keeps_the_old_file_and_no_partial_one(env: TestEn
     marker = new_marker()
     controller = start(tmp_path, *playbook(tmp_path, env, marker, f"    - copy: src={big} dest={COPY_DIR}/big.bin\n"))
     wait_until(lambda: _quietly(streaming_everywhere), START_TIMEOUT, "the copy half-way on every host")
-    assert stop_and_check(env, controller, signal.SIGKILL, marker) == -signal.SIGKILL
+    assert stop_and_check(env, controller, signum, marker) == code, controller.stderr()
     for directory in directories:
         assert sorted(entry.name for entry in directory.iterdir()) == ["big.bin"]  # no partial, no staged file
         assert (directory / "big.bin").read_text() == OLD_CONTENT
