@@ -144,9 +144,10 @@ def stop_and_check(env: TestEnv, controller: Controller, signum: int, marker: st
     return code
 
 
-def test_sigkill_during_a_long_command_leaves_nothing_running(env: TestEnv, tmp_path: Path) -> None:
+@pytest.mark.parametrize("become", ["", "      become: true\n      become_user: deploy\n"], ids=["root", "sudo"])
+def test_sigkill_during_a_long_command_leaves_nothing_running(env: TestEnv, tmp_path: Path, become: str) -> None:
     marker = new_marker()
-    controller = start(tmp_path, *playbook(tmp_path, env, marker, f"    - shell: sleep {marker}\n"))
+    controller = start(tmp_path, *playbook(tmp_path, env, marker, f"    - shell: sleep {marker}\n{become}"))
     wait_until(lambda: running_on_every_host(env, f"sleep {marker}"), START_TIMEOUT, "the command on every host")
     assert stop_and_check(env, controller, signal.SIGKILL, marker) == -signal.SIGKILL
 
