@@ -1,0 +1,122 @@
+"""Handlers (runner/executor/playbook.py): notified by name or by a ``listen`` topic, run once per host however
+often notified, in the order they are defined, at ``meta: flush_handlers`` and at the end of the play; a failed
+host's handlers run only with ``--force-handlers`` (or ``force_handlers: true``). Every task and handler appends a
+word to the host's own log, so the log is the order things ran in."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.executor.conftest import HOSTS, LocalHosts
+
+NOTIFY = """
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: first change
+      shell: echo task1 >> {{ workdir }}/log
+      notify:
+        - second handler
+        - config changed
+    - name: second change
+      shell: echo task2 >> {{ workdir }}/log
+      notify: second handler
+    - name: no change notifies nothing
+      command: "true"
+      changed_when: false
+      notify: unnotified handler
+    - name: flush
+      meta: flush_handlers
+    - name: after the flush
+      shell: echo after-flush >> {{ workdir }}/log
+      notify: first handler
+  handlers:
+    - name: first handler
+      shell: echo first >> {{ workdir }}/log
+    - name: second handler
+      shell: echo second >> {{ workdir }}/log
+    - name: topic listener
+      shell: echo listener >> {{ workdir }}/log
+      listen: config changed
+    - name: unnotified handler
+      shell: echo unnotified >> {{ workdir }}/log
+"""
+
+FAILING_HOST = """
+- hosts: h1,h2
+  gather_facts: false
+  {force}
+  tasks:
+    - name: change
+      shell: echo change >> {{ workdir }}/log
+      notify: handle
+    - name: h2 fails
+      fail:
+        msg: h2 fails after notifying
+      when: inventory_hostname == 'h2'
+  handlers:
+    - name: handle
+      shell: echo handled >> {{ workdir }}/log
+"""
+
+
+def test_handlers_run_once_in_definition_order_at_flush_and_at_the_end(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play(NOTIFY)
+    assert run.exit_code == 0, run.output
+    for host in HOSTS:
+        # The flush runs what was notified so far: the second handler once though notified twice, the listener
+        # by its topic; the end of the play runs the handler notified after the flush.
+        assert local_hosts.log(host) == ["task1", "task2", "second", "listener", "after-flush", "first"]
+    assert run.output.count("RUNNING HANDLER [second handler]") == 1
+    assert "RUNNING HANDLER [unnotified handler]" not in run.output
+
+
+def test_each_play_runs_its_own_notified_handlers(local_hosts: LocalHosts) -> None:
+    play = """
+- hosts: h1
+  gather_facts: false
+  tasks:
+    - name: change
+      shell: echo change >> {{ workdir }}/log
+      notify: handle
+  handlers:
+    - name: handle
+      shell: echo handled >> {{ workdir }}/log
+"""
+    run = local_hosts.play(play * 2)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["change", "handled", "change", "handled"]
+
+
+@pytest.mark.parametrize(("force", "handled"), [
+    ("", ["h1"]),
+    ("--force-handlers", ["h1", "h2"]),
+    ("force_handlers: true", ["h1", "h2"]),
+], ids=["failed-host-skips", "force-handlers-option", "force-handlers-keyword"])
+def test_a_failed_host_runs_its_handlers_only_when_forced(local_hosts: LocalHosts, force: str,
+                                                          handled: list[str]) -> None:
+    option = force.startswith("--")
+    run = local_hosts.play(FAILING_HOST.replace("{force}", "" if option else force), *([force] if option else []))
+    assert run.exit_code == 2, run.output
+    assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == handled
+
+
+def test_a_failed_handler_stops_its_host_and_not_the_others(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          tasks:
+            - name: change
+              command: "true"
+              notify: [breaks on h1, later handler]
+          handlers:
+            - name: breaks on h1
+              fail:
+                msg: handler fails
+              when: inventory_hostname == 'h1'
+            - name: later handler
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.msg("later handler") == {"h2": "ran"}
