@@ -225,8 +225,9 @@ class Copier(object):
         module = self.module
         self.changed = True
         if module.diff_mode:
+            # As Ansible: the after header names the source file, or the destination when copying content.
             self.diffs.append(text_diff(read_text(dest) if exists else "", source.diff_text(), dest,
-                                        source.name or "dynamically generated"))
+                                        source.name or dest))
         if module.check_mode:
             module.predict(dest, "file")
             return
