@@ -1,0 +1,110 @@
+"""Failure policies (runner/executor/playbook.py): any_errors_fatal, max_fail_percentage, ignore_errors and
+ignore_unreachable, each seen from which hosts ran the task after the failure."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.executor.conftest import LocalHosts
+
+H1_FAILS = """
+- hosts: all
+  gather_facts: false
+  {policy}
+  tasks:
+    - name: h1 fails
+      fail:
+        msg: h1 fails
+      when: inventory_hostname == 'h1'
+    - name: after
+      debug:
+        msg: ran
+"""
+
+
+def h1_fails(policy: str) -> str:
+    return H1_FAILS.replace("{policy}", policy)
+
+
+def test_without_a_policy_only_the_failed_host_stops(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play(h1_fails(""))
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == ["h2", "h3"]
+
+
+def test_any_errors_fatal_stops_every_host_of_the_play(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play(h1_fails("any_errors_fatal: true"))
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == []
+
+
+def test_any_errors_fatal_on_a_task(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - name: h1 fails
+              fail:
+                msg: h1 fails
+              when: inventory_hostname == 'h1'
+              any_errors_fatal: true
+            - name: after
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == []
+
+
+@pytest.mark.parametrize(("percentage", "after"), [
+    (30, []),  # one host of three is 33%: over 30, the play stops
+    (34, ["h2", "h3"]),  # not over 34: the others go on
+], ids=["over", "not-over"])
+def test_max_fail_percentage_stops_the_play_only_when_exceeded(local_hosts: LocalHosts, percentage: int,
+                                                               after: list[str]) -> None:
+    run = local_hosts.play(h1_fails(f"max_fail_percentage: {percentage}"))
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == after
+
+
+def test_ignore_errors_lets_the_host_go_on_and_counts_it_ignored(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: breaks
+              command: /bin/false
+              ignore_errors: true
+              register: broken
+            - name: after
+              debug:
+                msg: "rc={{ broken.rc }} failed={{ broken is failed }}"
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.msg("after") == {"h1": "rc=1 failed=True"}
+    assert "...ignoring" in run.output
+    assert run.stats["h1"]["ignored"] == 1 and run.stats["h1"]["failures"] == 0
+
+
+def test_an_unreachable_host_stops_unless_ignore_unreachable(local_hosts: LocalHosts) -> None:
+    local_hosts.add_unreachable("gone")
+    playbook = """
+        - hosts: h1,gone
+          gather_facts: false
+          tasks:
+            - name: reach it
+              ping:
+              ignore_unreachable: {ignore}
+            - name: after
+              debug:
+                msg: ran
+        """
+    stopped = local_hosts.play(playbook.replace("{ignore}", "false"))
+    assert stopped.exit_code == 4, stopped.output
+    assert stopped.ran("after") == ["h1"]
+    assert stopped.task("reach it")["gone"]["unreachable"] is True
+
+    ignored = local_hosts.play(playbook.replace("{ignore}", "true"))
+    assert ignored.exit_code == 0, ignored.output
+    assert ignored.ran("after") == ["gone", "h1"]
+    assert ignored.stats["gone"]["unreachable"] == 0 and ignored.stats["gone"]["ignored"] == 1

@@ -1,0 +1,45 @@
+"""run_once (runner/executor/playbook.py): the task runs on the first host of the batch only, and what it
+registers or sets holds for every host of the batch."""
+
+from __future__ import annotations
+
+from tests.unit.executor.conftest import LocalHosts
+
+
+def test_run_once_runs_on_the_first_host_and_shares_its_result(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - name: once
+              shell: echo {{ inventory_hostname }} >> {{ shared }}/log; echo ran-on-{{ inventory_hostname }}
+              run_once: true
+              register: once
+            - name: fact once
+              set_fact:
+                picked: "{{ inventory_hostname }}"
+              run_once: true
+            - name: every host sees it
+              debug:
+                msg: "{{ once.stdout }} {{ picked }}"
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log() == ["h1"]
+    assert run.msg("every host sees it") == {host: "ran-on-h1 h1" for host in ("h1", "h2", "h3")}
+    # Shown and counted for the host that ran it.
+    assert list(run.task("once")) == ["h1"]
+    assert run.stats["h2"]["changed"] == 0
+
+
+def test_run_once_runs_once_per_serial_batch(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          serial: 2
+          tasks:
+            - name: once per batch
+              shell: echo {{ inventory_hostname }} >> {{ shared }}/log
+              run_once: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log() == ["h1", "h3"]
