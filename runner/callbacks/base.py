@@ -53,9 +53,13 @@ class HostStats:
     rescued: int = 0
     ignored: int = 0
 
-    def count(self, status: str, *, ignored: bool = False) -> None:
+    def count(self, status: str, *, ignored: bool = False, changed: bool = False) -> None:
         if ignored:
+            # An ignored failure or unreachable result counts as ok too (and changed when it changed), as in
+            # Ansible's recap.
             self.ignored += 1
+            self.ok += 1
+            self.changed += int(changed)
             return
         if status == "changed":
             self.ok += 1  # Ansible counts a changed task as ok too

@@ -363,7 +363,7 @@ class PlaybookExecutor:
             self.pool.broadcast(updates, except_host=host if own else None)
         status = result.get("_status") or status_of(result)
         if report:
-            self._stats(host).count(status, ignored=bool(result.get("_ignored")))
+            self._stats(host).count(status, ignored=bool(result.get("_ignored")), changed=bool(result.get("changed")))
         if result.get("changed") and node.notify and status != "failed":
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
