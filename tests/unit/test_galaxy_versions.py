@@ -76,3 +76,26 @@ def test_a_reference_prints_as_written() -> None:
     ref = RoleRef("reg.example.com", "team/redis", "1.0.0", "sha256:" + "b" * 64)
     assert str(ref) == "oci://reg.example.com/team/redis:1.0.0@sha256:" + "b" * 64
     assert ref.source == "oci://reg.example.com/team/redis"
+
+
+@pytest.mark.parametrize(("constraint", "allowed", "refused"), [
+    ("^1.3", ["1.3.0", "1.3.9", "1.9.0"], ["1.2.9", "2.0.0"]),  # 1.x: minor and patch may move
+    ("^1.x", ["1.0.0", "1.9.0"], ["0.9.0", "2.0.0"]),
+    ("^0.3", ["0.3.0", "0.3.9"], ["0.2.9", "0.4.0", "1.0.0"]),  # 0.x: the minor is pinned
+    ("^0.3.1", ["0.3.1", "0.3.9"], ["0.3.0", "0.4.0"]),
+    ("^0.0.3", ["0.0.3"], ["0.0.4", "0.1.0"]),  # 0.0.x: the patch is pinned too
+    ("^0.x", ["0.0.1", "0.9.0"], ["1.0.0"]),  # no minor given: anything below 1.0.0, as npm
+    ("^0", ["0.0.1", "0.9.0"], ["1.0.0"]),
+    ("^0.0", ["0.0.1", "0.0.9"], ["0.1.0"]),
+])
+def test_caret_pins_the_left_most_non_zero_part(constraint: str, allowed: list[str], refused: list[str]) -> None:
+    # npm's and cargo's caret: ^0.3 is >=0.3.0,<0.4.0 while ^1.3 is >=1.3.0,<2.0.0 (docs/roles-oci.md).
+    parsed = parse_constraint(constraint)
+    assert [v for v in allowed if not parsed.allows(v)] == []
+    assert [v for v in refused if parsed.allows(v)] == []
+
+
+def test_caret_on_0_x_chooses_within_the_minor() -> None:
+    tags = ["0.3.0", "0.3.7", "0.4.0", "1.3.0", "1.8.2", "2.0.0"]
+    assert parse_constraint("^0.3").best(tags) == "0.3.7"
+    assert parse_constraint("^1.3").best(tags) == "1.8.2"
