@@ -96,3 +96,26 @@ def test_check_mode_per_task_overrides_the_run(local_hosts: LocalHosts, prepared
     assert (prepared / "existing.txt").read_text() == "old line\n"
     assert (prepared / "written.txt").read_text() == "written\n"
     assert run.task("always checked")["h1"]["changed"] is True
+
+
+def test_a_check_run_carries_predicted_paths_to_later_tasks(local_hosts: LocalHosts, prepared: Path) -> None:
+    # The agent remembers the paths earlier tasks of a check run would create or remove (docs/decisions.md), so a
+    # later task sees them as the real run would: editing the removed file fails, as it will for real (ansible-core's
+    # check run reports a change there instead).
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: make a directory
+              file: {path: "{{ workdir }}/conf.d", state: directory}
+            - name: copy into it
+              copy: {content: "x=1\\n", dest: "{{ workdir }}/conf.d/x.conf"}
+            - name: remove a file
+              file: {path: "{{ workdir }}/config", state: absent}
+            - name: edit the removed file
+              lineinfile: {path: "{{ workdir }}/config", line: "c=4"}
+        """, "--check")
+    assert run.exit_code == 2, run.output
+    assert run.task("copy into it")["h1"]["changed"] is True
+    assert "does not exist" in run.task("edit the removed file")["h1"]["msg"]
+    assert not (prepared / "conf.d").exists() and (prepared / "config").exists()

@@ -43,3 +43,19 @@ def test_run_once_runs_once_per_serial_batch(local_hosts: LocalHosts) -> None:
         """)
     assert run.exit_code == 0, run.output
     assert local_hosts.log() == ["h1", "h3"]
+
+
+def test_a_failed_run_once_task_fails_every_host_of_the_batch(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - name: once and broken
+              command: /bin/false
+              run_once: true
+            - name: after
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == []

@@ -57,3 +57,42 @@ def test_a_batch_whose_hosts_all_failed_stops_the_rest(local_hosts: LocalHosts) 
     # Neither the later batches of the play nor the later plays run.
     assert run.task_headers() == ["fail the first batch"]
     assert all(run.stats.get(host, {}).get("ok", 0) == 0 for host in ("h2", "h3"))
+
+
+def test_a_batch_with_a_host_left_goes_on_to_the_next_batch(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          serial: 2
+          tasks:
+            - name: h1 fails
+              fail:
+                msg: h1 fails
+              when: inventory_hostname == 'h1'
+            - name: after
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == ["h2", "h3"]
+
+
+def test_max_fail_percentage_counts_within_the_batch(local_hosts: LocalHosts) -> None:
+    # One failed host of a batch of two is 50%, over 40: the play stops before the next batch.
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          serial: 2
+          max_fail_percentage: 40
+          tasks:
+            - name: h1 fails
+              fail:
+                msg: h1 fails
+              when: inventory_hostname == 'h1'
+            - name: after
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == []
+    assert "h3" not in run.ran("h1 fails")
