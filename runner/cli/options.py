@@ -74,12 +74,17 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
     return ConnectionSettings(
         name="", address="",
         connection=options.get("connection") or "ssh",
-        port=config.remote_port or 22,
+        port=config.remote_port,  # None: the OpenSSH configuration says, else 22
         user=config.remote_user or None,
         password=password,
         private_key_file=config.private_key_file or None,
         host_key_checking=config.host_key_checking,
         known_hosts_file=config.known_hosts_file or None,
+        ssh_args=config.ssh_args,
+        ssh_common_args=config.ssh_common_args,
+        ssh_extra_args=config.ssh_extra_args,
+        keepalive_interval=config.ssh_keepalive_interval,
+        keepalive_count_max=config.ssh_keepalive_count_max,
         timeout=float(config.timeout),
         interpreter=config.interpreter or None,
         connect_retries=int(config.connect_retries),
