@@ -39,30 +39,48 @@ def _known_hosts(path: str) -> asyncssh.SSHKnownHosts | str:
     return cached[1]
 
 
-def lost(host: str, exc: BaseException) -> ConnectionFailure:
-    """A transport error (connection lost or reset, keepalive unanswered, channel closed) as what it means for the
-    run: the host is unreachable."""
-    return ConnectionFailure(f"lost the connection to {host}: {exc or type(exc).__name__}")
+class _ConnectionWatch(asyncssh.SSHClient):
+    """Keeps why the connection ended (reset, keepalive unanswered), to say so in what fails after it."""
+
+    def __init__(self) -> None:
+        self.reason: str | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:
+            self.reason = str(exc) or type(exc).__name__
+
+
+class _LostConnection:
+    """Turns transport errors (connection lost or reset, keepalive unanswered, channel closed) into what they mean
+    for the run: the host is unreachable (``ConnectionFailure``), saying why the connection ended."""
+
+    def __init__(self, host: str):
+        self.host = host
+        self.watch = _ConnectionWatch()
+
+    def __call__(self, exc: BaseException | None = None) -> ConnectionFailure:
+        reason = self.watch.reason or (str(exc) if exc else "") or (type(exc).__name__ if exc else "closed")
+        return ConnectionFailure(f"lost the connection to {self.host}: {reason}")
 
 
 class SSHProcess(RemoteProcess):
     """A process on an SSH channel; every transport error it meets is a ``ConnectionFailure``."""
 
-    def __init__(self, process: asyncssh.SSHClientProcess, host: str):
+    def __init__(self, process: asyncssh.SSHClientProcess, lost: _LostConnection):
         self.process = process
-        self.host = host
+        self.lost = lost
 
     def write(self, data: bytes) -> None:
         try:
             self.process.stdin.write(data)
         except (OSError, asyncssh.Error) as exc:
-            raise lost(self.host, exc) from None
+            raise self.lost(exc) from None
 
     async def drain(self) -> None:
         try:
             await self.process.stdin.drain()
         except (OSError, asyncssh.Error) as exc:
-            raise lost(self.host, exc) from None
+            raise self.lost(exc) from None
 
     async def read_exactly(self, size: int) -> bytes:
         try:
@@ -70,7 +88,7 @@ class SSHProcess(RemoteProcess):
         except asyncio.IncompleteReadError as exc:
             raise EOFError from exc
         except (OSError, asyncssh.Error) as exc:
-            raise lost(self.host, exc) from None
+            raise self.lost(exc) from None
 
     async def read_stderr(self, size: int = 4096) -> bytes:
         try:
@@ -90,7 +108,7 @@ class SSHProcess(RemoteProcess):
         try:
             completed = await self.process.wait(check=False)
         except (OSError, asyncssh.Error) as exc:
-            raise lost(self.host, exc) from None
+            raise self.lost(exc) from None
         return completed.exit_status
 
     def close_stdin(self) -> None:
@@ -106,6 +124,7 @@ class SSHTransport(Transport):
     def __init__(self, settings: ConnectionSettings):
         self.settings = settings
         self.connection: asyncssh.SSHClientConnection | None = None
+        self._lost = _LostConnection(settings.address)
 
     async def connect(self) -> None:
         s = self.settings
@@ -116,7 +135,7 @@ class SSHTransport(Transport):
         delay = 0.5
         for attempt in range(1, max(1, s.connect_retries) + 1):
             try:
-                self.connection = await asyncssh.connect(target.host, **target.options)
+                self.connection = await asyncssh.connect(target.host, client_factory=self._watch, **target.options)
                 return
             except asyncssh.HostKeyNotVerifiable as exc:
                 raise ConnectionFailure(
@@ -138,6 +157,10 @@ class SSHTransport(Transport):
             except (OSError, asyncssh.Error) as exc:
                 raise ConnectionFailure(f"failed to connect to {where}{via}: {exc}") from None
 
+    def _watch(self) -> _ConnectionWatch:
+        self._lost.watch = _ConnectionWatch()  # each attempt's own: an earlier attempt's end is not this one's
+        return self._lost.watch
+
     def _require(self) -> asyncssh.SSHClientConnection:
         if self.connection is None:
             raise ConnectionFailure(f"not connected to {self.settings.address}")
@@ -148,7 +171,7 @@ class SSHTransport(Transport):
             process = await self._require().create_process(command, encoding=None)
         except (OSError, asyncssh.Error) as exc:
             raise ConnectionFailure(f"cannot open a channel to {self.settings.address}: {exc}") from None
-        return SSHProcess(process, self.settings.address)
+        return SSHProcess(process, self._lost)
 
     async def run(self, command: str, stdin: bytes | None = None, timeout: float | None = None) -> CommandResult:
         try:
@@ -157,7 +180,9 @@ class SSHTransport(Transport):
         except asyncssh.ProcessError as exc:  # raised on timeout by asyncssh
             raise TimeoutError(str(exc)) from None
         except (OSError, asyncssh.Error) as exc:
-            raise lost(self.settings.address, exc) from None
+            raise self._lost(exc) from None
+        if completed.exit_status is None and completed.exit_signal is None:
+            raise self._lost()  # the channel closed without the command's end: the connection went
         rc = completed.exit_status if completed.exit_status is not None else 255
         return CommandResult(rc, bytes(completed.stdout or b""), bytes(completed.stderr or b""))
 

@@ -1,0 +1,77 @@
+"""Faults injected into a test host from the machine: its processes found by PID namespace, its sshd sessions
+killed, all its processes frozen (SIGSTOP) and thawed. Only for an env a test module starts for itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from runner.testenv import TestEnv
+
+
+def _init_pid(env: TestEnv, name: str) -> int:
+    for host in env.hosts():
+        if host.name == name:
+            return host.pid
+    raise AssertionError(f"no running test host named {name}")
+
+
+def host_processes(env: TestEnv, name: str) -> dict[int, str]:
+    """Every process of the host (its init included), by the machine's pid: its command line."""
+    namespace = os.readlink(f"/proc/{_init_pid(env, name)}/ns/pid")
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.readlink(entry / "ns" / "pid") != namespace:
+                continue
+            found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except OSError:
+            continue  # ended meanwhile
+    return found
+
+
+def wait_for_process(env: TestEnv, name: str, command: str, timeout: float = 60) -> None:
+    """Wait until a process running ``command`` exists on the host (a task has reached it)."""
+    deadline = time.monotonic() + timeout
+    while not any(line == command for line in host_processes(env, name).values()):
+        assert time.monotonic() < deadline, f"{command!r} never started on {name}"
+        time.sleep(0.05)
+
+
+def kill_ssh_sessions(env: TestEnv, name: str) -> int:
+    """SIGKILL the host's sshd session processes (not its listener): every connection to it drops at once.
+    Returns how many were killed."""
+    killed = 0
+    for pid, command in host_processes(env, name).items():
+        if command.startswith(("sshd: ", "sshd-session: ")) and "/usr/sbin/sshd" not in command:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+    return killed
+
+
+@contextmanager
+def frozen(env: TestEnv, name: str) -> Iterator[None]:
+    """Every process of the host stopped (its kernel side still answers TCP), then continued on leaving."""
+    pids = list(host_processes(env, name))
+    try:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                pass
+        yield
+    finally:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
