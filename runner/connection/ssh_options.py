@@ -16,7 +16,6 @@ import os
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from asyncssh.config import SSHClientConfig  # asyncssh's own OpenSSH config reader (Host, Match, Include)
@@ -95,8 +94,8 @@ def config_files(explicit: tuple[str, ...]) -> list[str]:
         if not os.access(path, os.R_OK):
             raise SSHArgumentError(f"ssh option -F: cannot read the configuration file {path}")
         return [path]
-    default = Path("~", ".ssh", "config").expanduser()
-    return [str(default)] if os.access(default, os.R_OK) else []
+    default = os.path.expanduser("~/.ssh/config")
+    return [default] if os.access(default, os.R_OK) else []
 
 
 def ssh_target(settings: ConnectionSettings, known_hosts: Callable[[str], Any]) -> SSHTarget:
