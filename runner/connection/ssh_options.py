@@ -110,6 +110,8 @@ def ssh_target(settings: ConnectionSettings, known_hosts: Callable[[str], Any]) 
         resolution.add(arguments.options, source)
         files += arguments.config_files
     target = SSHTarget(settings.address, DEFAULT_PORT, {"config": config_files(files)})
+    if settings.password:
+        target.options["password"] = settings.password  # no OpenSSH option: ssh would prompt for it
     builder = _OptionBuilder(settings, target, known_hosts)
     for lower, (keyword, value, source) in resolution.values.items():
         builder.apply(lower, keyword, value, source)

@@ -79,6 +79,8 @@ def test_defaults_connect_timeout_keepalive_and_ciphers() -> None:
     assert options["encryption_algs"] == PREFERRED_CIPHERS
     assert options["config"] == []
     assert "port" not in options and "username" not in options  # left to ~/.ssh/config, else asyncssh's defaults
+    assert "password" not in options
+    assert target(password="secret")[2]["password"] == "secret"
 
 
 def test_first_value_wins_in_ansibles_order() -> None:
