@@ -124,7 +124,7 @@ def test_a_host_alias_from_a_config_file_given_with_dash_f(testenv: TestEnv, ali
                                                            tmp_path: Path) -> None:
     config = tmp_path / "ssh_config"
     config.write_text(ssh_config(testenv, "web-alias", address_of(testenv, "host3")))
-    run = adhoc(alias_inventory, "-a", "hostname", "-e", f"ansible_ssh_common_args='-F {config}'")
+    run = adhoc(alias_inventory, "-a", "hostname", f"--ssh-common-args=-F {config}")
     assert run.stdout == "web-alias | CHANGED | rc=0 | (stdout) host3\n", run.stdout + run.stderr
 
 
