@@ -1,10 +1,13 @@
 """Faults injected into a test host from the machine: its processes found by PID namespace, its sshd sessions
-killed, all its processes frozen (SIGSTOP) and thawed. Only for an env a test module starts for itself."""
+killed, all its processes frozen (SIGSTOP) and thawed, the network to it turned into a black hole. Only for an
+env a test module starts for itself."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,3 +78,54 @@ def frozen(env: TestEnv, name: str) -> Iterator[None]:
                 os.kill(pid, signal.SIGCONT)
             except ProcessLookupError:
                 pass
+
+
+class BlackHoleRelay:
+    """A TCP relay from ``listen`` to ``target`` that, once ``swallow()`` is called, passes nothing more either way
+    while keeping every connection open: a network that silently drops packets (the peer's kernel, here the
+    relay's, still acknowledges them)."""
+
+    def __init__(self, listen: tuple[str, int], target: tuple[str, int]):
+        self.target = target
+        self.swallowing = threading.Event()
+        self.stopping = threading.Event()
+        self.sockets: list[socket.socket] = []
+        self.server = socket.create_server(listen)
+        self.server.settimeout(0.2)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                client, _ = self.server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                if not self.swallowing.is_set():
+                    sink.sendall(chunk)
+        except OSError:
+            pass
+
+    def swallow(self) -> None:
+        self.swallowing.set()
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+        self.server.close()
+        for sock in self.sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()

@@ -1,8 +1,9 @@
-"""Connection faults mid-task on test hosts of this module's own (env "faults-conn", 127.0.0.40-42): a host whose
-sshd session is killed, or whose every process is frozen (SIGSTOP: its kernel still answers TCP, only SSH
-keepalives notice), is UNREACHABLE (exit 4) while the other hosts finish their tasks, in playbook and ad-hoc runs
-and for every way of using the connection (a module, put, fetch, raw). An SSH option that cannot be honoured makes
-the host unreachable with a message naming it."""
+"""Connection faults mid-task on test hosts of this module's own (env "faults-conn", 127.0.0.40-42, and a relay
+on 127.0.0.45): a host whose sshd session is killed, whose every process is frozen (SIGSTOP: its kernel still
+answers TCP, only SSH keepalives notice), or whose network turns into a black hole, is UNREACHABLE (exit 4) while
+the other hosts finish their tasks, in playbook and ad-hoc runs and for every way of using the connection (a
+module, put, fetch, raw). An SSH option that cannot be honoured makes the host unreachable with a message naming
+it."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from runner.errors import ConnectionFailure
 from runner.executor.module_call import ModuleCall, execute
 from runner.module_index import ModuleIndex
 from runner.testenv import TestEnv, unavailable_reason
-from tests.integration.host_faults import frozen, kill_ssh_sessions, wait_for_process
+from tests.integration.host_faults import BlackHoleRelay, frozen, kill_ssh_sessions, wait_for_process
 from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts
@@ -115,6 +116,28 @@ def test_playbook_frozen_host_found_by_keepalive(env: TestEnv, playbook: Path, t
     wait_for_process(env, "fc2", SLEEP)
     with frozen(env, "fc2"):  # the run must end while fc2 is still frozen
         output = _finish(run)
+    assert run.returncode == 4, output
+    _assert_fc2_unreachable_others_done(_playbook_results(report), "not responding to keepalive")
+
+
+def test_playbook_network_black_hole_found_by_keepalive(env: TestEnv, playbook: Path, tmp_path: Path) -> None:
+    """fc2 reached through a relay on 127.0.0.45 that stops passing packets mid-task, both ways."""
+    fc2 = next(host for host in env.hosts() if host.name == "fc2")
+    relay = BlackHoleRelay(("127.0.0.45", 2222), (fc2.address, 22))
+    inventory = tmp_path / "inventory.yml"
+    inventory.write_text(env.inventory_path.read_text().replace(
+        f"ansible_host: {fc2.address}",
+        f"ansible_host: 127.0.0.45\n          ansible_port: 2222\n"
+        f"          ansible_ssh_common_args: -o HostKeyAlias={fc2.address}"))
+    report = tmp_path / "report.json"
+    argv = [script("provisioning-playbook"), str(playbook), "-i", str(inventory), "--report", f"json:{report}"]
+    try:
+        run = _start(argv, FAST_KEEPALIVE)
+        wait_for_process(env, "fc2", SLEEP)
+        relay.swallow()
+        output = _finish(run)
+    finally:
+        relay.close()
     assert run.returncode == 4, output
     _assert_fc2_unreachable_others_done(_playbook_results(report), "not responding to keepalive")
 

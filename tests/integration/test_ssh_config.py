@@ -136,3 +136,13 @@ def test_a_host_alias_from_the_users_ssh_config(testenv: TestEnv, alias_inventor
     (home / ".ssh" / "config").write_text("Include ~/.ssh/web.conf\nMatch user nobody\n  Port 1\n")
     run = adhoc(alias_inventory, "-a", "hostname", home=home)
     assert run.stdout == "web-alias | CHANGED | rc=0 | (stdout) host2\n", run.stdout + run.stderr
+
+
+def test_a_proxy_command_reaches_a_host_the_controller_cannot(testenv: TestEnv,
+                                                               behind_bastion: tuple[Path, Path]) -> None:
+    """OpenSSH's own client as the ProxyCommand, through the bastion: %h and %p are the target's."""
+    inventory, config = behind_bastion
+    proxy = f"ssh -F {config} -W %h:%p bastion"
+    args = f"-o 'ProxyCommand {proxy}' -o HostKeyAlias={address_of(testenv, 'host2')}"
+    run = adhoc(inventory, "-a", "hostname", f"--ssh-extra-args={args}")
+    assert run.stdout == "inner | CHANGED | rc=0 | (stdout) host2\n", run.stdout + run.stderr
