@@ -9,11 +9,13 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from runner.testenv import TestEnv
+
+AGENT_COMMAND = "/usr/bin/python3 -c import os;"  # the bootstrap's start, as the host's ps shows it
 
 
 def _init_pid(env: TestEnv, name: str) -> int:
@@ -47,18 +49,28 @@ def wait_for_process(env: TestEnv, name: str, command: str, timeout: float = 60)
         time.sleep(0.05)
 
 
-def kill_ssh_sessions(env: TestEnv, name: str) -> int:
-    """SIGKILL the host's sshd session processes (not its listener): every connection to it drops at once.
-    Returns how many were killed."""
+def _kill_matching(env: TestEnv, name: str, matches: Callable[[str], bool]) -> int:
     killed = 0
     for pid, command in host_processes(env, name).items():
-        if command.startswith(("sshd: ", "sshd-session: ")) and "/usr/sbin/sshd" not in command:
+        if matches(command):
             try:
                 os.kill(pid, signal.SIGKILL)
                 killed += 1
             except ProcessLookupError:
                 pass
     return killed
+
+
+def kill_ssh_sessions(env: TestEnv, name: str) -> int:
+    """SIGKILL the host's sshd session processes (not its listener): every connection to it drops at once.
+    Returns how many were killed."""
+    return _kill_matching(env, name, lambda command: command.startswith(("sshd: ", "sshd-session: "))
+                          and "/usr/sbin/sshd" not in command)
+
+
+def kill_agents(env: TestEnv, name: str) -> int:
+    """SIGKILL the host's provisioning agents (the Python started by the agent's bootstrap); sshd stays."""
+    return _kill_matching(env, name, lambda command: command.startswith(AGENT_COMMAND))
 
 
 @contextmanager

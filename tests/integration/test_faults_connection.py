@@ -23,12 +23,18 @@ from runner.errors import ConnectionFailure
 from runner.executor.module_call import ModuleCall, execute
 from runner.module_index import ModuleIndex
 from runner.testenv import TestEnv, unavailable_reason
-from tests.integration.host_faults import BlackHoleRelay, frozen, kill_ssh_sessions, wait_for_process
+from tests.integration.host_faults import (
+    BlackHoleRelay,
+    frozen,
+    kill_agents,
+    kill_ssh_sessions,
+    wait_for_process,
+)
 from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts
 
-SLEEP = "sleep 20"  # what the hosts are busy with when the fault comes; never waited for on the faulty host
+SLEEP = "sleep 12"  # what the hosts are busy with when the fault comes; never waited for on the faulty host
 # A frozen host is given up after two unanswered probes a second apart (the default is 10 s x 3).
 FAST_KEEPALIVE = {"PROVISIONING_SSH_KEEPALIVE_INTERVAL": "1", "PROVISIONING_SSH_KEEPALIVE_COUNT_MAX": "2"}
 RUN_TIMEOUT = 180  # far above what any run here takes: reaching it means a hang
@@ -165,15 +171,20 @@ def test_unreachable_host_is_ignored_when_asked_and_reconnects(env: TestEnv, tmp
     assert results["after"]["fc2"]["stdout"] == "after"  # a new connection for the next task
 
 
-@pytest.mark.parametrize("module", ["command", "raw"])
-def test_adhoc_session_killed_mid_task(env: TestEnv, module: str) -> None:
+@pytest.mark.parametrize("module, kill, reason", [
+    ("command", kill_ssh_sessions, "lost the connection to 127.0.0.41"),
+    ("raw", kill_ssh_sessions, "lost the connection to 127.0.0.41"),
+    ("command", kill_agents, "the agent on fc2 ended unexpectedly"),
+])
+def test_adhoc_connection_or_agent_killed_mid_task(env: TestEnv, module: str, kill: Callable[[TestEnv, str], int],
+                                                   reason: str) -> None:
     run = _start(_adhoc_argv(env, "-m", module, "-a", SLEEP))
     wait_for_process(env, "fc2", SLEEP)
-    assert kill_ssh_sessions(env, "fc2") >= 1
+    assert kill(env, "fc2") >= 1
     output = _finish(run)
     assert run.returncode == 4, output
     lines = {line.split(" | ")[0]: line for line in output.splitlines() if " | " in line}
-    assert "fc2 | UNREACHABLE!" in lines["fc2"] and "lost the connection" in lines["fc2"]
+    assert "fc2 | UNREACHABLE!" in lines["fc2"] and reason in lines["fc2"]
     assert "CHANGED" in lines["fc1"] and "CHANGED" in lines["fc3"]
 
 
