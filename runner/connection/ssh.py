@@ -17,7 +17,7 @@ import asyncssh
 from runner.connection.settings import ConnectionSettings
 from runner.connection.ssh_args import SSHArgumentError
 from runner.connection.ssh_options import ssh_target
-from runner.connection.transport import CommandResult, RemoteProcess, Transport
+from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 
 _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asyncio.TimeoutError,
@@ -58,9 +58,9 @@ class _LostConnection:
         self.host = host
         self.watch = _ConnectionWatch()
 
-    def __call__(self, exc: BaseException | None = None) -> ConnectionFailure:
+    def __call__(self, exc: BaseException | None = None) -> TransportLost:
         reason = self.watch.reason or (str(exc) if exc else "") or (type(exc).__name__ if exc else "closed")
-        return ConnectionFailure(f"lost the connection to {self.host}: {reason}")
+        return TransportLost(f"lost the connection to {self.host}: {reason}")
 
 
 class SSHProcess(RemoteProcess):
