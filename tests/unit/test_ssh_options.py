@@ -4,6 +4,7 @@ what cannot be honoured."""
 
 from __future__ import annotations
 
+import re
 import socket
 from dataclasses import replace
 from pathlib import Path
@@ -183,3 +184,15 @@ def test_configuration_keys_and_environment_reach_the_defaults(tmp_path: Path) -
     assert (defaults.ssh_args, defaults.ssh_common_args, defaults.ssh_extra_args) == (
         "-C -o ControlMaster=auto", "-J bastion", "-o HostKeyAlias=x")
     assert (defaults.keepalive_interval, defaults.keepalive_count_max, defaults.port) == (3.0, 4, 2201)
+
+
+@pytest.mark.parametrize("name, value, expected", [
+    ("provisioning_ssh_keepalive_interval", "soon", "a number of seconds (0: no keepalive)"),
+    ("provisioning_ssh_keepalive_interval", -1, "a number of seconds (0: no keepalive)"),
+    ("ansible_ssh_keepalive_count_max", 0, "a whole number of at least 1"),
+])
+def test_a_bad_keepalive_variable_names_itself(name: str, value: Any, expected: str) -> None:
+    with pytest.raises(ValueError, match=rf"{name} must be {re.escape(expected)}"):
+        ConnectionSettings.from_host_vars("web1", {name: value}, BASE)
+    assert ConnectionSettings.from_host_vars("web1", {name.replace("count_max", "interval"): 0}, BASE
+                                             ).keepalive_interval == 0.0
