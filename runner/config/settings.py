@@ -163,6 +163,20 @@ SETTINGS: tuple[Setting, ...] = (
     S("connect_retries", "ssh_connection", "int", 3, "Retries (with backoff) of a failed connection attempt.",
       key="retries", also=("ssh_connection.connect_retries",), minimum=0, ansible_env=("ANSIBLE_SSH_RETRIES",)),
     S("known_hosts_file", "ssh_connection", "path", None, "known_hosts file; unset: the SSH default."),
+    S("ssh_args", "ssh_connection", "str", None,
+      "OpenSSH arguments for every host, before the connection settings (-o Option=value, -J, -F, -p ...).",
+      ansible_env=("ANSIBLE_SSH_ARGS",)),
+    S("ssh_common_args", "ssh_connection", "str", None,
+      "OpenSSH arguments for every host, after the connection settings (as ansible_ssh_common_args).",
+      ansible_env=("ANSIBLE_SSH_COMMON_ARGS",)),
+    S("ssh_extra_args", "ssh_connection", "str", None,
+      "OpenSSH arguments for every host, last (as ansible_ssh_extra_args).", ansible_env=("ANSIBLE_SSH_EXTRA_ARGS",)),
+    S("ssh_keepalive_interval", "ssh_connection", "float", None,
+      "Seconds between SSH keepalive probes of a silent host (0: none); unset: ServerAliveInterval of the "
+      "OpenSSH configuration, else 10.", minimum=0),
+    S("ssh_keepalive_count_max", "ssh_connection", "int", None,
+      "Unanswered keepalive probes after which a host is unreachable; unset: ServerAliveCountMax of the OpenSSH "
+      "configuration, else 3.", minimum=1),
     S("pipelining", "ssh_connection", "bool", True, "Accepted for compatibility: the agent always pipelines.",
       also=("connection.pipelining",), ansible_env=("ANSIBLE_PIPELINING", "ANSIBLE_SSH_PIPELINING"),
       unsupported=(U("the agent always pipelines: modules run in one persistent process per host, "

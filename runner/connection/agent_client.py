@@ -13,7 +13,7 @@ from typing import Any
 from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
 from runner.connection.become import BecomeFailure, explain_failure, wrap
 from runner.connection.settings import BecomeSettings
-from runner.connection.transport import RemoteProcess, Transport
+from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 from runner.module_index import ModuleSource
 
@@ -81,6 +81,8 @@ class AgentClient:
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
         try:
             self.info = await self._receive()
+        except TransportLost:
+            raise  # the connection broke: nothing the agent or become said
         except ConnectionFailure as exc:
             raise self._start_failure(become, interpreter) from exc
 

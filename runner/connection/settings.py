@@ -31,6 +31,11 @@ _VARIABLES = {
     "ssh_timeout": "timeout",
     "timeout": "timeout",
     "ssh_proxy_jump": "proxy_jump",
+    "ssh_args": "ssh_args",
+    "ssh_common_args": "ssh_common_args",
+    "ssh_extra_args": "ssh_extra_args",
+    "ssh_keepalive_interval": "keepalive_interval",
+    "ssh_keepalive_count_max": "keepalive_count_max",
     "become": "become",
     "become_user": "become_user",
     "become_method": "become_method",
@@ -43,6 +48,9 @@ PREFIXES = ("ansible_", "provisioning_")
 # Every variable name that changes how a host is reached, and the setting it feeds: the executor picks these out
 # of each variable source.
 SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
+
+_TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "ssh_args", "ssh_common_args",
+                            "ssh_extra_args"])
 
 
 class ConnectionVariableError(ValueError):
@@ -67,10 +75,26 @@ def _seconds(value: Any) -> float:
     return seconds
 
 
+def _interval(value: Any) -> float:
+    """Seconds, where 0 means never (a keepalive turned off)."""
+    return 0.0 if not isinstance(value, bool) and float(value) == 0 else _seconds(value)
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise ValueError
+    count = int(value)
+    if count < 1:
+        raise ValueError
+    return count
+
+
 # Settings with a type, the function that reads one, and what a message says is expected.
 _TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
     "port": (_port, "a port number from 1 to 65535"),
     "timeout": (_seconds, "a number of seconds greater than 0"),
+    "keepalive_interval": (_interval, "a number of seconds (0: no keepalive)"),
+    "keepalive_count_max": (_count, "a whole number of at least 1"),
 }
 
 
@@ -120,7 +144,7 @@ class ConnectionSettings:
     name: str
     address: str
     connection: str = "ssh"  # ssh or local
-    port: int = 22
+    port: int | None = None  # None: the OpenSSH configuration's, else 22
     user: str | None = None
     password: str | None = None
     private_key_file: str | None = None
@@ -128,6 +152,13 @@ class ConnectionSettings:
     known_hosts_file: str | None = None
     timeout: float = 10.0
     proxy_jump: str | None = None
+    # OpenSSH command-line arguments, honoured as ssh would (runner.connection.ssh_options).
+    ssh_args: str | None = None
+    ssh_common_args: str | None = None
+    ssh_extra_args: str | None = None
+    # SSH keepalive: None means the OpenSSH configuration's ServerAlive*, else provisioning's default.
+    keepalive_interval: float | None = None
+    keepalive_count_max: int | None = None
     interpreter: str | None = None
     connect_retries: int = 3
     become: bool = False
@@ -164,5 +195,5 @@ class ConnectionSettings:
         if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
             values["connection"] = "local"
         values["name"] = name
-        return replace(base, **{k: str(v) if k in ("user", "password", "become_password", "become_flags") else v
+        return replace(base, **{k: str(v) if k in _TEXT_SETTINGS else v
                                 for k, v in values.items()})

@@ -1,7 +1,9 @@
 """The SSH connection: one asyncssh connection per host for the whole run.
 
-Honours ~/.ssh/config (asyncssh reads it, ProxyJump included), known_hosts, keys, the ssh-agent and passwords.
-Transient failures (refused, reset, timed out) are retried with backoff; a bad host key or failed login is not.
+Honours the OpenSSH arguments and configuration (see ssh_options), known_hosts, keys, the ssh-agent and
+passwords. Transient failures (refused, reset, timed out) are retried with backoff; a bad host key, a failed
+login or an option that cannot be honoured is not. Once connected, SSH keepalives find a peer that stopped
+answering, and every transport error is a ``ConnectionFailure``: the host is unreachable, not failed.
 """
 
 from __future__ import annotations
@@ -9,20 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from typing import Any
 
 import asyncssh
 
 from runner.connection.settings import ConnectionSettings
-from runner.connection.transport import CommandResult, RemoteProcess, Transport
+from runner.connection.ssh_args import SSHArgumentError
+from runner.connection.ssh_options import ssh_target
+from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 
 _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asyncio.TimeoutError,
               asyncssh.ConnectionLost, socket.gaierror)
-
-
-_PREFERRED_CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com",
-                      "aes128-ctr", "aes192-ctr", "aes256-ctr")
 
 _KNOWN_HOSTS: dict[str, tuple[float, asyncssh.SSHKnownHosts]] = {}
 
@@ -40,24 +39,62 @@ def _known_hosts(path: str) -> asyncssh.SSHKnownHosts | str:
     return cached[1]
 
 
+class _ConnectionWatch(asyncssh.SSHClient):
+    """Keeps why the connection ended (reset, keepalive unanswered), to say so in what fails after it."""
+
+    def __init__(self) -> None:
+        self.reason: str | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:
+            self.reason = str(exc) or type(exc).__name__
+
+
+class _LostConnection:
+    """Turns transport errors (connection lost or reset, keepalive unanswered, channel closed) into what they mean
+    for the run: the host is unreachable (``ConnectionFailure``), saying why the connection ended."""
+
+    def __init__(self, host: str):
+        self.host = host
+        self.watch = _ConnectionWatch()
+
+    def __call__(self, exc: BaseException | None = None) -> TransportLost:
+        reason = self.watch.reason or (str(exc) if exc else "") or (type(exc).__name__ if exc else "closed")
+        return TransportLost(f"lost the connection to {self.host}: {reason}")
+
+
 class SSHProcess(RemoteProcess):
-    def __init__(self, process: asyncssh.SSHClientProcess):
+    """A process on an SSH channel; every transport error it meets is a ``ConnectionFailure``."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess, lost: _LostConnection):
         self.process = process
+        self.lost = lost
 
     def write(self, data: bytes) -> None:
-        self.process.stdin.write(data)
+        try:
+            self.process.stdin.write(data)
+        except (OSError, asyncssh.Error) as exc:
+            raise self.lost(exc) from None
 
     async def drain(self) -> None:
-        await self.process.stdin.drain()
+        try:
+            await self.process.stdin.drain()
+        except (OSError, asyncssh.Error) as exc:
+            raise self.lost(exc) from None
 
     async def read_exactly(self, size: int) -> bytes:
         try:
             return await self.process.stdout.readexactly(size)
         except asyncio.IncompleteReadError as exc:
             raise EOFError from exc
+        except (OSError, asyncssh.Error) as exc:
+            raise self.lost(exc) from None
 
     async def read_stderr(self, size: int = 4096) -> bytes:
-        return await self.process.stderr.read(size)
+        try:
+            return await self.process.stderr.read(size)
+        except (OSError, asyncssh.Error):
+            return b""  # the end of stderr: what broke is reported by the read of stdout
 
     def terminate(self) -> None:
         try:
@@ -68,7 +105,10 @@ class SSHProcess(RemoteProcess):
         self.process.close()
 
     async def wait(self) -> int | None:
-        completed = await self.process.wait(check=False)
+        try:
+            completed = await self.process.wait(check=False)
+        except (OSError, asyncssh.Error) as exc:
+            raise self.lost(exc) from None
         return completed.exit_status
 
     def close_stdin(self) -> None:
@@ -84,56 +124,42 @@ class SSHTransport(Transport):
     def __init__(self, settings: ConnectionSettings):
         self.settings = settings
         self.connection: asyncssh.SSHClientConnection | None = None
-
-    def _options(self) -> dict[str, Any]:
-        s = self.settings
-        options: dict[str, Any] = {
-            "port": s.port,
-            "connect_timeout": s.timeout,
-            "login_timeout": s.timeout,
-            "keepalive_interval": 30,
-            # AES-GCM first: asyncssh's ChaCha20-Poly1305 builds cipher objects per packet in Python, GCM costs a
-            # fraction of that per task; the others stay as fallbacks for servers that lack GCM.
-            "encryption_algs": _PREFERRED_CIPHERS,
-        }
-        if s.user:
-            options["username"] = s.user
-        if s.password:
-            options["password"] = s.password
-        if s.private_key_file:
-            options["client_keys"] = [os.path.expanduser(s.private_key_file)]
-        if not s.host_key_checking:
-            options["known_hosts"] = None
-        elif s.known_hosts_file:
-            options["known_hosts"] = _known_hosts(os.path.expanduser(s.known_hosts_file))
-        if s.proxy_jump:
-            options["tunnel"] = s.proxy_jump
-        return options
+        self._lost = _LostConnection(settings.address)
 
     async def connect(self) -> None:
         s = self.settings
+        target = ssh_target(s, _known_hosts)  # an option that cannot be honoured fails here, before any attempt
+        where = f"{s.address}:{target.port}" if target.host == s.address else \
+            f"{s.address} ({target.host}:{target.port})"
+        via = f" via {target.options['tunnel']}" if target.options.get("tunnel") else ""
         delay = 0.5
         for attempt in range(1, max(1, s.connect_retries) + 1):
             try:
-                self.connection = await asyncssh.connect(s.address, **self._options())
+                self.connection = await asyncssh.connect(target.host, client_factory=self._watch, **target.options)
                 return
             except asyncssh.HostKeyNotVerifiable as exc:
                 raise ConnectionFailure(
-                    f"host key verification failed for {s.address}:{s.port}: the key is unknown or has changed "
+                    f"host key verification failed for {where}{via}: the key is unknown or has changed "
                     f"({exc.reason}); check known_hosts, or set host_key_checking = False") from None
             except asyncssh.PermissionDenied:
+                user = target.options.get("username") or "the configured user"
                 raise ConnectionFailure(
-                    f"permission denied logging in to {s.address}:{s.port} as {s.user or os.environ.get('USER')} "
-                    "(publickey/password)") from None
+                    f"permission denied logging in to {where}{via} as {user} (publickey/password)") from None
             except _TRANSIENT as exc:
                 if attempt >= s.connect_retries:
                     reason = str(exc) or type(exc).__name__
                     raise ConnectionFailure(
-                        f"failed to connect to {s.address}:{s.port} after {attempt} attempts: {reason}") from None
+                        f"failed to connect to {where}{via} after {attempt} attempts: {reason}") from None
                 await asyncio.sleep(delay)
                 delay *= 2
+            except ValueError as exc:  # asyncssh refusing an option's value (an unknown cipher, say)
+                raise SSHArgumentError(f"ssh options for {s.name}: {exc}") from None
             except (OSError, asyncssh.Error) as exc:
-                raise ConnectionFailure(f"failed to connect to {s.address}:{s.port}: {exc}") from None
+                raise ConnectionFailure(f"failed to connect to {where}{via}: {exc}") from None
+
+    def _watch(self) -> _ConnectionWatch:
+        self._lost.watch = _ConnectionWatch()  # each attempt's own: an earlier attempt's end is not this one's
+        return self._lost.watch
 
     def _require(self) -> asyncssh.SSHClientConnection:
         if self.connection is None:
@@ -145,7 +171,7 @@ class SSHTransport(Transport):
             process = await self._require().create_process(command, encoding=None)
         except (OSError, asyncssh.Error) as exc:
             raise ConnectionFailure(f"cannot open a channel to {self.settings.address}: {exc}") from None
-        return SSHProcess(process)
+        return SSHProcess(process, self._lost)
 
     async def run(self, command: str, stdin: bytes | None = None, timeout: float | None = None) -> CommandResult:
         try:
@@ -154,7 +180,9 @@ class SSHTransport(Transport):
         except asyncssh.ProcessError as exc:  # raised on timeout by asyncssh
             raise TimeoutError(str(exc)) from None
         except (OSError, asyncssh.Error) as exc:
-            raise ConnectionFailure(f"lost the connection to {self.settings.address}: {exc}") from None
+            raise self._lost(exc) from None
+        if completed.exit_status is None and completed.exit_signal is None:
+            raise self._lost()  # the channel closed without the command's end: the connection went
         rc = completed.exit_status if completed.exit_status is not None else 255
         return CommandResult(rc, bytes(completed.stdout or b""), bytes(completed.stderr or b""))
 

@@ -5,6 +5,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from runner.errors import ConnectionFailure
+
+
+class TransportLost(ConnectionFailure):
+    """The connection itself broke (lost, reset, keepalive unanswered): not something the remote side said."""
+
 
 @dataclass
 class CommandResult:

@@ -4,8 +4,10 @@ connection every host starts from, and the become command."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from runner.cli.options import connection_defaults
@@ -57,8 +59,13 @@ def test_remote_port_and_become_flags_reach_the_connection_defaults(tmp_path: Pa
     assert (host.port, host.become_flags) == (22, "-i")  # a host's own variables still win
 
 
-def test_without_remote_port_the_port_is_sshs_default(tmp_path: Path) -> None:
-    assert connection_defaults(load_config(env={"HOME": str(tmp_path)}, cwd=tmp_path), {}).port == 22
+def test_without_remote_port_the_port_is_sshs_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from runner.connection.ssh_options import ssh_target
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    defaults = connection_defaults(load_config(env={"HOME": str(tmp_path)}, cwd=tmp_path), {})
+    assert defaults.port is None  # left to the OpenSSH configuration (a Host block's Port), else 22
+    assert ssh_target(replace(defaults, name="web1", address="web1"), str).port == 22
 
 
 def test_sudo_takes_the_flags_but_decides_on_password_reading_itself() -> None:
