@@ -55,15 +55,18 @@ def test_free_form_and_json_arguments_are_equivalent(inventory_path: Path) -> No
 
 
 def test_check_mode_predicts_and_changes_nothing(inventory_path: Path) -> None:
-    args = ["host1", "-m", "copy", "-a", "content=checked dest=/tmp/adhoc-check", "-o"]
-    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/adhoc-check state=absent")
+    # A path of this test run's own: the hosts may be shared with another test session on the machine.
+    path = f"/tmp/adhoc-check-{os.getpid()}"
+    args = ["host1", "-m", "copy", "-a", f"content=checked dest={path}", "-o"]
+    adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={path} state=absent")
     predicted = adhoc(inventory_path, *args, "--check", "--diff")
     assert predicted.returncode == 0 and "CHANGED" in predicted.stdout
     assert "+checked" in predicted.stdout  # the diff is shown
-    still = adhoc(inventory_path, "host1", "-m", "stat", "-a", "path=/tmp/adhoc-check", "-o")
+    still = adhoc(inventory_path, "host1", "-m", "stat", "-a", f"path={path}", "-o")
     assert '"exists": false' in still.stdout
     assert "CHANGED" in adhoc(inventory_path, *args).stdout
     assert "SUCCESS" in adhoc(inventory_path, *args).stdout
+    adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={path} state=absent")
 
 
 def test_become_to_another_user(inventory_path: Path) -> None:
