@@ -98,7 +98,7 @@ def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *
         _confirm(confirm)
     run = {"limit": None, "connection": None, **options}
     return run_plan(plan, compiler, project, run, extra_vars=parse_extra_vars(options["extra_vars"]),
-                    playbook_dir=infra.resolve().parent, reports=options["reports"])
+                    playbook_dir=infra.resolve().parent, reports=options["reports"], kind="infra")
 
 
 def _confirm(question: str) -> None:

@@ -27,11 +27,9 @@ def _split_tags(values: tuple[str, ...]) -> list[str]:
 
 def _write_plan(plan: Plan, path: Path) -> None:
     """The plan as JSON: inline vault values stay encrypted; values of encrypted files are masked."""
-    from runner.secrets.censor import censor
-    from runner.secrets.encrypted import sealed_or_refused
+    from runner.plan.export import plan_document
 
-    data = censor(plan.model_dump(mode="json", fallback=sealed_or_refused))
-    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=False) + "\n")
+    atomic_write_text(path, json.dumps(plan_document(plan), indent=1, sort_keys=False) + "\n")
 
 
 def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_tasks: bool, list_tags: bool,

@@ -21,10 +21,12 @@ from runner.plan import Plan
 
 def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], *,
              extra_vars: dict[str, Any], playbook_dir: str | Path, reports: Sequence[str] = (),
-             force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False) -> int:
+             force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False,
+             kind: str = "playbook") -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
     verbosity, limit, connection ...). ``retry_files``: the command takes ``--limit @FILE``, so the
-    configuration's retry files are written for it. Returns the exit code."""
+    configuration's retry files are written for it. ``kind`` names the command for the run records. Returns the
+    exit code."""
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
     import runner.actions  # noqa: F401
@@ -32,6 +34,9 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     from runner.executor.task_exec import RunOptions
 
     callbacks = run_callbacks(project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
+    recorder = _recorder(plan, compiler, project, options, kind, Path(playbook_dir))
+    if recorder is not None:
+        callbacks.callbacks.append(recorder)
     run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
                              diff=options["diff"], extra_vars=extra_vars, library=project.library,
                              verbosity=options["verbosity"], playbook_dir=str(Path(playbook_dir).resolve()),
@@ -74,3 +79,23 @@ def _enabled_reports(config: Config, playbook: Path) -> list[str]:
     if "junit" in names:
         return [f"junit:{Path(config.junit_output_dir) / f'{playbook.stem}-{time.time()}.xml'}"]
     return []
+
+
+def _recorder(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], kind: str,
+              playbook_dir: Path) -> Callback | None:
+    """The run records' callback (None when ``record_runs`` is off): what the run read is listed now, hashed
+    later on the recorder's own thread."""
+    if not project.config.record_runs:
+        return None
+    from runner.records import RunDescription, run_recorder
+    from runner.records.description import inventory_sources, plan_files, plan_hash
+
+    # An infra run without -i runs on the servers it creates: the configured inventory was not read.
+    sources = project.config.inventory if options.get("inventory") or kind != "infra" else []
+    playbook = Path(plan.playbook)
+    description = RunDescription(kind=kind, project_dir=playbook_dir.resolve(), check=bool(options["check"]),
+                                 diff=bool(options["diff"]),
+                                 playbook=str(playbook.resolve()) if playbook.is_file() else plan.playbook or None,
+                                 plan_hash=plan_hash(plan),
+                                 files=plan_files(plan, compiler.vars_files) + inventory_sources(sources))
+    return run_recorder(project.config, description)

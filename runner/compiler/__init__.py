@@ -52,6 +52,9 @@ class Compiler:
         self.errors: list[UserError] = []
         self.plan = Plan(playbook="", playbook_dir="")
         self.imported_infras: list[Path] = []  # infras whose plays the plan holds (import_infra, --infra)
+        # Files read whose content went into the plan without a task position of their own (vars_files), for
+        # the run records.
+        self.vars_files: list[Path] = []
         self.tasks = TaskCompiler(self, TagFilter.of(self.options.tags, self.options.skip_tags))
 
     # -- tables -------------------------------------------------------------------------------------------
@@ -199,6 +202,7 @@ class Compiler:
             if not isinstance(data, dict):
                 self.error(ParseError(f"{found} must be a mapping of variables", play.position))
                 continue
+            self.vars_files.append(found)
             merged.update(data)
         return self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
 

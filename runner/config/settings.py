@@ -143,6 +143,11 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_VAULT_ENCRYPT_IDENTITY",)),
     S("ask_vault_pass", "defaults", "bool", False, "Ask for the vault password (like --ask-vault-pass).",
       ansible_env=("ANSIBLE_ASK_VAULT_PASS",)),
+    S("record_runs", "defaults", "bool", True,
+      "Record every run (plays, tasks, host results, facts, files read) in the runs database."),
+    S("runs_database", "defaults", "str", None,
+      "Where runs are recorded: a SQLite file or a postgresql:// URL; unset: .provisioning/runs.db in the project "
+      "when that directory exists, else ~/.local/share/provisioning/runs.db."),
     S("nocolor", "defaults", "bool", False, "Never colour the output.", ansible_env=("ANSIBLE_NOCOLOR",)),
     S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
       ansible_env=("ANSIBLE_FORCE_COLOR",)),

@@ -1,0 +1,60 @@
+"""Opening the runs database: the engine, SQLite's settings, the schema brought up to date, dead runs marked.
+
+SQLite runs in WAL mode (readers never block the writer, a killed writer leaves the last committed state) with
+``synchronous=NORMAL`` (a commit survives a killed process; only a power cut may lose the last ones) and a busy
+timeout, and every write transaction starts with ``BEGIN IMMEDIATE`` so two runs writing at once wait for each
+other instead of failing on a lock upgrade. PostgreSQL goes through psycopg 3.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+
+from runner.errors import UserError
+from runner.records.location import DatabaseTarget
+
+BUSY_TIMEOUT_SECONDS = 60
+
+
+class RecordsError(UserError):
+    """The runs database cannot be opened, read or written."""
+
+
+def create_records_engine(target: DatabaseTarget) -> Engine:
+    """An engine for ``target``; a SQLite file's directory is made (mode 0700: runs hold results) if missing."""
+    if target.path is None:
+        return _postgres_engine(target)
+    target.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    engine = create_engine(target.url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_serializer=_json)
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions are begun below, not by the driver
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _postgres_engine(target: DatabaseTarget) -> Engine:
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise RecordsError(f"runs_database {target.shown}: PostgreSQL needs psycopg 3: "
+                           "pip install 'provisioning[postgres]'") from None
+    return create_engine(target.url, pool_pre_ping=True, json_serializer=_json)
+
+
+def _json(value: Any) -> str:
+    """Results may hold what JSON has no type for (bytes, sets, dates): stored as their text, as reports do."""
+    return json.dumps(value, ensure_ascii=False, default=str)

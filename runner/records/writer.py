@@ -1,0 +1,196 @@
+"""The writer thread: opens the runs database, then writes the recorder's events in batches.
+
+It wakes at most every ``BATCH_SECONDS`` while a run goes on and writes everything queued meanwhile in one
+transaction; the run's end is written at once. A database that cannot be opened or written costs the run one
+warning, never its result: the run goes on unrecorded (the controller never waits on the database, except for
+the last batch when the run ends, at most ``CLOSE_TIMEOUT_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, update
+
+from runner.records.database import create_records_engine
+from runner.records.description import RunDescription, expand
+from runner.records.liveness import controller_name, mark_interrupted, process_start_ticks
+from runner.records.location import DatabaseTarget
+from runner.records.migrate import upgrade
+from runner.records.rows import censored_command, facts_of, result_row, run_status, task_row
+from runner.records.schema import files, host_facts, host_results, plays, run_files, run_hosts, runs, tasks
+from runner.records.upsert import insert_ignoring_duplicates, upsert
+
+BATCH_SECONDS = 0.25
+CLOSE_TIMEOUT_SECONDS = 60.0
+FILE_SIZE_LIMIT = 4 * 1024 * 1024  # a bigger file is recorded by hash alone, its content left out
+_STOP = ("stop",)
+
+
+class RecordWriter(threading.Thread):
+    def __init__(self, target: DatabaseTarget, description: RunDescription,
+                 events: queue.SimpleQueue[tuple[Any, ...]]):
+        super().__init__(name="run-records", daemon=True)  # never keeps a finished run's process alive
+        self.target = target
+        self.description = description
+        self.events = events
+        self.closing = threading.Event()
+        self.engine: Engine | None = None
+        self.run_id: int | None = None
+        self.failed = False
+        self._plays: dict[int, int] = {}  # play seq -> row id
+        self._tasks: dict[int, int] = {}  # task seq -> row id
+        self._facts: dict[str, dict[str, Any]] = {}
+
+    # -- the controller's side ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Write what is queued and stop (called when the run ends)."""
+        self.events.put(_STOP)
+        self.closing.set()
+        self.join(CLOSE_TIMEOUT_SECONDS)
+        if self.is_alive():
+            self._warn(f"still writing after {CLOSE_TIMEOUT_SECONDS:.0f} s; the run's last events may be missing")
+
+    # -- the thread ------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        try:
+            while True:
+                batch = self._next_batch()
+                stop = batch[-1] is _STOP
+                if stop:
+                    batch.pop()
+                if batch and not self.failed:
+                    self._write(batch)
+                if stop:
+                    return
+        finally:
+            if self.engine is not None:
+                self.engine.dispose()
+
+    def _next_batch(self) -> list[tuple[Any, ...]]:
+        batch = [self.events.get()]
+        if batch[0] is not _STOP and not self.closing.is_set():
+            self.closing.wait(BATCH_SECONDS)  # one wake-up per interval, not one per event
+        while batch[-1] is not _STOP:
+            try:
+                batch.append(self.events.get_nowait())
+            except queue.Empty:
+                break
+        return batch
+
+    def _write(self, batch: list[tuple[Any, ...]]) -> None:
+        try:
+            if self.engine is None:
+                self._open()
+            assert self.engine is not None
+            with self.engine.begin() as connection:
+                self._write_events(connection, batch)
+        except Exception as exc:  # a database fault must not become the run's fault
+            self.failed = True
+            self._warn(f"cannot write to {self.target.shown}: {type(exc).__name__}: {exc}; "
+                       "the rest of this run is not recorded")
+
+    def _open(self) -> None:
+        self.engine = create_records_engine(self.target)
+        upgrade(self.engine, self._lock_path())
+        with self.engine.begin() as connection:
+            mark_interrupted(connection)
+
+    def _lock_path(self) -> Path | None:
+        path = self.target.path
+        return path.with_name(path.name + ".lock") if path is not None else None
+
+    def _write_events(self, connection: Connection, batch: list[tuple[Any, ...]]) -> None:
+        results: list[dict[str, Any]] = []
+        for event in batch:
+            kind = event[0]
+            if kind == "run":
+                self._start_run(connection, event[1])
+            elif kind == "play":
+                _, seq, play, started = event
+                row = {"run_id": self.run_id, "seq": seq, "name": play.name, "pattern": play.pattern,
+                       "position": play.position, "started_at": started}
+                self._plays[seq] = connection.execute(insert(plays).values(row)).inserted_primary_key[0]
+            elif kind == "task":
+                _, seq, play_seq, task, started = event
+                row = task_row(self.run_id, self._plays.get(play_seq), seq, task, started)  # type: ignore[arg-type]
+                self._tasks[seq] = connection.execute(insert(tasks).values(row)).inserted_primary_key[0]
+            elif kind == "result":
+                _, seq, task, host, result, ended = event
+                if "_include" in result:
+                    continue  # an include's targets are in the task files recorded, not a result
+                results.append(result_row(self.run_id, self._tasks[seq], task, host, result, ended))  # type: ignore[arg-type]
+                for fact_host, facts in facts_of(task, result).items():
+                    self._facts.setdefault(fact_host, {}).update(facts)
+            elif kind == "end":
+                if results:
+                    connection.execute(insert(host_results), results)
+                    results = []
+                self._end_run(connection, *event[1:])
+        if results:
+            connection.execute(insert(host_results), results)
+
+    def _start_run(self, connection: Connection, started: Any) -> None:
+        description = self.description
+        row = {"kind": description.kind, "status": "running", "command": censored_command(description.argv),
+               "playbook": description.playbook, "user": _user(), "controller": controller_name(),
+               "pid": os.getpid(), "pid_started": process_start_ticks(os.getpid()),
+               "project_path": str(description.project_dir), "git_commit": git_commit(description.project_dir),
+               "started_at": started, "check_mode": description.check, "diff_mode": description.diff,
+               "plan_hash": description.plan_hash}
+        self.run_id = connection.execute(insert(runs).values(row)).inserted_primary_key[0]
+        self._record_files(connection)
+
+    def _record_files(self, connection: Connection) -> None:
+        listed: list[dict[str, Any]] = []
+        for kind, path in expand(self.description.files):
+            try:
+                content = path.read_bytes() if path.stat().st_size <= FILE_SIZE_LIMIT else b""
+            except OSError:
+                continue  # gone or unreadable since the run read it
+            digest = hashlib.sha256(content).hexdigest()
+            insert_ignoring_duplicates(connection, files, {"sha256": digest, "size": len(content),
+                                                           "content": content}, ["sha256"])
+            listed.append({"run_id": self.run_id, "path": str(path), "kind": kind, "sha256": digest})
+        if listed:
+            connection.execute(insert(run_files), listed)
+
+    def _end_run(self, connection: Connection, counts: dict[str, dict[str, int]], exit_code: int,
+                 ended: Any) -> None:
+        connection.execute(update(runs).where(runs.c.id == self.run_id)
+                           .values(ended_at=ended, exit_code=exit_code, status=run_status(exit_code)))
+        if counts:
+            connection.execute(insert(run_hosts), [{"run_id": self.run_id, "host": host, **values}
+                                                   for host, values in counts.items()])
+        for host, facts in self._facts.items():
+            upsert(connection, host_facts, {"host": host, "run_id": self.run_id, "updated_at": ended,
+                                            "facts": facts}, ["host"])
+
+    def _warn(self, message: str) -> None:
+        sys.stderr.write(f"[WARNING]: run records: {message}\n")
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return str(os.getuid())
+
+
+def git_commit(directory: Path) -> str | None:
+    """The commit checked out in ``directory``'s repository, or None outside one (or without git)."""
+    try:
+        result = subprocess.run(["git", "-C", str(directory), "rev-parse", "--verify", "-q", "HEAD"],
+                                capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = result.stdout.strip()
+    return commit if result.returncode == 0 and commit else None
