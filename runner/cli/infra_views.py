@@ -18,6 +18,7 @@ from runner.providers import ServerState, provider_for
 from runner.seeds import SEED_KINDS, validate_seed_file
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import Resolution
+from runner.util.table import render_table
 
 # A seed file may name its schema in a modeline: "# yaml-language-server: $schema=../schemas/seeds/<kind>.schema.json"
 _SEED_MODELINE = re.compile(r"\$schema=\S*?seeds/([a-z0-9-]+)\.schema\.json")
@@ -48,9 +49,7 @@ def server_table(infra: Infra, servers: list[AnyServer]) -> str:
         rows.append((server.hostname, server.provider, state if isinstance(state, str) else state.state,
                      "" if isinstance(state, str) else state.address or "",
                      ", ".join(ref.name for ref in server.taskservs)))
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
-    return "\n".join("  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]])
-                     .rstrip() for row in rows)
+    return render_table(rows)
 
 
 def server_details(plays: InfraPlays, server: AnyServer) -> str:
