@@ -54,11 +54,23 @@ def report_errors(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_invocation: list[str] = []
+
+
+def command_line() -> list[str]:
+    """The command being run as it was typed (the program's name and its arguments), also when a command is
+    invoked in-process with arguments of its own rather than from ``sys.argv``."""
+    return list(_invocation) or list(sys.argv)
+
+
 class _AnsibleExitCodes:
     """Usage errors exit 5 (bad options), as Ansible's do, not click's 2 (which would read as 'a host failed')."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        arguments = args[0] if args else kwargs.get("args")
+        _invocation[:] = [kwargs.get("prog_name") or os.path.basename(sys.argv[0]),
+                          *(sys.argv[1:] if arguments is None else arguments)]
         try:
             return super().main(*args, **kwargs)  # type: ignore[misc]
         except click.exceptions.NoArgsIsHelpError as exc:

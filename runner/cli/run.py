@@ -87,14 +87,15 @@ def _recorder(plan: Plan, compiler: Compiler, project: Project, options: dict[st
     later on the recorder's own thread."""
     if not project.config.record_runs:
         return None
+    from runner.cli.common import command_line
     from runner.records import RunDescription, run_recorder
     from runner.records.description import inventory_sources, plan_files, plan_hash
 
     # An infra run without -i runs on the servers it creates: the configured inventory was not read.
     sources = project.config.inventory if options.get("inventory") or kind != "infra" else []
     playbook = Path(plan.playbook)
-    description = RunDescription(kind=kind, project_dir=playbook_dir.resolve(), check=bool(options["check"]),
-                                 diff=bool(options["diff"]),
+    description = RunDescription(kind=kind, argv=command_line(), project_dir=playbook_dir.resolve(),
+                                 check=bool(options["check"]), diff=bool(options["diff"]),
                                  playbook=str(playbook.resolve()) if playbook.is_file() else plan.playbook or None,
                                  plan_hash=plan_hash(plan),
                                  files=plan_files(plan, compiler.vars_files) + inventory_sources(sources))

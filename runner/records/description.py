@@ -27,7 +27,7 @@ class RunDescription:
     project_dir: Path
     check: bool
     diff: bool
-    argv: list[str] = field(default_factory=lambda: list(sys.argv))
+    argv: list[str] = field(default_factory=lambda: list(sys.argv))  # the command line, as typed
     playbook: str | None = None
     plan_hash: str | None = None
     # (kind, path) of what the run read: playbooks and task files, vars files, inventory; a directory (a role,

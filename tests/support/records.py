@@ -1,0 +1,86 @@
+"""Run records in tests: local-connection playbook runs recorded into a database of the test's own, and reading
+that database back (rows as dicts, ``provisioning-runs`` as the installed command)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from tests.support.scripts import script
+
+# Every run here uses a local connection on localhost: no test host, no root needed.
+LOCAL = ("-i", "localhost,", "-c", "local")
+
+
+@dataclass
+class Run:
+    exit_code: int
+    output: str
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip())
+    return path
+
+
+def record_env(directory: Path, database: str, **settings: str) -> dict[str, str]:
+    """The environment of a recorded run: an empty configuration file of its own, and ``database``."""
+    config = directory / "empty.cfg"
+    if not config.exists():
+        config.write_text("[defaults]\n")
+    env = {"PROVISIONING_CONFIG": str(config), "PROVISIONING_RUNS_DATABASE": database}
+    env.update({f"PROVISIONING_{name.upper()}": value for name, value in settings.items()})
+    return env
+
+
+def run_in_process(playbook: Path, database: str, *args: str, **settings: str) -> Run:
+    """``provisioning-playbook PLAYBOOK -i localhost, -c local ARGS`` in this process (its workers fork from it)."""
+    from runner.cli.playbook import main
+
+    result = CliRunner().invoke(main, [str(playbook), *LOCAL, *args], prog_name="provisioning-playbook",
+                                env=record_env(playbook.parent, database, **settings))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Run(result.exit_code, result.output)
+
+
+def start_run(playbook: Path, database: str, *args: str) -> subprocess.Popen[str]:
+    """The installed ``provisioning-playbook`` started on its own (a session of its own, so a test can kill the
+    whole run: controller, workers and what they started)."""
+    env = {**os.environ, **record_env(playbook.parent, database)}
+    return subprocess.Popen([script("provisioning-playbook"), str(playbook), *LOCAL, *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            cwd=playbook.parent)
+
+
+def runs_command(database: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([script("provisioning-runs"), "--database", database, *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def rows(url: str, table: str, order: str = "id") -> list[dict[str, Any]]:
+    """Every row of ``table`` (the records' own engine: SQLite pragmas, psycopg for PostgreSQL)."""
+    from sqlalchemy import select
+
+    from runner.records.database import create_records_engine
+    from runner.records.location import database_target
+    from runner.records.schema import metadata
+
+    engine = create_records_engine(database_target(url, Path.cwd()))
+    try:
+        with engine.connect() as connection:
+            chosen = metadata.tables[table]
+            query = select(chosen)
+            if order in chosen.c:
+                query = query.order_by(chosen.c[order])
+            return [dict(row._mapping) for row in connection.execute(query)]
+    finally:
+        engine.dispose()
