@@ -16,6 +16,7 @@ from tests.support.scripts import script
 
 # Every run here uses a local connection on localhost: no test host, no root needed.
 LOCAL = ("-i", "localhost,", "-c", "local")
+TASKS = 30  # the tasks of a busy playbook
 
 
 @dataclass
@@ -29,6 +30,12 @@ def write(directory: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text).lstrip())
     return path
+
+
+def busy_playbook(directory: Path, name: str) -> Path:
+    """A playbook of ``TASKS`` quick commands: a run that writes results for a second or two."""
+    tasks = "".join(f"    - name: step {n}\n      command: \"true\"\n" for n in range(TASKS))
+    return write(directory, name, f"- hosts: localhost\n  gather_facts: false\n  tasks:\n{tasks}")
 
 
 def record_env(directory: Path, database: str, **settings: str) -> dict[str, str]:
@@ -84,3 +91,43 @@ def rows(url: str, table: str, order: str = "id") -> list[dict[str, Any]]:
             return [dict(row._mapping) for row in connection.execute(query)]
     finally:
         engine.dispose()
+
+
+def migrate_and_compare(url: str) -> list[Any]:
+    """On an empty database: upgrade to the first revision, then to the newest, down to nothing and up again;
+    then what Alembic's autogenerate finds between the tables and the schema (empty when they agree)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from runner.records.database import create_records_engine
+    from runner.records.location import database_target
+    from runner.records.migrate import current_revision, run_alembic_upgrade
+    from runner.records.schema import HEAD_REVISION, metadata
+
+    engine = create_records_engine(database_target(url, Path.cwd()))
+    try:
+        for revision in ("0001", "head"):
+            with engine.begin() as connection:
+                run_alembic_upgrade(connection, revision)
+        with engine.begin() as connection:
+            assert current_revision(connection) == HEAD_REVISION
+            _downgrade_to_nothing(connection)
+            run_alembic_upgrade(connection, "head")
+        with engine.connect() as connection:
+            return compare_metadata(MigrationContext.configure(connection), metadata)
+    finally:
+        engine.dispose()
+
+
+def _downgrade_to_nothing(connection: Any) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from runner.records.migrate import SCRIPT_LOCATION
+
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
+    config.attributes["connection"] = connection
+    command.downgrade(config, "base")
+    assert set(inspect(connection).get_table_names()) <= {"alembic_version"}

@@ -12,14 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tests.support.records import rows, runs_command, start_run, write
-
-TASKS = 30
-
-
-def busy_playbook(directory: Path, name: str) -> Path:
-    tasks = "".join(f"    - name: step {n}\n      command: \"true\"\n" for n in range(TASKS))
-    return write(directory, name, f"- hosts: localhost\n  gather_facts: false\n  tasks:\n{tasks}")
+from tests.support.records import TASKS, busy_playbook, rows, runs_command, start_run, write
 
 
 def test_two_runs_at_once_into_one_sqlite_database_lose_nothing(tmp_path: Path) -> None:
