@@ -136,7 +136,7 @@ def host_history(connection: Connection, host: str, *, limit: int = 20) -> dict[
         history.append(summary)
     facts = connection.execute(select(host_facts).where(host_facts.c.host == host)).first()
     answer = {"host": host, "runs": history,
-              "last_changed": _last_result(connection, host, host_results.c.changed.is_(True)),
+              "last_changed": _last_result(connection, host, host_results.c.status == "changed"),
               "last_failed": _last_result(connection, host, and_(
                   host_results.c.status.in_(("failed", "unreachable")), host_results.c.ignored.is_(False))),
               "facts": facts.facts if facts else None,
