@@ -48,3 +48,18 @@ def test_plain_files_and_output_never_load_cryptography() -> None:
         "load_yaml_file('tests/data/playbooks/reports.yml')\n"
         "Templar({'a': 1}).template('{{ a }}')\n")["modules"]
     assert "cryptography" not in modules and "pyrage" not in modules
+
+
+def test_help_syntax_check_and_the_runs_command_never_load_sqlalchemy() -> None:
+    """The run records' database layer loads only when a run is recorded or read: not for --help, not for
+    --syntax-check, not for provisioning-runs --help."""
+    modules = _loaded_after(
+        "import contextlib, io\n"
+        "import runner.cli.runs, runner.records\n"
+        "from runner.cli.playbook import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main.main(args=['tests/data/playbooks/reports.yml', '--syntax-check'], prog_name='p')\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    runner.cli.runs.main.main(args=['--help'], prog_name='provisioning-runs')\n")["modules"]
+    assert "runner.compiler" in modules  # the syntax check did run
+    assert "sqlalchemy" not in modules and "alembic" not in modules
