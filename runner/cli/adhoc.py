@@ -77,7 +77,21 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
                    check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
                    background=background, poll=poll)
+    from runner.callbacks.adhoc_events import AdhocEvents
+    from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor
 
-    summary = run_adhoc(run, lambda host, result: display.host_result(host, index.canonical(module), censor(result)))
+    canonical = index.canonical(module)
+    recorder = adhoc_recorder(project, options, Path(options.get("playbook_dir") or Path.cwd()))
+    events = AdhocEvents(recorder, pattern, canonical, hosts, check=options["check"]) if recorder else None
+
+    def on_result(host: str, result: dict[str, Any]) -> None:
+        shown = censor(result)
+        display.host_result(host, canonical, shown)
+        if events is not None:
+            events.host_result(host, shown)
+
+    summary = run_adhoc(run, on_result, on_start=events.start if events is not None else None)
+    if events is not None:
+        events.end(int(summary.exit_code))
     return summary.exit_code

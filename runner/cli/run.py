@@ -12,6 +12,7 @@ from typing import Any
 from runner.callbacks import Callbacks, make_callbacks
 from runner.callbacks.base import Callback
 from runner.cli.options import connection_defaults
+from runner.cli.recording import plan_recorder
 from runner.cli.session import Project
 from runner.compiler import Compiler
 from runner.config import Config
@@ -34,7 +35,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     from runner.executor.task_exec import RunOptions
 
     callbacks = run_callbacks(project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
-    recorder = _recorder(plan, compiler, project, options, kind, Path(playbook_dir))
+    recorder = plan_recorder(plan, compiler, project, options, kind, Path(playbook_dir))
     if recorder is not None:
         callbacks.callbacks.append(recorder)
     run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
@@ -80,23 +81,3 @@ def _enabled_reports(config: Config, playbook: Path) -> list[str]:
         return [f"junit:{Path(config.junit_output_dir) / f'{playbook.stem}-{time.time()}.xml'}"]
     return []
 
-
-def _recorder(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], kind: str,
-              playbook_dir: Path) -> Callback | None:
-    """The run records' callback (None when ``record_runs`` is off): what the run read is listed now, hashed
-    later on the recorder's own thread."""
-    if not project.config.record_runs:
-        return None
-    from runner.cli.common import command_line
-    from runner.records import RunDescription, run_recorder
-    from runner.records.description import inventory_sources, plan_files, plan_hash
-
-    # An infra run without -i runs on the servers it creates: the configured inventory was not read.
-    sources = project.config.inventory if options.get("inventory") or kind != "infra" else []
-    playbook = Path(plan.playbook)
-    description = RunDescription(kind=kind, argv=command_line(), project_dir=playbook_dir.resolve(),
-                                 check=bool(options["check"]), diff=bool(options["diff"]),
-                                 playbook=str(playbook.resolve()) if playbook.is_file() else plan.playbook or None,
-                                 plan_hash=plan_hash(plan),
-                                 files=plan_files(plan, compiler.vars_files) + inventory_sources(sources))
-    return run_recorder(project.config, description)

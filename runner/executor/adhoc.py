@@ -123,8 +123,10 @@ class AdhocContext:
             session.abort()
 
 
-def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -> Summary:
-    """Run the module on every host (results reported as they arrive) and return the summary.
+def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None],
+              on_start: Callable[[], None] | None = None) -> Summary:
+    """Run the module on every host (results reported as they arrive) and return the summary. ``on_start`` is
+    called once the workers have forked, before the first host starts.
 
     Ctrl-C, SIGTERM or SIGHUP stops the run: the workers stop their agents (remote processes end, temp files go)
     and the summary says which signal stopped it (exit code 99, 143 or 129).
@@ -141,6 +143,8 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None]) -
     get_environment()
 
     pool = WorkerPool(run.hosts, run.forks, AdhocContext(run))
+    if on_start is not None:
+        on_start()
 
     async def one(host: str) -> None:
         result = await pool.run(host, None)

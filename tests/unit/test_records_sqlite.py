@@ -183,3 +183,24 @@ def test_a_database_that_cannot_be_written_costs_a_warning_not_the_run(tmp_path:
     result = run_in_process(playbook, str(blocker / "runs.db"))
     assert result.exit_code == 0, result.output
     assert "[WARNING]: run records: cannot write to" in result.output and "Traceback" not in result.output
+
+
+def test_an_adhoc_run_is_recorded_as_one_play_of_one_task(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from runner.cli.adhoc import main
+    from tests.support.records import LOCAL, record_env
+
+    database = str(tmp_path / "runs.db")
+    result = CliRunner().invoke(main, ["localhost", *LOCAL, "-m", "command", "-a", "echo recorded"],
+                                env=record_env(tmp_path, database), prog_name="provisioning")
+    assert result.exit_code == 0, result.output
+    [run] = rows(database, "runs")
+    assert (run["kind"], run["status"], run["playbook"]) == ("adhoc", "ok", None)
+    assert run["command"] == "provisioning localhost -i localhost, -c local -m command -a 'echo recorded'"
+    [play] = rows(database, "plays")
+    assert (play["name"], play["pattern"]) == ("ad-hoc command", "localhost")
+    [row] = rows(database, "host_results")
+    assert row["status"] == "changed" and row["result"]["stdout"] == "recorded"
+    [counts] = rows(database, "run_hosts", order="host")
+    assert (counts["host"], counts["changed"]) == ("localhost", 1)
