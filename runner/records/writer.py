@@ -109,34 +109,34 @@ class RecordWriter(threading.Thread):
         return path.with_name(path.name + ".lock") if path is not None else None
 
     def _write_events(self, connection: Connection, batch: list[tuple[Any, ...]]) -> None:
-        results: list[dict[str, Any]] = []
+        """A batch's rows, parents first: the run, its plays, its tasks (one statement for all), the results
+        (one statement), the end. Statements take their values as parameters so SQLAlchemy compiles each once."""
+        by_kind: dict[str, list[tuple[Any, ...]]] = {"run": [], "play": [], "task": [], "result": [], "end": []}
         for event in batch:
-            kind = event[0]
-            if kind == "run":
-                self._start_run(connection, event[1])
-            elif kind == "play":
-                _, seq, play, started = event
-                row = {"run_id": self.run_id, "seq": seq, "name": play.name, "pattern": play.pattern,
-                       "position": play.position, "started_at": started}
-                self._plays[seq] = connection.execute(insert(plays).values(row)).inserted_primary_key[0]
-            elif kind == "task":
-                _, seq, play_seq, task, started = event
-                row = task_row(self.run_id, self._plays.get(play_seq), seq, task, started)  # type: ignore[arg-type]
-                self._tasks[seq] = connection.execute(insert(tasks).values(row)).inserted_primary_key[0]
-            elif kind == "result":
-                _, seq, task, host, result, ended = event
-                if "_include" in result:
-                    continue  # an include's targets are in the task files recorded, not a result
-                results.append(result_row(self.run_id, self._tasks[seq], task, host, result, ended))  # type: ignore[arg-type]
-                for fact_host, facts in facts_of(task, result).items():
-                    self._facts.setdefault(fact_host, {}).update(facts)
-            elif kind == "end":
-                if results:
-                    connection.execute(insert(host_results), results)
-                    results = []
-                self._end_run(connection, *event[1:])
+            by_kind[event[0]].append(event)
+        for _, started in by_kind["run"]:
+            self._start_run(connection, started)
+        for _, seq, play, started in by_kind["play"]:
+            row = {"run_id": self.run_id, "seq": seq, "name": play.name, "pattern": play.pattern,
+                   "position": play.position, "started_at": started}
+            self._plays[seq] = connection.execute(insert(plays), row).inserted_primary_key[0]
+        if by_kind["task"]:
+            rows = [task_row(self.run_id, self._plays.get(play_seq), seq, task, started)  # type: ignore[arg-type]
+                    for _, seq, play_seq, task, started in by_kind["task"]]
+            inserted = connection.execute(insert(tasks).returning(tasks.c.id, sort_by_parameter_order=True), rows)
+            for (_, seq, *_), (row_id,) in zip(by_kind["task"], inserted, strict=True):
+                self._tasks[seq] = row_id
+        results = []
+        for _, seq, task, host, result, ended in by_kind["result"]:
+            if "_include" in result:
+                continue  # an include's targets are in the task files recorded, not a result
+            results.append(result_row(self.run_id, self._tasks[seq], task, host, result, ended))  # type: ignore[arg-type]
+            for fact_host, facts in facts_of(task, result).items():
+                self._facts.setdefault(fact_host, {}).update(facts)
         if results:
             connection.execute(insert(host_results), results)
+        for _, counts, exit_code, ended in by_kind["end"]:
+            self._end_run(connection, counts, exit_code, ended)
 
     def _start_run(self, connection: Connection, started: Any) -> None:
         description = self.description
@@ -146,7 +146,7 @@ class RecordWriter(threading.Thread):
                "project_path": str(description.project_dir), "git_commit": git_commit(description.project_dir),
                "started_at": started, "check_mode": description.check, "diff_mode": description.diff,
                "plan_hash": description.plan_hash}
-        self.run_id = connection.execute(insert(runs).values(row)).inserted_primary_key[0]
+        self.run_id = connection.execute(insert(runs), row).inserted_primary_key[0]
         self._record_files(connection)
 
     def _record_files(self, connection: Connection) -> None:
