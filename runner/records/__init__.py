@@ -1,7 +1,8 @@
 """Run records: every run written to a database as it happens, read back by ``provisioning-runs``.
 
 ``run_recorder`` gives the callback a run reports to, or None when recording is off. Importing this package
-loads no SQLAlchemy: that happens on the writer thread once a run starts, and in ``provisioning-runs``.
+loads no SQLAlchemy: a run loads it on its writer thread only to create or migrate a database, or to write to
+PostgreSQL; ``provisioning-runs`` reads through it.
 """
 
 from __future__ import annotations

@@ -8,15 +8,14 @@ other instead of failing on a lock upgrade. PostgreSQL goes through psycopg 3.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 
 from runner.errors import UserError
+from runner.records.encoding import to_json
 from runner.records.location import DatabaseTarget
-
-BUSY_TIMEOUT_SECONDS = 60
+from runner.records.sqlite_store import BUSY_TIMEOUT_SECONDS
 
 
 class RecordsError(UserError):
@@ -28,7 +27,7 @@ def create_records_engine(target: DatabaseTarget) -> Engine:
     if target.path is None:
         return _postgres_engine(target)
     target.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    engine = create_engine(target.url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_serializer=_json)
+    engine = create_engine(target.url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_serializer=to_json)
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
@@ -52,9 +51,5 @@ def _postgres_engine(target: DatabaseTarget) -> Engine:
     except ImportError:
         raise RecordsError(f"runs_database {target.shown}: PostgreSQL needs psycopg 3: "
                            "pip install 'provisioning[postgres]'") from None
-    return create_engine(target.url, pool_pre_ping=True, json_serializer=_json)
+    return create_engine(target.url, pool_pre_ping=True, json_serializer=to_json)
 
-
-def _json(value: Any) -> str:
-    """Results may hold what JSON has no type for (bytes, sets, dates): stored as their text, as reports do."""
-    return json.dumps(value, ensure_ascii=False, default=str)

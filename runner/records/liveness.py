@@ -11,9 +11,7 @@ import os
 import socket
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, and_, select, update
-
-from runner.records.schema import runs
+from runner.records.store import RowStore
 
 
 def controller_name() -> str:
@@ -40,15 +38,10 @@ def is_alive(pid: int, started: int | None) -> bool:
     return started is None or process_start_ticks(pid) in (started, None)
 
 
-def mark_interrupted(connection: Connection) -> list[int]:
+def mark_interrupted(store: RowStore) -> list[int]:
     """Runs of this machine without an end whose controller is gone become ``interrupted``; their ids."""
-    unfinished = connection.execute(
-        select(runs.c.id, runs.c.pid, runs.c.pid_started)
-        .where(and_(runs.c.status == "running", runs.c.controller == controller_name()))).all()
-    dead = [row.id for row in unfinished if not is_alive(row.pid, row.pid_started)]
-    if dead:
-        connection.execute(update(runs).where(runs.c.id.in_(dead)).where(runs.c.status == "running")
-                           .values(status="interrupted"))
+    dead = [run_id for run_id, pid, started in store.running_runs(controller_name()) if not is_alive(pid, started)]
+    store.update_runs(dead, {"status": "interrupted"}, only_status="running")
     return dead
 
 

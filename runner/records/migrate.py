@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-from runner.records.schema import HEAD_REVISION
+from runner.records.migrations import HEAD_REVISION
 
 SCRIPT_LOCATION = str(Path(__file__).with_name("migrations"))
 _ADVISORY_LOCK_KEY = 0x70726F76  # any constant shared by every controller: "prov"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from runner.records.alchemy_store import AlchemyStore
 from runner.records.database import RecordsError, create_records_engine
 from runner.records.liveness import mark_interrupted
 from runner.records.location import DatabaseTarget
@@ -25,7 +26,7 @@ def open_records(target: DatabaseTarget) -> Engine:
     try:
         upgrade(engine, target.path.with_name(target.path.name + ".lock") if target.path is not None else None)
         with engine.begin() as connection:
-            mark_interrupted(connection)
+            mark_interrupted(AlchemyStore(connection=connection))
     except Exception:
         engine.dispose()
         raise

@@ -31,7 +31,7 @@ class RunRecorder(Callback):
         self._tasks: dict[tuple[str, str, bool], int] = {}  # the current play's tasks, by identity
 
     def playbook_start(self, path: str, check: bool = False) -> None:
-        from runner.records.writer import RecordWriter  # SQLAlchemy loads only once a run is recorded
+        from runner.records.writer import RecordWriter  # loaded only when a run is recorded
 
         self.writer = RecordWriter(self.target, self.description, self.events)
         self.events.put(("run", utc_now()))

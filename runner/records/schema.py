@@ -1,8 +1,7 @@
 """The run records' tables, as SQLAlchemy Core: one schema for SQLite and PostgreSQL.
 
 The Alembic migrations in ``migrations/versions`` build exactly these tables (a test compares them); a change
-here goes with a new migration, and ``HEAD_REVISION`` names the newest so opening an up-to-date database does
-not load Alembic at all.
+here goes with a new migration, and ``runner.records.migrations.HEAD_REVISION`` names the newest.
 
 A run owns its plays, tasks (handlers are tasks with ``is_handler``), host results, per-host counts and the list
 of files it read; file contents are stored once, by sha256, whichever runs read them. ``host_facts`` keeps the
@@ -27,8 +26,6 @@ from sqlalchemy import (
     Table,
     Text,
 )
-
-HEAD_REVISION = "0001"
 
 # Constraint names spelled out, so the migrations and both databases agree on them.
 metadata = MetaData(naming_convention={

@@ -1,5 +1,8 @@
 """The writer thread: opens the runs database, then writes the recorder's events in batches.
 
+SQLite is written with the standard library (``SqliteStore``), PostgreSQL through SQLAlchemy (``AlchemyStore``);
+SQLAlchemy and Alembic load for SQLite only when the database must be created or migrated.
+
 It wakes at most every ``BATCH_SECONDS`` while a run goes on and writes everything queued meanwhile in one
 transaction; the run's end is written at once. A database that cannot be opened or written costs the run one
 warning, never its result: the run goes on unrecorded (the controller never waits on the database, except for
@@ -18,16 +21,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, update
-
-from runner.records.database import create_records_engine
 from runner.records.description import RunDescription, expand
 from runner.records.liveness import controller_name, mark_interrupted, process_start_ticks
 from runner.records.location import DatabaseTarget
-from runner.records.migrate import upgrade
+from runner.records.migrations import HEAD_REVISION
 from runner.records.rows import censored_command, facts_of, result_row, run_status, task_row
-from runner.records.schema import files, host_facts, host_results, plays, run_files, run_hosts, runs, tasks
-from runner.records.upsert import insert_ignoring_duplicates, upsert
+from runner.records.store import RowStore
 
 BATCH_SECONDS = 0.25
 CLOSE_TIMEOUT_SECONDS = 60.0
@@ -43,7 +42,7 @@ class RecordWriter(threading.Thread):
         self.description = description
         self.events = events
         self.closing = threading.Event()
-        self.engine: Engine | None = None
+        self.store: RowStore | None = None
         self.run_id: int | None = None
         self.failed = False
         self._plays: dict[int, int] = {}  # play seq -> row id
@@ -72,8 +71,8 @@ class RecordWriter(threading.Thread):
                 if stop:
                     return
         finally:
-            if self.engine is not None:
-                self.engine.dispose()
+            if self.store is not None:
+                self.store.close()
 
     def _next_batch(self) -> list[tuple[Any, ...]]:
         batch = [self.events.get()]
@@ -88,44 +87,33 @@ class RecordWriter(threading.Thread):
 
     def _write(self, batch: list[tuple[Any, ...]]) -> None:
         try:
-            if self.engine is None:
-                self._open()
-            assert self.engine is not None
-            with self.engine.begin() as connection:
-                self._write_events(connection, batch)
+            if self.store is None:
+                self.store = open_store(self.target)
+                with self.store.transaction():
+                    mark_interrupted(self.store)
+            with self.store.transaction():
+                self._write_events(self.store, batch)
         except Exception as exc:  # a database fault must not become the run's fault
             self.failed = True
             self._warn(f"cannot write to {self.target.shown}: {type(exc).__name__}: {exc}; "
                        "the rest of this run is not recorded")
 
-    def _open(self) -> None:
-        self.engine = create_records_engine(self.target)
-        upgrade(self.engine, self._lock_path())
-        with self.engine.begin() as connection:
-            mark_interrupted(connection)
-
-    def _lock_path(self) -> Path | None:
-        path = self.target.path
-        return path.with_name(path.name + ".lock") if path is not None else None
-
-    def _write_events(self, connection: Connection, batch: list[tuple[Any, ...]]) -> None:
-        """A batch's rows, parents first: the run, its plays, its tasks (one statement for all), the results
-        (one statement), the end. Statements take their values as parameters so SQLAlchemy compiles each once."""
+    def _write_events(self, store: RowStore, batch: list[tuple[Any, ...]]) -> None:
+        """A batch's rows, parents first: the run, its plays, its tasks, the results (one statement for all),
+        the end."""
         by_kind: dict[str, list[tuple[Any, ...]]] = {"run": [], "play": [], "task": [], "result": [], "end": []}
         for event in batch:
             by_kind[event[0]].append(event)
         for _, started in by_kind["run"]:
-            self._start_run(connection, started)
-        for _, seq, play, started in by_kind["play"]:
-            row = {"run_id": self.run_id, "seq": seq, "name": play.name, "pattern": play.pattern,
-                   "position": play.position, "started_at": started}
-            self._plays[seq] = connection.execute(insert(plays), row).inserted_primary_key[0]
-        if by_kind["task"]:
-            rows = [task_row(self.run_id, self._plays.get(play_seq), seq, task, started)  # type: ignore[arg-type]
-                    for _, seq, play_seq, task, started in by_kind["task"]]
-            inserted = connection.execute(insert(tasks).returning(tasks.c.id, sort_by_parameter_order=True), rows)
-            for (_, seq, *_), (row_id,) in zip(by_kind["task"], inserted, strict=True):
-                self._tasks[seq] = row_id
+            self._start_run(store, started)
+        play_rows = [{"run_id": self.run_id, "seq": seq, "name": play.name, "pattern": play.pattern,
+                      "position": play.position, "started_at": started} for _, seq, play, started in by_kind["play"]]
+        for row, row_id in zip(play_rows, store.insert_returning_ids("plays", play_rows), strict=True):
+            self._plays[row["seq"]] = row_id
+        task_rows = [task_row(self.run_id, self._plays.get(play_seq), seq, task, started)  # type: ignore[arg-type]
+                     for _, seq, play_seq, task, started in by_kind["task"]]
+        for row, row_id in zip(task_rows, store.insert_returning_ids("tasks", task_rows), strict=True):
+            self._tasks[row["seq"]] = row_id
         results = []
         for _, seq, task, host, result, ended in by_kind["result"]:
             if "_include" in result:
@@ -133,12 +121,11 @@ class RecordWriter(threading.Thread):
             results.append(result_row(self.run_id, self._tasks[seq], task, host, result, ended))  # type: ignore[arg-type]
             for fact_host, facts in facts_of(task, result).items():
                 self._facts.setdefault(fact_host, {}).update(facts)
-        if results:
-            connection.execute(insert(host_results), results)
+        store.insert("host_results", results)
         for _, counts, exit_code, ended in by_kind["end"]:
-            self._end_run(connection, counts, exit_code, ended)
+            self._end_run(store, counts, exit_code, ended)
 
-    def _start_run(self, connection: Connection, started: Any) -> None:
+    def _start_run(self, store: RowStore, started: Any) -> None:
         description = self.description
         row = {"kind": description.kind, "status": "running", "command": censored_command(description.argv),
                "playbook": description.playbook, "user": _user(), "controller": controller_name(),
@@ -146,10 +133,10 @@ class RecordWriter(threading.Thread):
                "project_path": str(description.project_dir), "git_commit": git_commit(description.project_dir),
                "started_at": started, "check_mode": description.check, "diff_mode": description.diff,
                "plan_hash": description.plan_hash}
-        self.run_id = connection.execute(insert(runs), row).inserted_primary_key[0]
-        self._record_files(connection)
+        [self.run_id] = store.insert_returning_ids("runs", [row])
+        self._record_files(store)
 
-    def _record_files(self, connection: Connection) -> None:
+    def _record_files(self, store: RowStore) -> None:
         listed: list[dict[str, Any]] = []
         for kind, path in expand(self.description.files):
             try:
@@ -157,25 +144,52 @@ class RecordWriter(threading.Thread):
             except OSError:
                 continue  # gone or unreadable since the run read it
             digest = hashlib.sha256(content).hexdigest()
-            insert_ignoring_duplicates(connection, files, {"sha256": digest, "size": len(content),
-                                                           "content": content}, ["sha256"])
+            store.insert_ignoring_duplicates("files", {"sha256": digest, "size": len(content), "content": content},
+                                             ["sha256"])
             listed.append({"run_id": self.run_id, "path": str(path), "kind": kind, "sha256": digest})
-        if listed:
-            connection.execute(insert(run_files), listed)
+        store.insert("run_files", listed)
 
-    def _end_run(self, connection: Connection, counts: dict[str, dict[str, int]], exit_code: int,
-                 ended: Any) -> None:
-        connection.execute(update(runs).where(runs.c.id == self.run_id)
-                           .values(ended_at=ended, exit_code=exit_code, status=run_status(exit_code)))
-        if counts:
-            connection.execute(insert(run_hosts), [{"run_id": self.run_id, "host": host, **values}
-                                                   for host, values in counts.items()])
+    def _end_run(self, store: RowStore, counts: dict[str, dict[str, int]], exit_code: int, ended: Any) -> None:
+        assert self.run_id is not None
+        store.update_runs([self.run_id], {"ended_at": ended, "exit_code": exit_code, "status": run_status(exit_code)})
+        store.insert("run_hosts", [{"run_id": self.run_id, "host": host, **values} for host, values in counts.items()])
         for host, facts in self._facts.items():
-            upsert(connection, host_facts, {"host": host, "run_id": self.run_id, "updated_at": ended,
-                                            "facts": facts}, ["host"])
+            store.upsert("host_facts", {"host": host, "run_id": self.run_id, "updated_at": ended, "facts": facts},
+                         ["host"])
 
     def _warn(self, message: str) -> None:
         sys.stderr.write(f"[WARNING]: run records: {message}\n")
+
+
+def open_store(target: DatabaseTarget) -> RowStore:
+    """The store a run writes through, its database brought to the current schema first. A SQLite database that
+    is up to date is written with the standard library alone: SQLAlchemy and Alembic load only to migrate it."""
+    if target.path is not None:
+        from runner.records.sqlite_store import SqliteStore
+
+        store = SqliteStore(target.path)
+        if store.revision() != HEAD_REVISION:
+            _migrate(target)
+        return store
+    from runner.records.alchemy_store import AlchemyStore
+    from runner.records.database import create_records_engine
+
+    engine = create_records_engine(target)
+    _migrate(target, engine)
+    return AlchemyStore(engine)
+
+
+def _migrate(target: DatabaseTarget, engine: Any = None) -> None:
+    from runner.records.database import create_records_engine
+    from runner.records.migrate import upgrade
+
+    own = engine is None
+    engine = engine or create_records_engine(target)
+    try:
+        upgrade(engine, target.path.with_name(target.path.name + ".lock") if target.path is not None else None)
+    finally:
+        if own:
+            engine.dispose()
 
 
 def _user() -> str:

@@ -102,7 +102,8 @@ def migrate_and_compare(url: str) -> list[Any]:
     from runner.records.database import create_records_engine
     from runner.records.location import database_target
     from runner.records.migrate import current_revision, run_alembic_upgrade
-    from runner.records.schema import HEAD_REVISION, metadata
+    from runner.records.migrations import HEAD_REVISION
+    from runner.records.schema import metadata
 
     engine = create_records_engine(database_target(url, Path.cwd()))
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.records.migrate import SCRIPT_LOCATION
-from runner.records.schema import HEAD_REVISION
+from runner.records.migrations import HEAD_REVISION
 from tests.support.records import migrate_and_compare
 
 
@@ -43,3 +43,13 @@ def test_a_database_opened_for_recording_is_migrated_once_by_concurrent_openers(
 
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(open_one, range(4))) == [HEAD_REVISION] * 4
+
+
+def test_the_plain_sqlite_writer_knows_every_json_column() -> None:
+    from sqlalchemy import JSON
+
+    from runner.records.encoding import JSON_COLUMNS
+    from runner.records.schema import metadata
+
+    found = {column.name for table in metadata.tables.values() for column in table.c if isinstance(column.type, JSON)}
+    assert found == JSON_COLUMNS

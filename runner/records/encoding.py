@@ -1,0 +1,20 @@
+"""How values are stored, shared by both ways of writing (SQLAlchemy and the plain SQLite writer)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+# Columns of JSON type (runner.records.schema); a test keeps this list and the schema in step.
+JSON_COLUMNS = frozenset({"result", "diff", "facts"})
+
+
+def to_json(value: Any) -> str:
+    """Results may hold what JSON has no type for (bytes, sets, dates): stored as their text, as reports do."""
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def sqlite_time(moment: datetime) -> str:
+    """A UTC time as SQLAlchemy's SQLite DateTime stores it, so both writers' rows read back alike."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
