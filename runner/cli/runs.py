@@ -57,17 +57,25 @@ def _emit(out: str, data: Any, table: Callable[[Any], str]) -> None:
 
 def _with_records(database: str | None, action: Callable[[Any], Any], *, write: bool = False) -> Any:
     """Run ``action`` on a connection to the runs database (in a transaction when ``write``)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from runner.config import load_config
     from runner.records import database_target
+    from runner.records.database import RecordsError
     from runner.records.reading import open_records
 
     setting = database if database is not None else load_config().runs_database
-    engine = open_records(database_target(setting, Path.cwd()))
+    target = database_target(setting, Path.cwd())
     try:
-        with engine.begin() if write else engine.connect() as connection:
-            return action(connection)
-    finally:
-        engine.dispose()
+        engine = open_records(target)
+        try:
+            with engine.begin() if write else engine.connect() as connection:
+                return action(connection)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        cause = getattr(exc, "orig", None) or exc
+        raise RecordsError(f"cannot read the runs database {target.shown}: {str(cause).strip().splitlines()[0]}")
 
 
 @click.group(cls=Group, context_settings=CONTEXT_SETTINGS)

@@ -126,3 +126,11 @@ def test_prune_deletes_old_runs_and_the_files_only_they_read(tmp_path: Path) -> 
     assert {row["run_id"] for row in rows(database, "host_results")} == {2}
     assert len(rows(database, "files", "sha256")) == 1
     assert runs_command(database, "prune", "--older-than", "30d").stdout.strip() == "pruned 0 runs and 0 unused files"
+
+
+def test_a_file_that_is_not_a_database_gives_a_message(tmp_path: Path) -> None:
+    garbage = tmp_path / "runs.db"
+    garbage.write_bytes(b"this is not a database\n" * 200)
+    done = runs_command(str(garbage), "list")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"cannot read the runs database {garbage}: file is not a database" in done.stderr
