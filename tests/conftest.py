@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import fcntl
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from runner.testenv import DEFAULT_STATE_ROOT, TestEnv, unavailable_reason
+
+_DATA_HOME = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Runs are recorded by default into the user's data directory: the suite's runs (in-process, and the commands
+    it starts, which inherit the environment) go to a directory of this session instead, never the tester's own."""
+    config.stash[_DATA_HOME] = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="provisioning-test-data-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    data_home = config.stash.get(_DATA_HOME, None)
+    if data_home:
+        shutil.rmtree(data_home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
