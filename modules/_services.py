@@ -54,15 +54,21 @@ class ServiceChange(object):
         return bool(self.actions)
 
 
-def run_actions(module, change, sleep=None):
-    """Run the change's commands (nothing in check mode); a failing one fails the module naming it."""
+def run_actions(module, change, sleep=None, runner=None):
+    """Run the change's commands (nothing in check mode); a failing one fails the module naming it.
+
+    ``runner(what, argv)`` -> (rc, out, err) runs a command another way (sysvinit's daemonize).
+    """
     if module.check_mode:
         return
     for what, argv in change.actions:
         if what == "sleep":
             time.sleep(sleep)
             continue
-        rc, out, err = module.run_command(argv, environ_update={"LANG": "C"})
+        if runner is not None:
+            rc, out, err = runner(what, argv)
+        else:
+            rc, out, err = module.run_command(argv, environ_update={"LANG": "C"})
         if rc != 0:
             module.fail("Unable to %s service %s: %s" % (what, change.name, (err or out).strip()), rc=rc,
                         stdout=out, stderr=err)
