@@ -362,11 +362,16 @@ class Module(object):
         return proc.returncode, out_text, err_text
 
     def get_bin_path(self, name, required=False, extra_dirs=()):
-        search = os.environ.get("PATH", "").split(os.pathsep) + list(extra_dirs) + [
-            "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
+        """The path of the executable ``name``: looked for in ``extra_dirs``, then PATH, then the usual bin and sbin
+        directories PATH lacks. Required and missing, the module fails with ansible-core's message."""
+        search = []
+        for directory in list(extra_dirs) + os.environ.get("PATH", "").split(os.pathsep) + [
+                "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]:
+            if directory and directory not in search:
+                search.append(directory)
         found = shutil.which(name, path=os.pathsep.join(search))
         if found is None and required:
-            self.fail("Failed to find required executable '%s' in paths: %s" % (name, os.pathsep.join(search)))
+            self.fail('Failed to find required executable "%s" in paths: %s' % (name, os.pathsep.join(search)))
         return found
 
     # -- files ---------------------------------------------------------------------------------------------
