@@ -1,21 +1,25 @@
 """Install, upgrade and remove packages with the host's own package manager (apt on Debian and Ubuntu)."""
 
 from modules._apt import apt_params, run_apt
+from modules._pkgmgr import binaries, detect_manager
+from modules._rpmtools import run_dnf, run_dnf5
 
 DOCUMENTATION = {
     "short_description": "Generic OS package manager",
     "description": [
-        "Dispatches on the host itself: the agent looks for the package manager (apt-get) and runs the apt "
-        "module's logic with name and state, so the result, check mode and diff are the apt module's.",
-        "use names the manager explicitly; only apt is supported, any other is a clear failure.",
+        "Dispatches on the host itself: the agent looks for the package manager (what ansible_facts.pkg_mgr "
+        "would name) and runs that module's logic with name and state, so the result, check mode and diff are "
+        "the apt module's on Debian; dnf, dnf5 and yum run the dnf and dnf5 modules, which fail as "
+        "ansible-core's do where their tools are missing.",
+        "use names the manager explicitly (apt, dnf, dnf5, yum); any other is a clear failure.",
     ],
     "options": {
         "name": {"description": "Package names, with versions as the manager spells them (foo=1.0 for apt).",
                  "type": "list", "elements": "str", "required": True},
         "state": {"description": "present, latest or absent (installed/removed are accepted too).",
                   "type": "str", "required": True},
-        "use": {"description": "The package manager: auto (detected on the host) or apt.", "type": "str",
-                "default": "auto"},
+        "use": {"description": "The package manager: auto (detected on the host), apt, dnf, dnf5 or yum.",
+                "type": "str", "default": "auto"},
     },
 }
 
@@ -36,17 +40,14 @@ ARGUMENT_SPEC = {
 }
 SUPPORTS_CHECK_MODE = True
 
-# Package managers by the binary that marks them; the first found on the host is used.
-MANAGERS = (("apt", "apt-get"), ("dnf", "dnf"), ("yum", "yum"), ("zypper", "zypper"), ("apk", "apk"),
-            ("pacman", "pacman"))
-SUPPORTED = {"apt": lambda module, name, state: run_apt(module, apt_params({"name": name, "state": state}))}
-
-
-def detect_manager(module):
-    for manager, binary in MANAGERS:
-        if module.get_bin_path(binary):
-            return manager
-    return None
+# The managers this runner drives, as ansible-core's package action dispatches to their modules: dnf and dnf5
+# (and yum, which ansible-core redirects to dnf) behave as those modules do on this host.
+SUPPORTED = {
+    "apt": lambda module, name, state: run_apt(module, apt_params({"name": name, "state": state})),
+    "dnf": lambda module, name, state: run_dnf(module, "dnf"),
+    "dnf5": lambda module, name, state: run_dnf5(module),
+    "yum": lambda module, name, state: run_dnf(module, "auto"),
+}
 
 
 def run(module):
@@ -56,7 +57,7 @@ def run(module):
         manager = detect_manager(module)
         if manager is None:
             module.fail("Could not detect which package manager to use: none of %s was found on the host"
-                        % ", ".join(binary for _, binary in MANAGERS))
+                        % ", ".join(binaries()))
     handler = SUPPORTED.get(manager)
     if handler is None:
         module.fail("package manager '%s' is not supported (use: %s); supported: %s"
