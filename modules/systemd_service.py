@@ -39,7 +39,7 @@ EXAMPLES = """
     daemon_reload: true
 
 - name: Make sure a unit cannot be started
-  systemd_service:
+  systemd:  # the same module under its older name
     name: telnet.socket
     masked: true
 """
