@@ -14,8 +14,8 @@ from runner.galaxy.yamltext import to_yaml
 from runner.infra import Infra, is_infra, read_infra
 from runner.infra.servers import AnyServer
 from runner.loader.yaml import load_yaml_file
+from runner.platform_specs import SEED_KINDS, validate_seed_file
 from runner.providers import ServerState, provider_for
-from runner.seeds import SEED_KINDS, validate_seed_file
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import Resolution
 from runner.util.table import render_table

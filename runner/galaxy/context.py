@@ -21,7 +21,7 @@ from runner.galaxy.errors import GalaxyError
 from runner.galaxy.extract import DEFAULT_MAX_SIZE
 from runner.galaxy.reference import ReferenceSyntaxError, RoleRef, parse_reference
 from runner.galaxy.registry_config import load_registry_file, registry_address
-from runner.seeds.oci_registry import OCIRegistryConfig
+from runner.platform_specs.oci_registry import OCIRegistryConfig
 
 DEFAULT_NAMESPACE = "provisioning-extensions"  # the seed schema's default extensions namespace
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.galaxy.errors import GalaxyError
-from runner.seeds.oci_registry import OCIRegistryConfig
+from runner.platform_specs.oci_registry import OCIRegistryConfig
 
 BINARIES = ("registry", "docker-registry")  # upstream's name, Debian's name
 

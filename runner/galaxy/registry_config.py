@@ -1,6 +1,6 @@
 """The registry file (``[galaxy] registry_file``): an OCI registry configuration of the seed schema, in YAML.
 
-The models are the seed schema's own, in ``runner.seeds.oci_registry`` (every field, default and check message
+The models are the seed schema's own, in ``runner.platform_specs.oci_registry`` (every field, default and check message
 of ``OCIRegistryConfig`` and what it contains, Zot and Harbor included); this module reads a registry file as
 one and says what galaxy takes from it: the address (endpoint and port), TLS (``ca_cert_path``,
 ``remote.verify_ssl``), authentication (``username`` with ``password_path``, or ``auth_token_path``), the remote
@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.errors import OptionError
-from runner.seeds import validate_seed_file
-from runner.seeds.oci_registry import OCIRegistryConfig
+from runner.platform_specs import validate_seed_file
+from runner.platform_specs.oci_registry import OCIRegistryConfig
 
 # The schema's port comment says "defaults by type": these are usually served behind HTTPS on 443.
 HTTPS_DEFAULT_TYPES = frozenset({"harbor", "artifactory"})

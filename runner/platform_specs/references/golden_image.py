@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from runner.seeds.golden_image import GoldenImageRegistry
-from runner.seeds.references.problems import Problems
-from runner.seeds.references.taskservs import check_image_taskservs
+from runner.platform_specs.golden_image import GoldenImageRegistry
+from runner.platform_specs.references.problems import Problems
+from runner.platform_specs.references.taskservs import check_image_taskservs
 
 
 def check_registry(registry: GoldenImageRegistry, *, taskservs: Collection[str] | None, problems: Problems) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from runner.errors import SourcePosition
-from runner.seeds.base import SeedModel
-from runner.seeds.document import NestedProvisioning
-from runner.seeds.formats import is_network
-from runner.seeds.nested import ContainerConfig, MultiTierDeployment, NestedProvisioningPolicy, NestedVmConfig
-from runner.seeds.references.problems import Problems
-from runner.seeds.references.taskservs import check_image_taskservs
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.document import NestedProvisioning
+from runner.platform_specs.formats import is_network
+from runner.platform_specs.nested import ContainerConfig, MultiTierDeployment, NestedProvisioningPolicy, NestedVmConfig
+from runner.platform_specs.references.problems import Problems
+from runner.platform_specs.references.taskservs import check_image_taskservs
 
 
 def check_document(document: NestedProvisioning, *, taskservs: Collection[str] | None,

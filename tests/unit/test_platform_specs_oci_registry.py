@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from runner.seeds import HarborRegistryConfig, OCIRegistryConfig, ZotRegistryConfig
-from tests.unit.seed_examples import VALID, messages, problems, read, seed_yaml
+from runner.platform_specs import HarborRegistryConfig, OCIRegistryConfig, ZotRegistryConfig
+from tests.unit.platform_spec_examples import VALID, messages, problems, read, seed_yaml
 
 LOCAL_EXAMPLE = """\
 deployment: local

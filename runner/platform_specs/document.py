@@ -2,7 +2,7 @@
 
 The original schemas have no top-level container: ``MultiTierDeployment`` holds one stack (networks, volumes,
 parent VMs, nested VMs, containers), while policies, snapshots and golden images stand alone. A document puts
-them in one file, so names can be checked across them (``runner.seeds.references``)::
+them in one file, so names can be checked across them (``runner.platform_specs.references``)::
 
     policy:                       # NestedProvisioningPolicy; its defaults apply when left out
       max_nesting_depth: 3
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from runner.seeds.base import SeedModel
-from runner.seeds.golden_image import GoldenImageConfig
-from runner.seeds.nested import MultiTierDeployment, NestedProvisioningPolicy, NetworkPolicy, VolumeSnapshot
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.golden_image import GoldenImageConfig
+from runner.platform_specs.nested import MultiTierDeployment, NestedProvisioningPolicy, NetworkPolicy, VolumeSnapshot
 
 
 class NestedProvisioning(SeedModel):

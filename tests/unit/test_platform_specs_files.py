@@ -8,7 +8,7 @@ import pytest
 
 from runner.errors import ExitCode, OptionError, ParseError, SourcePosition
 from runner.models.validation import ParseErrors
-from runner.seeds import NestedProvisioning, OCIRegistryConfig, validate_seed_file
+from runner.platform_specs import NestedProvisioning, OCIRegistryConfig, validate_seed_file
 
 MANY_MISTAKES = """\
 policy:

@@ -1,18 +1,19 @@
-"""The seed schemas as typed models: nested provisioning (VM → VM → containers), golden images and OCI registry
-configuration, with every field, default and check of the original schemas and their check messages word for
-word.
+"""The platform's specifications (its "seed schemas") as typed models: nested provisioning (VM → VM →
+containers), golden images and OCI registry configuration, with every field, default and check of the original
+schemas and their check messages word for word.
 
-- ``runner.seeds.nested``, ``runner.seeds.golden_image``, ``runner.seeds.oci_registry``: one module per original
-  schema file; ``runner.seeds.document.NestedProvisioning`` ties the nested provisioning schemas into one file.
+- ``runner.platform_specs.nested``, ``runner.platform_specs.golden_image``, ``runner.platform_specs.oci_registry``:
+  one module per original schema file; ``runner.platform_specs.document.NestedProvisioning`` ties the nested
+  provisioning schemas into one file.
 - ``validate_seed_file(path, kind)`` reads a YAML file as a kind (``SEED_KINDS``) and reports every problem at
   its file:line:col; ``check_references(model)`` checks the names a document uses across it.
-- ``python -m runner.seeds.schemas`` writes their JSON Schemas to schemas/seeds/ (see docs/schemas.md).
+- ``python -m runner.platform_specs.schemas`` writes their JSON Schemas to schemas/seeds/ (see docs/schemas.md).
 """
 
-from runner.seeds.base import SeedModel
-from runner.seeds.document import NestedProvisioning
-from runner.seeds.files import SEED_KINDS, kind_of, validate_seed, validate_seed_file
-from runner.seeds.golden_image import (
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.document import NestedProvisioning
+from runner.platform_specs.files import SEED_KINDS, kind_of, validate_seed, validate_seed_file
+from runner.platform_specs.golden_image import (
     GoldenImageBuildJob,
     GoldenImageCache,
     GoldenImageConfig,
@@ -21,7 +22,7 @@ from runner.seeds.golden_image import (
     ImageBuildPolicy,
     ImageBuildSteps,
 )
-from runner.seeds.nested import (
+from runner.platform_specs.nested import (
     ContainerConfig,
     MultiTierDeployment,
     NestedProvisioningPolicy,
@@ -31,7 +32,7 @@ from runner.seeds.nested import (
     VolumeConfig,
     VolumeSnapshot,
 )
-from runner.seeds.oci_registry import (
+from runner.platform_specs.oci_registry import (
     AnyOCIRegistryConfig,
     HarborConfig,
     HarborRegistryConfig,
@@ -52,7 +53,7 @@ from runner.seeds.oci_registry import (
     ZotFeatures,
     ZotRegistryConfig,
 )
-from runner.seeds.references import check_references
+from runner.platform_specs.references import check_references
 
 __all__ = [
     "SEED_KINDS",

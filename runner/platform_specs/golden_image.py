@@ -4,7 +4,7 @@ build steps, build policy, and the registry that holds them all.
 Every field, default and check of the original schemas, with their check messages word for word. Times are
 ISO 8601 timestamps (text in the original). Added: ``build_retries`` cannot be negative. Names that refer to
 other entries (an image's taskservs, a version's build job, a cache entry's version) are checked by
-``runner.seeds.references``.
+``runner.platform_specs.references``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from runner.seeds.base import SeedModel
-from runner.seeds.checks import above, at_least, at_most_chars, at_most_items, between, exact_chars, non_empty
-from runner.seeds.types import Bool, Timestamp
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.checks import above, at_least, at_most_chars, at_most_items, between, exact_chars, non_empty
+from runner.platform_specs.types import Bool, Timestamp
 
 Sha256 = Annotated[str, exact_chars(64, "SHA256 checksum must be 64 characters")]
 

@@ -11,16 +11,21 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from runner.errors import UserError
-from runner.seeds.base import SeedModel
-from runner.seeds.document import NestedProvisioning
-from runner.seeds.golden_image import GoldenImageBuildJob, GoldenImageConfig, GoldenImageRegistry, ImageBuildSteps
-from runner.seeds.nested import MultiTierDeployment
-from runner.seeds.oci_registry import OCIRegistryConfig
-from runner.seeds.references.golden_image import check_registry
-from runner.seeds.references.nested import check_deployment, check_document
-from runner.seeds.references.oci_registry import check_registry_config
-from runner.seeds.references.problems import Problems
-from runner.seeds.references.taskservs import check_image_taskservs, check_install_order
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.document import NestedProvisioning
+from runner.platform_specs.golden_image import (
+    GoldenImageBuildJob,
+    GoldenImageConfig,
+    GoldenImageRegistry,
+    ImageBuildSteps,
+)
+from runner.platform_specs.nested import MultiTierDeployment
+from runner.platform_specs.oci_registry import OCIRegistryConfig
+from runner.platform_specs.references.golden_image import check_registry
+from runner.platform_specs.references.nested import check_deployment, check_document
+from runner.platform_specs.references.oci_registry import check_registry_config
+from runner.platform_specs.references.problems import Problems
+from runner.platform_specs.references.taskservs import check_image_taskservs, check_install_order
 
 
 def check_references(document: SeedModel, *, taskservs: Collection[str] | None = None,

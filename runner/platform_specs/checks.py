@@ -2,7 +2,7 @@
 
 A check on one field is an ``Annotated`` marker (``Annotated[int, between(1, 32, "CPU must be 1-32")]``): pydantic
 runs it at that field, so the problem is reported at the field's file:line:col and the other fields are still
-read. A check between fields is a ``Rule`` of the model (``runner.seeds.base.SeedModel.RULES``), pointed at the
+read. A check between fields is a ``Rule`` of the model (``runner.platform_specs.base.SeedModel.RULES``), pointed at the
 field the rule is about. Both state themselves in the JSON Schema too (``minimum``, ``pattern``, ``if``/``then``),
 so an editor flags what validation would.
 """

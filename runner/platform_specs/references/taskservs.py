@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from runner.seeds.golden_image import GoldenImageConfig, ImageBuildSteps
-from runner.seeds.references.problems import Problems
+from runner.platform_specs.golden_image import GoldenImageConfig, ImageBuildSteps
+from runner.platform_specs.references.problems import Problems
 
 
 def check_image_taskservs(image: GoldenImageConfig, catalogue: Collection[str] | None, problems: Problems) -> None:

@@ -1,6 +1,6 @@
-"""JSON Schemas of the seed files, generated from the models: ``python -m runner.seeds.schemas [--check]``.
+"""JSON Schemas of the seed files, generated from the models: ``python -m runner.platform_specs.schemas [--check]``.
 
-One file per kind (``runner.seeds.files.SEED_KINDS``) in schemas/seeds/, written and checked with the same
+One file per kind (``runner.platform_specs.files.SEED_KINDS``) in schemas/seeds/, written and checked with the same
 functions as the playbook language's schemas; the unit tests fail when a committed file is not current.
 """
 
@@ -10,11 +10,11 @@ import sys
 from typing import Any
 
 from runner.models import schemas
-from runner.seeds.files import SEED_KINDS
+from runner.platform_specs.files import SEED_KINDS
 
 SCHEMA_DIR = schemas.SCHEMA_DIR / "seeds"
 SCHEMAS: dict[str, tuple[str, Any]] = {f"{kind}.schema.json": entry for kind, entry in SEED_KINDS.items()}
-PROG = "python -m runner.seeds.schemas"
+PROG = "python -m runner.platform_specs.schemas"
 
 
 def stale() -> list[str]:

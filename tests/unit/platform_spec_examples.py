@@ -14,7 +14,7 @@ import yaml
 from runner.errors import UserError
 from runner.loader.yaml import load_yaml_text
 from runner.models.validation import ParseErrors
-from runner.seeds import validate_seed
+from runner.platform_specs import validate_seed
 
 SHA256 = "a" * 64
 WHEN = "2025-10-06T12:00:00Z"

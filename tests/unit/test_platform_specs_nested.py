@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-import runner.seeds.document as document_module
-from runner.seeds import NestedProvisioning
-from tests.unit.seed_examples import VALID, messages, read, seed_yaml
+import runner.platform_specs.document as document_module
+from runner.platform_specs import NestedProvisioning
+from tests.unit.platform_spec_examples import VALID, messages, read, seed_yaml
 
 
 def values(model: Any) -> dict[str, Any]:

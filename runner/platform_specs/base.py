@@ -2,9 +2,9 @@
 
 A seed model is a ``runner.models.base.Model``: an unknown key is an error at that key with a did-you-mean, and
 ``runner.models.validation.validate`` reports every problem of a file at its file:line:col. On top of that it is
-strict about value types (see ``runner.seeds.types``), applies its ``RULES`` (checks between fields, all of them
-reported, not only the first) and remembers the mapping it was read from, so reference checks made later
-(``runner.seeds.references``) can point at the exact name that does not resolve.
+strict about value types (see ``runner.platform_specs.types``), applies its ``RULES`` (checks between fields, all
+of them reported, not only the first) and remembers the mapping it was read from, so reference checks made later
+(``runner.platform_specs.references``) can point at the exact name that does not resolve.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pydantic_core import CoreSchema, InitErrorDetails
 from runner.errors import SourcePosition
 from runner.models.base import Model
 from runner.models.validation import locate
-from runner.seeds.checks import Rule, failure
+from runner.platform_specs.checks import Rule, failure
 
 
 class SeedModel(Model):

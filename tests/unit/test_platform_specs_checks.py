@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from runner.errors import SourcePosition
-from runner.seeds import SEED_KINDS
-from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
+from runner.platform_specs import SEED_KINDS
+from tests.unit.platform_spec_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
 
 
 def key_line(text: str, key: str) -> int:

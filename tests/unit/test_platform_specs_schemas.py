@@ -11,9 +11,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from runner.seeds import SEED_KINDS
-from runner.seeds import schemas as seed_schemas
-from tests.unit.seed_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
+from runner.platform_specs import SEED_KINDS
+from runner.platform_specs import schemas as seed_schemas
+from tests.unit.platform_spec_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
 
 
 @cache
@@ -28,7 +28,7 @@ def accepts(kind: str, data: Any) -> bool:
 
 
 def test_committed_seed_schemas_are_current() -> None:
-    assert seed_schemas.stale() == [], "run: python -m runner.seeds.schemas"
+    assert seed_schemas.stale() == [], "run: python -m runner.platform_specs.schemas"
 
 
 def test_there_is_one_schema_file_per_kind() -> None:
@@ -42,7 +42,8 @@ def test_check_mode_reports_a_stale_schema_and_writing_makes_it_current(tmp_path
     assert seed_schemas.main(["--check", "--dir", str(tmp_path)]) == 0
     (tmp_path / "volume-config.schema.json").write_text("{}\n")
     assert seed_schemas.main(["--check", "--dir", str(tmp_path)]) == 1
-    assert "volume-config.schema.json is not current; run python -m runner.seeds.schemas" in capsys.readouterr().err
+    assert ("volume-config.schema.json is not current; run python -m runner.platform_specs.schemas"
+            in capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("kind", sorted(VALID))

@@ -15,12 +15,12 @@ from typing import Any
 from runner.errors import OptionError, SourcePosition, UserError, did_you_mean
 from runner.loader.yaml import load_yaml_file
 from runner.models.validation import raise_collected, validate
-from runner.seeds.base import SeedModel
-from runner.seeds.document import NestedProvisioning
-from runner.seeds.golden_image import GOLDEN_IMAGE_SCHEMAS
-from runner.seeds.nested import NESTED_SCHEMAS
-from runner.seeds.oci_registry import OCI_REGISTRY_SCHEMAS, AnyOCIRegistryConfig, OCIRegistryConfig
-from runner.seeds.references import check_references
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.document import NestedProvisioning
+from runner.platform_specs.golden_image import GOLDEN_IMAGE_SCHEMAS
+from runner.platform_specs.nested import NESTED_SCHEMAS
+from runner.platform_specs.oci_registry import OCI_REGISTRY_SCHEMAS, AnyOCIRegistryConfig, OCIRegistryConfig
+from runner.platform_specs.references import check_references
 
 
 def kind_of(model: type[SeedModel]) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from runner.seeds import check_references
-from tests.unit.seed_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
+from runner.platform_specs import check_references
+from tests.unit.platform_spec_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 
 def stack(**changes: Any) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from runner.seeds.oci_registry import OCIRegistryConfig
-from runner.seeds.references.problems import Problems
+from runner.platform_specs.oci_registry import OCIRegistryConfig
+from runner.platform_specs.references.problems import Problems
 
 
 def check_registry_config(config: OCIRegistryConfig, problems: Problems) -> None:

@@ -18,10 +18,17 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator, ValidationInfo, model_validator
 from pydantic.json_schema import JsonDict
 
-from runner.seeds.base import SeedModel
-from runner.seeds.checks import Rule, above, at_least, between, matches, non_empty, reworded, satisfies
-from runner.seeds.formats import CRON_LINE, GO_DURATION, OCI_DIGEST, is_cron_line, is_go_duration, is_oci_digest
-from runner.seeds.types import Bool
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.checks import Rule, above, at_least, between, matches, non_empty, reworded, satisfies
+from runner.platform_specs.formats import (
+    CRON_LINE,
+    GO_DURATION,
+    OCI_DIGEST,
+    is_cron_line,
+    is_go_duration,
+    is_oci_digest,
+)
+from runner.platform_specs.types import Bool
 
 NAMESPACE_PATTERN = r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"
 TAG_PATTERN = r"^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$"

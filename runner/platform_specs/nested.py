@@ -5,7 +5,7 @@ Every field, default and check of the original schemas, with their check message
 leaves some things unchecked that would only fail later on a host; these are checked here too (marked "added"):
 a network's subnet is a CIDR, its gateway and DHCP range lie inside it, a VLAN network has a VLAN ID, a policy's
 port range reads as ports. Names that refer to other mappings (a VM's parent, networks, volumes, golden image)
-are checked by ``runner.seeds.references``, which can see the whole document.
+are checked by ``runner.platform_specs.references``, which can see the whole document.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from runner.seeds.base import SeedModel
-from runner.seeds.checks import Rule, above, at_least, between, matches, non_empty, non_empty_list, satisfies
-from runner.seeds.formats import PORT_RANGE, is_address_in, is_network, is_port_range
-from runner.seeds.types import Bool, PortMap, Timestamp
+from runner.platform_specs.base import SeedModel
+from runner.platform_specs.checks import Rule, above, at_least, between, matches, non_empty, non_empty_list, satisfies
+from runner.platform_specs.formats import PORT_RANGE, is_address_in, is_network, is_port_range
+from runner.platform_specs.types import Bool, PortMap, Timestamp
 
 VolumeType = Literal["local", "nfs", "cifs", "cloud", "host"]
 NetworkType = Literal["bridge", "overlay", "host", "vlan"]
