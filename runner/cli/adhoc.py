@@ -55,7 +55,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
          **options: Any) -> int:
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
     # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
-    from runner.cli.session import load_project
+    from runner.cli.project import load_project
     from runner.executor.adhoc import AdhocRun, run_adhoc
 
     project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)

@@ -25,8 +25,8 @@ import click
 from runner.cli.common import Group, report_errors
 from runner.cli.infra_views import order_lines, server_details, server_table, taskserv_listing, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
+from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
-from runner.cli.session import Project, load_project, play_defaults
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog

@@ -178,7 +178,7 @@ def _group(inventory: Inventory, name: str) -> Group:
 def _sources(given: tuple[str, ...]) -> list[str]:
     """The -i values, else the configured inventory (provisioning.cfg or PROVISIONING_INVENTORY); the embedded
     default inventory of local test hosts is resolved as every command resolves it."""
-    from runner.cli.session import resolve_inventory_sources
+    from runner.cli.project import resolve_inventory_sources
     from runner.config import load_config
 
     resolved = resolve_inventory_sources(load_config({"inventory": list(given) or None}))

@@ -99,8 +99,8 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         if not infra.is_file():
             raise OptionError(f"the infra: {infra} could not be found")
     # Imported here, not with the module: --help and option errors answer without loading the compiler.
+    from runner.cli.project import load_hosts, load_project, play_defaults
     from runner.cli.run import run_plan
-    from runner.cli.session import load_hosts, load_project, play_defaults
     from runner.compiler import CompileOptions, Compiler
 
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.cli.common import command_line
-from runner.cli.session import Project
+from runner.cli.project import Project
 
 if TYPE_CHECKING:
     from runner.callbacks.base import Callback

@@ -12,8 +12,8 @@ from typing import Any
 from runner.callbacks import Callbacks, make_callbacks
 from runner.callbacks.base import Callback
 from runner.cli.options import connection_defaults
+from runner.cli.project import Project
 from runner.cli.recording import plan_recorder
-from runner.cli.session import Project
 from runner.compiler import Compiler
 from runner.config import Config
 from runner.config.support import enabled_callback
