@@ -49,10 +49,10 @@ from runner.infra.servers import (
     missing_settings,
 )
 from runner.infra.types import GroupName, GroupNames, Hostname, HostnameList
-from runner.loader.yaml import position_of
 from runner.models.base import Model, Source, report
 from runner.models.types import Variables
 from runner.models.validation import validate_within
+from runner.positions import position_of
 
 
 class Defaults(ServerSettings):

@@ -26,9 +26,9 @@ from runner.infra.types import (
     PositiveInt,
     StringMapping,
 )
-from runner.loader.yaml import position_of
 from runner.models.base import POSITION_KEY, Model, Source, report
 from runner.models.types import Text, Variables, expected
+from runner.positions import position_of
 
 PROVIDERS = ("local", "aws", "upcloud")
 

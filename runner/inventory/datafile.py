@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition
-from runner.loader.yaml import finish_document, load_yaml_text, position_of, read_text_and_encryption
+from runner.loader.yaml import finish_document, load_yaml_text, read_text_and_encryption
+from runner.positions import position_of
 
 
 def read_text(path: Path) -> str:

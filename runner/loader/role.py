@@ -16,11 +16,12 @@ from typing import Any
 
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.loader.playbook import IsModule, load_handler_file, load_task_file
-from runner.loader.yaml import load_yaml_file, position_of
+from runner.loader.yaml import load_yaml_file
 from runner.models.block import HandlerEntry, TaskEntry
 from runner.models.role import ArgumentSpecs, EntryPoint, RoleMeta
 from runner.models.types import describe
 from runner.models.validation import raise_collected, validate
+from runner.positions import position_of
 
 EXTENSIONS = (".yml", ".yaml", ".json")
 MAIN = "main"

@@ -24,42 +24,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
 from runner.loader.aliases import check_alias_expansion
+from runner.positions import PositionedDict, PositionedList, Positions
 
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class Positions:
-    """Where a container and its parts were written; 0-based, as the parser counts (``position_of`` adds one)."""
-
-    __slots__ = ("col", "items", "keys", "line", "values")
-
-    def __init__(self, line: int, col: int):
-        self.line = line
-        self.col = col
-        self.keys: dict[Any, tuple[int, int]] = {}
-        self.values: dict[Any, tuple[int, int]] = {}
-        self.items: list[tuple[int, int]] = []
-
-    def key(self, key: Any) -> tuple[int, int]:
-        return self.keys[key]
-
-    def value(self, key: Any) -> tuple[int, int]:
-        return self.values[key]
-
-    def item(self, index: int) -> tuple[int, int]:
-        return self.items[index]
-
-
-class PositionedDict(dict):  # type: ignore[type-arg]
-    """A mapping read from YAML: ``lc`` holds positions, ``source_path`` the file."""
-
-    lc: Positions
-    source_path: str
-
-
-class PositionedList(list):  # type: ignore[type-arg]
-    lc: Positions
-    source_path: str
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -220,26 +187,3 @@ def decrypt_document(data: Any, path: str) -> Any:
 
 # Cheap test before importing runner.secrets: the vault header, age's binary header or its armor.
 _ENCRYPTED_START = re.compile(rb"^(?:\$ANSIBLE_VAULT|age-encryption\.org/v1|\s*-----BEGIN AGE ENCRYPTED FILE-----)")
-
-
-def position_of(container: Any, key: Any = None, *, value: bool = False) -> SourcePosition | None:
-    """Where ``container[key]`` (or the container itself) was written; None for data not read from a file.
-
-    For a mapping, the position is the key's (or its value's with ``value=True``); for a sequence, the item's.
-    """
-    path = getattr(container, "source_path", None)
-    lc = getattr(container, "lc", None)
-    if path is None:
-        return None
-    if lc is None:
-        return SourcePosition(path)
-    try:
-        if key is None:
-            line, column = lc.line, lc.col
-        elif isinstance(container, dict):
-            line, column = lc.value(key) if value else lc.key(key)
-        else:
-            line, column = lc.item(key)
-    except (KeyError, IndexError, TypeError, AttributeError):
-        return SourcePosition(path, lc.line + 1, lc.col + 1)
-    return SourcePosition(path, line + 1, column + 1)

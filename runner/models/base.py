@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 from pydantic.json_schema import SkipJsonSchema
 
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
-from runner.loader.yaml import position_of
 from runner.models.types import expected
+from runner.positions import position_of
 
 # A mapping built by a validator (``- common`` in ``roles:`` becomes ``{"role": "common"}``) carries the position of
 # what was written under this key; no YAML key can be equal to it.

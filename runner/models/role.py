@@ -10,10 +10,10 @@ from pydantic import BeforeValidator, ConfigDict, Field, GetJsonSchemaHandler, m
 from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema
 
-from runner.loader.yaml import position_of
 from runner.models.base import POSITION_KEY, LazyModel, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
 from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
+from runner.positions import position_of
 from runner.taskservs.meta import TaskservMeta
 
 

@@ -15,8 +15,8 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from runner.errors import ParseError, SourcePosition, UserError
-from runner.loader.yaml import position_of
 from runner.models.types import describe
+from runner.positions import position_of
 
 T = TypeVar("T")
 

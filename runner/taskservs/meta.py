@@ -30,9 +30,9 @@ from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, WithJsonSchem
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from runner.loader.yaml import position_of
 from runner.models.base import POSITION_KEY, LazyModel, Source
 from runner.models.types import Int, Text, Variables, describe, expected
+from runner.positions import position_of
 
 # packaging (runner.galaxy.versions uses it too) is imported where a version is read: this module is imported with
 # every role model, and a playbook without taskservs reads no version.
