@@ -24,8 +24,8 @@ from runner.galaxy.publish import build_role, push_role
 from runner.galaxy.reference import looks_like_host
 from runner.galaxy.skeleton import init_role
 from runner.galaxy.store import RoleStore
-from runner.galaxy.versions import ConstraintError, parse_constraint
 from runner.galaxy.yamltext import to_yaml
+from runner.util.versions import ConstraintError, parse_constraint
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
 

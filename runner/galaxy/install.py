@@ -22,7 +22,7 @@ from runner.galaxy.reference import RoleRef
 from runner.galaxy.requirements import Requirement, fingerprint, load_requirements
 from runner.galaxy.resolver import Candidate, ResolvedRole, Resolver
 from runner.galaxy.store import RoleStore
-from runner.galaxy.versions import ANY, ConstraintError, parse_constraint
+from runner.util.versions import ANY, ConstraintError, parse_constraint
 
 Echo = Callable[[str], None]
 

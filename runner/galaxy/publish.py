@@ -26,7 +26,7 @@ from runner.galaxy.artifact import (
 from runner.galaxy.context import GalaxyContext
 from runner.galaxy.errors import GalaxyError
 from runner.galaxy.reference import RoleRef
-from runner.galaxy.versions import is_version
+from runner.util.versions import is_version
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,12 @@ from pydantic import Field
 from runner.errors import SourcePosition
 from runner.galaxy.errors import RequirementsError
 from runner.galaxy.reference import DIGEST, SCHEME, RoleRef, looks_like_host
-from runner.galaxy.versions import ANY, Constraint, ConstraintError, parse_constraint
 from runner.loader.yaml import load_yaml_file
 from runner.models.base import Model
 from runner.models.types import Text, describe
 from runner.models.validation import validate
 from runner.positions import position_of
+from runner.util.versions import ANY, Constraint, ConstraintError, parse_constraint
 
 ReferenceReader = Callable[[str, SourcePosition | None], RoleRef]
 

@@ -25,7 +25,7 @@ from runner.galaxy.errors import LockMismatchError, NotFoundError, ResolutionErr
 from runner.galaxy.lockfile import Lock, LockedRole
 from runner.galaxy.reference import DIGEST, RoleRef
 from runner.galaxy.requirements import ReferenceReader, Requirement
-from runner.galaxy.versions import ConstraintError, parse_constraint
+from runner.util.versions import ConstraintError, parse_constraint
 
 MAX_ROUNDS = 50
 

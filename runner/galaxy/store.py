@@ -15,7 +15,7 @@ from runner.galaxy.context import GalaxyContext
 from runner.galaxy.errors import GalaxyError
 from runner.galaxy.extract import check_archive, oversized
 from runner.galaxy.reference import RoleRef
-from runner.galaxy.versions import sort_versions
+from runner.util.versions import sort_versions
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ taskserv:
 
 Versions are strings (``1.10`` unquoted is the number 1.1 in YAML) that ``packaging`` reads (``1.7.2``,
 ``1.28``); constraints are written as role requirements write them (``>=1.6``, ``>=1.6,<2``, ``^1.2``, ``~1.3``;
-``runner.galaxy.versions``) and checked as ``packaging`` specifiers.
+``runner.util.versions``) and checked as ``packaging`` specifiers.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from runner.models.base import POSITION_KEY, LazyModel, Source
 from runner.models.types import Int, Text, Variables, describe, expected
 from runner.positions import position_of
 
-# packaging (runner.galaxy.versions uses it too) is imported where a version is read: this module is imported with
+# packaging (runner.util.versions uses it too) is imported where a version is read: this module is imported with
 # every role model, and a playbook without taskservs reads no version.
 
 # A taskserv's name is its role's name, and the host group ``taskserv_<name>``: a name host patterns can use.
@@ -76,7 +76,7 @@ def _version(value: Any) -> str:
 
 
 def _constraint(value: Any) -> str:
-    from runner.galaxy.versions import ConstraintError, parse_constraint
+    from runner.util.versions import ConstraintError, parse_constraint
 
     if not isinstance(value, str):
         raise expected("a version constraint such as '>=1.6', '^1.2' or '>=1.6,<2'", value)
@@ -133,7 +133,7 @@ class Requirement(LazyModel):
             return True
         from packaging.version import Version
 
-        from runner.galaxy.versions import parse_constraint
+        from runner.util.versions import parse_constraint
 
         # The constraint's own alternatives rather than Constraint.allows, which takes registry tags (semver)
         # only: a taskserv's version may be '1.28'.

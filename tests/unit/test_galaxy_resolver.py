@@ -14,7 +14,7 @@ from runner.galaxy.lockfile import Lock, LockedRole
 from runner.galaxy.reference import RoleRef, parse_reference
 from runner.galaxy.requirements import Requirement
 from runner.galaxy.resolver import Candidate, Resolver
-from runner.galaxy.versions import parse_constraint
+from runner.util.versions import parse_constraint
 
 REGISTRY = "reg.example.com"
 

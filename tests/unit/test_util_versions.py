@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runner.galaxy.reference import ReferenceSyntaxError, RoleRef, parse_reference
-from runner.galaxy.versions import ConstraintError, parse_constraint, sort_versions
+from runner.util.versions import ConstraintError, parse_constraint, sort_versions
 
 TAGS = ["0.9.0", "0.9.4", "1.0.0", "1.2.0", "1.2.5", "1.3.0", "2.0.0", "2.1.0-rc.1", "latest", "1.2", "v3.0.0"]
 

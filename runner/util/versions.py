@@ -1,4 +1,4 @@
-"""Role versions (semver tags) and the constraints requirements put on them.
+"""Versions (role tags, taskserv versions) in semver form and the constraints requirements put on them.
 
 A version is a registry tag in semver form, ``MAJOR.MINOR.PATCH`` with an optional ``-alpha``/``-beta``/``-rc``
 pre-release (``1.4.0``, ``2.0.0-rc.1``); other tags (``latest``, ``main``) are not versions. Ordering and
