@@ -12,9 +12,9 @@ from pydantic_core import CoreSchema
 
 from runner.models.base import POSITION_KEY, LazyModel, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
+from runner.models.taskserv import TaskservMeta
 from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
 from runner.positions import position_of
-from runner.taskservs.meta import TaskservMeta
 
 
 class RoleReference(CommonKeywords, Conditional, Delegatable):

@@ -11,8 +11,8 @@ from runner.errors import SourcePosition, UserError
 from runner.loader.role import find_role, role_files
 from runner.loader.yaml import load_yaml_file
 from runner.models.role import RoleMeta
+from runner.models.taskserv import TaskservMeta
 from runner.models.validation import raise_collected, validate
-from runner.taskservs.meta import TaskservMeta
 
 
 @dataclass(frozen=True)

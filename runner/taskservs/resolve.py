@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
+from runner.models.taskserv import Requirement
 from runner.models.validation import raise_collected
 from runner.taskservs.catalog import Taskserv, TaskservCatalog
-from runner.taskservs.meta import Requirement
 
 BASE_TASKSERV = "os"
 

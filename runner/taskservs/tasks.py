@@ -14,8 +14,8 @@ from packaging.specifiers import SpecifierSet
 
 from runner.errors import ParseError, SourcePosition
 from runner.models.base import POSITION_KEY
+from runner.models.taskserv import HealthCheck, Requirement
 from runner.taskservs.catalog import Taskserv
-from runner.taskservs.meta import HealthCheck, Requirement
 
 HEALTH_RESULT = "taskserv_health"
 # A PEP 440 operator → the operator of the Jinja2 ``version`` test.

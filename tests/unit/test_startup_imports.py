@@ -30,7 +30,7 @@ def test_playbook_models_build_only_what_every_run_reads() -> None:
     found = _loaded_after(
         "from runner.models import Play, Task, Handler, Block, HandlerBlock, RoleReference, RoleMeta, ArgumentSpecs\n"
         "from runner.models.keywords import CommonKeywords, Conditional\n"
-        "from runner.taskservs.meta import TaskservMeta\n"
+        "from runner.models.taskserv import TaskservMeta\n"
         "found['built'] = [m.__name__ for m in (Play, Task, Handler, Block, HandlerBlock, RoleReference, RoleMeta,\n"
         "    ArgumentSpecs, CommonKeywords, Conditional, TaskservMeta) if m.__pydantic_complete__]")
     assert found["built"] == ["Play", "Task", "Handler", "Block", "HandlerBlock", "RoleReference"]

@@ -38,7 +38,7 @@ from runner.positions import position_of
 # every role model, and a playbook without taskservs reads no version.
 
 # A taskserv's name is its role's name, and the host group ``taskserv_<name>``: a name host patterns can use.
-# (This module is imported by runner.models.role, so it cannot import the infra's group-name type.)
+# (The models sit below the infra files' models, so this cannot import the infra's group-name type.)
 NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]*$"
 # "containerd>=1.6", "os", "etcd >=3.5, <4": a name, then an optional constraint.
 _REQUIREMENT = re.compile(r"^\s*(" + NAME_PATTERN.strip("^$") + r")\s*(.*?)\s*$")
