@@ -9,12 +9,10 @@ there. Values replace lower ones, except ``vars`` (merged name by name), ``label
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from runner.infra.defaults import Defaults
 from runner.infra.servers import AnyServer, ServerSettings, TaskservRef
-
-if TYPE_CHECKING:
-    from runner.infra.models import Defaults
 
 
 def merged_server(server: AnyServer, defaults: Defaults, base: Path) -> AnyServer:

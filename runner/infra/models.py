@@ -32,19 +32,14 @@ from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticOmit
 
 from runner.errors import ParseError, SourcePosition, did_you_mean
+from runner.infra.defaults import Defaults
 from runner.infra.merge import merged_server
 from runner.infra.provider_settings import ProviderSettingsByName
 from runner.infra.servers import (
-    PROVIDERS,
     SERVERS,
-    SETTINGS,
     AnyServer,
-    AwsSettings,
-    LocalSettings,
     Server,
-    ServerSettings,
     TaskservList,
-    UpcloudSettings,
     known_provider,
     missing_settings,
 )
@@ -53,28 +48,6 @@ from runner.models.base import Model, Source, report
 from runner.models.types import Variables
 from runner.models.validation import validate_within
 from runner.positions import position_of
-
-
-class Defaults(ServerSettings):
-    """``defaults:``: settings for every server of the infra, and under ``local``/``aws``/``upcloud`` for the
-    servers of that provider. A server's own settings win over both; see ``runner.infra.merge``."""
-
-    KIND = "defaults"
-
-    local: LocalSettings | None = Field(default=None, description="Defaults for local servers")
-    aws: AwsSettings | None = Field(default=None, description="Defaults for aws servers")
-    upcloud: UpcloudSettings | None = Field(default=None, description="Defaults for upcloud servers")
-
-    @classmethod
-    def unknown_message(cls, key: Any) -> str:
-        owners = [provider for provider in PROVIDERS if key in SETTINGS[provider].known_words()]
-        if owners:
-            return (f"'{key}' is a setting of {' and '.join(owners)} servers: write it under "
-                    + " or ".join(f"defaults.{provider}" for provider in owners))
-        return super().unknown_message(key)
-
-    def for_provider(self, provider: str) -> ServerSettings | None:
-        return getattr(self, provider)
 
 
 class Cluster(Model):
