@@ -11,15 +11,12 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from runner.errors import OptionError, UserError
-
-if TYPE_CHECKING:
-    from runner.inventory.inventory import Inventory
-    from runner.inventory.model import Host
+from runner.inventory.model import Group, Host
 
 _SUBSCRIPTED = re.compile(r"^(.+)\[(?:(-?\d+)|(\d+):(\d*))\]$")
 _COLON_TERM = re.compile(r"(?:[^\s:\[\]]|\[[^\]]*\])+")
@@ -55,7 +52,21 @@ def limit_terms(limit: str) -> list[str]:
     return terms
 
 
-def select(inventory: Inventory, terms: list[str]) -> list[Host]:
+class HostsAndGroups(Protocol):
+    """What matching a pattern reads of an inventory (``runner.inventory.inventory.Inventory`` has it), so that the
+    inventory can use the patterns without the patterns depending on it."""
+
+    hosts: dict[str, Host]
+    groups: dict[str, Group]
+
+    def hosts_in(self, group: Group) -> list[Host]: ...
+
+    def localhost(self, name: str) -> Host | None: ...
+
+    def in_order(self, hosts: Iterable[Host]) -> list[Host]: ...
+
+
+def select(inventory: HostsAndGroups, terms: list[str]) -> list[Host]:
     """The hosts ``terms`` select, in inventory order, each once."""
     plain = [term for term in terms if term[0] not in "&!"]
     intersect = [term[1:] for term in terms if term[0] == "&"]
@@ -73,7 +84,7 @@ def select(inventory: Inventory, terms: list[str]) -> list[Host]:
     return selected
 
 
-def _match_term(inventory: Inventory, term: str) -> list[Host]:
+def _match_term(inventory: HostsAndGroups, term: str) -> list[Host]:
     host = inventory.hosts.get(term)
     if host is not None:
         return [host]
@@ -90,7 +101,7 @@ def _match_term(inventory: Inventory, term: str) -> list[Host]:
     return hosts[start:(end if end >= 0 else len(hosts) - 1) + 1]
 
 
-def _enumerate(inventory: Inventory, expression: str) -> list[Host]:
+def _enumerate(inventory: HostsAndGroups, expression: str) -> list[Host]:
     matches = _matcher(expression)
     groups = [group for name, group in inventory.groups.items() if matches(name)]
     found: list[Host] = []
