@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.compiler.context import Inherited
@@ -15,12 +15,24 @@ from runner.models import RoleReference, Task
 from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import is_template
 
-if TYPE_CHECKING:
-    from runner.compiler.tasks import TaskCompiler
+
+class RoleTasks(Protocol):
+    """What expanding a role uses of the task compiler (``runner.compiler.tasks.TaskCompiler``), which expands
+    roles with this module: the protocol keeps the dependency one way."""
+
+    compiler: Any
+    playbook_dir: str
+    role_handlers: list[int]
+
+    def is_module(self, name: str) -> bool: ...
+
+    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False) -> list[int]: ...
+
+    def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]: ...
 
 
 class RoleExpander:
-    def __init__(self, tasks: TaskCompiler):
+    def __init__(self, tasks: RoleTasks):
         self.tasks = tasks
         self.cache: dict[tuple[Path, str | None], RoleSource] = {}
         self.seen: set[tuple[Path, str]] = set()  # (role dir, params) already expanded in this play
