@@ -23,12 +23,23 @@ _known: set[str] = set()
 _new: list[str] = []
 _pattern: re.Pattern[str] | None = None
 _armed = False  # anything to hide yet: a secret decrypted, or an inline vault value loaded
+# Types whose values are shown as the mask whole, never walked or turned into text. They register themselves
+# (``runner.secrets.encrypted``), so that this module, which they use, does not import them: a value of such a
+# type exists only once its module is loaded, and so registered.
+_masked_types: tuple[type, ...] = ()
 
 
 def arm() -> None:
     """An inline vault value exists: output must be walked from now on, even before any secret is known."""
     global _armed
     _armed = True
+
+
+def mask_whole(cls: type) -> type:
+    """Show every value of ``cls`` as the mask (a class decorator)."""
+    global _masked_types
+    _masked_types = (*_masked_types, cls)
+    return cls
 
 
 def remember(text: str) -> None:
@@ -93,12 +104,10 @@ def censor(value: Any) -> Any:
     the value itself when there is nothing to hide (no copy is made then)."""
     if not _armed:
         return value
-    from runner.secrets.encrypted import VaultEncryptedValue  # imports this module: not at the top
-
-    return _censor(value, VaultEncryptedValue)
+    return _censor(value, _masked_types)
 
 
-def _censor(value: Any, sealed: type) -> Any:
+def _censor(value: Any, sealed: tuple[type, ...]) -> Any:
     if isinstance(value, sealed):  # an inline vault value: never decrypted for output (json's default=str would)
         return MASK
     if isinstance(value, str):

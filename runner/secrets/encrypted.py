@@ -16,6 +16,7 @@ from runner.secrets import censor
 from runner.secrets.detect import is_vault
 
 
+@censor.mask_whole
 class VaultEncryptedValue:
     """The ciphertext of one inline vault value and where it was written (``file:line:col``)."""
 
