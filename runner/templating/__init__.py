@@ -11,11 +11,11 @@ The entry point is ``Templar``::
 
 from runner.templating.environment import TemplateEnvironment, get_environment, is_template, plugin_dirs_for
 from runner.templating.errors import TemplateError
-from runner.templating.lookups import LOOKUPS, run_lookup
+from runner.templating.lookups import LOOKUPS
 from runner.templating.omit import OMIT, drop_omitted
 from runner.templating.plugins import PluginError
 from runner.templating.scope import VariableScope
-from runner.templating.templar import Templar
+from runner.templating.templar import Templar, run_lookup
 from runner.templating.unsafe import UnsafeDict, UnsafeList, UnsafeText, is_unsafe, mark_unsafe, strip_unsafe
 
 ANSIBLE_MANAGED = "Managed by provisioning: local changes will be overwritten"

@@ -7,21 +7,39 @@ per ``Templar`` call is exact.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from runner.templating.templar import Templar, TemplateVariables
+
+class Renderer(Protocol):
+    """What the parts a render calls back into (filters, lookups, Jinja2's attribute access) use of the templar
+    (``runner.templating.templar.Templar``), which is built on them and so is not imported here."""
+
+    def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any: ...
+
+    def template_file(self, path: str | Path, variables: Mapping[str, Any] | None = None, *,
+                      search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str: ...
+
+
+class RenderedVariables(Protocol):
+    """What a template reads (``runner.templating.templar.TemplateVariables``): each variable rendered on access,
+    and ``raw``, the variables as given."""
+
+    raw: Mapping[str, Any]
+
+    def __getitem__(self, key: str) -> Any: ...
+
+    def __contains__(self, key: object) -> bool: ...
 
 
 @dataclass
 class RenderState:
-    templar: Templar
-    variables: TemplateVariables  # what templates read: the raw variables, rendered on access
+    templar: Renderer
+    variables: RenderedVariables  # what templates read: the raw variables, rendered on access
     search_paths: tuple[Path, ...]
     tainted: bool = False  # the current template read unsafe data, so its result is unsafe too
     resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops

@@ -16,6 +16,7 @@ import jinja2.nodes
 
 from runner.errors import UserError, did_you_mean
 from runner.secrets.encrypted import VaultEncryptedValue
+from runner.templating import lookups
 from runner.templating.environment import TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
@@ -313,3 +314,11 @@ def _as_boolean(value: Any, condition: Any) -> bool:
         f"{truth} in Python but is not a boolean (conditional: {_shorten(str(condition), 120)!r})",
         hint="a condition must be true/false (or the strings yes/no); compare explicitly, "
              "e.g. 'x | length > 0', or convert with '| bool'")
+
+
+def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
+               templar: Templar | None = None, **options: Any) -> list[Any]:
+    """A lookup run outside any template (the items of a ``with_<name>`` loop): ``runner.templating.lookups``'
+    ``run_lookup``, with a templar of its own when the caller gives none."""
+    return lookups.run_lookup(name, terms, variables, search_paths, templar=Templar() if templar is None else templar,
+                              **options)

@@ -10,16 +10,14 @@ import inspect
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, data, files
 from runner.templating.lookups.base import LookupContext, listify
+from runner.templating.state import Renderer
 from runner.templating.unsafe import mark_unsafe
-
-if TYPE_CHECKING:
-    from runner.templating.templar import Templar
 
 LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
@@ -35,21 +33,18 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
 
 
 def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
-               templar: Templar | None = None, subdir: str = "files", **options: Any) -> list[Any]:
+               templar: Renderer, subdir: str = "files", **options: Any) -> list[Any]:
     """Run lookup ``name`` on ``terms`` (a list, or one value) and return its list of results.
 
     The loop code calls it for ``with_<name>`` with the templated terms; ``search_paths`` (role folder, then
     playbook folder) resolve relative file names, in ``subdir`` first (files, templates or vars by the task's
-    module). ``errors='ignore'`` or ``'warn'`` turns a failure into an empty list.
+    module). ``errors='ignore'`` or ``'warn'`` turns a failure into an empty list. ``templar`` renders what the
+    lookup reads (``runner.templating.run_lookup`` makes one when the caller has none).
     """
     function = lookup_function(name)
     errors = options.pop("errors", "strict")
     if errors not in _ERROR_MODES:
         raise TemplateError(f"lookup '{name}': errors must be one of {', '.join(_ERROR_MODES)}, not '{errors}'")
-    if templar is None:
-        from runner.templating.templar import Templar
-
-        templar = Templar()
     context = LookupContext(templar, variables, tuple(Path(path) for path in search_paths), subdir)
     arguments = [listify(terms), context]
     try:

@@ -6,19 +6,17 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.templating.errors import TemplateError
-
-if TYPE_CHECKING:
-    from runner.templating.templar import Templar
+from runner.templating.state import Renderer
 
 _MISSING = object()
 
 
 @dataclass(frozen=True)
 class LookupContext:
-    templar: Templar
+    templar: Renderer
     variables: Mapping[str, Any]
     search_paths: tuple[Path, ...]
     subdir: str = "files"  # where relative names are looked for first: files/, templates/ or vars/
