@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 from runner.cli.common import Command, report_errors
 from runner.cli.vault_options import install_vault_secrets, vault_options
 from runner.errors import OptionError, did_you_mean
-from runner.inventory import Group, Host, Inventory, load_inventory
+from runner.inventory import Group, Host, Inventory
 from runner.inventory.merge import MAGIC_VARIABLES
 from runner.inventory.model import PRIORITY_VARIABLE
 from runner.secrets.encrypted import VaultEncryptedValue
@@ -51,7 +51,9 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
     install_vault_secrets(load_config({}), vault)
     if group is not None and not graph:
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
-    inventory = load_inventory(_sources(sources), playbook_dir=playbook_dir)
+    from runner.cli.project import load_sources
+
+    inventory = load_sources(_sources(sources), playbook_dir)
     for warning in inventory.warnings:
         _warn(warning)
     shown = inventory.get_hosts("all", limit=limit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,21 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
     (implicit localhost, hosts added while it runs)."""
     sources = resolve_inventory_sources(config) if configured else []
-    return load_inventory(sources, playbook_dir=playbook_dir)
+    return load_sources(sources, playbook_dir)
+
+
+def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None) -> Inventory:
+    """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
+    configuration."""
+    return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source])
+
+
+def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
+    # Imported when a YAML source is read, not with the command: the infra models and the providers (pydantic
+    # among them) are not loaded for an INI inventory.
+    from runner.providers.infra_inventory import add_provisioning_source
+
+    return add_provisioning_source(inventory, path, data)
 
 
 def warn(message: str) -> None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.infra import Cluster, Infra, TaskservRef, load_infra
-from runner.infra.inventory import host_groups, provisioning_vars
+from runner.infra.hosts import host_groups, provisioning_vars
 from runner.infra.servers import AnyServer
 from runner.loader.role import role_files
 from runner.models import PlayList

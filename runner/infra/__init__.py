@@ -6,7 +6,7 @@ for server in infra.servers:
     print(server.hostname, server.provider, [taskserv.name for taskserv in server.taskservs])
 ```
 
-An infra file is also an inventory source (``runner.infra.inventory``); JSON Schema: ``python -m
+An infra file is also an inventory source (``runner.providers.infra_inventory``); JSON Schema: ``python -m
 runner.infra.schemas``.
 """
 

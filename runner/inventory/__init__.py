@@ -9,6 +9,6 @@ for host in inventory.get_hosts("web:&prod:!web03", limit="@retry.txt"):
 
 from runner.inventory.inventory import Inventory
 from runner.inventory.model import Group, Host
-from runner.inventory.sources import add_source, load_inventory
+from runner.inventory.sources import YamlSourceReader, add_source, load_inventory
 
-__all__ = ["Group", "Host", "Inventory", "add_source", "load_inventory"]
+__all__ = ["Group", "Host", "Inventory", "YamlSourceReader", "add_source", "load_inventory"]

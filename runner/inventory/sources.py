@@ -1,12 +1,16 @@
 """Inventory sources: a file (INI, or YAML/JSON by extension), a directory of them, or a host list ``a,b,``.
 
-A YAML file may also be an infra file or an ``aws_ec2`` plugin configuration (see ``runner.infra.inventory``).
+A YAML file may be something other than an Ansible inventory: the caller gives readers for those (the commands
+give ``runner.providers.infra_inventory.add_provisioning_source``, for infra files and ``aws_ec2`` plugin
+configurations), so this package needs nothing above it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from runner.errors import ParseError, SourcePosition
 from runner.inventory.datafile import load_data_file, read_text
@@ -17,23 +21,29 @@ from runner.inventory.yaml_source import parse_yaml_inventory
 
 YAML_EXTENSIONS = (".yml", ".yaml", ".json")
 
+# Given a YAML source's data, adds it to the inventory and says True, or says False to leave it to the YAML
+# inventory parser.
+YamlSourceReader = Callable[[Inventory, Path, Any], bool]
+
 # Skipped inside a directory source, as Ansible's default INVENTORY_IGNORE_EXTS (which no longer lists .ini).
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".orig", ".cfg", ".retry")
 # Variables beside the sources, not sources themselves.
 IGNORED_NAMES = frozenset({"group_vars", "host_vars", "vars_plugins"})
 
 
-def load_inventory(sources: list[str | Path], playbook_dir: Path | None = None) -> Inventory:
+def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
+                   yaml_readers: Sequence[YamlSourceReader] = ()) -> Inventory:
     """An inventory from ``sources`` in order (later sources add to earlier ones), with the group_vars/ and
-    host_vars/ beside each source and beside ``playbook_dir``. A source that cannot be read is a ParseError."""
+    host_vars/ beside each source and beside ``playbook_dir``. A source that cannot be read is a ParseError.
+    ``yaml_readers`` are asked first, in order, about each YAML file."""
     inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None)
     for source in sources:
-        add_source(inventory, source)
+        add_source(inventory, source, yaml_readers)
     inventory.validate_vars_files()
     return inventory
 
 
-def add_source(inventory: Inventory, source: str | Path) -> None:
+def add_source(inventory: Inventory, source: str | Path, yaml_readers: Sequence[YamlSourceReader] = ()) -> None:
     text = str(source)
     path = Path(text).expanduser()
     if not path.exists():
@@ -45,31 +55,29 @@ def add_source(inventory: Inventory, source: str | Path) -> None:
     path = Path(os.path.abspath(path))  # absolute, but a symlinked inventory keeps its own directory
     inventory.register_source(path)
     if path.is_dir():
-        _add_directory(inventory, path)
+        _add_directory(inventory, path, yaml_readers)
     else:
-        _add_file(inventory, path)
+        _add_file(inventory, path, yaml_readers)
 
 
-def _add_directory(inventory: Inventory, directory: Path) -> None:
+def _add_directory(inventory: Inventory, directory: Path, yaml_readers: Sequence[YamlSourceReader]) -> None:
     for name in sorted(os.listdir(directory)):
         if name.startswith(".") or name in IGNORED_NAMES or name.endswith(IGNORED_SUFFIXES):
             continue
         path = directory / name
         if path.is_dir():
-            _add_directory(inventory, path)
+            _add_directory(inventory, path, yaml_readers)
         else:
-            _add_file(inventory, path)
+            _add_file(inventory, path, yaml_readers)
 
 
-def _add_file(inventory: Inventory, path: Path) -> None:
+def _add_file(inventory: Inventory, path: Path, yaml_readers: Sequence[YamlSourceReader]) -> None:
     inventory.current_source = path
     try:
         with inventory.batch():
             if path.suffix in YAML_EXTENSIONS:
                 data = load_data_file(path)
-                from runner.infra.inventory import add_provisioning_source  # its models load only when needed
-
-                if not add_provisioning_source(inventory, path, data):  # infra files, aws_ec2 plugin files
+                if not any(read(inventory, path, data) for read in yaml_readers):
                     parse_yaml_inventory(inventory, path, data)
                 return
             text = read_text(path)

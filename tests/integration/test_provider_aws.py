@@ -13,8 +13,8 @@ import pytest
 from botocore.exceptions import ClientError
 from moto.server import ThreadedMotoServer
 
+from runner.cli.project import load_sources
 from runner.infra import AwsServer
-from runner.inventory import load_inventory
 from runner.models.validation import validate
 from runner.providers import CredentialsError, ensure_absent, ensure_present, make_provider
 from runner.providers.aws import SSH_GROUP, AwsProvider
@@ -148,7 +148,7 @@ keyed_groups:
   - {{key: tags.role, prefix: role}}
   - {{key: placement.availability_zone, prefix: az}}
 """)
-    inventory = load_inventory([source])
+    inventory = load_sources([source])
     groups = inventory.groups_dict()
     assert sorted(groups["aws_ec2"]) == ["inv-db", "inv-web"]
     assert (groups["role_web"], groups["role_db"]) == (["inv-web"], ["inv-db"])
@@ -162,7 +162,7 @@ def test_an_unsupported_aws_ec2_option_is_reported_at_its_place(tmp_path: Path) 
     source = tmp_path / "aws_ec2.yml"
     source.write_text("plugin: aws_ec2\ncompose:\n  ansible_host: private_ip_address\n")
     with pytest.raises(Exception) as caught:
-        load_inventory([source])
+        load_sources([source])
     assert str(caught.value) == (f"ERROR: {source}:2:1: 'compose' (host variables from Jinja2 expressions) is not "
                                  "supported in aws_ec2 sources")
 
@@ -180,7 +180,7 @@ servers:
   - {{hostname: infra-api, provider: aws, labels: [api]}}
   - {{hostname: infra-later, provider: aws}}
 """)
-    inventory = load_inventory([infra])
+    inventory = load_sources([infra])
     api = inventory.host_vars("infra-api")
     assert api["ansible_host"] == provider.find("infra-api").public_address  # type: ignore[union-attr]
     assert api["ansible_user"] == "admin"

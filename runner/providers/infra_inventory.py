@@ -1,35 +1,32 @@
-"""An infra file as an inventory source (``-i infra/wuji.yml``).
+"""An infra file as an inventory source (``-i infra/wuji.yml``), and the ``aws_ec2`` plugin configuration.
 
-Every server becomes a host with its ``vars`` (defaults merged) and the variables to log in to it; its labels,
-its clusters and its taskservs (``taskserv_<name>``, the cluster's included) become groups, and a cluster's
-``vars`` its group's variables. A server that exists gets ``ansible_host`` from its provider (one listing call
-per provider, or per aws region); one that does not exist yet has no address until it is created. A provider
-that cannot be asked (no credentials, no network) leaves its servers without addresses and says so in the
-inventory's warnings; ``lookup_addresses: false`` in its settings skips asking.
+Every server becomes a host with its ``vars`` (defaults merged), the variables to log in to it, and its groups and
+``provisioning_*`` variables (``runner.infra.hosts``); a cluster's ``vars`` are its group's variables. A server
+that exists gets ``ansible_host`` from its provider (one listing call per provider, or per aws region); one that
+does not exist yet has no address until it is created. A provider that cannot be asked (no credentials, no
+network) leaves its servers without addresses and says so in the inventory's warnings; ``lookup_addresses:
+false`` in its settings skips asking.
 
-Hosts also get ``provisioning_infra`` (the infra's name), ``provisioning_infra_file``, ``provisioning_server``
-(its settings), ``provisioning_taskservs`` (``[{name, profile, vars}]``, its own before its clusters') and
-``provisioning_clusters``.
+The inventory package knows nothing of infra files or providers: ``add_provisioning_source`` is given to
+``runner.inventory.load_inventory`` as a reader of YAML sources by the commands that read inventories.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.errors import UserError
+from runner.infra.hosts import host_groups, provisioning_vars
 from runner.infra.loader import is_infra, read_infra
 from runner.infra.models import Infra
-from runner.infra.servers import AnyServer, TaskservRef
+from runner.infra.servers import AnyServer
+from runner.inventory.inventory import Inventory
+from runner.providers import provider_for
+from runner.providers.base import Provider, ServerState
 
-if TYPE_CHECKING:
-    from runner.inventory.inventory import Inventory
-    from runner.providers.base import Provider, ServerState
-
-TASKSERV_GROUP_PREFIX = "taskserv_"
 AWS_EC2_PLUGINS = ("aws_ec2", "amazon.aws.aws_ec2")
-_NOT_SERVER_SETTINGS = {"taskservs", "vars", "position"}
 
 
 def add_provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -61,34 +58,6 @@ def add_infra(inventory: Inventory, infra: Infra, path: Path | None = None) -> N
                 group.set_variable(name, value)
 
 
-def host_groups(infra: Infra, server: AnyServer) -> list[str]:
-    """The groups a server's host is in: its labels, its clusters, ``taskserv_<name>`` of what it carries."""
-    clusters = infra.clusters_of(server)
-    return [*server.labels, *(cluster.name for cluster in clusters),
-            *(TASKSERV_GROUP_PREFIX + taskserv.name for taskserv in _taskservs(server, clusters))]
-
-
-def provisioning_vars(infra: Infra, server: AnyServer, path: Path | None) -> dict[str, Any]:
-    """The ``provisioning_*`` variables of a server's host."""
-    clusters = infra.clusters_of(server)
-    return {
-        "provisioning_infra": infra.name,
-        "provisioning_infra_file": str(path) if path else None,
-        "provisioning_server": server.model_dump(mode="json", exclude=_NOT_SERVER_SETTINGS),
-        "provisioning_taskservs": [taskserv.model_dump(mode="json", exclude={"position"})
-                                   for taskserv in _taskservs(server, clusters)],
-        "provisioning_clusters": [cluster.name for cluster in clusters],
-    }
-
-
-def _taskservs(server: AnyServer, clusters: list[Any]) -> list[TaskservRef]:
-    found = {taskserv.name: taskserv for taskserv in server.taskservs}
-    for cluster in clusters:
-        for taskserv in cluster.taskservs:
-            found.setdefault(taskserv.name, taskserv)
-    return list(found.values())
-
-
 def _login_vars(server: AnyServer, provider: Provider | None, state: ServerState | None) -> dict[str, Any]:
     if provider is not None and state is not None and state.running:
         return provider.login_vars(server, state)
@@ -102,8 +71,6 @@ def _login_vars(server: AnyServer, provider: Provider | None, state: ServerState
 
 def _lookup(infra: Infra, inventory: Inventory) -> tuple[dict[str, ServerState], dict[str, Provider]]:
     """Each existing server's state and its provider, one listing call per provider and region."""
-    from runner.providers import provider_for
-
     states: dict[str, ServerState] = {}
     providers: dict[str, Provider] = {}
     listed: dict[tuple[str, str | None], tuple[Provider, dict[str, ServerState]] | None] = {}
