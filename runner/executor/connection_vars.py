@@ -19,23 +19,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from modules._utils import ArgumentError
 from runner.connection import ConnectionSettings
 from runner.connection.settings import SETTING_OF
-from runner.executor.variables import pick_connection_vars, task_scope_ids
-from runner.plan import PlanTask
+from runner.executor.variables import HostRuntime, pick_connection_vars, task_scope_ids
+from runner.plan import PlanTask, VarScope
 from runner.templating import is_template
 from runner.vars import Precedence
-
-if TYPE_CHECKING:
-    from runner.executor.task_exec import PlaybookWorker
 
 _NONE: Mapping[str, Any] = {}
 
 
 _Found = list[tuple[Precedence, Mapping[str, Any]]]
+
+
+class VariableSources(Protocol):
+    """Where a worker keeps the variables (``runner.executor.task_exec.PlaybookWorker``, which uses this module)."""
+
+    inventory: Any
+    scopes: list[VarScope]
+
+    def host_runtime(self, host: str) -> HostRuntime: ...
 
 
 class ConnectionSources:
@@ -52,7 +58,7 @@ class ConnectionSources:
         """The inventory changed (add_host, group_by): hosts' inventory variables may have too."""
         self._hosts.clear()
 
-    def values(self, worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
+    def values(self, worker: VariableSources, host: str, node: PlanTask, payload: Mapping[str, Any]
                ) -> Mapping[str, Any]:
         """The connection variables ``node`` sees on ``host`` (raw: templates are not rendered yet; shared:
         not to be changed)."""
@@ -65,7 +71,7 @@ class ConnectionSources:
         # The common case: neither the play nor the task says anything of the connection.
         return _merged(found + task) if task else merged
 
-    def _host_levels(self, worker: PlaybookWorker, host: str) -> tuple[_Found, Mapping[str, Any]]:
+    def _host_levels(self, worker: VariableSources, host: str) -> tuple[_Found, Mapping[str, Any]]:
         runtime = worker.host_runtime(host)
         known = self._hosts.get(host)
         if known is None or known[0] != runtime.connection_version:
@@ -77,7 +83,7 @@ class ConnectionSources:
             known = self._hosts[host] = (runtime.connection_version, found, _merged(found))
         return known[1], known[2]
 
-    def _scope(self, worker: PlaybookWorker, scope_id: int) -> tuple[Precedence, Mapping[str, Any]]:
+    def _scope(self, worker: VariableSources, scope_id: int) -> tuple[Precedence, Mapping[str, Any]]:
         picked = self._scopes.get(scope_id)
         if picked is None:
             scope = worker.scopes[scope_id]
@@ -85,7 +91,7 @@ class ConnectionSources:
         return picked
 
     @staticmethod
-    def _inventory_of(worker: PlaybookWorker, host: str) -> Mapping[str, Any]:
+    def _inventory_of(worker: VariableSources, host: str) -> Mapping[str, Any]:
         # A delegate_to target outside the inventory has no inventory variables of its own; localhost has those
         # of the implicit localhost (ansible_connection=local), so -e ansible_host does not move it.
         inventory = worker.inventory
