@@ -1,7 +1,8 @@
 """provisioning: an agentless, Ansible-compatible playbook runner.
 
 Stages live in sub-packages named for what they do (see docs/architecture.md); data flows one way:
-loader -> models -> compiler -> plan -> executor -> workers -> connection -> remote agent -> modules.
+loader -> models -> compiler -> plan -> executor -> workers -> connection -> remote agent -> modules, and the
+packages are in layers that import only downwards (contracts in pyproject.toml, checked by lint-imports).
 """
 
 __version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """The remote agent: one long-lived Python process per host and per become-user.
 
 This file runs on the target with the standard library alone (Python >= 3.8). The controller sends it through
-the bootstrap (see ``runner.agent.bootstrap``) and then talks to it in frames over stdin/stdout:
+the bootstrap (``BOOTSTRAP`` in ``runner/agent/__init__.py``) and then talks to it in frames over stdin/stdout:
 
     frame = struct "!II" (header length, body length) + JSON header + raw body
 
