@@ -80,3 +80,21 @@ def test_a_run_recorded_into_an_up_to_date_sqlite_database_never_loads_sqlalchem
     assert "sqlalchemy" in _loaded_after(run)["modules"]  # the first run creates the database
     modules = _loaded_after(run)["modules"]
     assert "runner.records.writer" in modules and "sqlalchemy" not in modules and "alembic" not in modules
+
+
+def test_an_ini_inventory_loads_neither_the_infra_nor_the_providers(tmp_path: Path) -> None:
+    """The commands' inventory loader reads infra files and aws_ec2 configurations too, but the code for them
+    (and pydantic) loads only when a YAML source is read."""
+    ini = tmp_path / "hosts"
+    ini.write_text("[web]\nweb1 ansible_host=127.0.0.1\n")
+    yml = tmp_path / "hosts.yml"
+    yml.write_text("all:\n  hosts:\n    db1:\n")
+    found = _loaded_after(
+        "from runner.cli.project import load_sources\n"
+        f"found['ini'] = sorted(load_sources([{str(ini)!r}]).hosts)\n"
+        "found['ini_modules'] = sorted(sys.modules)\n"
+        f"found['yml'] = sorted(load_sources([{str(yml)!r}]).hosts)\n")
+    assert "web1" in found["ini"] and "db1" in found["yml"]
+    for heavy in ("pydantic", "runner.infra", "runner.providers"):
+        assert heavy not in found["ini_modules"], heavy
+        assert heavy in found["modules"], heavy  # a YAML source is asked whether it is an infra file
