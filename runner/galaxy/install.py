@@ -19,8 +19,10 @@ from runner.galaxy.errors import LockMismatchError
 from runner.galaxy.installed import InstalledRole, install_archive, read_installed
 from runner.galaxy.lockfile import Lock, LockedRole, lock_path_for, read_lock, write_lock
 from runner.galaxy.reference import RoleRef
-from runner.galaxy.requirements import Requirement, fingerprint, load_requirements
-from runner.galaxy.resolver import Candidate, ResolvedRole, Resolver
+from runner.galaxy.requirements import Requirement, fingerprint, load_requirements, portable_path
+from runner.galaxy.resolver import Candidate, Origin, ResolvedRole, Resolver
+from runner.galaxy.source_fetch import SourceFetcher
+from runner.galaxy.sources import SourceRef
 from runner.galaxy.store import RoleStore
 from runner.util.versions import ANY, ConstraintError, parse_constraint
 
@@ -28,16 +30,22 @@ Echo = Callable[[str], None]
 
 
 class StoreCatalog:
-    """The resolver's catalog: registries through the content cache, and local directories packed on the spot."""
+    """The resolver's catalog: registries through the content cache, local directories packed on the spot, git
+    and tarball sources fetched into the cache."""
 
     def __init__(self, store: RoleStore):
         self.store = store
+        self.sources = SourceFetcher(store.cache, store.context.max_archive_size)
         self._local: dict[Path, RoleArchive] = {}
 
     def versions(self, ref: RoleRef) -> list[str]:
         return self.store.versions(ref)
 
-    def candidate(self, origin: RoleRef | Path) -> Candidate:
+    def candidate(self, origin: Origin) -> Candidate:
+        if isinstance(origin, SourceRef):
+            fetched = self.sources.fetch(origin)
+            meta = read_role_meta(fetched.tree)
+            return Candidate(fetched.digest, origin.version, tuple(dependencies_of(meta)), fetched.commit)
         if isinstance(origin, Path):
             meta = read_role_meta(origin)
             version = meta.galaxy_info.get("version")
@@ -71,6 +79,14 @@ class Installer:
 
     def install_requirements(self, requirements_path: Path, *, frozen: bool = False, update: bool = False,
                              with_dependencies: bool = True, force: bool = False) -> InstallReport:
+        try:
+            return self._install_requirements(requirements_path, frozen=frozen, update=update,
+                                              with_dependencies=with_dependencies, force=force)
+        finally:
+            self.catalog.sources.close()
+
+    def _install_requirements(self, requirements_path: Path, *, frozen: bool, update: bool,
+                              with_dependencies: bool, force: bool) -> InstallReport:
         roots, warnings = load_requirements(requirements_path, self.context.reference)
         lock_path = lock_path_for(requirements_path)
         lock = read_lock(lock_path)
@@ -129,6 +145,8 @@ class Installer:
             path = scratch / f"{role.name}.tar.gz"
             path.write_bytes(self.catalog.local_archive(role.origin).data)
             return path
+        if isinstance(role.origin, SourceRef):
+            return self.catalog.sources.fetch(role.origin.pinned(commit=role.commit, digest=role.digest)).archive
         artifact = self.store.artifact(role.ref)
         if self.store.cache.find(artifact.manifest.layer.digest) is None:
             self.echo(f"- downloading role '{role.name}', version {role.version} from {role.source}")
@@ -138,9 +156,8 @@ class Installer:
     def _locked(role: ResolvedRole, lock_dir: Path) -> LockedRole:
         source = role.source
         if isinstance(role.origin, Path):
-            try:
-                source = role.origin.relative_to(lock_dir.resolve()).as_posix()
-            except ValueError:
-                source = str(role.origin)
+            source = portable_path(role.origin, lock_dir)
+        elif isinstance(role.origin, SourceRef) and role.origin.is_local:
+            source = portable_path(Path(role.origin.location), lock_dir)
         return LockedRole(role.name, source, role.version, role.digest,
-                          tuple(dependency.name for dependency in role.dependencies))
+                          tuple(dependency.name for dependency in role.dependencies), role.commit)

@@ -11,6 +11,12 @@ Beside the requirements file, named after it (``requirements.yml`` → ``require
       version: 1.4.2
       digest: sha256:...            # the manifest's digest (a local directory: its archive's)
       dependencies: [os]
+    - name: nginx
+      source: git+https://git.example.com/team/nginx.git
+      version: main                 # the branch, tag or commit asked for
+      commit: 4f1c...               # the commit it resolved to
+      digest: sha256:...            # the checkout's archive (a tarball source: the tarball's sha256)
+      dependencies: []
 
 An install honours the lock for every role whose entry still satisfies what is asked; ``--frozen`` requires all
 of them to, and the requirements to be the ones the lock was written for.
@@ -42,6 +48,7 @@ class _LockedRoleEntry(Model):
     name: Text
     source: Text
     version: Text | None = None
+    commit: Text | None = None
     digest: Text
     dependencies: list[str] = Field(default_factory=list)
 
@@ -61,6 +68,7 @@ class LockedRole:
     version: str | None
     digest: str
     dependencies: tuple[str, ...] = ()
+    commit: str | None = None  # of a git source
 
 
 @dataclass
@@ -85,8 +93,8 @@ def read_lock(path: Path) -> Lock | None:
     if parsed.lock_version != LOCK_VERSION:
         raise RequirementsError(f"{path} is a lock file of version {parsed.lock_version}; this version of "
                                 f"provisioning-galaxy reads version {LOCK_VERSION}")
-    roles = [LockedRole(entry.name, entry.source, entry.version, entry.digest, tuple(entry.dependencies))
-             for entry in parsed.roles]
+    roles = [LockedRole(entry.name, entry.source, entry.version, entry.digest, tuple(entry.dependencies),
+                        entry.commit) for entry in parsed.roles]
     return Lock(parsed.requirements, roles)
 
 
@@ -94,10 +102,16 @@ def render_lock(lock: Lock) -> str:
     data = {
         "lock_version": LOCK_VERSION,
         "requirements": lock.requirements,
-        "roles": [{"name": role.name, "source": role.source, "version": role.version, "digest": role.digest,
-                   "dependencies": list(role.dependencies)} for role in lock.roles],
+        "roles": [_entry(role) for role in lock.roles],
     }
     return HEADER + to_yaml(data)
+
+
+def _entry(role: LockedRole) -> dict[str, object]:
+    entry: dict[str, object] = {"name": role.name, "source": role.source, "version": role.version}
+    if role.commit:
+        entry["commit"] = role.commit
+    return {**entry, "digest": role.digest, "dependencies": list(role.dependencies)}
 
 
 def write_lock(path: Path, lock: Lock) -> bool:

@@ -8,11 +8,13 @@ and ``scm``. ``src`` is one of:
   ``@sha256:...`` pin; ``version:`` may give the constraint instead;
 - a local directory, written as a path (``./roles-dev/os``, ``../os``, ``/srv/roles/os``; relative to the
   requirements file), installed as it is;
+- a git repository (``git+https://...``, ``git+file:///...``, ``git@host:repo``, or a URL with ``scm: git``;
+  ``version`` a branch, tag or commit) or a tarball (an ``http(s)://`` or ``file://`` URL, or a local
+  ``.tar.gz`` path), as ``ansible-galaxy`` takes them (``runner.galaxy.sources``);
 - a role name in the configured registry: ``redis`` (in the configured namespace), ``team/redis``, or an
   Ansible Galaxy name ``team.redis`` (namespace ``team``, installed as ``team.redis`` as Ansible names it).
 
-``name`` is the directory the role is installed as (default: the source's last part). Git and URL sources are
-Ansible's and not supported: roles come from registries here.
+``name`` is the directory the role is installed as (default: the source's last part).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pydantic import Field
 from runner.errors import SourcePosition
 from runner.galaxy.errors import RequirementsError
 from runner.galaxy.reference import DIGEST, SCHEME, RoleRef, looks_like_host
+from runner.galaxy.sources import GIT, SourceRef, is_source, parse_source
 from runner.loader.yaml import load_yaml_file
 from runner.models.base import Model
 from runner.models.types import Text, describe
@@ -44,10 +47,12 @@ class RequirementEntry(Model):
 
     KIND = "requirement"
 
-    src: Text | None = Field(default=None, description="oci:// reference, local directory or role name")
+    src: Text | None = Field(default=None, description="oci:// reference, git or tarball URL, local directory "
+                             "or tarball, or role name")
     name: Text | None = Field(default=None, description="Name to install the role as")
-    version: Text | None = Field(default=None, description="Version constraint, exact version or @sha256 digest")
-    scm: Text | None = Field(default=None, description="Ansible's; only oci (or none) is supported")
+    version: Text | None = Field(default=None, description="Version constraint, exact version or @sha256 "
+                                 "digest; of a git source: a branch, tag or commit")
+    scm: Text | None = Field(default=None, description="git for a git repository; oci (or none) otherwise")
 
 
 @dataclass(frozen=True)
@@ -55,12 +60,12 @@ class Requirement:
     """A role someone asked for: under which name, from where, which versions, and who asked."""
 
     name: str
-    origin: RoleRef | Path
+    origin: RoleRef | Path | SourceRef
     constraint: Constraint = ANY
     digest: str | None = None
     requested_by: str = ""
     position: SourcePosition | None = None
-    version: str | None = None  # of a local directory, when the entry says
+    version: str | None = None  # of a local directory, when the entry says; of a git source, the ref asked for
 
     @property
     def is_local(self) -> bool:
@@ -111,19 +116,29 @@ def to_requirement(entry: RequirementEntry, base_dir: Path, reference: Reference
     text = (entry.src or entry.name or "").strip()
     if not text:
         raise RequirementsError("a requirement needs src (or name)", position)
-    if entry.scm not in (None, "", "oci"):
-        raise RequirementsError(f"scm: {entry.scm} is not supported: roles come from OCI registries (oci://...) "
-                                "or local directories", position)
+    if entry.scm not in (None, "", "oci", GIT):
+        raise RequirementsError(f"scm: {entry.scm} is not supported (expected git, or none)", position)
+    if entry.src and is_source(text, entry.scm):
+        return _source_requirement(entry, text, base_dir, position, asked)
     if text.startswith(SCHEME) or not entry.src or not _is_path(text):
-        if ("://" in text and not text.startswith(SCHEME)) or text.startswith(("git+", "git@")):
-            raise RequirementsError(f"'{text}' is a URL: only oci:// references, local directories and role names "
-                                    "in the configured registry are supported", position)
         return _registry_requirement(entry, text, reference, position, asked)
     directory = (base_dir / Path(text).expanduser()).resolve()
     if not (directory / "tasks").is_dir() and not (directory / "meta").is_dir():
         raise RequirementsError(f"{directory} is not a role directory (it has neither tasks/ nor meta/)", position)
     return Requirement(name=entry.name if entry.src and entry.name else directory.name, origin=directory,
                        requested_by=asked, position=position, version=entry.version)
+
+
+def _source_requirement(entry: RequirementEntry, text: str, base_dir: Path, position: SourcePosition | None,
+                        asked: str) -> Requirement:
+    try:
+        origin = parse_source(text, entry.scm, entry.version, base_dir)
+    except ValueError as exc:
+        raise RequirementsError(str(exc), position) from None
+    if origin.is_local and not Path(origin.location).is_file():
+        raise RequirementsError(f"{origin.location} does not exist (a tarball was expected)", position)
+    return Requirement(name=entry.name or origin.name, origin=origin, requested_by=asked, position=position,
+                       version=origin.version)
 
 
 def _is_path(text: str) -> bool:
@@ -176,9 +191,17 @@ def fingerprint(requirements: list[Requirement], relative_to: Path) -> str:
 
 
 def _portable(requirement: Requirement, relative_to: Path) -> str:
-    if isinstance(requirement.origin, Path):
-        try:
-            return requirement.origin.relative_to(relative_to.resolve()).as_posix()
-        except ValueError:
-            return str(requirement.origin)
+    origin = requirement.origin
+    if isinstance(origin, SourceRef) and origin.is_local:
+        return portable_path(Path(origin.location), relative_to)
+    if isinstance(origin, Path):
+        return portable_path(origin, relative_to)
     return requirement.source
+
+
+def portable_path(path: Path, relative_to: Path) -> str:
+    """``path`` relative to ``relative_to`` when under it, so a lock file reads the same in every checkout."""
+    try:
+        return path.relative_to(relative_to.resolve()).as_posix()
+    except ValueError:
+        return str(path)
