@@ -1,8 +1,8 @@
 """``requirements.yml``: the roles a project needs, as Ansible writes the file, with OCI sources added.
 
-The file is a list of entries, or a mapping whose ``roles:`` holds that list (``collections:`` is Ansible's
-and skipped with a warning). An entry is a string (its ``src``) or a mapping of ``src``, ``name``, ``version``
-and ``scm``. ``src`` is one of:
+The file is a list of entries, or a mapping whose ``roles:`` holds that list (``collections:`` is read by
+``runner.galaxy.collection_requirements``). An entry is a string (its ``src``) or a mapping of ``src``,
+``name``, ``version`` and ``scm``. ``src`` is one of:
 
 - ``oci://HOST[:PORT]/NAMESPACE/NAME`` with an optional ``:CONSTRAINT`` (``^1.2``, ``>=1.0,<2``, ``1.4.0``) or
   ``@sha256:...`` pin; ``version:`` may give the constraint instead;
@@ -92,8 +92,6 @@ def load_requirements(path: Path, reference: ReferenceReader) -> tuple[list[Requ
         if unknown:
             raise RequirementsError(f"'{unknown[0]}' is not a requirements key (expected roles: or collections:)",
                                     position_of(data, unknown[0]) or where)
-        if data.get("collections"):
-            warnings.append(f"{path}: collections are Ansible's; provisioning-galaxy installs roles only")
         data = data.get("roles") or []
     if data is None:
         data = []
@@ -120,7 +118,7 @@ def to_requirement(entry: RequirementEntry, base_dir: Path, reference: Reference
         raise RequirementsError(f"scm: {entry.scm} is not supported (expected git, or none)", position)
     if entry.src and is_source(text, entry.scm):
         return _source_requirement(entry, text, base_dir, position, asked)
-    if text.startswith(SCHEME) or not entry.src or not _is_path(text):
+    if text.startswith(SCHEME) or not entry.src or not is_path_text(text):
         return _registry_requirement(entry, text, reference, position, asked)
     directory = (base_dir / Path(text).expanduser()).resolve()
     if not (directory / "tasks").is_dir() and not (directory / "meta").is_dir():
@@ -141,7 +139,7 @@ def _source_requirement(entry: RequirementEntry, text: str, base_dir: Path, posi
                        version=origin.version)
 
 
-def _is_path(text: str) -> bool:
+def is_path_text(text: str) -> bool:
     # Only a path written as one: "redis" is a role name even where a directory of that name exists.
     return text.startswith(("./", "../", "/", "~")) or text in (".", "..")
 
@@ -155,23 +153,30 @@ def _registry_requirement(entry: RequirementEntry, text: str, reference: Referen
     elif not text.startswith(SCHEME) and looks_like_host(text.split("/")[0]) and "/" in text:
         text = SCHEME + text
     ref = reference(text, position)
-    version, digest = ref.version, ref.digest
-    if entry.version:
-        pinned = entry.version.strip().lstrip("@")
-        if DIGEST.match(pinned):
-            digest = digest or pinned
-        elif version and version != entry.version:
-            raise RequirementsError(f"'{text}' gives the version {version} and version: {entry.version}: give one",
-                                    position)
-        else:
-            version = entry.version
-    try:
-        constraint = parse_constraint(version)
-    except ConstraintError as exc:
-        raise RequirementsError(str(exc), position) from None
+    constraint, digest = constraint_of(ref, text, entry.version, position)
     name = entry.name if entry.src and entry.name else (galaxy_name or ref.name)
     return Requirement(name=name, origin=ref.at(), constraint=constraint, digest=digest, requested_by=asked,
                        position=position)
+
+
+def constraint_of(ref: RoleRef, text: str, written: str | None,
+                  position: SourcePosition | None) -> tuple[Constraint, str | None]:
+    """The constraint and digest pin of a registry requirement: from the reference (``redis:^1.2``,
+    ``@sha256:...``) or the entry's ``version`` (a constraint or ``@sha256:...``), not both."""
+    version, digest = ref.version, ref.digest
+    if written:
+        pinned = written.strip().lstrip("@")
+        if DIGEST.match(pinned):
+            digest = digest or pinned
+        elif version and version != written:
+            raise RequirementsError(f"'{text}' gives the version {version} and version: {written}: give one",
+                                    position)
+        else:
+            version = written
+    try:
+        return parse_constraint(None if digest else version), digest
+    except ConstraintError as exc:
+        raise RequirementsError(str(exc), position) from None
 
 
 def _check_unique(requirements: list[Requirement]) -> None:
@@ -184,13 +189,18 @@ def _check_unique(requirements: list[Requirement]) -> None:
                                     requirement.position)
 
 
-def fingerprint(requirements: list[Requirement], relative_to: Path) -> str:
+def fingerprint(requirements: list[Requirement], relative_to: Path, collections: list[Requirement] | None = None
+                ) -> str:
     """A digest of what was asked for: the lock file records it, to tell when the requirements changed."""
-    rows: list[Any] = [[r.name, _portable(r, relative_to), r.wants(), r.version] for r in requirements]
+    rows: list[Any] = [[r.name, portable_source(r, relative_to), r.wants(), r.version] for r in requirements]
+    if collections:  # only then, so a lock of roles alone keeps the fingerprint it was written with
+        rows.append(["collections", *([r.name, portable_source(r, relative_to), r.wants(), r.version]
+                                      for r in collections)])
     return "sha256:" + hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()
 
 
-def _portable(requirement: Requirement, relative_to: Path) -> str:
+def portable_source(requirement: Requirement, relative_to: Path) -> str:
+    """Where ``requirement`` comes from as the lock file records it."""
     origin = requirement.origin
     if isinstance(origin, SourceRef) and origin.is_local:
         return portable_path(Path(origin.location), relative_to)

@@ -40,6 +40,7 @@ class Candidate:
     version: str | None
     dependencies: tuple[Dependency, ...] = ()
     commit: str | None = None  # of a git source
+    name: str | None = None  # the name the content gives itself (a collection's NAMESPACE.NAME)
 
 
 Origin = RoleRef | Path | SourceRef
@@ -115,10 +116,16 @@ class Resolver:
 
     def _dependency(self, parent: ResolvedRole, dependency: Dependency) -> Requirement:
         asked = f"{parent.name} {parent.version or '(local)'}"
+        root = next((root for root in self._roots if root.name == dependency.name), None)
         if dependency.source and is_source(dependency.source):
             return self._source_dependency(dependency, asked)
         try:
-            if dependency.source:
+            if root is not None:  # the requirements file decides where it comes from, for everyone
+                origin = root.origin
+                if not isinstance(origin, RoleRef):
+                    return Requirement(name=dependency.name, origin=origin, constraint=parse_constraint(
+                        dependency.version), requested_by=asked, version=root.version)
+            elif dependency.source:
                 origin = self.reference(dependency.source, None)
             elif isinstance(parent.origin, RoleRef):
                 namespace = parent.origin.repository.rpartition("/")[0]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.galaxy.archive import build_archive, sha256_digest
+from runner.galaxy.archive import RoleArchive, build_archive, sha256_digest
 from runner.galaxy.cache import ContentCache
 from runner.galaxy.download import download
 from runner.galaxy.errors import GalaxyError, VerificationError
@@ -26,6 +26,7 @@ from runner.galaxy.gitsource import checkout
 from runner.galaxy.sources import GIT, SourceRef
 
 ContentCheck = Callable[[Path], bool]
+Packer = Callable[[Path], RoleArchive]
 
 
 def is_role_dir(directory: Path) -> bool:
@@ -41,10 +42,12 @@ class FetchedSource:
 
 
 class SourceFetcher:
-    def __init__(self, cache: ContentCache, max_size: int, is_content: ContentCheck = is_role_dir):
+    def __init__(self, cache: ContentCache, max_size: int, is_content: ContentCheck = is_role_dir,
+                 pack: Packer = build_archive):
         self.cache = cache
         self.max_size = max_size
         self.is_content = is_content
+        self.pack = pack
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._fetched: dict[str, FetchedSource] = {}
 
@@ -75,7 +78,7 @@ class SourceFetcher:
         commit = checkout(ref.location, ref.commit or ref.version, tree, ref.source)
         if ref.commit and commit != ref.commit:
             raise VerificationError(f"{ref.source}: '{ref.commit}' checked out as {commit}")
-        packed = build_archive(tree)
+        packed = self.pack(tree)
         if ref.digest and packed.digest != ref.digest:
             raise VerificationError(f"{ref.source} at {commit} packs to {packed.digest}, not {ref.digest} as the "
                                     "lock file says")
@@ -91,7 +94,7 @@ class SourceFetcher:
         extract_archive(path, work / "unpacked", self.max_size, ref.source)
         tree = self._content_root(work / "unpacked", ref)
         archive = work / "content.tar.gz"
-        archive.write_bytes(build_archive(tree).data)
+        archive.write_bytes(self.pack(tree).data)
         return FetchedSource(digest, None, archive, tree)
 
     def _local_tarball(self, ref: SourceRef) -> tuple[str, Path]:
