@@ -13,6 +13,7 @@ import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import BinaryIO
 
 from runner.galaxy.cache import ContentCache
 from runner.galaxy.errors import GalaxyError, VerificationError
@@ -44,7 +45,7 @@ def download(url: str, cache: ContentCache, max_size: int, expected: str | None 
         Path(temporary).unlink(missing_ok=True)
 
 
-def _stream(url: str, output: object, max_size: int) -> str:
+def _stream(url: str, output: BinaryIO, max_size: int) -> str:
     hasher = hashlib.sha256()
     size = 0
     try:
@@ -54,7 +55,7 @@ def _stream(url: str, output: object, max_size: int) -> str:
                 if size > max_size:
                     raise oversized(max_size, f"more than {max_size} bytes downloaded", url)
                 hasher.update(chunk)
-                output.write(chunk)  # type: ignore[attr-defined]
+                output.write(chunk)
     except urllib.error.HTTPError as exc:
         raise GalaxyError(f"cannot download {url}: HTTP {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:

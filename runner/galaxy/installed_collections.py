@@ -111,7 +111,10 @@ def _check_files(directory: Path, fqcn: str) -> None:
     for entry in files:
         if entry.get("ftype") != "file":
             continue
-        path = directory / str(entry.get("name"))
+        name = str(entry.get("name"))
+        if name.startswith("/") or ".." in name.split("/"):
+            raise VerificationError(f"{FILES_JSON} of {fqcn} lists '{name}', outside the collection")
+        path = directory / name
         actual = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
         if actual != entry.get("chksum_sha256"):
             raise VerificationError(f"{fqcn}: {entry.get('name')} does not match its sha256 in {FILES_JSON}; "
