@@ -20,6 +20,8 @@ _QUIET_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": 
 
 def checkout(url: str, version: str | None, directory: Path, label: str) -> str:
     """Clone ``url`` into ``directory`` at ``version`` (default: the remote's HEAD); the commit checked out."""
+    if version and version.startswith("-"):
+        raise GalaxyError(f"{label}: '{version}' is not a branch, tag or commit")
     _git(["clone", "--quiet", "--no-checkout", "--", url, str(directory)], None, label)
     if version:
         # A branch of the remote is origin/NAME once cloned; a tag or a commit reads as itself.
