@@ -18,7 +18,8 @@ class StoreCatalog:
     def __init__(self, store: RoleStore, kind: ContentKind):
         self.store = store
         self.kind = kind
-        self.sources = SourceFetcher(store.cache, store.context.max_archive_size, kind.is_content, kind.pack)
+        self.sources = SourceFetcher(store.cache, store.context.max_archive_size, kind.is_content, kind.pack,
+                                     kind.is_metadata)
         self._local: dict[Path, RoleArchive] = {}
 
     def versions(self, ref: RoleRef) -> list[str]:

@@ -88,7 +88,9 @@ def install_collection(archive: Path, collections_dir: Path, installed: Installe
         if target.exists():
             os.rename(target, staging / f"{target.name}.replaced")
         os.rename(unpacked, target)
-        record = {"install_date": datetime.now(UTC).strftime("%c"), "version": installed.version,
+        # The collection's own version (a git collection's requirement names a branch, not a version), so the
+        # record is told apart from one ansible-galaxy later installed over it.
+        record = {"install_date": datetime.now(UTC).strftime("%c"), "version": read_collection(target).version,
                   "source": installed.source, "digest": installed.digest}
         atomic_write_text(_record_path(collections_dir, installed.name), to_yaml(record))
         return target

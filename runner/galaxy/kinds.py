@@ -14,11 +14,11 @@ from typing import Protocol
 from runner.galaxy.archive import RoleArchive, build_archive
 from runner.galaxy.artifact import COLLECTION, ROLE, ArtifactKind, Dependency, dependencies_of, read_role_meta
 from runner.galaxy.collection_build import build_collection
-from runner.galaxy.collection_meta import galaxy_yml_path, is_collection_dir, read_collection
+from runner.galaxy.collection_meta import GALAXY_YML, MANIFEST_JSON, galaxy_yml_path, is_collection_dir, read_collection
 from runner.galaxy.context import GalaxyContext
 from runner.galaxy.installed import InstalledRole, install_archive, read_installed
 from runner.galaxy.installed_collections import InstalledCollection, install_collection, read_installed_collection
-from runner.galaxy.source_fetch import is_role_dir
+from runner.galaxy.source_fetch import is_role_dir, is_role_metadata
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class ContentKind(Protocol):
     def is_content(self, tree: Path) -> bool: ...
 
     def pack(self, tree: Path) -> RoleArchive: ...
+
+    def is_metadata(self, name: str) -> bool: ...
 
     def describe(self, tree: Path) -> Description: ...
 
@@ -58,6 +60,9 @@ class RoleKind:
 
     def pack(self, tree: Path) -> RoleArchive:
         return build_archive(tree)
+
+    def is_metadata(self, name: str) -> bool:
+        return is_role_metadata(name)
 
     def describe(self, tree: Path) -> Description:
         meta = read_role_meta(tree)
@@ -88,6 +93,9 @@ class CollectionKind:
     def pack(self, tree: Path) -> RoleArchive:
         # A source tree is built as ansible-galaxy builds it; a built collection (MANIFEST.json) is kept as is.
         return build_collection(tree)[1] if galaxy_yml_path(tree) is not None else build_archive(tree)
+
+    def is_metadata(self, name: str) -> bool:
+        return name.removeprefix("./") in (MANIFEST_JSON, *GALAXY_YML)
 
     def describe(self, tree: Path) -> Description:
         found = read_collection(tree)

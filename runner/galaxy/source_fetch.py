@@ -27,10 +27,15 @@ from runner.galaxy.sources import GIT, SourceRef
 
 ContentCheck = Callable[[Path], bool]
 Packer = Callable[[Path], RoleArchive]
+NameFilter = Callable[[str], bool]
 
 
 def is_role_dir(directory: Path) -> bool:
     return (directory / "tasks").is_dir() or (directory / "meta").is_dir()
+
+
+def is_role_metadata(name: str) -> bool:
+    return name.removeprefix("./").startswith("meta/")
 
 
 @dataclass(frozen=True)
@@ -38,16 +43,17 @@ class FetchedSource:
     digest: str
     commit: str | None
     archive: Path  # the packed content, ready for install_archive
-    tree: Path  # the content unpacked, for its metadata
+    tree: Path  # the content unpacked (its metadata at least), for its metadata
 
 
 class SourceFetcher:
     def __init__(self, cache: ContentCache, max_size: int, is_content: ContentCheck = is_role_dir,
-                 pack: Packer = build_archive):
+                 pack: Packer = build_archive, is_metadata: NameFilter = is_role_metadata):
         self.cache = cache
         self.max_size = max_size
         self.is_content = is_content
         self.pack = pack
+        self.is_metadata = is_metadata
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._fetched: dict[str, FetchedSource] = {}
 
@@ -71,8 +77,9 @@ class SourceFetcher:
     def _fetch_git(self, ref: SourceRef) -> FetchedSource:
         cached = self.cache.find(ref.digest) if ref.digest and ref.commit else None
         if cached is not None:
+            # Locked and cached: the metadata is all resolving needs; installing unpacks the archive itself.
             tree = self._workdir("git") / "tree"
-            extract_archive(cached, tree, self.max_size, ref.source)
+            extract_archive(cached, tree, self.max_size, ref.source, only=self.is_metadata)
             return FetchedSource(ref.digest or "", ref.commit, cached, tree)
         tree = self._workdir("git") / "checkout"
         commit = checkout(ref.location, ref.commit or ref.version, tree, ref.source)

@@ -178,6 +178,8 @@ def test_collections_from_a_tarball_git_and_a_directory_with_dependencies(tmp_pa
     root = collections / "ansible_collections" / "demo"
     assert sorted(path.name for path in root.iterdir()) == ["base", "extra", "tools"]
     assert (root / "base" / "MANIFEST.json").is_file() and not (root / "base" / ".git").exists()
+    again = galaxy("collection", "install", "-r", str(requirements), "-p", str(collections)).stdout
+    assert again.count("is already installed, skipping") == 3 and "installed successfully" not in again
     lock = read_lock(requirements.with_suffix(".lock"))
     assert lock is not None
     sources = {item.name: (item.source, item.commit is not None) for item in lock.collections}
