@@ -100,11 +100,20 @@ def load_requirements(path: Path, reference: ReferenceReader) -> tuple[list[Requ
     requirements: list[Requirement] = []
     for index, item in enumerate(data):
         position = position_of(data, index) or where
-        mapping = {"src": item} if isinstance(item, str) else item
+        mapping = _from_string(item) if isinstance(item, str) else item
         entry = validate(RequirementEntry, mapping, where=position)
         requirements.append(to_requirement(entry, path.parent, reference, position))
     _check_unique(requirements)
     return requirements, warnings
+
+
+def _from_string(text: str) -> dict[str, str]:
+    """A string entry: its src, or Ansible's ``SRC,VERSION[,NAME]`` (``git+https://host/web.git,v1.2,web``) for a
+    git or tarball source (a registry reference's constraint may hold commas: ``redis:>=1.0,<2``)."""
+    if "," not in text or not is_source(text.split(",", 1)[0].strip()):
+        return {"src": text}
+    parts = [part.strip() for part in text.split(",", 2)]
+    return {key: value for key, value in zip(("src", "version", "name"), parts, strict=False) if value}
 
 
 def to_requirement(entry: RequirementEntry, base_dir: Path, reference: ReferenceReader,

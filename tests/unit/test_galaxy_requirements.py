@@ -68,6 +68,8 @@ def test_git_and_tarball_sources_as_ansible_galaxy_reads_them(tmp_path: Path) ->
     name: os
   - file:///srv/roles/ntp.tgz
   - ./local.tar.gz
+  - git+file:///srv/git/app.git,v2.0,application
+  - cache:>=1.0,<2
 """)
     rows = [(r.name, r.source, r.version) for r in found]
     assert rows == [
@@ -78,7 +80,10 @@ def test_git_and_tarball_sources_as_ansible_galaxy_reads_them(tmp_path: Path) ->
         ("os", "https://example.com/releases/os-1.0.tar.gz", None),
         ("ntp", "file:///srv/roles/ntp.tgz", None),
         ("local", str(tmp_path / "local.tar.gz"), None),
+        ("application", "git+file:///srv/git/app.git", "v2.0"),
+        ("cache", "oci://reg.example.com/provisioning-extensions/cache", None),
     ]
+    assert found[-1].wants() == ">=1.0,<2"
     assert fingerprint(found, tmp_path) != fingerprint(found[:-1], tmp_path)
 
 
