@@ -167,6 +167,15 @@ def test_tarballs_by_url_file_url_and_path_locked_by_sha256(tmp_path: Path) -> N
         assert (roles / "web" / "tasks" / "main.yml").read_text() == before
 
 
+def test_a_missing_tarball_url_is_one_clear_line(tmp_path: Path) -> None:
+    with serve(tmp_path) as server:
+        requirements = tmp_path / "requirements.yml"
+        requirements.write_text(f"- src: {server.url('nowhere.tar.gz')}\n  name: web\n")
+        run = Galaxy(tmp_path / "home")("install", "-r", str(requirements), "-p", str(tmp_path / "roles"), expect=1)
+    assert f"cannot download {server.url('nowhere.tar.gz')}: HTTP 404" in run.stderr
+    assert "Traceback" not in run.output and not (tmp_path / "roles").exists()
+
+
 def test_an_unsafe_tarball_is_refused_whatever_its_source(tmp_path: Path) -> None:
     galaxy = Galaxy(tmp_path / "home")
     served = tmp_path / "served"
