@@ -17,7 +17,12 @@ from runner.galaxy.collection_build import build_collection
 from runner.galaxy.collection_meta import GALAXY_YML, MANIFEST_JSON, galaxy_yml_path, is_collection_dir, read_collection
 from runner.galaxy.context import GalaxyContext
 from runner.galaxy.installed import InstalledRole, install_archive, read_installed
-from runner.galaxy.installed_collections import InstalledCollection, install_collection, read_installed_collection
+from runner.galaxy.installed_collections import (
+    InstalledCollection,
+    collection_path,
+    install_collection,
+    read_installed_collection,
+)
 from runner.galaxy.source_fetch import is_role_dir, is_role_metadata
 
 
@@ -105,7 +110,7 @@ class CollectionKind:
         return read_installed_collection(self.context.collections_install_dir, name).digest
 
     def target(self, name: str) -> Path:
-        return read_installed_collection(self.context.collections_install_dir, name).path
+        return collection_path(self.context.collections_install_dir, name)
 
     def install(self, archive: Path, name: str, version: str | None, source: str, digest: str) -> Path:
         directory = self.context.collections_install_dir
