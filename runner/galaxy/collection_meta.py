@@ -18,11 +18,11 @@ from pydantic import Field, field_validator
 from runner.errors import SourcePosition
 from runner.galaxy.artifact import Dependency, plain
 from runner.galaxy.errors import GalaxyError, RequirementsError
-from runner.galaxy.versions import is_version
 from runner.loader.yaml import load_yaml_file
 from runner.models.base import Model
 from runner.models.types import Text
 from runner.models.validation import validate
+from runner.util.versions import is_version
 
 GALAXY_YML = ("galaxy.yml", "galaxy.yaml")
 MANIFEST_JSON = "MANIFEST.json"

@@ -24,10 +24,11 @@ from runner.errors import SourcePosition
 from runner.galaxy.errors import RequirementsError
 from runner.galaxy.requirements import ReferenceReader, Requirement, constraint_of, is_path_text
 from runner.galaxy.sources import GIT, SourceRef, is_source, parse_source
-from runner.loader.yaml import load_yaml_file, position_of
+from runner.loader.yaml import load_yaml_file
 from runner.models.base import Model
 from runner.models.types import Text, describe
 from runner.models.validation import validate
+from runner.positions import position_of
 
 TYPES = ("galaxy", "git", "url", "file", "dir")
 
