@@ -1,6 +1,7 @@
 """``provisioning-galaxy``: roles shared through OCI registries (like ansible-galaxy, with registries as the hub).
 
-``role init|build|push|pull|list|remove|versions|info``, ``install -r requirements.yml``, ``login``/``logout``.
+``role init|build|push|pull|list|remove|versions|info``, ``collection build|push|pull|install|list``,
+``install -r requirements.yml``, ``login``/``logout``.
 A thin shell over ``runner.galaxy``; see docs/roles-oci.md for the artifact and file formats.
 """
 
@@ -13,12 +14,20 @@ from pathlib import Path
 import click
 
 from runner.cli.common import Group, report_errors
-from runner.config import load_config
+from runner.cli.galaxy_collection import collection
+from runner.cli.galaxy_common import (
+    CONTEXT_SETTINGS,
+    ca_cert_option,
+    galaxy_cli_context,
+    insecure_option,
+    install_options,
+    roles_path_option,
+    run_install,
+)
 from runner.errors import OptionError
 from runner.galaxy.client import RegistryClient
-from runner.galaxy.context import GalaxyContext, galaxy_context
 from runner.galaxy.credentials import Credentials
-from runner.galaxy.install import Installer, InstallReport
+from runner.galaxy.install import Installer
 from runner.galaxy.installed import installed_roles, remove_role
 from runner.galaxy.publish import build_role, push_role
 from runner.galaxy.reference import looks_like_host
@@ -26,23 +35,6 @@ from runner.galaxy.skeleton import init_role
 from runner.galaxy.store import RoleStore
 from runner.galaxy.yamltext import to_yaml
 from runner.util.versions import ConstraintError, parse_constraint
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
-
-roles_path_option = click.option("-p", "--roles-path", "roles_path", type=click.Path(file_okay=False, path_type=Path),
-                                  help="Roles directory (default: the first roles_path entry).")
-insecure_option = click.option("--insecure", is_flag=True, default=None,
-                               help="Allow plain HTTP to a registry that is not on loopback.")
-ca_cert_option = click.option("--ca-cert", type=click.Path(dir_okay=False, exists=True),
-                              help="CA certificates (PEM) the registry's TLS certificate chains to.")
-
-
-def _context(roles_path: Path | None = None, insecure: bool | None = None, ca_cert: str | None = None) -> GalaxyContext:
-    config = load_config()
-    for warning in config.warnings:
-        click.echo(f"[WARNING]: {warning}", err=True)
-    return galaxy_context(config, roles_path=[roles_path] if roles_path else None, insecure=insecure,
-                          ca_cert=ca_cert)
 
 
 @click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
@@ -94,7 +86,7 @@ def role_build(directory: Path, output: Path | None) -> None:
 def role_push(directory: Path, reference: str, latest: bool, force: bool, source: str | None,
               insecure: bool | None, ca_cert: str | None) -> None:
     """Push DIRECTORY as oci://HOST[:PORT]/NAMESPACE/NAME:VERSION."""
-    context = _context(insecure=insecure, ca_cert=ca_cert)
+    context = galaxy_cli_context(insecure=insecure, ca_cert=ca_cert)
     result = push_role(context, directory, context.reference(reference), force=force, latest=latest, source=source)
     click.echo(f"- pushed {result.ref.at(version=result.ref.version)} ({', '.join(result.tags)})")
     click.echo(result.digest)
@@ -111,7 +103,7 @@ def role_push(directory: Path, reference: str, latest: bool, force: bool, source
 def role_pull(reference: str, name: str | None, force: bool, roles_path: Path | None, insecure: bool | None,
               ca_cert: str | None) -> None:
     """Install one role (without its dependencies) from REFERENCE (a version, constraint, tag or @digest)."""
-    installer = Installer(_context(roles_path, insecure, ca_cert), click.echo)
+    installer = Installer(galaxy_cli_context(roles_path, insecure, ca_cert), click.echo)
     installer.install_one(reference, name=name, force=force)
 
 
@@ -120,7 +112,7 @@ def role_pull(reference: str, name: str | None, force: bool, roles_path: Path | 
 @report_errors
 def role_list(roles_path: Path | None) -> None:
     """List installed roles with their version and digest."""
-    context = _context(roles_path)
+    context = galaxy_cli_context(roles_path)
     for directory in context.roles_path:
         roles = installed_roles(directory)
         if not roles:
@@ -137,7 +129,7 @@ def role_list(roles_path: Path | None) -> None:
 @report_errors
 def role_remove(names: tuple[str, ...], roles_path: Path | None) -> None:
     """Remove installed roles."""
-    context = _context(roles_path)
+    context = galaxy_cli_context(roles_path)
     for name in names:
         removed = remove_role(name, context.roles_path)
         click.echo(f"- successfully removed {name}" if removed else f"- {name} is not installed, skipping.")
@@ -150,7 +142,7 @@ def role_remove(names: tuple[str, ...], roles_path: Path | None) -> None:
 @report_errors
 def role_versions(reference: str, insecure: bool | None, ca_cert: str | None) -> None:
     """List a role's versions in its registry, lowest first (tags that are no versions after them)."""
-    context = _context(insecure=insecure, ca_cert=ca_cert)
+    context = galaxy_cli_context(insecure=insecure, ca_cert=ca_cert)
     store = RoleStore(context)
     ref = context.reference(reference)
     tags = store.tags(ref)
@@ -166,7 +158,7 @@ def role_versions(reference: str, insecure: bool | None, ca_cert: str | None) ->
 @report_errors
 def role_info(reference: str, insecure: bool | None, ca_cert: str | None) -> None:
     """Show a role's metadata: version, digest, annotations, dependencies, taskserv section."""
-    context = _context(insecure=insecure, ca_cert=ca_cert)
+    context = galaxy_cli_context(insecure=insecure, ca_cert=ca_cert)
     store = RoleStore(context)
     ref = context.reference(reference)
     if not ref.digest:
@@ -192,40 +184,25 @@ def role_info(reference: str, insecure: bool | None, ca_cert: str | None) -> Non
 @main.command("install")
 @click.argument("references", nargs=-1)
 @click.option("-r", "--role-file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Requirements file (requirements.yml); its lock is written beside it.")
-@click.option("--frozen", is_flag=True, help="Install exactly what the lock file lists; fail if it does not match.")
-@click.option("-U", "--update", is_flag=True, help="Resolve again, ignoring the versions in the lock file.")
-@click.option("-n", "--no-deps", is_flag=True, help="Do not install dependencies.")
-@click.option("--force", is_flag=True, help="Reinstall roles whose content is already installed.")
+              help="Requirements file (requirements.yml): its roles and collections; its lock is written beside it.")
+@install_options
 @roles_path_option
+@click.option("--collections-path", type=click.Path(file_okay=False, path_type=Path),
+              help="Collections directory (default: the first collections_path entry).")
 @insecure_option
 @ca_cert_option
 @report_errors
 def install(references: tuple[str, ...], role_file: Path | None, frozen: bool, update: bool, no_deps: bool,
-            force: bool, roles_path: Path | None, insecure: bool | None, ca_cert: str | None) -> None:
-    """Install the roles of a requirements file (-r) with their dependencies, or single roles by reference."""
-    if bool(role_file) == bool(references):
-        raise OptionError("give a requirements file with -r FILE, or role references (not both)")
-    if frozen and update:
-        raise OptionError("--frozen and --update contradict each other: --frozen installs the lock as it is")
-    installer = Installer(_context(roles_path, insecure, ca_cert), click.echo)
-    if role_file is not None:
-        report = installer.install_requirements(role_file, frozen=frozen, update=update,
-                                                with_dependencies=not no_deps, force=force)
-        _report(report)
-        return
-    for reference in references:
-        installer.install_one(reference, force=force)
+            force: bool, roles_path: Path | None, collections_path: Path | None, insecure: bool | None,
+            ca_cert: str | None) -> None:
+    """Install the roles and collections of a requirements file (-r) with their dependencies, or single roles by
+    reference."""
+    context = galaxy_cli_context(roles_path, insecure, ca_cert, collections_path)
+    run_install(context, role_file, references, frozen=frozen, update=update, no_deps=no_deps, force=force)
 
 
 role.add_command(install, "install")
-
-
-def _report(report: InstallReport) -> None:
-    for warning in report.warnings:
-        click.echo(f"[WARNING]: {warning}", err=True)
-    if report.lock_written:
-        click.echo(f"- wrote {report.lock_path}")
+main.add_command(collection)
 
 
 @main.command("login")
@@ -245,7 +222,7 @@ def login(registry: str, username: str | None, password_stdin: bool, insecure: b
     password = sys.stdin.readline().rstrip("\r\n") if password_stdin else click.prompt("Password", hide_input=True)
     if not password:
         raise OptionError("an empty password was given")
-    context = _context(insecure=insecure, ca_cert=ca_cert)
+    context = galaxy_cli_context(insecure=insecure, ca_cert=ca_cert)
     credentials = Credentials(username, password)
     RegistryClient(replace(context.connection(registry), credentials=credentials)).connect()
     context.credentials.save(registry, credentials)
@@ -258,7 +235,7 @@ def login(registry: str, username: str | None, password_stdin: bool, insecure: b
 def logout(registry: str) -> None:
     """Forget the stored credentials of REGISTRY."""
     registry = registry.removeprefix("oci://").rstrip("/")
-    context = _context()
+    context = galaxy_cli_context()
     if context.credentials.remove(registry):
         click.echo(f"Removed login credentials for {registry}")
     else:

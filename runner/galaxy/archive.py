@@ -16,6 +16,7 @@ import io
 import os
 import stat
 import tarfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,19 +58,30 @@ def build_archive(role_dir: str | Path) -> RoleArchive:
     root = Path(role_dir)
     if not root.is_dir():
         raise GalaxyError(f"{root} is not a directory")
+    return pack_entries(_entry(root, path) for path in _walk(root))
+
+
+def pack_entries(entries: Iterable[tuple[tarfile.TarInfo, io.BytesIO | None]]) -> RoleArchive:
+    """A reproducible tar+gzip of ``entries`` (each a header from ``fixed_info`` and its content)."""
     tar_bytes = io.BytesIO()
-    entries = 0
+    count = 0
     with tarfile.open(fileobj=tar_bytes, mode="w", format=tarfile.PAX_FORMAT, encoding="utf-8") as tar:
-        for path in _walk(root):
-            info, content = _entry(root, path)
+        for info, content in entries:
             tar.addfile(info, content)
-            entries += 1
+            count += 1
     packed = io.BytesIO()
     # filename="" and mtime=0 keep the gzip header free of anything that changes between builds.
     with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0, compresslevel=COMPRESSION_LEVEL) as gz:
         gz.write(tar_bytes.getvalue())
     data = packed.getvalue()
-    return RoleArchive(data, sha256_digest(data), entries)
+    return RoleArchive(data, sha256_digest(data), count)
+
+
+def fixed_info(name: str) -> tarfile.TarInfo:
+    """A tar header for ``name`` with nothing that differs between machines or builds: fixed date, root owner."""
+    info = tarfile.TarInfo(name)
+    info.mtime, info.uid, info.gid, info.uname, info.gname = FIXED_MTIME, 0, 0, "", ""
+    return info
 
 
 def _walk(directory: Path) -> list[Path]:
@@ -85,9 +97,7 @@ def _walk(directory: Path) -> list[Path]:
 
 
 def _entry(root: Path, path: Path) -> tuple[tarfile.TarInfo, io.BytesIO | None]:
-    relative = path.relative_to(root).as_posix()
-    info = tarfile.TarInfo(relative)
-    info.mtime, info.uid, info.gid, info.uname, info.gname = FIXED_MTIME, 0, 0, "", ""
+    info = fixed_info(path.relative_to(root).as_posix())
     mode = path.lstat().st_mode
     if stat.S_ISLNK(mode):
         target = os.readlink(path)

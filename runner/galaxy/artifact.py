@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,24 @@ ARTIFACT_TYPE = "application/vnd.provisioning.role.v1"
 CONFIG_MEDIA_TYPE = "application/vnd.provisioning.role.config.v1+json"
 LAYER_MEDIA_TYPE = "application/vnd.provisioning.role.content.v1.tar+gzip"
 MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json"
+
+
+@dataclass(frozen=True)
+class ArtifactKind:
+    """What an artifact holds (a role or a collection): its media types, and the word messages use."""
+
+    label: str
+    artifact_type: str
+    config_media_type: str
+    layer_media_type: str
+
+
+ROLE = ArtifactKind("role", ARTIFACT_TYPE, CONFIG_MEDIA_TYPE, LAYER_MEDIA_TYPE)
+# A collection's layer is the tarball `ansible-galaxy collection build` makes (MANIFEST.json, FILES.json, files):
+# `oras pull` gives a file `ansible-galaxy collection install` takes as it is.
+COLLECTION = ArtifactKind("collection", "application/vnd.provisioning.collection.v1",
+                          "application/vnd.provisioning.collection.config.v1+json",
+                          "application/vnd.provisioning.collection.content.v1.tar+gzip")
 
 ANNOTATION = "org.opencontainers.image."
 TITLE, VERSION, CREATED = ANNOTATION + "title", ANNOTATION + "version", ANNOTATION + "created"
@@ -99,16 +118,17 @@ class Manifest(BaseModel):
         return self.layers[0]
 
     @classmethod
-    def from_bytes(cls, data: bytes, where: str) -> Manifest:
+    def from_bytes(cls, data: bytes, where: str, kind: ArtifactKind = ROLE) -> Manifest:
         try:
             manifest = cls.model_validate_json(data)
         except ValidationError as exc:
             raise GalaxyError(f"{where}: not an OCI image manifest ({exc.errors()[0]['msg']})") from None
-        kind = manifest.artifact_type or manifest.config.media_type
-        if kind not in (ARTIFACT_TYPE, CONFIG_MEDIA_TYPE):
-            raise GalaxyError(f"{where} is not a role artifact (its type is {kind}, expected {ARTIFACT_TYPE})")
-        if len(manifest.layers) != 1 or manifest.layer.media_type != LAYER_MEDIA_TYPE:
-            raise GalaxyError(f"{where}: a role artifact has one layer of type {LAYER_MEDIA_TYPE}")
+        found = manifest.artifact_type or manifest.config.media_type
+        if found not in (kind.artifact_type, kind.config_media_type):
+            raise GalaxyError(f"{where} is not a {kind.label} artifact (its type is {found}, expected "
+                              f"{kind.artifact_type})")
+        if len(manifest.layers) != 1 or manifest.layer.media_type != kind.layer_media_type:
+            raise GalaxyError(f"{where}: a {kind.label} artifact has one layer of type {kind.layer_media_type}")
         return manifest
 
 
@@ -180,14 +200,16 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def build_manifest(config: bytes, layer: RoleArchive, annotations: dict[str, str], name: str) -> bytes:
+def build_manifest(config: bytes, layer: RoleArchive, annotations: dict[str, str], file_name: str,
+                   kind: ArtifactKind = ROLE) -> bytes:
+    """The manifest; ``file_name`` is the layer's title, the name ``oras pull`` saves it under."""
     manifest = {
         "schemaVersion": 2,
         "mediaType": MANIFEST_MEDIA_TYPE,
-        "artifactType": ARTIFACT_TYPE,
-        "config": {"mediaType": CONFIG_MEDIA_TYPE, "digest": sha256_digest(config), "size": len(config)},
-        "layers": [{"mediaType": LAYER_MEDIA_TYPE, "digest": layer.digest, "size": layer.size,
-                    "annotations": {TITLE: f"{name}.tar.gz"}}],
+        "artifactType": kind.artifact_type,
+        "config": {"mediaType": kind.config_media_type, "digest": sha256_digest(config), "size": len(config)},
+        "layers": [{"mediaType": kind.layer_media_type, "digest": layer.digest, "size": layer.size,
+                    "annotations": {TITLE: file_name}}],
         "annotations": annotations,
     }
     return canonical_json(manifest)

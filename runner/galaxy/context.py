@@ -38,6 +38,7 @@ class GalaxyContext:
     insecure: bool = False
     ca_cert: str | None = None
     max_archive_size: int = DEFAULT_MAX_SIZE
+    collections_path: list[Path] = field(default_factory=list)
     _clients: dict[str, RegistryClient] = field(default_factory=dict, repr=False)
 
     @property
@@ -46,6 +47,13 @@ class GalaxyContext:
         if not self.roles_path:
             raise OptionError("no roles_path to install into: give -p ROLES_PATH or set roles_path")
         return self.roles_path[0]
+
+    @property
+    def collections_install_dir(self) -> Path:
+        """Where collections are installed: the first collections_path entry (its ansible_collections/)."""
+        if not self.collections_path:
+            raise OptionError("no collections_path to install into: give -p COLLECTIONS_PATH or set collections_path")
+        return self.collections_path[0]
 
     def reference(self, text: str, position: SourcePosition | None = None) -> RoleRef:
         """``text`` read as a role reference, completed with the configured registry and namespace."""
@@ -108,7 +116,7 @@ class GalaxyContext:
 
 
 def galaxy_context(config: Config, *, roles_path: list[Path] | None = None, insecure: bool | None = None,
-                   ca_cert: str | None = None) -> GalaxyContext:
+                   ca_cert: str | None = None, collections_path: list[Path] | None = None) -> GalaxyContext:
     """The context from the configuration; command-line values (not None) win."""
     registry_file = Path(config.galaxy_registry_file) if config.galaxy_registry_file else None
     registry_config = load_registry_file(registry_file) if registry_file is not None else None
@@ -121,4 +129,6 @@ def galaxy_context(config: Config, *, roles_path: list[Path] | None = None, inse
         credentials=CredentialStore(Path(config.galaxy_auth_file), docker_config_path()),
         roles_path=paths, registry=registry, namespace=namespace, registry_config=registry_config,
         registry_file=registry_file, insecure=config.galaxy_insecure if insecure is None else insecure,
-        ca_cert=ca_cert or config.galaxy_ca_cert, max_archive_size=config.galaxy_max_archive_size)
+        ca_cert=ca_cert or config.galaxy_ca_cert, max_archive_size=config.galaxy_max_archive_size,
+        collections_path=collections_path if collections_path is not None
+        else [Path(entry) for entry in config.collections_path])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
 
 from runner.galaxy.errors import UnsafeArchiveError
@@ -44,16 +45,21 @@ def check_archive(archive: Path, max_size: int = DEFAULT_MAX_SIZE, label: str | 
 
 
 def extract_archive(archive: Path, destination: Path, max_size: int = DEFAULT_MAX_SIZE,
-                    label: str | None = None) -> None:
-    """Check ``archive``, then unpack it into ``destination`` (created; it must not exist yet)."""
+                    label: str | None = None, only: Callable[[str], bool] | None = None) -> None:
+    """Check ``archive``, then unpack it into ``destination`` (created; it must not exist yet).
+
+    ``only`` picks the entries to unpack by name (reading a role's metadata needs ``meta/`` alone); every entry
+    is checked all the same.
+    """
     check_archive(archive, max_size, label)
     destination.mkdir(parents=True)
     with tarfile.open(archive, mode="r:gz") as tar:
+        members = [member for member in tar if only(member.name)] if only is not None else None
         if not hasattr(tarfile, "data_filter"):  # Python before 3.11.4: the checks above are the guard
-            tar.extractall(destination)
+            tar.extractall(destination, members=members)
             return
         try:
-            tar.extractall(destination, filter="data")
+            tar.extractall(destination, members=members, filter="data")
         except tarfile.FilterError as exc:  # the second guard caught what the checks above let through
             raise _refuse(label or str(archive), f"unsafe entry ({exc})") from None
 

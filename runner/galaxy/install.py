@@ -1,60 +1,41 @@
-"""Installing roles: from a requirements file (with dependencies and a lock), or one role by reference.
+"""Installing roles and collections: from a requirements file (with dependencies and a lock), or one by reference.
 
-Every role is resolved first, then every archive is fetched and checked (digest, archive rules), and only then
-is anything installed: a tampered blob or an unsafe archive stops the install before any role directory
-changes. A role whose installed digest is already the chosen one is left alone unless ``force``.
+Everything is resolved first, then every archive is fetched and checked (digest, archive rules), and only then
+is anything installed: a tampered blob or an unsafe archive stops the install before any role or collection
+directory changes. One whose installed digest is already the chosen one is left alone unless ``force``.
 """
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from runner.galaxy.archive import RoleArchive, build_archive
-from runner.galaxy.artifact import dependencies_of, read_role_meta
+from runner.galaxy.catalog import StoreCatalog
+from runner.galaxy.collection_requirements import (
+    check_unique_collections,
+    is_named_by_content,
+    load_collection_requirements,
+)
 from runner.galaxy.context import GalaxyContext
 from runner.galaxy.errors import LockMismatchError
-from runner.galaxy.installed import InstalledRole, install_archive, read_installed
+from runner.galaxy.kinds import CollectionKind, ContentKind, RoleKind
 from runner.galaxy.lockfile import Lock, LockedRole, lock_path_for, read_lock, write_lock
-from runner.galaxy.reference import RoleRef
-from runner.galaxy.requirements import Requirement, fingerprint, load_requirements
-from runner.galaxy.resolver import Candidate, ResolvedRole, Resolver
+from runner.galaxy.requirements import Requirement, fingerprint, load_requirements, portable_source
+from runner.galaxy.resolver import ResolvedRole, Resolver
+from runner.galaxy.sources import SourceRef
 from runner.galaxy.store import RoleStore
 from runner.util.versions import ANY, ConstraintError, parse_constraint
 
 Echo = Callable[[str], None]
-
-
-class StoreCatalog:
-    """The resolver's catalog: registries through the content cache, and local directories packed on the spot."""
-
-    def __init__(self, store: RoleStore):
-        self.store = store
-        self._local: dict[Path, RoleArchive] = {}
-
-    def versions(self, ref: RoleRef) -> list[str]:
-        return self.store.versions(ref)
-
-    def candidate(self, origin: RoleRef | Path) -> Candidate:
-        if isinstance(origin, Path):
-            meta = read_role_meta(origin)
-            version = meta.galaxy_info.get("version")
-            return Candidate(self.local_archive(origin).digest, None if version is None else str(version),
-                             tuple(dependencies_of(meta)))
-        artifact = self.store.artifact(origin)
-        return Candidate(artifact.digest, artifact.version, tuple(artifact.config.dependencies))
-
-    def local_archive(self, directory: Path) -> RoleArchive:
-        if directory not in self._local:
-            self._local[directory] = build_archive(directory)
-        return self._local[directory]
+Fetched = list[tuple[ResolvedRole, Path]]
 
 
 @dataclass
 class InstallReport:
     roles: list[ResolvedRole] = field(default_factory=list)
+    collections: list[ResolvedRole] = field(default_factory=list)
     installed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     lock_path: Path | None = None
@@ -62,19 +43,97 @@ class InstallReport:
     warnings: list[str] = field(default_factory=list)
 
 
+class KindInstaller:
+    """Resolving, fetching and installing one kind of content (roles or collections)."""
+
+    def __init__(self, context: GalaxyContext, kind: ContentKind, echo: Echo):
+        self.context = context
+        self.kind = kind
+        self.store = RoleStore(context, kind.artifact)
+        self.catalog = StoreCatalog(self.store, kind)
+        self.echo = echo
+
+    def resolver(self, lock: Lock | None, lock_dir: Path, *, frozen: bool = False,
+                 with_dependencies: bool = True) -> Resolver:
+        return Resolver(self.catalog, self.context.reference, lock=lock, lock_dir=lock_dir, frozen=frozen,
+                        with_dependencies=with_dependencies)
+
+    def named_by_content(self, roots: list[Requirement], lock: Lock | None, lock_dir: Path) -> list[Requirement]:
+        """Collections from git, tarballs and directories under the names their metadata gives: the lock's name
+        for the same source (so a locked install fetches nothing), else the fetched content's."""
+        named = []
+        for root in roots:
+            if is_named_by_content(root):
+                source = portable_source(root, lock_dir)
+                locked = next((entry for entry in (lock.roles if lock else []) if entry.source == source
+                               and entry.version == root.version), None)
+                name = locked.name if locked is not None else self.catalog.candidate(root.origin).name
+                root = replace(root, name=name or root.name)
+            named.append(root)
+        check_unique_collections(named)
+        return named
+
+    def fetch(self, resolved: list[ResolvedRole], scratch: Path, force: bool) -> Fetched:
+        """The archives of what is not installed yet (or everything with ``force``), fetched and checked."""
+        pending = [item for item in resolved if force or self.kind.installed_digest(item.name) != item.digest]
+        for item in resolved:
+            if item not in pending:
+                self.echo(f"- {item.name} ({item.version or 'local'}) is already installed, skipping.")
+        return [(item, self._archive(item, scratch)) for item in pending]
+
+    def put(self, fetched: Fetched) -> list[str]:
+        for item, archive in fetched:
+            self.echo(f"- extracting {item.name} to {self.kind.target(item.name)}")
+            self.kind.install(archive, item.name, item.version, item.source, item.digest)
+            self.echo(f"- {item.name} ({item.version or 'local'}) was installed successfully")
+        return [item.name for item, _ in fetched]
+
+    def close(self) -> None:
+        self.catalog.sources.close()
+
+    def _archive(self, item: ResolvedRole, scratch: Path) -> Path:
+        if isinstance(item.origin, Path):
+            path = scratch / f"{item.name}.tar.gz"
+            path.write_bytes(self.catalog.local_archive(item.origin).data)
+            return path
+        if isinstance(item.origin, SourceRef):
+            return self.catalog.sources.fetch(item.origin.pinned(commit=item.commit, digest=item.digest)).archive
+        artifact = self.store.artifact(item.ref)
+        if self.store.cache.find(artifact.manifest.layer.digest) is None:
+            self.echo(f"- downloading {self.kind.artifact.label} '{item.name}', version {item.version} from "
+                      f"{item.source}")
+        return self.store.archive(artifact)
+
+    @staticmethod
+    def locked(item: ResolvedRole, lock_dir: Path) -> LockedRole:
+        source = portable_source(Requirement(item.name, item.origin), lock_dir)
+        return LockedRole(item.name, source, item.version, item.digest,
+                          tuple(dependency.name for dependency in item.dependencies), item.commit)
+
+
 class Installer:
     def __init__(self, context: GalaxyContext, echo: Echo = lambda _: None):
         self.context = context
-        self.store = RoleStore(context)
-        self.catalog = StoreCatalog(self.store)
-        self.echo = echo
+        self.roles = KindInstaller(context, RoleKind(context), echo)
+        self.collections = KindInstaller(context, CollectionKind(context), echo)
 
     def install_requirements(self, requirements_path: Path, *, frozen: bool = False, update: bool = False,
                              with_dependencies: bool = True, force: bool = False) -> InstallReport:
-        roots, warnings = load_requirements(requirements_path, self.context.reference)
+        try:
+            return self._install_requirements(requirements_path, frozen=frozen, update=update,
+                                              with_dependencies=with_dependencies, force=force)
+        finally:
+            self.roles.close()
+            self.collections.close()
+
+    def _install_requirements(self, requirements_path: Path, *, frozen: bool, update: bool,
+                              with_dependencies: bool, force: bool) -> InstallReport:
+        roles, warnings = load_requirements(requirements_path, self.context.reference)
+        collections = load_collection_requirements(requirements_path, self.context.reference)
         lock_path = lock_path_for(requirements_path)
         lock = read_lock(lock_path)
-        wanted = fingerprint(roots, lock_path.parent)
+        lock_dir = lock_path.parent
+        wanted = fingerprint(roles, lock_dir, collections)
         if frozen:
             if lock is None:
                 raise LockMismatchError(f"--frozen installs what {lock_path} lists, and there is no such file: run "
@@ -82,65 +141,43 @@ class Installer:
             if lock.requirements != wanted:
                 raise LockMismatchError(f"{requirements_path} changed since {lock_path} was written: run install "
                                         "without --frozen to update the lock")
-        resolver = Resolver(self.catalog, self.context.reference, lock=None if update else lock,
-                            lock_dir=lock_path.parent, frozen=frozen, with_dependencies=with_dependencies)
-        report = self._install(resolver.resolve(roots), force)
-        report.warnings, report.lock_path = warnings, lock_path
+        kept = None if update else lock
+        collections_lock = kept.of_collections() if kept is not None else None
+        collections = self.collections.named_by_content(collections, collections_lock, lock_dir)
+        report = InstallReport(warnings=warnings, lock_path=lock_path)
+        report.roles = self.roles.resolver(kept, lock_dir, frozen=frozen, with_dependencies=with_dependencies) \
+            .resolve(roles) if roles else []
+        report.collections = self.collections.resolver(collections_lock, lock_dir, frozen=frozen,
+                                                       with_dependencies=with_dependencies).resolve(collections) \
+            if collections else []
+        with tempfile.TemporaryDirectory(prefix="provisioning-galaxy-") as scratch:
+            # Everything fetched and checked before anything is installed.
+            fetched_roles = self.roles.fetch(report.roles, Path(scratch), force)
+            fetched_collections = self.collections.fetch(report.collections, Path(scratch), force)
+            report.installed = self.roles.put(fetched_roles) + self.collections.put(fetched_collections)
+        report.unchanged = [item.name for item in [*report.roles, *report.collections]
+                            if item.name not in report.installed]
         if not frozen:
-            report.lock_written = write_lock(lock_path, Lock(wanted, [self._locked(role, lock_path.parent)
-                                                                      for role in report.roles]))
+            new_lock = Lock(wanted, [KindInstaller.locked(role, lock_dir) for role in report.roles],
+                            [KindInstaller.locked(item, lock_dir) for item in report.collections])
+            report.lock_written = write_lock(lock_path, new_lock)
         return report
 
-    def install_one(self, text: str, *, name: str | None = None, force: bool = False) -> InstallReport:
-        """``role pull``: one role, by reference, without its dependencies and without a lock."""
+    def install_one(self, text: str, *, name: str | None = None, force: bool = False,
+                    collection: bool = False) -> InstallReport:
+        """``role pull`` / ``collection pull``: one, by reference, without dependencies and without a lock."""
+        installer = self.collections if collection else self.roles
         ref = self.context.reference(text)
         digest = ref.digest
         try:
             constraint = parse_constraint(None if digest else ref.version)
-        except ConstraintError:  # not a constraint but a plain tag ("stable"): the role it names now
-            constraint, digest = ANY, self.store.artifact(ref).digest
+        except ConstraintError:  # not a constraint but a plain tag ("stable"): what it names now
+            constraint, digest = ANY, installer.store.artifact(ref).digest
         requirement = Requirement(name=name or ref.name, origin=ref.at(), constraint=constraint, digest=digest,
                                   requested_by=text)
-        resolver = Resolver(self.catalog, self.context.reference, with_dependencies=False)
-        return self._install(resolver.resolve([requirement]), force)
-
-    def _install(self, roles: list[ResolvedRole], force: bool) -> InstallReport:
-        report = InstallReport(roles=roles)
-        roles_dir = self.context.install_dir
-        pending = [role for role in roles if force or read_installed(roles_dir / role.name).digest != role.digest]
-        report.unchanged = [role.name for role in roles if role not in pending]
-        for name in report.unchanged:
-            role = next(r for r in roles if r.name == name)
-            self.echo(f"- {name} ({role.version or 'local'}) is already installed, skipping.")
+        resolved = installer.resolver(None, Path.cwd(), with_dependencies=False).resolve([requirement])
         with tempfile.TemporaryDirectory(prefix="provisioning-galaxy-") as scratch:
-            # Everything fetched and checked before anything is installed.
-            archives = [(role, self._archive(role, Path(scratch))) for role in pending]
-            for role, archive in archives:
-                self.echo(f"- extracting {role.name} to {roles_dir / role.name}")
-                install_archive(archive, roles_dir, InstalledRole(role.name, roles_dir / role.name, role.version,
-                                                                  role.source, role.digest),
-                                self.context.max_archive_size)
-                self.echo(f"- {role.name} ({role.version or 'local'}) was installed successfully")
-                report.installed.append(role.name)
-        return report
-
-    def _archive(self, role: ResolvedRole, scratch: Path) -> Path:
-        if isinstance(role.origin, Path):
-            path = scratch / f"{role.name}.tar.gz"
-            path.write_bytes(self.catalog.local_archive(role.origin).data)
-            return path
-        artifact = self.store.artifact(role.ref)
-        if self.store.cache.find(artifact.manifest.layer.digest) is None:
-            self.echo(f"- downloading role '{role.name}', version {role.version} from {role.source}")
-        return self.store.archive(artifact)
-
-    @staticmethod
-    def _locked(role: ResolvedRole, lock_dir: Path) -> LockedRole:
-        source = role.source
-        if isinstance(role.origin, Path):
-            try:
-                source = role.origin.relative_to(lock_dir.resolve()).as_posix()
-            except ValueError:
-                source = str(role.origin)
-        return LockedRole(role.name, source, role.version, role.digest,
-                          tuple(dependency.name for dependency in role.dependencies))
+            installed = installer.put(installer.fetch(resolved, Path(scratch), force))
+        if collection:
+            return InstallReport(collections=resolved, installed=installed)
+        return InstallReport(roles=resolved, installed=installed)

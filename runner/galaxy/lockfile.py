@@ -11,6 +11,18 @@ Beside the requirements file, named after it (``requirements.yml`` → ``require
       version: 1.4.2
       digest: sha256:...            # the manifest's digest (a local directory: its archive's)
       dependencies: [os]
+    - name: nginx
+      source: git+https://git.example.com/team/nginx.git
+      version: main                 # the branch, tag or commit asked for
+      commit: 4f1c...               # the commit it resolved to
+      digest: sha256:...            # the checkout's archive (a tarball source: the tarball's sha256)
+      dependencies: []
+    collections:                    # when requirements.yml has collections: the same fields
+    - name: demo.tools
+      source: oci://registry.example.com/team/demo.tools
+      version: 1.0.0
+      digest: sha256:...
+      dependencies: [demo.base]
 
 An install honours the lock for every role whose entry still satisfies what is asked; ``--frozen`` requires all
 of them to, and the requirements to be the ones the lock was written for.
@@ -42,6 +54,7 @@ class _LockedRoleEntry(Model):
     name: Text
     source: Text
     version: Text | None = None
+    commit: Text | None = None
     digest: Text
     dependencies: list[str] = Field(default_factory=list)
 
@@ -52,6 +65,7 @@ class _LockFile(Model):
     lock_version: int
     requirements: Text
     roles: list[_LockedRoleEntry] = Field(default_factory=list)
+    collections: list[_LockedRoleEntry] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -61,15 +75,21 @@ class LockedRole:
     version: str | None
     digest: str
     dependencies: tuple[str, ...] = ()
+    commit: str | None = None  # of a git source
 
 
 @dataclass
 class Lock:
     requirements: str
     roles: list[LockedRole] = field(default_factory=list)
+    collections: list[LockedRole] = field(default_factory=list)  # same fields; name is NAMESPACE.NAME
 
     def get(self, name: str) -> LockedRole | None:
         return next((role for role in self.roles if role.name == name), None)
+
+    def of_collections(self) -> Lock:
+        """The collections as a lock of their own, for resolving them as roles are resolved."""
+        return Lock(self.requirements, list(self.collections))
 
 
 def lock_path_for(requirements_path: Path) -> Path:
@@ -85,19 +105,30 @@ def read_lock(path: Path) -> Lock | None:
     if parsed.lock_version != LOCK_VERSION:
         raise RequirementsError(f"{path} is a lock file of version {parsed.lock_version}; this version of "
                                 f"provisioning-galaxy reads version {LOCK_VERSION}")
-    roles = [LockedRole(entry.name, entry.source, entry.version, entry.digest, tuple(entry.dependencies))
-             for entry in parsed.roles]
-    return Lock(parsed.requirements, roles)
+    return Lock(parsed.requirements, _locked(parsed.roles), _locked(parsed.collections))
+
+
+def _locked(entries: list[_LockedRoleEntry]) -> list[LockedRole]:
+    return [LockedRole(entry.name, entry.source, entry.version, entry.digest, tuple(entry.dependencies),
+                       entry.commit) for entry in entries]
 
 
 def render_lock(lock: Lock) -> str:
-    data = {
+    data: dict[str, object] = {
         "lock_version": LOCK_VERSION,
         "requirements": lock.requirements,
-        "roles": [{"name": role.name, "source": role.source, "version": role.version, "digest": role.digest,
-                   "dependencies": list(role.dependencies)} for role in lock.roles],
+        "roles": [_entry(role) for role in lock.roles],
     }
+    if lock.collections:
+        data["collections"] = [_entry(collection) for collection in lock.collections]
     return HEADER + to_yaml(data)
+
+
+def _entry(role: LockedRole) -> dict[str, object]:
+    entry: dict[str, object] = {"name": role.name, "source": role.source, "version": role.version}
+    if role.commit:
+        entry["commit"] = role.commit
+    return {**entry, "digest": role.digest, "dependencies": list(role.dependencies)}
 
 
 def write_lock(path: Path, lock: Lock) -> bool:

@@ -15,8 +15,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from runner.galaxy.archive import RoleArchive, build_archive, sha256_digest
 from runner.galaxy.artifact import (
-    CONFIG_MEDIA_TYPE,
-    LAYER_MEDIA_TYPE,
+    ROLE,
+    ArtifactKind,
+    RoleConfig,
     annotations_for,
     build_manifest,
     created_now,
@@ -45,21 +46,26 @@ def build_role(role_dir: Path) -> RoleArchive:
 
 def push_role(context: GalaxyContext, role_dir: Path, ref: RoleRef, *, force: bool = False, latest: bool = False,
               source: str | None = None) -> PushResult:
-    version = ref.version
-    if ref.digest or not version or not is_version(version):
-        raise GalaxyError(f"push needs a semver version as the tag: {ref.source}:1.0.0 (got {ref})")
+    version = _push_version(ref)
     meta = read_role_meta(role_dir)
     archive = build_archive(role_dir)
-    config_model = role_config(ref.name, version, meta)
+    config = role_config(ref.name, version, meta)
+    return push_artifact(context, ref, archive, config, ROLE, f"{ref.name}.tar.gz", force=force, latest=latest,
+                         source=source or _source_of(role_dir, meta.galaxy_info))
+
+
+def push_artifact(context: GalaxyContext, ref: RoleRef, archive: RoleArchive, config_model: RoleConfig,
+                  kind: ArtifactKind, file_name: str, *, force: bool, latest: bool, source: str | None) -> PushResult:
+    """Push ``archive`` described by ``config_model`` as ``ref``'s version; the content goes to the cache too."""
+    version = _push_version(ref)
     config = config_model.to_bytes()
     client = context.client(ref.registry)
     if not force and client.has_manifest(ref.repository, version):
         raise GalaxyError(f"{ref} is already in the registry: versions are immutable (push --force to replace it)")
-    annotations = annotations_for(config_model, source=source or _source_of(role_dir, meta.galaxy_info),
-                                  created=created_now())
-    manifest = build_manifest(config, archive, annotations, ref.name)
-    client.push_blob(ref.repository, archive.data, LAYER_MEDIA_TYPE)
-    client.push_blob(ref.repository, config, CONFIG_MEDIA_TYPE)
+    annotations = annotations_for(config_model, source=source, created=created_now())
+    manifest = build_manifest(config, archive, annotations, file_name, kind)
+    client.push_blob(ref.repository, archive.data, kind.layer_media_type)
+    client.push_blob(ref.repository, config, kind.config_media_type)
     digest = client.push_manifest(ref.repository, version, manifest)
     tags = [version]
     if latest:
@@ -68,6 +74,13 @@ def push_role(context: GalaxyContext, role_dir: Path, ref: RoleRef, *, force: bo
     for data in (archive.data, config, manifest):
         context.cache.store(sha256_digest(data), data)
     return PushResult(ref.at(version=version, digest=digest), digest, archive, tuple(tags))
+
+
+def _push_version(ref: RoleRef) -> str:
+    version = ref.version
+    if ref.digest or not version or not is_version(version):
+        raise GalaxyError(f"push needs a semver version as the tag: {ref.source}:1.0.0 (got {ref})")
+    return version
 
 
 def _source_of(role_dir: Path, galaxy_info: dict[str, object]) -> str | None:

@@ -8,7 +8,8 @@ backtracking: when no version satisfies everyone, the error names each requester
 
 Where a dependency comes from: its own ``src``, else the registry and namespace of the role that needs it
 (a role from ``oci://reg/team/app`` needing ``redis`` gets ``oci://reg/team/redis``), else the configured ones.
-A requirement file entry decides the source of a role for everyone.
+A requirement file entry decides the source of a role for everyone. A git or tarball source has no versions to
+choose from: it is what its ref (branch, tag, commit) or URL gives, locked by commit and digest.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from runner.galaxy.errors import LockMismatchError, NotFoundError, ResolutionErr
 from runner.galaxy.lockfile import Lock, LockedRole
 from runner.galaxy.reference import DIGEST, RoleRef
 from runner.galaxy.requirements import ReferenceReader, Requirement
+from runner.galaxy.sources import GIT, SourceRef, is_source, parse_source
 from runner.util.versions import ConstraintError, parse_constraint
 
 MAX_ROUNDS = 50
@@ -37,6 +39,11 @@ class Candidate:
     digest: str
     version: str | None
     dependencies: tuple[Dependency, ...] = ()
+    commit: str | None = None  # of a git source
+    name: str | None = None  # the name the content gives itself (a collection's NAMESPACE.NAME)
+
+
+Origin = RoleRef | Path | SourceRef
 
 
 class Catalog(Protocol):
@@ -46,20 +53,21 @@ class Catalog(Protocol):
         """The role's semver versions, lowest first."""
         ...
 
-    def candidate(self, origin: RoleRef | Path) -> Candidate:
-        """The role at ``origin`` (a reference with a version or digest, or a directory)."""
+    def candidate(self, origin: Origin) -> Candidate:
+        """The role at ``origin`` (a reference with a version or digest, a directory, or a source)."""
         ...
 
 
 @dataclass(frozen=True)
 class ResolvedRole:
     name: str
-    origin: RoleRef | Path
+    origin: Origin
     version: str | None
     digest: str
     dependencies: tuple[Dependency, ...] = ()
     requested_by: tuple[str, ...] = ()
     from_lock: bool = False
+    commit: str | None = None
 
     @property
     def source(self) -> str:
@@ -108,8 +116,16 @@ class Resolver:
 
     def _dependency(self, parent: ResolvedRole, dependency: Dependency) -> Requirement:
         asked = f"{parent.name} {parent.version or '(local)'}"
+        root = next((root for root in self._roots if root.name == dependency.name), None)
+        if dependency.source and is_source(dependency.source):
+            return self._source_dependency(dependency, asked)
         try:
-            if dependency.source:
+            if root is not None:  # the requirements file decides where it comes from, for everyone
+                origin = root.origin
+                if not isinstance(origin, RoleRef):
+                    return Requirement(name=dependency.name, origin=origin, constraint=parse_constraint(
+                        dependency.version), requested_by=asked, version=root.version)
+            elif dependency.source:
                 origin = self.reference(dependency.source, None)
             elif isinstance(parent.origin, RoleRef):
                 namespace = parent.origin.repository.rpartition("/")[0]
@@ -126,6 +142,13 @@ class Resolver:
         return Requirement(name=dependency.name, origin=origin.at(), constraint=constraint, digest=digest,
                            requested_by=asked)
 
+    def _source_dependency(self, dependency: Dependency, asked: str) -> Requirement:
+        try:
+            origin = parse_source(dependency.source or "", None, dependency.version, self.lock_dir)
+        except ValueError as exc:
+            raise ResolutionError(f"dependency '{dependency.name}' of {asked}: {exc}") from None
+        return Requirement(name=dependency.name, origin=origin, requested_by=asked, version=origin.version)
+
     # --- choosing ---------------------------------------------------------------------------------------------
 
     def _choose(self, name: str, asks: list[Requirement]) -> ResolvedRole:
@@ -134,7 +157,7 @@ class Resolver:
         locked = self._from_lock(name, origin, asks)
         if locked is not None:
             return ResolvedRole(name, origin, locked.version, locked.digest, self._candidate_at(
-                origin, locked).dependencies, requested_by, from_lock=True)
+                origin, locked).dependencies, requested_by, from_lock=True, commit=locked.commit)
         if self.frozen:
             raise LockMismatchError(f"the lock file does not satisfy '{name}' ({_asks(asks)}): run install without "
                                     "--frozen to update it")
@@ -144,6 +167,10 @@ class Resolver:
             if version is not None:
                 self._check(name, asks, version)
             return ResolvedRole(name, origin, version, candidate.digest, candidate.dependencies, requested_by)
+        if isinstance(origin, SourceRef):
+            candidate = self._candidate(origin)
+            return ResolvedRole(name, origin, origin.version, candidate.digest, candidate.dependencies,
+                                requested_by, commit=candidate.commit)
         pins = {ask.digest for ask in asks if ask.digest}
         if len(pins) > 1:
             raise ResolutionError(f"'{name}' is pinned to different digests:\n{_asks(asks, lines=True)}")
@@ -161,7 +188,7 @@ class Resolver:
             candidate = self._candidate(origin.at(version=allowed[-1]))
         return ResolvedRole(name, origin, candidate.version, candidate.digest, candidate.dependencies, requested_by)
 
-    def _origin(self, name: str, asks: list[Requirement]) -> RoleRef | Path:
+    def _origin(self, name: str, asks: list[Requirement]) -> Origin:
         deciding = [ask for ask in asks if any(ask is root for root in self._roots)] or asks
         sources = {ask.source for ask in deciding}
         if len(sources) > 1:
@@ -169,7 +196,7 @@ class Resolver:
             raise ResolutionError(f"'{name}' is asked for from different places:\n{listing}")
         return deciding[0].origin
 
-    def _from_lock(self, name: str, origin: RoleRef | Path, asks: list[Requirement]) -> LockedRole | None:
+    def _from_lock(self, name: str, origin: Origin, asks: list[Requirement]) -> LockedRole | None:
         locked = self.lock.get(name) if self.lock is not None else None
         if locked is None or self._locked_source(locked) != (str(origin) if isinstance(origin, Path)
                                                               else origin.source):
@@ -179,12 +206,18 @@ class Resolver:
         if isinstance(origin, Path):
             # A directory can change under the lock: it is only what was locked if it still packs the same.
             return locked if self._candidate(origin).digest == locked.digest else None
+        if isinstance(origin, SourceRef):
+            if origin.is_local:  # a local tarball, like a directory, is what was locked while it is the same file
+                return locked if self._candidate(origin).digest == locked.digest else None
+            # Kept while the same ref is asked for: a branch moves on only with --update.
+            return locked if locked.version == origin.version and bool(locked.commit) == (origin.kind == GIT) \
+                else None
         if locked.version is None or not all(ask.digest or ask.constraint.allows(locked.version) for ask in asks):
             return None
         return locked
 
     def _locked_source(self, locked: LockedRole) -> str:
-        if locked.source.startswith("oci://"):
+        if "://" in locked.source or locked.source.startswith(("git+", "git@")):
             return locked.source
         return str((self.lock_dir / locked.source).resolve())
 
@@ -206,15 +239,17 @@ class Resolver:
             self._versions[origin.source] = self.catalog.versions(origin)
         return self._versions[origin.source]
 
-    def _candidate(self, origin: RoleRef | Path) -> Candidate:
+    def _candidate(self, origin: Origin) -> Candidate:
         key = str(origin)
         if key not in self._candidates:
             self._candidates[key] = self.catalog.candidate(origin)
         return self._candidates[key]
 
-    def _candidate_at(self, origin: RoleRef | Path, locked: LockedRole) -> Candidate:
+    def _candidate_at(self, origin: Origin, locked: LockedRole) -> Candidate:
         if isinstance(origin, Path):
             return self._candidate(origin)
+        if isinstance(origin, SourceRef):
+            return self._candidate(origin.pinned(commit=locked.commit, digest=locked.digest))
         return self._candidate(origin.at(version=locked.version, digest=locked.digest))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.galaxy.artifact import Descriptor, Manifest, RoleConfig
+from runner.galaxy.artifact import ROLE, ArtifactKind, Descriptor, Manifest, RoleConfig
 from runner.galaxy.context import GalaxyContext
 from runner.galaxy.errors import GalaxyError
 from runner.galaxy.extract import check_archive, oversized
@@ -33,9 +33,10 @@ class RoleArtifact:
 
 
 class RoleStore:
-    def __init__(self, context: GalaxyContext):
+    def __init__(self, context: GalaxyContext, kind: ArtifactKind = ROLE):
         self.context = context
         self.cache = context.cache
+        self.kind = kind
 
     def versions(self, ref: RoleRef) -> list[str]:
         """The role's versions in the registry (semver tags), lowest first."""
@@ -47,11 +48,11 @@ class RoleStore:
     def artifact(self, ref: RoleRef) -> RoleArtifact:
         """The role ``ref`` names by digest (cache first) or by version/tag (the registry)."""
         data, digest = self._manifest(ref)
-        manifest = Manifest.from_bytes(data, str(ref))
+        manifest = Manifest.from_bytes(data, str(ref), self.kind)
         config_data = self._blob_bytes(ref, manifest.config)
         config = RoleConfig.from_bytes(config_data, str(ref))
         if ref.version and ref.version != config.version and not ref.digest and ref.version != "latest":
-            raise GalaxyError(f"{ref} holds version {config.version} of the role, not {ref.version}")
+            raise GalaxyError(f"{ref} holds version {config.version} of the {self.kind.label}, not {ref.version}")
         return RoleArtifact(ref.at(version=config.version, digest=digest), digest, manifest, config)
 
     def archive(self, artifact: RoleArtifact) -> Path:

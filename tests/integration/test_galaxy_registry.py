@@ -14,109 +14,29 @@ import http.server
 import ipaddress
 import json
 import shutil
-import socket
 import subprocess
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import bcrypt
 import pytest
-from click.testing import CliRunner
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.x509.oid import NameOID
 
-from runner.cli.galaxy import main
 from runner.galaxy.local_registry import BINARIES, LocalRegistry
 from tests.integration.playbook_run import run_playbook
+from tests.support.galaxy import PASSWORD, USER, Galaxy, basic_registry, free_port, make_role
 
 pytestmark = pytest.mark.skipif(not any(shutil.which(name) for name in BINARIES),
                                 reason="no registry binary (apt-get install docker-registry)")
 
-USER, PASSWORD = "alice", "correct horse battery staple"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@dataclass
-class Run:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-    @property
-    def output(self) -> str:
-        return self.stdout + self.stderr
-
-
-@dataclass
-class Galaxy:
-    """``provisioning-galaxy`` with its own home: provisioning.cfg, credentials and content cache under ``home``."""
-
-    home: Path
-    settings: str = ""
-    printed: str = ""  # everything every command printed, to check that no secret was
-
-    def __post_init__(self) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
-        (self.home / "provisioning.cfg").write_text(
-            f"[galaxy]\ncache_dir = cache\nauth_file = auth.json\n{self.settings}")
-
-    @property
-    def cache(self) -> Path:
-        return self.home / "cache"
-
-    @property
-    def auth_file(self) -> Path:
-        return self.home / "auth.json"
-
-    def __call__(self, *args: str, input: str | None = None, expect: int = 0) -> Run:
-        env = {"HOME": str(self.home), "DOCKER_CONFIG": str(self.home / ".docker"),
-               "PROVISIONING_CONFIG": str(self.home / "provisioning.cfg")}
-        result = CliRunner().invoke(main, list(args), env=env, input=input)
-        run = Run(result.exit_code, result.stdout, result.stderr)
-        self.printed += run.output
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        assert run.exit_code == expect, f"provisioning-galaxy {' '.join(args)} exited {run.exit_code}:\n{run.output}"
-        return run
-
-    def login(self, registry: str) -> Run:
-        return self("login", registry, "-u", USER, "--password-stdin", input=PASSWORD + "\n")
-
-
-def htpasswd_file(path: Path) -> Path:
-    hashed = bcrypt.hashpw(PASSWORD.encode(), bcrypt.gensalt(rounds=4)).decode()
-    path.write_text(f"{USER}:{hashed}\n")
-    return path
-
-
-@pytest.fixture
-def basic_registry(tmp_path: Path) -> Iterator[LocalRegistry]:
-    registry = LocalRegistry(data_dir=tmp_path / "registry", port=free_port(),
-                             htpasswd=htpasswd_file(tmp_path / "htpasswd"))
-    with registry:
-        yield registry
-
-
-def make_role(parent: Path, name: str, meta: str, task: str) -> Path:
-    role = parent / name
-    (role / "tasks").mkdir(parents=True)
-    (role / "meta").mkdir()
-    (role / "tasks" / "main.yml").write_text(task)
-    (role / "meta" / "main.yml").write_text(meta)
-    return role
+__all__ = ["basic_registry"]  # the fixture, imported so pytest finds it here
 
 
 @pytest.mark.hosts

@@ -26,7 +26,7 @@ def cached_role(home: Path, layer: Path) -> str:
     cache = ContentCache(home / "cache")
     config = RoleConfig(name="evil", version="1.0.0").to_bytes()
     data = layer.read_bytes()
-    manifest = build_manifest(config, RoleArchive(data, sha256_digest(data), 3), {}, "evil")
+    manifest = build_manifest(config, RoleArchive(data, sha256_digest(data), 3), {}, "evil.tar.gz")
     for blob in (config, data, manifest):
         cache.store(sha256_digest(blob), blob)
     return sha256_digest(manifest)

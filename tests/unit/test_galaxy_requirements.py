@@ -53,9 +53,43 @@ def test_every_kind_of_entry(tmp_path: Path) -> None:
     assert found[0].position == SourcePosition(str(tmp_path / "requirements.yml"), 2, 5)
 
 
+def test_git_and_tarball_sources_as_ansible_galaxy_reads_them(tmp_path: Path) -> None:
+    (tmp_path / "local.tar.gz").write_bytes(b"")
+    found = load(tmp_path, """roles:
+  - src: git+https://git.example.com/team/nginx.git
+    version: v1.2
+  - src: https://git.example.com/team/redis.git
+  - src: https://git.example.com/team/etcd
+    scm: git
+    version: main
+    name: kv
+  - src: git@git.example.com:team/pg.git
+  - src: https://example.com/releases/os-1.0.tar.gz
+    name: os
+  - file:///srv/roles/ntp.tgz
+  - ./local.tar.gz
+  - git+file:///srv/git/app.git,v2.0,application
+  - cache:>=1.0,<2
+""")
+    rows = [(r.name, r.source, r.version) for r in found]
+    assert rows == [
+        ("nginx", "git+https://git.example.com/team/nginx.git", "v1.2"),
+        ("redis", "git+https://git.example.com/team/redis.git", None),
+        ("kv", "git+https://git.example.com/team/etcd", "main"),
+        ("pg", "git@git.example.com:team/pg.git", None),
+        ("os", "https://example.com/releases/os-1.0.tar.gz", None),
+        ("ntp", "file:///srv/roles/ntp.tgz", None),
+        ("local", str(tmp_path / "local.tar.gz"), None),
+        ("application", "git+file:///srv/git/app.git", "v2.0"),
+        ("cache", "oci://reg.example.com/provisioning-extensions/cache", None),
+    ]
+    assert found[-1].wants() == ">=1.0,<2"
+    assert fingerprint(found, tmp_path) != fingerprint(found[:-1], tmp_path)
+
+
 @pytest.mark.parametrize(("text", "where", "message"), [
-    ("- src: https://github.com/x/y.git\n", (1, 3), "is a URL: only oci:// references, local directories"),
-    ("- src: x\n  scm: git\n", (1, 3), "scm: git is not supported"),
+    ("- src: ssh://example.com/y.tar.gz\n", (1, 3), "is downloaded over http, https, file (not ssh)"),
+    ("- src: x\n  scm: svn\n", (1, 3), "scm: svn is not supported (expected git, or none)"),
     ("- src: x\n  verison: 1.0.0\n", (2, 3), "'verison' is not a valid requirement keyword"),
     ("- redis:^^1\n", (1, 3), "'^^1' is not a version constraint"),
     ("- src: ./missing\n", (1, 3), "is not a role directory"),
