@@ -155,7 +155,7 @@ def server() -> None:
 @report_errors
 def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
     """Create the servers NAMES (every server of the infra when none is named) that do not exist yet."""
-    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names))], options)
+    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names)), options)
 
 
 @server.command("delete")
@@ -166,7 +166,7 @@ def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) ->
 def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
     """Delete the servers NAMES (every server of the infra when none is named), last one first."""
     question = f"Delete the servers {', '.join(names)}?" if names else "Delete every server of the infra?"
-    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names), "delete")], options,
+    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names), "delete"), options,
                 confirm=question)
 
 
@@ -213,7 +213,7 @@ def taskserv_create(name: str, servers: tuple[str, ...], infra: Path | None, **o
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         targets = _carrying(plays, name, servers)
-        return [plays.server_play(targets, "use"), *plays.taskserv_plays(targets, only=name)]
+        return [*plays.server_plays(targets, "use"), *plays.taskserv_plays(targets, only=name)]
 
     return _run(infra, build, options)
 
@@ -229,7 +229,7 @@ def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **o
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         targets = _carrying(plays, name, servers)
-        return [plays.server_play(targets, "use"), *plays.delete_taskserv_plays(name, targets)]
+        return [*plays.server_plays(targets, "use"), *plays.delete_taskserv_plays(name, targets)]
 
     return _run(infra, build, options, confirm=f"Delete the taskserv {name} and the taskservs that require it?")
 
@@ -263,7 +263,7 @@ def cluster_create(name: str, infra: Path | None, **options: Any) -> int:
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         chosen = _cluster(plays, name)
-        return [plays.server_play(plays.infra.members(chosen), "use"),
+        return [*plays.server_plays(plays.infra.members(chosen), "use"),
                 *plays.cluster_plays([chosen], after_servers=False)]
 
     return _run(infra, build, options)
@@ -279,7 +279,7 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         chosen = _cluster(plays, name)
-        return [plays.server_play(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
+        return [*plays.server_plays(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
 
     return _run(infra, build, options, confirm=f"Delete the taskservs of cluster {name}?")
 

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 ServerAction = Literal["create", "use", "delete"]
 RUNNING_GROUP_PREFIX = "infra_"
+SERVER_ARGS = "infra_server_args"  # a server host's variable: what its server task passes to its provider
+SERVER_RESULT = "infra_server"  # what a server host's server task registers
 
 
 @dataclass
@@ -112,56 +114,99 @@ class InfraPlays:
         self.errors += [item for item in errors if item.message not in {known.message for known in self.errors}]
 
     # -- 1. servers ----------------------------------------------------------------------------------------------
-    def server_play(self, servers: Sequence[AnyServer], action: ServerAction = "create", *,
-                    listing: bool = False) -> dict[str, Any]:
-        """The localhost play that creates (``create``), finds (``use``: they must run) or deletes the servers;
-        with ``listing``, it ends saying what each server was found or made to be and the taskservs it gets."""
-        tasks: list[dict[str, Any]] = []
-        ordered = list(reversed(servers)) if action == "delete" else list(servers)
-        for index, server in enumerate(ordered):
-            tasks += self._server_tasks(server, action, _result_var(index))
-        if listing:
-            tasks.append(self._listing_task(ordered))
-        verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
-        return self._play(f"{verb} of infra {self.infra.name}", "localhost", tasks, self.infra.position,
-                          gather_facts=False)
+    @property
+    def server_group(self) -> str:
+        """Every server of this infra that the run works on, running or not: the hosts of the server play."""
+        return self.running_group + "_servers"
 
-    def _server_tasks(self, server: AnyServer, action: ServerAction, result: str) -> list[dict[str, Any]]:
+    def server_plays(self, servers: Sequence[AnyServer], action: ServerAction = "create", *,
+                     listing: bool = False) -> list[dict[str, Any]]:
+        """Plays that create (``create``), find (``use``: they must run) or delete the servers, each server
+        on its own host so that they are worked on at the same time, at most ``providers.<name>.parallel`` (and
+        the forks) at once per provider; with ``listing``, a last play says what each server was found or made
+        to be and the taskservs it gets."""
+        verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
+        title = f"{verb} of infra {self.infra.name}"
+        plays = [self._play(title, "localhost", [self._declare_task(servers, action)], self.infra.position,
+                            gather_facts=False)]
+        tasks: list[dict[str, Any]] = []
+        providers = list(dict.fromkeys(server.provider for server in servers))
+        for provider in providers:
+            tasks += self._server_tasks([s for s in servers if s.provider == provider], action,
+                                        only_provider=len(providers) > 1)
+        play = self._play(f"{title}: {', '.join(s.hostname for s in servers)}",
+                          self._pattern((s.hostname for s in servers), self.server_group), tasks,
+                          self.infra.position, gather_facts=False)
+        # Each server goes on as soon as its own provider call returns: one line per server as it is ready.
+        play["strategy"] = "free"
+        plays.append(play)
+        if listing:
+            plays.append(self._play(f"Servers and taskservs of infra {self.infra.name}", "localhost",
+                                    [self._listing_task(servers)], self.infra.position, gather_facts=False))
+        return plays
+
+    def _declare_task(self, servers: Sequence[AnyServer], action: ServerAction) -> dict[str, Any]:
+        """``add_host`` for each server, with what its server task passes to its provider (``SERVER_ARGS``)."""
+        items = [{"name": server.hostname, "args": self._server_arguments(server, action)} for server in servers]
+        return {"name": "the servers", "add_host": {"name": "{{ item.name }}", "groups": [self.server_group],
+                                                     SERVER_ARGS: "{{ item.args }}"},
+                "loop": items, "loop_control": {"label": "{{ item.name }}"}, "tags": ["always"],
+                POSITION_KEY: self.infra.position}
+
+    def _server_arguments(self, server: AnyServer, action: ServerAction) -> dict[str, Any]:
+        """The server's own arguments of the ``server`` module: its settings, groups and host variables."""
         settings = server.model_dump(mode="json", exclude={"taskservs", "vars"})
-        args: dict[str, Any] = {"name": server.hostname, "provider": server.provider, "infra": self.infra.name}
-        args.update((name, settings[name]) for name in SETTING_ARGUMENTS if settings.get(name) is not None)
-        provider_config = self.infra.providers.of(server.provider).model_dump(mode="json", exclude_unset=True)
-        if provider_config:
-            args["provider_config"] = provider_config
-        if action == "delete":
-            args["state"] = "absent"
-        else:
+        args: dict[str, Any] = {name: settings[name] for name in SETTING_ARGUMENTS if settings.get(name) is not None}
+        if action != "delete":
             args["labels"] = [*host_groups(self.infra, server), self.running_group]
             # As the infra inventory source has them: its clusters' vars (their groups'), then its own.
             cluster_vars = {key: value for cluster in self.infra.clusters_of(server)
                             for key, value in cluster.vars.items()}
             args["host_vars"] = {**cluster_vars, **server.vars, **provisioning_vars(self.infra, server, self.path)}
-        task: dict[str, Any] = {"name": f"server {server.hostname}", "server": args, "tags": ["always"],
-                                "register": result, POSITION_KEY: server.position}
+        return args
+
+    def _server_tasks(self, servers: Sequence[AnyServer], action: ServerAction, *,
+                      only_provider: bool) -> list[dict[str, Any]]:
+        """The ``server`` task of one provider's servers, each host passing its own arguments."""
+        provider = servers[0].provider
+        config = self.infra.providers.of(provider)
+        names = sorted({name for server in servers for name in self._server_arguments(server, action)})
+        args: dict[str, Any] = {"name": "{{ inventory_hostname }}", "provider": provider, "infra": self.infra.name}
+        args.update((name, f"{{{{ {SERVER_ARGS}.{name} | default(omit) }}}}") for name in names)
+        provider_config = config.model_dump(mode="json", exclude_unset=True)
+        if provider_config:
+            args["provider_config"] = provider_config
+        if action == "delete":
+            args["state"] = "absent"
+        task: dict[str, Any] = {"name": f"{provider} server", "server": args, "tags": ["always"],
+                                "register": SERVER_RESULT, "throttle": config.parallel,
+                                POSITION_KEY: servers[0].position}
+        if only_provider:
+            task["when"] = [f"inventory_hostname in {[server.hostname for server in servers]}"]
         if action != "use":
             return [task]
         # Only look: a server that does not run stops the run here, with what to do about it.
         task.update({"check_mode": True, "changed_when": False})
-        check = {"name": f"server {server.hostname} runs", "tags": ["always"], POSITION_KEY: server.position,
-                 "assert": {"that": [f"{result}.add_host is defined"], "quiet": True,
-                            "fail_msg": f"server {server.hostname} does not run; create it first: provisioning-infra "
-                                        f"server create --infra {self.path} {server.hostname}"}}
+        check = {"name": f"{provider} server runs", "tags": ["always"], POSITION_KEY: servers[0].position,
+                 "assert": {"that": [f"{SERVER_RESULT}.add_host is defined"], "quiet": True,
+                            "fail_msg": "server {{ inventory_hostname }} does not run; create it first: "
+                                        f"provisioning-infra server create --infra {self.path} "
+                                        "{{ inventory_hostname }}"}}
+        if only_provider:
+            check["when"] = task["when"]
         return [task, check]
 
     def _listing_task(self, servers: Sequence[AnyServer]) -> dict[str, Any]:
         """What the servers were found or made to be (in check mode: what would be created), and the taskservs
         each gets, in requirement order."""
         lines = []
-        for index, server in enumerate(servers):
+        for server in servers:
             order = self.order_of(server)
             if order is not None:
-                lines.append(f"{{{{ {_result_var(index)}.msg }}}}; taskservs: "
-                             + ", ".join(step.name for step in order.own))
+                # A server left out by --limit has no result.
+                outcome = (f"hostvars['{server.hostname}'].{SERVER_RESULT}.msg"
+                           f" | default('{server.hostname} is not in this run')")
+                lines.append(f"{{{{ {outcome} }}}}; taskservs: " + ", ".join(step.name for step in order.own))
         for cluster in self.infra.clusters:
             members = [server for server in self.infra.members(cluster) if server in servers]
             steps = self._cluster_steps(cluster, members, after_servers=True)
@@ -174,24 +219,36 @@ class InfraPlays:
 
     # -- 2. taskservs per server -----------------------------------------------------------------------------
     def taskserv_plays(self, servers: Sequence[AnyServer], *, only: str | None = None) -> list[dict[str, Any]]:
-        """Per server, its own taskservs in requirement order; with ``only``, that taskserv and what it needs."""
-        groups: dict[str, list[tuple[AnyServer, list[dict[str, Any]]]]] = {}
+        """One play over the servers (``strategy: free``): each server walks its own taskservs in requirement
+        order and goes on at its own pace; with ``only``, that taskserv and what it needs. A block is one
+        taskserv with one set of settings, limited to the servers that get it unless all of them do."""
+        lists: list[list[str]] = []
+        found: dict[str, tuple[Step, TaskservRef | None, list[str]]] = {}
         for server in servers:
             order = self.order_of(server, [only] if only else [])
             if order is None:
                 continue
-            steps = order.resolution.closure([only]) if only else order.own
-            blocks = [self._block(step, self.ref_for(server, step.name)) for step in steps]
-            key = json.dumps([[step.name, _settings(self.ref_for(server, step.name))] for step in steps],
-                             sort_keys=True, default=str)
-            groups.setdefault(key, []).append((server, [block for block in blocks if block is not None]))
-        plays = []
-        for members in groups.values():
-            names = [server.hostname for server, _ in members]
-            title = f"Taskserv {only}" if only else "Taskservs"
-            plays.append(self._play(f"{title} on {', '.join(names)}", self._pattern(names), members[0][1],
-                                    members[0][0].position))
-        return plays
+            keys = []
+            for step in order.resolution.closure([only]) if only else order.own:
+                ref = self.ref_for(server, step.name)
+                key = json.dumps([step.name, _settings(ref)], sort_keys=True, default=str)
+                found.setdefault(key, (step, ref, []))[2].append(server.hostname)
+                keys.append(key)
+            lists.append(keys)
+        names = [server.hostname for server in servers]
+        blocks = []
+        for key in merge_orders(lists):
+            step, ref, hosts = found[key]
+            block = self._block(step, ref, when=None if len(hosts) == len(names) else
+                                [f"inventory_hostname in {hosts}"])
+            if block is not None:
+                blocks.append(block)
+        if not blocks:
+            return []
+        title = f"Taskserv {only}" if only else "Taskservs"
+        play = self._play(f"{title} on {', '.join(names)}", self._pattern(names), blocks, servers[0].position)
+        play["strategy"] = "free"  # no server waits for another's unrelated taskservs
+        return [play]
 
     def _block(self, step: Step, ref: TaskservRef | None, *, when: list[str] | None = None,
                delete: bool = False) -> dict[str, Any] | None:
@@ -319,12 +376,12 @@ class InfraPlays:
     def site(self) -> list[dict[str, Any]]:
         """Create every missing server, install every server's taskservs, then set up every cluster."""
         servers = self.infra.servers
-        return [self.server_play(servers, listing=True), *self.taskserv_plays(servers),
+        return [*self.server_plays(servers, listing=True), *self.taskserv_plays(servers),
                 *self.cluster_plays(self.infra.clusters)]
 
     # -- shared ----------------------------------------------------------------------------------------------
-    def _pattern(self, hostnames: Iterable[str]) -> str:
-        return ":".join([*hostnames, "&" + self.running_group])
+    def _pattern(self, hostnames: Iterable[str], group: str | None = None) -> str:
+        return ":".join([*hostnames, "&" + (group or self.running_group)])
 
     def _play(self, name: str, hosts: str, tasks: list[dict[str, Any]], position: SourcePosition | None, *,
               gather_facts: bool = True, play_vars: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -342,11 +399,6 @@ class InfraPlays:
 
 def _settings(ref: TaskservRef | None) -> tuple[str, dict[str, Any]]:
     return (ref.profile, ref.vars) if ref is not None else (DEFAULT_PROFILE, {})
-
-
-def _result_var(index: int) -> str:
-    # What a server task registers: hostnames may hold '-' and '.', variable names may not.
-    return f"infra_server_{index}"
 
 
 def merge_orders(lists: Sequence[Sequence[str]]) -> list[str]:
