@@ -1,9 +1,11 @@
 """``provisioning-infra``: servers, taskservs and clusters of an infra file.
 
 ```
-provisioning-infra server create|delete|list|show [--infra FILE] [NAME...] [--check] [--yes]
-provisioning-infra taskserv create|delete NAME [--server S] / taskserv list [NAME] [--server S]
-provisioning-infra cluster create|delete NAME
+provisioning-infra server create|delete|list|show [--infra FILE|NAME] [NAME...] [--check] [--yes] [--out F]
+provisioning-infra server ssh NAME [-- COMMAND...]
+provisioning-infra taskserv create|delete NAME [--server S] / taskserv list|status [NAME] [--server S]
+provisioning-infra taskserv catalog
+provisioning-infra cluster create|delete|show NAME / cluster list
 provisioning-infra validate FILE [--kind KIND]
 provisioning-infra deps TASKSERV
 ```
@@ -15,6 +17,7 @@ the playbook executor, as ``provisioning-playbook`` does; deletions ask first un
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,16 +25,21 @@ from typing import Any
 
 import click
 
+from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
-from runner.cli.infra_views import order_lines, server_details, server_table, taskserv_listing, validate_file
+from runner.cli.infra_output import emit, out_option
+from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
+from runner.cli.taskserv_catalog import catalog_of, catalog_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
 from runner.errors import ExitCode, OptionError, did_you_mean
 from runner.infra.servers import AnyServer
+from runner.providers import provider_for
+from runner.providers.ssh_login import ServerDown, ssh_argv
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import Wanted, resolve
 
@@ -40,10 +48,15 @@ PlayBuilder = Callable[[InfraPlays], list[dict[str, Any]]]
 
 
 def _infra_file(value: Path | None) -> Path:
+    """The infra file: ``--infra`` as a path, or a bare NAME for ``infra/NAME.yml``."""
     if value is not None:
-        if not value.is_file():
-            raise OptionError(f"the infra: {value} could not be found")
-        return value
+        if value.is_file():
+            return value
+        named = [INFRA_DIR / f"{value}{suffix}" for suffix in (".yml", ".yaml")] if value.parent == Path() else []
+        for candidate in named:
+            if candidate.is_file():
+                return candidate
+        raise OptionError(f"the infra: {value} could not be found" + (f" (nor {named[0]})" if named else ""))
     found = sorted([*INFRA_DIR.glob("*.yml"), *INFRA_DIR.glob("*.yaml")]) if INFRA_DIR.is_dir() else []
     if len(found) != 1:
         raise OptionError("name the infra with --infra FILE (or PROVISIONING_INFRA)" + (
@@ -53,7 +66,8 @@ def _infra_file(value: Path | None) -> Path:
 
 infra_option = click.option("--infra", "infra", type=click.Path(dir_okay=False, path_type=Path),
                             envvar="PROVISIONING_INFRA",
-                            help="The infra file (default: $PROVISIONING_INFRA, else the one file in ./infra/).")
+                            help="The infra file, or NAME for infra/NAME.yml (default: $PROVISIONING_INFRA, "
+                                 "else the one file in ./infra/).")
 _RUN_OPTIONS = [
     click.option("-C", "--check", is_flag=True, help="Say what would change, change nothing."),
     click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files."),
@@ -84,6 +98,12 @@ def _project(directory: Path, forks: int | None = None, options: dict[str, Any] 
 
 def _plays(infra: Path, compiler: Compiler) -> InfraPlays:
     return InfraPlays.load(infra, taskserv_catalog(compiler, infra))
+
+
+def _read(infra: Path | None, vault: dict[str, Any]) -> InfraPlays:
+    """The infra (``--infra``) read with its project's configuration, for commands that only look."""
+    path = _infra_file(infra)
+    return _plays(path, _project(path.parent, options=vault)[1])
 
 
 def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *, confirm: str | None = None) -> int:
@@ -172,25 +192,47 @@ def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) ->
 
 @server.command("list")
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def server_list(infra: Path | None, **vault: Any) -> None:
+def server_list(infra: Path | None, out: str, **vault: Any) -> None:
     """The infra's servers, their state and address."""
-    path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    click.echo(server_table(plays.infra, plays.infra.servers))
+    plays = _read(infra, vault)
+    emit(views.server_list(plays.infra, plays.infra.servers), out, views.server_list_table)
 
 
 @server.command("show")
 @click.argument("name")
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def server_show(name: str, infra: Path | None, **vault: Any) -> None:
+def server_show(name: str, infra: Path | None, out: str, **vault: Any) -> None:
     """One server: settings, state, clusters and taskservs in install order."""
-    path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    click.echo(server_details(plays, _servers(plays, [name])[0]))
+    plays = _read(infra, vault)
+    emit(views.server_details(plays, _servers(plays, [name])[0]), out, views.server_details_table)
+
+
+@server.command("ssh", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("name")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@infra_option
+@vault_options
+@report_errors
+def server_ssh(name: str, command: tuple[str, ...], infra: Path | None, **vault: Any) -> None:
+    """Log in to server NAME with ssh (or run COMMAND there: NAME -- COMMAND...), as its provider says: address,
+    user, port, key and known hosts."""
+    plays = _read(infra, vault)
+    chosen = _servers(plays, [name])[0]
+    provider = provider_for(plays.infra, chosen)
+    state = provider.find(chosen.hostname)
+    if state is None or not state.running or not state.address:
+        why = "does not exist" if state is None else f"is {state.state}" if not state.running else "has no address"
+        raise ServerDown(f"server {name} {why}: nothing to log in to (provisioning-infra server create "
+                         f"--infra {plays.path} {name})")
+    argv = ssh_argv(provider.login_vars(chosen, state), command)
+    sys.stdout.flush()
+    os.execvp(argv[0], argv)  # ssh takes over: its exit status is this command's
 
 
 # -- taskservs -------------------------------------------------------------------------------------------------
@@ -238,20 +280,54 @@ def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **o
 @click.argument("name", required=False)
 @server_option
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None, **vault: Any) -> None:
+def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str, **vault: Any) -> None:
     """Each server's taskservs in install order (only servers that get NAME, when given)."""
-    path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    for line in taskserv_listing(plays, _servers(plays, servers), name):
-        click.echo(line)
+    plays = _read(infra, vault)
+    emit(views.taskserv_list(plays, _servers(plays, servers), name), out, views.taskserv_list_table)
+
+
+@taskserv.command("catalog")
+@infra_option
+@out_option
+@report_errors
+def taskserv_catalog_command(infra: Path | None, out: str) -> None:
+    """Every taskserv that can be installed (the roles on the roles path and installed roles): version,
+    requirements, what it provides and conflicts with, its health check."""
+    directory = _infra_file(infra).parent if infra is not None else Path.cwd()
+    _, compiler = _project(directory)
+    emit(catalog_of(TaskservCatalog(compiler.options.roles_path, directory)), out, catalog_table)
 
 
 # -- clusters --------------------------------------------------------------------------------------------------
 @main.group(cls=Group)
 def cluster() -> None:
-    """Set up and remove clusters."""
+    """Set up, remove, list and show clusters."""
+
+
+@cluster.command("list")
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def cluster_list(infra: Path | None, out: str, **vault: Any) -> None:
+    """The infra's clusters: members and taskservs."""
+    plays = _read(infra, vault)
+    emit(views.cluster_list(plays), out, views.cluster_list_table)
+
+
+@cluster.command("show")
+@click.argument("name")
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def cluster_show(name: str, infra: Path | None, out: str, **vault: Any) -> None:
+    """One cluster: members, taskservs and vars."""
+    plays = _read(infra, vault)
+    emit(views.cluster_output(plays, _cluster(plays, name)), out, views.cluster_table)
 
 
 @cluster.command("create")
