@@ -33,6 +33,7 @@ from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_v
 from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
 from runner.cli.taskserv_catalog import catalog_of, catalog_table
+from runner.cli.taskserv_status import StatusCollector, status_of, status_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
@@ -230,7 +231,8 @@ def server_ssh(name: str, command: tuple[str, ...], infra: Path | None, **vault:
         why = "does not exist" if state is None else f"is {state.state}" if not state.running else "has no address"
         raise ServerDown(f"server {name} {why}: nothing to log in to (provisioning-infra server create "
                          f"--infra {plays.path} {name})")
-    argv = ssh_argv(provider.login_vars(chosen, state), command)
+    # NAME -- COMMAND: options stop at NAME, so the '--' that marks the command reaches it; it is not the command's.
+    argv = ssh_argv(provider.login_vars(chosen, state), command[1:] if command[:1] == ("--",) else command)
     sys.stdout.flush()
     os.execvp(argv[0], argv)  # ssh takes over: its exit status is this command's
 
@@ -287,6 +289,41 @@ def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None
     """Each server's taskservs in install order (only servers that get NAME, when given)."""
     plays = _read(infra, vault)
     emit(views.taskserv_list(plays, _servers(plays, servers), name), out, views.taskserv_list_table)
+
+
+@taskserv.command("status")
+@click.argument("name", required=False)
+@server_option
+@infra_option
+@out_option
+@click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes.")
+@vault_options
+@report_errors
+def taskserv_status(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str, forks: int | None,
+                    **vault: Any) -> int:
+    """Run the health check of each taskserv of the servers (only NAME's, when given) once, changing nothing,
+    and print one line per server and taskserv: healthy, unhealthy, no check, or server down. Exit code 2 when a
+    check fails or a server is down."""
+    path = _infra_file(infra)
+    project, compiler = _project(path.parent, forks, vault)
+    plays = _plays(path, compiler)
+    targets = _servers(plays, servers)
+    if name is not None:
+        targets = [s for s in targets if (o := plays.order_of(s)) is not None and o.resolution.step(name)]
+        plays.check()
+        if not targets:
+            raise OptionError(f"no server of infra '{plays.infra.name}' carries the taskserv '{name}'")
+    generated = [*plays.server_plays(targets, "look"), *plays.status_plays(targets, only=name)]
+    plays.check()
+    plan = compile_generated(compiler, generated, path)
+    collector = StatusCollector()
+    run = {"limit": None, "connection": None, "check": False, "diff": False, "verbosity": 0, "forks": forks}
+    run_plan(plan, compiler, project, run, extra_vars={}, playbook_dir=path.resolve().parent, kind="infra",
+             summary=collector)
+    status = status_of(plays, targets, name, collector)
+    emit(status, out, status_table)
+    healthy = all(entry.status in ("healthy", "no check") for entry in status.checks)
+    return int(ExitCode.OK if healthy else ExitCode.HOST_FAILED)
 
 
 @taskserv.command("catalog")

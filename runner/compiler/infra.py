@@ -34,13 +34,13 @@ from runner.models.validation import raise_collected, validate
 from runner.providers.action import SETTING_ARGUMENTS
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import BASE_TASKSERV, Resolution, Step, Wanted, resolve
-from runner.taskservs.tasks import DEFAULT_PROFILE, taskserv_block
+from runner.taskservs.tasks import DEFAULT_PROFILE, health_check_tasks, taskserv_block
 
 if TYPE_CHECKING:
     from runner.compiler import Compiler
     from runner.plan import Plan
 
-ServerAction = Literal["create", "use", "delete"]
+ServerAction = Literal["create", "use", "look", "delete"]
 RUNNING_GROUP_PREFIX = "infra_"
 SERVER_ARGS = "infra_server_args"  # a server host's variable: what its server task passes to its provider
 SERVER_RESULT = "infra_server"  # what a server host's server task registers
@@ -125,7 +125,7 @@ class InfraPlays:
         on its own host so that they are worked on at the same time, at most ``providers.<name>.parallel`` (and
         the forks) at once per provider; with ``listing``, a last play says what each server was found or made
         to be and the taskservs it gets."""
-        verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
+        verb = {"create": "Servers", "use": "Servers", "look": "Servers", "delete": "Delete servers"}[action]
         title = f"{verb} of infra {self.infra.name}"
         plays = [self._play(title, "localhost", [self._declare_task(servers, action)], self.infra.position,
                             gather_facts=False)]
@@ -183,10 +183,11 @@ class InfraPlays:
                                 POSITION_KEY: servers[0].position}
         if only_provider:
             task["when"] = [f"inventory_hostname in {[server.hostname for server in servers]}"]
+        if action in ("use", "look"):
+            task.update({"check_mode": True, "changed_when": False})  # only look
         if action != "use":
             return [task]
-        # Only look: a server that does not run stops the run here, with what to do about it.
-        task.update({"check_mode": True, "changed_when": False})
+        # A server that does not run stops the run here, with what to do about it.
         check = {"name": f"{provider} server runs", "tags": ["always"], POSITION_KEY: servers[0].position,
                  "assert": {"that": [f"{SERVER_RESULT}.add_host is defined"], "quiet": True,
                             "fail_msg": "server {{ inventory_hostname }} does not run; create it first: "
@@ -222,6 +223,51 @@ class InfraPlays:
         """One play over the servers (``strategy: free``): each server walks its own taskservs in requirement
         order and goes on at its own pace; with ``only``, that taskserv and what it needs. A block is one
         taskserv with one set of settings, limited to the servers that get it unless all of them do."""
+        blocks = [block for step, ref, when in self._merged_steps(servers, only)
+                  if (block := self._block(step, ref, when=when)) is not None]
+        if not blocks:
+            return []
+        title = f"Taskserv {only}" if only else "Taskservs"
+        play = self._play(f"{title} on {', '.join(s.hostname for s in servers)}",
+                          self._pattern(s.hostname for s in servers), blocks, servers[0].position)
+        play["strategy"] = "free"  # no server waits for another's unrelated taskservs
+        return [play]
+
+    def status_plays(self, servers: Sequence[AnyServer], *, only: str | None = None) -> list[dict[str, Any]]:
+        """The health check of every taskserv each server carries (``only``: that one), tried once, failures
+        ignored, nothing changed: ``provisioning-infra taskserv status``. The roles' defaults and vars are the
+        play's vars files, so a check reads the port its role sets without the role running."""
+        blocks: list[dict[str, Any]] = []
+        files: dict[str, None] = {}
+        errors: list[UserError] = []
+        for step, ref, when in self._merged_steps(servers, None, with_clusters=True):
+            check = step.taskserv.meta.health_check
+            if check is None or (only is not None and step.name != only):
+                continue
+            block = self._block(step, ref, when=when)
+            if block is None:
+                continue
+            probe = {key: value for key, value in health_check_tasks(step.name, check)[-1].items()
+                     if key not in ("until", "retries", "delay", "when")}
+            block["block"] = [{**probe, "ignore_errors": True}]
+            blocks.append(block)
+            for section in ("defaults", "vars"):
+                files.update((str(path), None) for path in role_files(step.taskserv.path, section, None,
+                                                                       errors=errors))
+        raise_collected(errors)
+        if not blocks:
+            return []
+        play = self._play(f"Taskserv status on {', '.join(s.hostname for s in servers)}",
+                          self._pattern(s.hostname for s in servers), blocks, servers[0].position,
+                          gather_facts=False)
+        play.update({"strategy": "free", "vars_files": list(files)})
+        return [play]
+
+    def _merged_steps(self, servers: Sequence[AnyServer], only: str | None, *, with_clusters: bool = False
+                      ) -> list[tuple[Step, TaskservRef | None, list[str] | None]]:
+        """Every server's steps (its own taskservs, its clusters' too ``with_clusters``, or ``only`` and what it
+        needs) merged into one order that keeps each server's; a step per taskserv and settings, with the
+        condition naming its servers (None when every server gets it)."""
         lists: list[list[str]] = []
         found: dict[str, tuple[Step, TaskservRef | None, list[str]]] = {}
         for server in servers:
@@ -229,26 +275,18 @@ class InfraPlays:
             if order is None:
                 continue
             keys = []
-            for step in order.resolution.closure([only]) if only else order.own:
+            steps = order.resolution.closure([only]) if only else order.own
+            for step in order.resolution.steps if with_clusters else steps:
                 ref = self.ref_for(server, step.name)
                 key = json.dumps([step.name, _settings(ref)], sort_keys=True, default=str)
                 found.setdefault(key, (step, ref, []))[2].append(server.hostname)
                 keys.append(key)
             lists.append(keys)
-        names = [server.hostname for server in servers]
-        blocks = []
+        merged = []
         for key in merge_orders(lists):
             step, ref, hosts = found[key]
-            block = self._block(step, ref, when=None if len(hosts) == len(names) else
-                                [f"inventory_hostname in {hosts}"])
-            if block is not None:
-                blocks.append(block)
-        if not blocks:
-            return []
-        title = f"Taskserv {only}" if only else "Taskservs"
-        play = self._play(f"{title} on {', '.join(names)}", self._pattern(names), blocks, servers[0].position)
-        play["strategy"] = "free"  # no server waits for another's unrelated taskservs
-        return [play]
+            merged.append((step, ref, None if len(hosts) == len(servers) else [f"inventory_hostname in {hosts}"]))
+        return merged
 
     def _block(self, step: Step, ref: TaskservRef | None, *, when: list[str] | None = None,
                delete: bool = False) -> dict[str, Any] | None:
