@@ -214,7 +214,7 @@ def server_show(name: str, infra: Path | None, out: str, **vault: Any) -> None:
     emit(views.server_details(plays, _servers(plays, [name])[0]), out, views.server_details_table)
 
 
-@server.command("ssh", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@server.command("ssh")
 @click.argument("name")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @infra_option
@@ -231,8 +231,7 @@ def server_ssh(name: str, command: tuple[str, ...], infra: Path | None, **vault:
         why = "does not exist" if state is None else f"is {state.state}" if not state.running else "has no address"
         raise ServerDown(f"server {name} {why}: nothing to log in to (provisioning-infra server create "
                          f"--infra {plays.path} {name})")
-    # NAME -- COMMAND: options stop at NAME, so the '--' that marks the command reaches it; it is not the command's.
-    argv = ssh_argv(provider.login_vars(chosen, state), command[1:] if command[:1] == ("--",) else command)
+    argv = ssh_argv(provider.login_vars(chosen, state), command)
     sys.stdout.flush()
     os.execvp(argv[0], argv)  # ssh takes over: its exit status is this command's
 
