@@ -185,7 +185,7 @@ def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) ->
 @yes_option
 @report_errors
 def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
-    """Delete the servers NAMES (every server of the infra when none is named), last one first."""
+    """Delete the servers NAMES (every server of the infra when none is named), several at once."""
     question = f"Delete the servers {', '.join(names)}?" if names else "Delete every server of the infra?"
     return _run(infra, lambda plays: plays.server_plays(_servers(plays, names), "delete"), options,
                 confirm=question)

@@ -1,15 +1,18 @@
 """An infra as plays. ``import_infra`` in a playbook, ``provisioning-playbook --infra`` and ``provisioning-infra``
 compile to these plays, written as a playbook would write them and read by the same models:
 
-1. **Servers** (``hosts: localhost``): one ``server`` task per server — created when missing (idempotent by
-   name; check mode says "would create"), waited for until SSH answers. A server that runs joins the run's
-   inventory with its address and login variables, in its groups (labels, clusters, ``taskserv_<name>``) and in
-   ``infra_<name>``, with its ``vars`` and ``provisioning_*`` variables. Then one task lists the taskservs each
-   server gets, in requirement order.
-2. **Taskservs, per server**: the server's own taskservs and what they require, in requirement order, each one a
-   block (system check, role, handlers, health check; ``runner.taskservs.tasks``). Servers with the same order
-   and the same settings share one play. A play's hosts are ``<servers>:&infra_<name>``: a server that does not
-   run (in check mode, before it is created) is left out rather than unreachable.
+1. **Servers**: each server is declared as a host (``add_host`` on localhost), then one ``server`` task per
+   provider runs on those hosts under ``strategy: free``, throttled by the provider's ``parallel``: servers are
+   created (or deleted) at the same time — idempotent by name, check mode says "would create", each waited for
+   until SSH answers. A server that runs joins the run's inventory with its address and login variables, in its
+   groups (labels, clusters, ``taskserv_<name>``) and in ``infra_<name>``, with its ``vars`` and
+   ``provisioning_*`` variables. Then a localhost play lists the taskservs each server gets, in requirement
+   order.
+2. **Taskservs**: one play over every server (``strategy: free``), each taskserv with one set of settings a
+   block (system check, role, handlers, health check; ``runner.taskservs.tasks``) limited to the servers that
+   get it, in an order that keeps each server's requirement order. The play's hosts are
+   ``<servers>:&infra_<name>``: a server that does not run (in check mode, before it is created) is left out
+   rather than unreachable.
 3. **Clusters**: per cluster, its taskservs (and what they require that a member does not have yet) on its
    members together, with the cluster's ``vars``.
 """
