@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from runner.callbacks.base import Callback, TaskInfo
-from runner.cli.infra_views import columns
 from runner.compiler.infra import InfraPlays
 from runner.infra.outputs import StatusEntry, TaskservStatus
 from runner.infra.servers import AnyServer
+from runner.util.table import render_table
 
 HEALTH_CHECK = " : health check ("
 
@@ -54,7 +54,7 @@ def status_of(plays: InfraPlays, servers: list[AnyServer], only: str | None,
 
 
 def status_table(status: TaskservStatus) -> str:
-    return columns([("SERVER", "TASKSERV", "STATUS", "DETAIL")] + [
+    return render_table([("SERVER", "TASKSERV", "STATUS", "DETAIL")] + [
         (entry.server, entry.taskserv, entry.status, entry.detail) for entry in status.checks])
 
 
