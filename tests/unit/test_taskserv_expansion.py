@@ -282,3 +282,16 @@ def test_the_main_job_creates_its_infra_and_gives_every_server_os_first(tmp_path
     assert taskserv_play["hosts"] == "web1:db1:cache1:&infra_local"
     first = blocks(plan, taskserv_play)[0]
     assert first["tags"] == ["os"] and block_hosts(plan, first) == []
+
+
+def test_six_servers_make_one_server_pass_and_one_taskserv_pass(tmp_path: Path) -> None:
+    servers = "".join(f"  - {{{{hostname: s{index}, provider: local, taskservs: [{taskserv}]}}}}\n"
+                      for index, taskserv in enumerate(["webdir", "files", "webdir", "mirror", "files", "os"]))
+    text = INFRA[:INFRA.index("servers:")] + "servers:\n" + servers
+    plan = plan_of(tmp_path, "--infra", str(write_infra(tmp_path, tmp_path / "state", text=text)))
+    names = [f"s{index}" for index in range(6)]
+    passes = [(play["name"], play["hosts"]) for play in plan["plays"] if play["strategy"] == "free"]
+    assert passes == [(f"Servers of infra itest: {', '.join(names)}", ":".join(names) + ":&infra_itest_servers"),
+                      (f"Taskservs on {', '.join(names)}", ":".join(names) + ":&infra_itest")]
+    [create] = nodes(plan, plan["plays"][1])
+    assert create["throttle"] == 4  # the local provider's default 'parallel'
