@@ -176,7 +176,7 @@ def server() -> None:
 @report_errors
 def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
     """Create the servers NAMES (every server of the infra when none is named) that do not exist yet."""
-    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names)), options)
+    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names), listing=True), options)
 
 
 @server.command("delete")
