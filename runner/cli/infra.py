@@ -1,9 +1,11 @@
 """``provisioning-infra``: servers, taskservs and clusters of an infra file.
 
 ```
-provisioning-infra server create|delete|list|show [--infra FILE] [NAME...] [--check] [--yes]
-provisioning-infra taskserv create|delete NAME [--server S] / taskserv list [NAME] [--server S]
-provisioning-infra cluster create|delete NAME
+provisioning-infra server create|delete|list|show [--infra FILE|NAME] [NAME...] [--check] [--yes] [--out F]
+provisioning-infra server ssh NAME [-- COMMAND...]
+provisioning-infra taskserv create|delete NAME [--server S] / taskserv list|status [NAME] [--server S]
+provisioning-infra taskserv catalog
+provisioning-infra cluster create|delete|show NAME / cluster list
 provisioning-infra validate FILE [--kind KIND]
 provisioning-infra deps TASKSERV
 ```
@@ -15,6 +17,7 @@ the playbook executor, as ``provisioning-playbook`` does; deletions ask first un
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,16 +25,22 @@ from typing import Any
 
 import click
 
+from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
-from runner.cli.infra_views import order_lines, server_details, server_table, taskserv_listing, validate_file
+from runner.cli.infra_output import emit, out_option
+from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
+from runner.cli.taskserv_catalog import catalog_of, catalog_table
+from runner.cli.taskserv_status import StatusCollector, status_of, status_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
 from runner.errors import ExitCode, OptionError, did_you_mean
 from runner.infra.servers import AnyServer
+from runner.providers import provider_for
+from runner.providers.ssh_login import ServerDown, ssh_argv
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import Wanted, resolve
 
@@ -40,10 +49,15 @@ PlayBuilder = Callable[[InfraPlays], list[dict[str, Any]]]
 
 
 def _infra_file(value: Path | None) -> Path:
+    """The infra file: ``--infra`` as a path, or a bare NAME for ``infra/NAME.yml``."""
     if value is not None:
-        if not value.is_file():
-            raise OptionError(f"the infra: {value} could not be found")
-        return value
+        if value.is_file():
+            return value
+        named = [INFRA_DIR / f"{value}{suffix}" for suffix in (".yml", ".yaml")] if value.parent == Path() else []
+        for candidate in named:
+            if candidate.is_file():
+                return candidate
+        raise OptionError(f"the infra: {value} could not be found" + (f" (nor {named[0]})" if named else ""))
     found = sorted([*INFRA_DIR.glob("*.yml"), *INFRA_DIR.glob("*.yaml")]) if INFRA_DIR.is_dir() else []
     if len(found) != 1:
         raise OptionError("name the infra with --infra FILE (or PROVISIONING_INFRA)" + (
@@ -53,7 +67,8 @@ def _infra_file(value: Path | None) -> Path:
 
 infra_option = click.option("--infra", "infra", type=click.Path(dir_okay=False, path_type=Path),
                             envvar="PROVISIONING_INFRA",
-                            help="The infra file (default: $PROVISIONING_INFRA, else the one file in ./infra/).")
+                            help="The infra file, or NAME for infra/NAME.yml (default: $PROVISIONING_INFRA, "
+                                 "else the one file in ./infra/).")
 _RUN_OPTIONS = [
     click.option("-C", "--check", is_flag=True, help="Say what would change, change nothing."),
     click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files."),
@@ -84,6 +99,12 @@ def _project(directory: Path, forks: int | None = None, options: dict[str, Any] 
 
 def _plays(infra: Path, compiler: Compiler) -> InfraPlays:
     return InfraPlays.load(infra, taskserv_catalog(compiler, infra))
+
+
+def _read(infra: Path | None, vault: dict[str, Any]) -> InfraPlays:
+    """The infra (``--infra``) read with its project's configuration, for commands that only look."""
+    path = _infra_file(infra)
+    return _plays(path, _project(path.parent, options=vault)[1])
 
 
 def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *, confirm: str | None = None) -> int:
@@ -155,7 +176,7 @@ def server() -> None:
 @report_errors
 def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
     """Create the servers NAMES (every server of the infra when none is named) that do not exist yet."""
-    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names))], options)
+    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names), listing=True), options)
 
 
 @server.command("delete")
@@ -164,33 +185,55 @@ def server_create(names: tuple[str, ...], infra: Path | None, **options: Any) ->
 @yes_option
 @report_errors
 def server_delete(names: tuple[str, ...], infra: Path | None, **options: Any) -> int:
-    """Delete the servers NAMES (every server of the infra when none is named), last one first."""
+    """Delete the servers NAMES (every server of the infra when none is named), several at once."""
     question = f"Delete the servers {', '.join(names)}?" if names else "Delete every server of the infra?"
-    return _run(infra, lambda plays: [plays.server_play(_servers(plays, names), "delete")], options,
+    return _run(infra, lambda plays: plays.server_plays(_servers(plays, names), "delete"), options,
                 confirm=question)
 
 
 @server.command("list")
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def server_list(infra: Path | None, **vault: Any) -> None:
+def server_list(infra: Path | None, out: str, **vault: Any) -> None:
     """The infra's servers, their state and address."""
-    path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    click.echo(server_table(plays.infra, plays.infra.servers))
+    plays = _read(infra, vault)
+    emit(views.server_list(plays.infra, plays.infra.servers), out, views.server_list_table)
 
 
 @server.command("show")
 @click.argument("name")
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def server_show(name: str, infra: Path | None, **vault: Any) -> None:
+def server_show(name: str, infra: Path | None, out: str, **vault: Any) -> None:
     """One server: settings, state, clusters and taskservs in install order."""
-    path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    click.echo(server_details(plays, _servers(plays, [name])[0]))
+    plays = _read(infra, vault)
+    emit(views.server_details(plays, _servers(plays, [name])[0]), out, views.server_details_table)
+
+
+@server.command("ssh")
+@click.argument("name")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@infra_option
+@vault_options
+@report_errors
+def server_ssh(name: str, command: tuple[str, ...], infra: Path | None, **vault: Any) -> None:
+    """Log in to server NAME with ssh (or run COMMAND there: NAME -- COMMAND...), as its provider says: address,
+    user, port, key and known hosts."""
+    plays = _read(infra, vault)
+    chosen = _servers(plays, [name])[0]
+    provider = provider_for(plays.infra, chosen)
+    state = provider.find(chosen.hostname)
+    if state is None or not state.running or not state.address:
+        why = "does not exist" if state is None else f"is {state.state}" if not state.running else "has no address"
+        raise ServerDown(f"server {name} {why}: nothing to log in to (provisioning-infra server create "
+                         f"--infra {plays.path} {name})")
+    argv = ssh_argv(provider.login_vars(chosen, state), command)
+    sys.stdout.flush()
+    os.execvp(argv[0], argv)  # ssh takes over: its exit status is this command's
 
 
 # -- taskservs -------------------------------------------------------------------------------------------------
@@ -213,7 +256,7 @@ def taskserv_create(name: str, servers: tuple[str, ...], infra: Path | None, **o
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         targets = _carrying(plays, name, servers)
-        return [plays.server_play(targets, "use"), *plays.taskserv_plays(targets, only=name)]
+        return [*plays.server_plays(targets, "use"), *plays.taskserv_plays(targets, only=name)]
 
     return _run(infra, build, options)
 
@@ -229,7 +272,7 @@ def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **o
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         targets = _carrying(plays, name, servers)
-        return [plays.server_play(targets, "use"), *plays.delete_taskserv_plays(name, targets)]
+        return [*plays.server_plays(targets, "use"), *plays.delete_taskserv_plays(name, targets)]
 
     return _run(infra, build, options, confirm=f"Delete the taskserv {name} and the taskservs that require it?")
 
@@ -238,20 +281,89 @@ def taskserv_delete(name: str, servers: tuple[str, ...], infra: Path | None, **o
 @click.argument("name", required=False)
 @server_option
 @infra_option
+@out_option
 @vault_options
 @report_errors
-def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None, **vault: Any) -> None:
+def taskserv_list(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str, **vault: Any) -> None:
     """Each server's taskservs in install order (only servers that get NAME, when given)."""
+    plays = _read(infra, vault)
+    emit(views.taskserv_list(plays, _servers(plays, servers), name), out, views.taskserv_list_table)
+
+
+@taskserv.command("status")
+@click.argument("name", required=False)
+@server_option
+@infra_option
+@out_option
+@click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes.")
+@vault_options
+@report_errors
+def taskserv_status(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str, forks: int | None,
+                    **vault: Any) -> int:
+    """Run the health check of each taskserv of the servers (only NAME's, when given) once, changing nothing,
+    and print one line per server and taskserv: healthy, unhealthy, no check, or server down. Exit code 2 when a
+    check fails or a server is down."""
     path = _infra_file(infra)
-    plays = _plays(path, _project(path.parent, options=vault)[1])
-    for line in taskserv_listing(plays, _servers(plays, servers), name):
-        click.echo(line)
+    project, compiler = _project(path.parent, forks, vault)
+    plays = _plays(path, compiler)
+    targets = _servers(plays, servers)
+    if name is not None:
+        targets = [s for s in targets if (o := plays.order_of(s)) is not None and o.resolution.step(name)]
+        plays.check()
+        if not targets:
+            raise OptionError(f"no server of infra '{plays.infra.name}' carries the taskserv '{name}'")
+    generated = [*plays.server_plays(targets, "look"), *plays.status_plays(targets, only=name)]
+    plays.check()
+    plan = compile_generated(compiler, generated, path)
+    collector = StatusCollector()
+    run = {"limit": None, "connection": None, "check": False, "diff": False, "verbosity": 0, "forks": forks}
+    run_plan(plan, compiler, project, run, extra_vars={}, playbook_dir=path.resolve().parent, kind="infra",
+             summary=collector)
+    status = status_of(plays, targets, name, collector)
+    emit(status, out, status_table)
+    healthy = all(entry.status in ("healthy", "no check") for entry in status.checks)
+    return int(ExitCode.OK if healthy else ExitCode.HOST_FAILED)
+
+
+@taskserv.command("catalog")
+@infra_option
+@out_option
+@report_errors
+def taskserv_catalog_command(infra: Path | None, out: str) -> None:
+    """Every taskserv that can be installed (the roles on the roles path and installed roles): version,
+    requirements, what it provides and conflicts with, its health check."""
+    directory = _infra_file(infra).parent if infra is not None else Path.cwd()
+    _, compiler = _project(directory)
+    emit(catalog_of(TaskservCatalog(compiler.options.roles_path, directory)), out, catalog_table)
 
 
 # -- clusters --------------------------------------------------------------------------------------------------
 @main.group(cls=Group)
 def cluster() -> None:
-    """Set up and remove clusters."""
+    """Set up, remove, list and show clusters."""
+
+
+@cluster.command("list")
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def cluster_list(infra: Path | None, out: str, **vault: Any) -> None:
+    """The infra's clusters: members and taskservs."""
+    plays = _read(infra, vault)
+    emit(views.cluster_list(plays), out, views.cluster_list_table)
+
+
+@cluster.command("show")
+@click.argument("name")
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def cluster_show(name: str, infra: Path | None, out: str, **vault: Any) -> None:
+    """One cluster: members, taskservs and vars."""
+    plays = _read(infra, vault)
+    emit(views.cluster_output(plays, _cluster(plays, name)), out, views.cluster_table)
 
 
 @cluster.command("create")
@@ -263,7 +375,7 @@ def cluster_create(name: str, infra: Path | None, **options: Any) -> int:
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         chosen = _cluster(plays, name)
-        return [plays.server_play(plays.infra.members(chosen), "use"),
+        return [*plays.server_plays(plays.infra.members(chosen), "use"),
                 *plays.cluster_plays([chosen], after_servers=False)]
 
     return _run(infra, build, options)
@@ -279,7 +391,7 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
 
     def build(plays: InfraPlays) -> list[dict[str, Any]]:
         chosen = _cluster(plays, name)
-        return [plays.server_play(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
+        return [*plays.server_plays(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
 
     return _run(infra, build, options, confirm=f"Delete the taskservs of cluster {name}?")
 

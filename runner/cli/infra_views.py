@@ -10,8 +10,17 @@ from typing import Any
 from runner.compiler import Compiler
 from runner.compiler.infra import InfraPlays, compile_generated
 from runner.errors import OptionError, UserError
-from runner.galaxy.yamltext import to_yaml
-from runner.infra import Infra, is_infra, read_infra
+from runner.infra import Cluster, Infra, is_infra, read_infra
+from runner.infra.outputs import (
+    ClusterList,
+    ClusterOutput,
+    HostTaskservs,
+    ServerDetails,
+    ServerList,
+    ServerOutput,
+    StepOutput,
+    TaskservList,
+)
 from runner.infra.servers import AnyServer
 from runner.loader.yaml import load_yaml_file
 from runner.platform_specs import SEED_KINDS, validate_seed_file
@@ -41,29 +50,68 @@ def server_states(infra: Infra, servers: list[AnyServer]) -> dict[str, ServerSta
     return states
 
 
-def server_table(infra: Infra, servers: list[AnyServer]) -> str:
+def server_output(infra: Infra, server: AnyServer, state: ServerState | str) -> dict[str, Any]:
+    """The fields of ``ServerOutput`` for one server."""
+    return {"name": server.hostname, "provider": server.provider,
+            "state": state if isinstance(state, str) else state.state,
+            "address": None if isinstance(state, str) else state.address, "labels": list(server.labels),
+            "clusters": [cluster.name for cluster in infra.clusters_of(server)],
+            "taskservs": [ref.name for ref in server.taskservs]}
+
+
+def server_list(infra: Infra, servers: list[AnyServer]) -> ServerList:
     states = server_states(infra, servers)
-    rows = [("NAME", "PROVIDER", "STATE", "ADDRESS", "TASKSERVS")]
-    for server in servers:
-        state = states[server.hostname]
-        rows.append((server.hostname, server.provider, state if isinstance(state, str) else state.state,
-                     "" if isinstance(state, str) else state.address or "",
-                     ", ".join(ref.name for ref in server.taskservs)))
-    return render_table(rows)
+    return ServerList(infra=infra.name or "", servers=[
+        ServerOutput(**server_output(infra, server, states[server.hostname])) for server in servers])
 
 
-def server_details(plays: InfraPlays, server: AnyServer) -> str:
+def server_list_table(listing: ServerList) -> str:
+    return render_table([("NAME", "PROVIDER", "STATE", "ADDRESS", "TASKSERVS")] + [
+        (s.name, s.provider, s.state, s.address or "", ", ".join(s.taskservs)) for s in listing.servers])
+
+
+def server_details(plays: InfraPlays, server: AnyServer) -> ServerDetails:
     """One server: its settings after defaults, its state, its clusters, its taskservs in install order."""
     state = server_states(plays.infra, [server])[server.hostname]
     order = plays.order_of(server)
     plays.check()
-    details: dict[str, Any] = {
-        "server": server.model_dump(mode="json", exclude={"taskservs"}),
-        "state": state if isinstance(state, str) else state.as_result(),
-        "clusters": [cluster.name for cluster in plays.infra.clusters_of(server)],
-        "taskservs": [] if order is None else order_lines(order.resolution),
-    }
-    return to_yaml(details).rstrip()
+    steps = [] if order is None else order.resolution.steps
+    return ServerDetails(
+        **server_output(plays.infra, server, state),
+        settings=server.model_dump(mode="json", exclude={"taskservs"}),
+        details={} if isinstance(state, str) else state.as_result(),
+        install_order=[StepOutput(name=step.name, version=step.taskserv.version, required_by=step.required_by)
+                       for step in steps])
+
+
+def server_details_table(details: ServerDetails) -> str:
+    order = [f"{step.name} {step.version or ''}".rstrip() + (f" (required by {step.required_by})"
+                                                             if step.required_by else "")
+             for step in details.install_order]
+    return render_table([("NAME", details.name), ("PROVIDER", details.provider), ("STATE", details.state),
+                    ("ADDRESS", details.address or ""), ("LABELS", ", ".join(details.labels)),
+                    ("CLUSTERS", ", ".join(details.clusters)), ("INSTALL ORDER", ", ".join(order))])
+
+
+def cluster_output(plays: InfraPlays, cluster: Cluster) -> ClusterOutput:
+    return ClusterOutput(name=cluster.name, members=[server.hostname for server in plays.infra.members(cluster)],
+                         taskservs=[ref.name for ref in cluster.taskservs], vars=dict(cluster.vars))
+
+
+def cluster_list(plays: InfraPlays) -> ClusterList:
+    return ClusterList(infra=plays.infra.name or "",
+                       clusters=[cluster_output(plays, cluster) for cluster in plays.infra.clusters])
+
+
+def cluster_list_table(listing: ClusterList) -> str:
+    return render_table([("NAME", "MEMBERS", "TASKSERVS")] + [
+        (c.name, ", ".join(c.members), ", ".join(c.taskservs)) for c in listing.clusters])
+
+
+def cluster_table(cluster: ClusterOutput) -> str:
+    return render_table([("NAME", cluster.name), ("MEMBERS", ", ".join(cluster.members)),
+                    ("TASKSERVS", ", ".join(cluster.taskservs)),
+                    ("VARS", ", ".join(f"{key}={value}" for key, value in cluster.vars.items()))])
 
 
 def order_lines(resolution: Resolution) -> list[str]:
@@ -75,18 +123,22 @@ def order_lines(resolution: Resolution) -> list[str]:
     return lines
 
 
-def taskserv_listing(plays: InfraPlays, servers: list[AnyServer], name: str | None) -> list[str]:
-    """``server: a, b, c`` (install order) for each server, only those that get ``name`` when it is given."""
-    lines = []
+def taskserv_list(plays: InfraPlays, servers: list[AnyServer], name: str | None) -> TaskservList:
+    """Each server's taskservs in install order, only the servers that get ``name`` when it is given."""
+    found = []
     for server in servers:
         order = plays.order_of(server)
         if order is None:
             continue
         names = order.resolution.names()
         if name is None or name in names:
-            lines.append(f"{server.hostname}: {', '.join(names)}")
+            found.append(HostTaskservs(server=server.hostname, taskservs=names))
     plays.check()
-    return lines
+    return TaskservList(infra=plays.infra.name or "", servers=found)
+
+
+def taskserv_list_table(listing: TaskservList) -> str:
+    return "\n".join(f"{entry.server}: {', '.join(entry.taskservs)}" for entry in listing.servers)
 
 
 def validate_file(path: Path, kind: str | None, compiler: Compiler, catalog: TaskservCatalog) -> str:

@@ -23,18 +23,21 @@ from runner.plan import Plan
 def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], *,
              extra_vars: dict[str, Any], playbook_dir: str | Path, reports: Sequence[str] = (),
              force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False,
-             kind: str = "playbook") -> int:
+             kind: str = "playbook", summary: Callback | None = None) -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
     verbosity, limit, connection ...). ``retry_files``: the command takes ``--limit @FILE``, so the
-    configuration's retry files are written for it. ``kind`` names the command for the run records. Returns the
-    exit code."""
+    configuration's retry files are written for it. ``kind`` names the command for the run records.
+    ``summary``: a callback that replaces the configured output and reports (a command that prints its own
+    summary).
+    Returns the exit code."""
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
     import runner.actions  # noqa: F401
     from runner.executor.playbook import PlaybookExecutor
     from runner.executor.task_exec import RunOptions
 
-    callbacks = run_callbacks(project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
+    callbacks = Callbacks([summary]) if summary is not None else run_callbacks(
+        project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
     recorder = plan_recorder(plan, compiler, project, options, kind, Path(playbook_dir))
     if recorder is not None:
         callbacks.callbacks.append(recorder)

@@ -1,15 +1,18 @@
 """An infra as plays. ``import_infra`` in a playbook, ``provisioning-playbook --infra`` and ``provisioning-infra``
 compile to these plays, written as a playbook would write them and read by the same models:
 
-1. **Servers** (``hosts: localhost``): one ``server`` task per server — created when missing (idempotent by
-   name; check mode says "would create"), waited for until SSH answers. A server that runs joins the run's
-   inventory with its address and login variables, in its groups (labels, clusters, ``taskserv_<name>``) and in
-   ``infra_<name>``, with its ``vars`` and ``provisioning_*`` variables. Then one task lists the taskservs each
-   server gets, in requirement order.
-2. **Taskservs, per server**: the server's own taskservs and what they require, in requirement order, each one a
-   block (system check, role, handlers, health check; ``runner.taskservs.tasks``). Servers with the same order
-   and the same settings share one play. A play's hosts are ``<servers>:&infra_<name>``: a server that does not
-   run (in check mode, before it is created) is left out rather than unreachable.
+1. **Servers**: each server is declared as a host (``add_host`` on localhost), then one ``server`` task per
+   provider runs on those hosts under ``strategy: free``, throttled by the provider's ``parallel``: servers are
+   created (or deleted) at the same time — idempotent by name, check mode says "would create", each waited for
+   until SSH answers. A server that runs joins the run's inventory with its address and login variables, in its
+   groups (labels, clusters, ``taskserv_<name>``) and in ``infra_<name>``, with its ``vars`` and
+   ``provisioning_*`` variables. Then a localhost play lists the taskservs each server gets, in requirement
+   order.
+2. **Taskservs**: one play over every server (``strategy: free``), each taskserv with one set of settings a
+   block (system check, role, handlers, health check; ``runner.taskservs.tasks``) limited to the servers that
+   get it, in an order that keeps each server's requirement order. The play's hosts are
+   ``<servers>:&infra_<name>``: a server that does not run (in check mode, before it is created) is left out
+   rather than unreachable.
 3. **Clusters**: per cluster, its taskservs (and what they require that a member does not have yet) on its
    members together, with the cluster's ``vars``.
 """
@@ -34,14 +37,16 @@ from runner.models.validation import raise_collected, validate
 from runner.providers.action import SETTING_ARGUMENTS
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import BASE_TASKSERV, Resolution, Step, Wanted, resolve
-from runner.taskservs.tasks import DEFAULT_PROFILE, taskserv_block
+from runner.taskservs.tasks import DEFAULT_PROFILE, health_check_tasks, taskserv_block
 
 if TYPE_CHECKING:
     from runner.compiler import Compiler
     from runner.plan import Plan
 
-ServerAction = Literal["create", "use", "delete"]
+ServerAction = Literal["create", "use", "look", "delete"]
 RUNNING_GROUP_PREFIX = "infra_"
+SERVER_ARGS = "infra_server_args"  # a server host's variable: what its server task passes to its provider
+SERVER_RESULT = "infra_server"  # what a server host's server task registers
 
 
 @dataclass
@@ -112,56 +117,100 @@ class InfraPlays:
         self.errors += [item for item in errors if item.message not in {known.message for known in self.errors}]
 
     # -- 1. servers ----------------------------------------------------------------------------------------------
-    def server_play(self, servers: Sequence[AnyServer], action: ServerAction = "create", *,
-                    listing: bool = False) -> dict[str, Any]:
-        """The localhost play that creates (``create``), finds (``use``: they must run) or deletes the servers;
-        with ``listing``, it ends saying what each server was found or made to be and the taskservs it gets."""
-        tasks: list[dict[str, Any]] = []
-        ordered = list(reversed(servers)) if action == "delete" else list(servers)
-        for index, server in enumerate(ordered):
-            tasks += self._server_tasks(server, action, _result_var(index))
-        if listing:
-            tasks.append(self._listing_task(ordered))
-        verb = {"create": "Servers", "use": "Servers", "delete": "Delete servers"}[action]
-        return self._play(f"{verb} of infra {self.infra.name}", "localhost", tasks, self.infra.position,
-                          gather_facts=False)
+    @property
+    def server_group(self) -> str:
+        """Every server of this infra that the run works on, running or not: the hosts of the server play."""
+        return self.running_group + "_servers"
 
-    def _server_tasks(self, server: AnyServer, action: ServerAction, result: str) -> list[dict[str, Any]]:
+    def server_plays(self, servers: Sequence[AnyServer], action: ServerAction = "create", *,
+                     listing: bool = False) -> list[dict[str, Any]]:
+        """Plays that create (``create``), find (``use``: they must run) or delete the servers, each server
+        on its own host so that they are worked on at the same time, at most ``providers.<name>.parallel`` (and
+        the forks) at once per provider; with ``listing``, a last play says what each server was found or made
+        to be and the taskservs it gets."""
+        verb = {"create": "Servers", "use": "Servers", "look": "Servers", "delete": "Delete servers"}[action]
+        title = f"{verb} of infra {self.infra.name}"
+        plays = [self._play(title, "localhost", [self._declare_task(servers, action)], self.infra.position,
+                            gather_facts=False)]
+        tasks: list[dict[str, Any]] = []
+        providers = list(dict.fromkeys(server.provider for server in servers))
+        for provider in providers:
+            tasks += self._server_tasks([s for s in servers if s.provider == provider], action,
+                                        only_provider=len(providers) > 1)
+        play = self._play(f"{title}: {', '.join(s.hostname for s in servers)}",
+                          self._pattern((s.hostname for s in servers), self.server_group), tasks,
+                          self.infra.position, gather_facts=False)
+        # Each server goes on as soon as its own provider call returns: one line per server as it is ready.
+        play["strategy"] = "free"
+        plays.append(play)
+        if listing:
+            plays.append(self._play(f"Servers and taskservs of infra {self.infra.name}", "localhost",
+                                    [self._listing_task(servers)], self.infra.position, gather_facts=False))
+        return plays
+
+    def _declare_task(self, servers: Sequence[AnyServer], action: ServerAction) -> dict[str, Any]:
+        """``add_host`` for each server, with what its server task passes to its provider (``SERVER_ARGS``)."""
+        items = [{"name": server.hostname, "args": self._server_arguments(server, action)} for server in servers]
+        return {"name": "the servers", "add_host": {"name": "{{ item.name }}", "groups": [self.server_group],
+                                                     SERVER_ARGS: "{{ item.args }}"},
+                "loop": items, "loop_control": {"label": "{{ item.name }}"}, "tags": ["always"],
+                POSITION_KEY: self.infra.position}
+
+    def _server_arguments(self, server: AnyServer, action: ServerAction) -> dict[str, Any]:
+        """The server's own arguments of the ``server`` module: its settings, groups and host variables."""
         settings = server.model_dump(mode="json", exclude={"taskservs", "vars"})
-        args: dict[str, Any] = {"name": server.hostname, "provider": server.provider, "infra": self.infra.name}
-        args.update((name, settings[name]) for name in SETTING_ARGUMENTS if settings.get(name) is not None)
-        provider_config = self.infra.providers.of(server.provider).model_dump(mode="json", exclude_unset=True)
-        if provider_config:
-            args["provider_config"] = provider_config
-        if action == "delete":
-            args["state"] = "absent"
-        else:
+        args: dict[str, Any] = {name: settings[name] for name in SETTING_ARGUMENTS if settings.get(name) is not None}
+        if action != "delete":
             args["labels"] = [*host_groups(self.infra, server), self.running_group]
             # As the infra inventory source has them: its clusters' vars (their groups'), then its own.
             cluster_vars = {key: value for cluster in self.infra.clusters_of(server)
                             for key, value in cluster.vars.items()}
             args["host_vars"] = {**cluster_vars, **server.vars, **provisioning_vars(self.infra, server, self.path)}
-        task: dict[str, Any] = {"name": f"server {server.hostname}", "server": args, "tags": ["always"],
-                                "register": result, POSITION_KEY: server.position}
+        return args
+
+    def _server_tasks(self, servers: Sequence[AnyServer], action: ServerAction, *,
+                      only_provider: bool) -> list[dict[str, Any]]:
+        """The ``server`` task of one provider's servers, each host passing its own arguments."""
+        provider = servers[0].provider
+        config = self.infra.providers.of(provider)
+        names = sorted({name for server in servers for name in self._server_arguments(server, action)})
+        args: dict[str, Any] = {"name": "{{ inventory_hostname }}", "provider": provider, "infra": self.infra.name}
+        args.update((name, f"{{{{ {SERVER_ARGS}.{name} | default(omit) }}}}") for name in names)
+        provider_config = config.model_dump(mode="json", exclude_unset=True)
+        if provider_config:
+            args["provider_config"] = provider_config
+        if action == "delete":
+            args["state"] = "absent"
+        task: dict[str, Any] = {"name": f"{provider} server", "server": args, "tags": ["always"],
+                                "register": SERVER_RESULT, "throttle": config.parallel,
+                                POSITION_KEY: servers[0].position}
+        if only_provider:
+            task["when"] = [f"inventory_hostname in {[server.hostname for server in servers]}"]
+        if action in ("use", "look"):
+            task.update({"check_mode": True, "changed_when": False})  # only look
         if action != "use":
             return [task]
-        # Only look: a server that does not run stops the run here, with what to do about it.
-        task.update({"check_mode": True, "changed_when": False})
-        check = {"name": f"server {server.hostname} runs", "tags": ["always"], POSITION_KEY: server.position,
-                 "assert": {"that": [f"{result}.add_host is defined"], "quiet": True,
-                            "fail_msg": f"server {server.hostname} does not run; create it first: provisioning-infra "
-                                        f"server create --infra {self.path} {server.hostname}"}}
+        # A server that does not run stops the run here, with what to do about it.
+        check = {"name": f"{provider} server runs", "tags": ["always"], POSITION_KEY: servers[0].position,
+                 "assert": {"that": [f"{SERVER_RESULT}.add_host is defined"], "quiet": True,
+                            "fail_msg": "server {{ inventory_hostname }} does not run; create it first: "
+                                        f"provisioning-infra server create --infra {self.path} "
+                                        "{{ inventory_hostname }}"}}
+        if only_provider:
+            check["when"] = task["when"]
         return [task, check]
 
     def _listing_task(self, servers: Sequence[AnyServer]) -> dict[str, Any]:
         """What the servers were found or made to be (in check mode: what would be created), and the taskservs
         each gets, in requirement order."""
         lines = []
-        for index, server in enumerate(servers):
+        for server in servers:
             order = self.order_of(server)
             if order is not None:
-                lines.append(f"{{{{ {_result_var(index)}.msg }}}}; taskservs: "
-                             + ", ".join(step.name for step in order.own))
+                # A server left out by --limit has no result.
+                outcome = (f"hostvars['{server.hostname}'].{SERVER_RESULT}.msg"
+                           f" | default('{server.hostname} is not in this run')")
+                lines.append(f"{{{{ {outcome} }}}}; taskservs: " + ", ".join(step.name for step in order.own))
         for cluster in self.infra.clusters:
             members = [server for server in self.infra.members(cluster) if server in servers]
             steps = self._cluster_steps(cluster, members, after_servers=True)
@@ -174,24 +223,73 @@ class InfraPlays:
 
     # -- 2. taskservs per server -----------------------------------------------------------------------------
     def taskserv_plays(self, servers: Sequence[AnyServer], *, only: str | None = None) -> list[dict[str, Any]]:
-        """Per server, its own taskservs in requirement order; with ``only``, that taskserv and what it needs."""
-        groups: dict[str, list[tuple[AnyServer, list[dict[str, Any]]]]] = {}
+        """One play over the servers (``strategy: free``): each server walks its own taskservs in requirement
+        order and goes on at its own pace; with ``only``, that taskserv and what it needs. A block is one
+        taskserv with one set of settings, limited to the servers that get it unless all of them do."""
+        blocks = [block for step, ref, when in self._merged_steps(servers, only)
+                  if (block := self._block(step, ref, when=when)) is not None]
+        if not blocks:
+            return []
+        title = f"Taskserv {only}" if only else "Taskservs"
+        play = self._play(f"{title} on {', '.join(s.hostname for s in servers)}",
+                          self._pattern(s.hostname for s in servers), blocks, servers[0].position)
+        play["strategy"] = "free"  # no server waits for another's unrelated taskservs
+        return [play]
+
+    def status_plays(self, servers: Sequence[AnyServer], *, only: str | None = None) -> list[dict[str, Any]]:
+        """The health check of every taskserv each server carries (``only``: that one), tried once, failures
+        ignored, nothing changed: ``provisioning-infra taskserv status``. The roles' defaults and vars are the
+        play's vars files, so a check reads the port its role sets without the role running."""
+        blocks: list[dict[str, Any]] = []
+        files: dict[str, None] = {}
+        errors: list[UserError] = []
+        for step, ref, when in self._merged_steps(servers, None, with_clusters=True):
+            check = step.taskserv.meta.health_check
+            if check is None or (only is not None and step.name != only):
+                continue
+            block = self._block(step, ref, when=when)
+            if block is None:
+                continue
+            probe = {key: value for key, value in health_check_tasks(step.name, check)[-1].items()
+                     if key not in ("until", "retries", "delay", "when")}
+            block["block"] = [{**probe, "ignore_errors": True}]
+            blocks.append(block)
+            for section in ("defaults", "vars"):
+                files.update((str(path), None) for path in role_files(step.taskserv.path, section, None,
+                                                                       errors=errors))
+        raise_collected(errors)
+        if not blocks:
+            return []
+        play = self._play(f"Taskserv status on {', '.join(s.hostname for s in servers)}",
+                          self._pattern(s.hostname for s in servers), blocks, servers[0].position,
+                          gather_facts=False)
+        play.update({"strategy": "free", "vars_files": list(files)})
+        return [play]
+
+    def _merged_steps(self, servers: Sequence[AnyServer], only: str | None, *, with_clusters: bool = False
+                      ) -> list[tuple[Step, TaskservRef | None, list[str] | None]]:
+        """Every server's steps (its own taskservs, its clusters' too ``with_clusters``, or ``only`` and what it
+        needs) merged into one order that keeps each server's; a step per taskserv and settings, with the
+        condition naming its servers (None when every server gets it)."""
+        lists: list[list[str]] = []
+        found: dict[str, tuple[Step, TaskservRef | None, list[str]]] = {}
         for server in servers:
             order = self.order_of(server, [only] if only else [])
             if order is None:
                 continue
+            keys = []
             steps = order.resolution.closure([only]) if only else order.own
-            blocks = [self._block(step, self.ref_for(server, step.name)) for step in steps]
-            key = json.dumps([[step.name, _settings(self.ref_for(server, step.name))] for step in steps],
-                             sort_keys=True, default=str)
-            groups.setdefault(key, []).append((server, [block for block in blocks if block is not None]))
-        plays = []
-        for members in groups.values():
-            names = [server.hostname for server, _ in members]
-            title = f"Taskserv {only}" if only else "Taskservs"
-            plays.append(self._play(f"{title} on {', '.join(names)}", self._pattern(names), members[0][1],
-                                    members[0][0].position))
-        return plays
+            for step in order.resolution.steps if with_clusters else steps:
+                ref = self.ref_for(server, step.name)
+                key = json.dumps([step.name, _settings(ref)], sort_keys=True, default=str)
+                found.setdefault(key, (step, ref, []))[2].append(server.hostname)
+                keys.append(key)
+            lists.append(keys)
+        merged = []
+        for key in merge_orders(lists):
+            step, ref, hosts = found[key]
+            merged.append((step, ref, None if len(hosts) == len(servers) else [f"inventory_hostname in {hosts}"]))
+        return merged
 
     def _block(self, step: Step, ref: TaskservRef | None, *, when: list[str] | None = None,
                delete: bool = False) -> dict[str, Any] | None:
@@ -319,12 +417,12 @@ class InfraPlays:
     def site(self) -> list[dict[str, Any]]:
         """Create every missing server, install every server's taskservs, then set up every cluster."""
         servers = self.infra.servers
-        return [self.server_play(servers, listing=True), *self.taskserv_plays(servers),
+        return [*self.server_plays(servers, listing=True), *self.taskserv_plays(servers),
                 *self.cluster_plays(self.infra.clusters)]
 
     # -- shared ----------------------------------------------------------------------------------------------
-    def _pattern(self, hostnames: Iterable[str]) -> str:
-        return ":".join([*hostnames, "&" + self.running_group])
+    def _pattern(self, hostnames: Iterable[str], group: str | None = None) -> str:
+        return ":".join([*hostnames, "&" + (group or self.running_group)])
 
     def _play(self, name: str, hosts: str, tasks: list[dict[str, Any]], position: SourcePosition | None, *,
               gather_facts: bool = True, play_vars: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -342,11 +440,6 @@ class InfraPlays:
 
 def _settings(ref: TaskservRef | None) -> tuple[str, dict[str, Any]]:
     return (ref.profile, ref.vars) if ref is not None else (DEFAULT_PROFILE, {})
-
-
-def _result_var(index: int) -> str:
-    # What a server task registers: hostnames may hold '-' and '.', variable names may not.
-    return f"infra_server_{index}"
 
 
 def merge_orders(lists: Sequence[Sequence[str]]) -> list[str]:

@@ -74,6 +74,9 @@ class PlaybookExecutor:
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
         self.stopped_by: int | None = None  # the signal that stopped the run (Ctrl-C, SIGTERM, SIGHUP)
+        # One limit per throttled task node, shared by every call of it: under the free strategy each host runs
+        # the task on its own, and the limit must still hold across them.
+        self.throttles: dict[int, asyncio.Semaphore] = {}
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -317,7 +320,7 @@ class PlaybookExecutor:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
         targets = hosts[:1] if run_once else hosts
-        limit = asyncio.Semaphore(int(node.throttle)) if isinstance(node.throttle, int) and node.throttle else None
+        limit = self._throttle(node)
         play_scopes = state.play.scopes
 
         async def one(host: str) -> tuple[str, dict[str, Any]]:
@@ -335,6 +338,15 @@ class PlaybookExecutor:
             # A run_once task is shown and counted for the host that ran it, as Ansible does.
             self._after_result(state, node, host, results[host], info, report=host in targets)
         return results
+
+    def _throttle(self, node: PlanTask) -> asyncio.Semaphore | None:
+        """The limit on how many hosts run ``node`` at once: its ``throttle``, never more than the forks (as
+        Ansible has it: a throttle above the forks changes nothing)."""
+        if not isinstance(node.throttle, int) or isinstance(node.throttle, bool) or node.throttle <= 0:
+            return None
+        if node.id not in self.throttles:
+            self.throttles[node.id] = asyncio.Semaphore(min(node.throttle, self.forks))
+        return self.throttles[node.id]
 
     def _after_result(self, state: PlayState, node: PlanTask, host: str, result: dict[str, Any],
                       info: TaskInfo, *, report: bool = True) -> None:

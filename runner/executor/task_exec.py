@@ -432,6 +432,10 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
                 merged.setdefault(host, {}).update(values)
         if merged:
             summary[key] = merged
+    for key in ("_add_host", "_add_group"):  # add_host and group_by in a loop: every item's host or group
+        entries = [entry for result in results for entry in result.get(key) or ()]
+        if entries:
+            summary[key] = entries
     if not results:
         summary["skipped"] = True
         summary["skipped_reason"] = "No items in the list"

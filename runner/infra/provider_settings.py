@@ -49,6 +49,10 @@ class ProviderSettings(Model):
     poll_interval: Seconds = Field(default=2.0, description="Seconds between state polls while waiting")
     lookup_addresses: Bool = Field(
         default=True, description="Ask the provider for the servers' addresses when the infra is an inventory")
+    # The default suits local servers (starting one is mostly waiting for its sshd; more at once only queue for
+    # this machine's CPUs); the cloud providers set their own after their APIs' limits.
+    parallel: PositiveInt = Field(
+        default=4, description="Servers created or deleted at once (no more than the run's forks)")
 
 
 class LocalProviderSettings(ProviderSettings):
@@ -70,6 +74,9 @@ class AwsProviderSettings(ProviderSettings):
     region: Text | None = Field(default=None, description="The default region of this infra's servers")
     profile: Text | None = Field(default=None, description="The AWS profile to use")
     endpoint_url: Text | None = Field(default=None, description="Another EC2 endpoint (a test server)")
+    # EC2 throttles RunInstances by request rate, not by count: ten at once stays clear of its token bucket.
+    parallel: PositiveInt = Field(
+        default=10, description="Servers created or deleted at once (no more than the run's forks)")
 
 
 class UpcloudProviderSettings(ProviderSettings):
@@ -82,6 +89,9 @@ class UpcloudProviderSettings(ProviderSettings):
     username: Text | None = Field(default=None, description="API user; else UPCLOUD_USERNAME")
     password: Text | None = Field(default=None, description="API password; else UPCLOUD_PASSWORD (preferred)")
     request_timeout: Seconds = Field(default=30.0, description="Seconds to wait for one API response")
+    # UpCloud's API allows few concurrent requests per account; creation polls while each server starts.
+    parallel: PositiveInt = Field(
+        default=5, description="Servers created or deleted at once (no more than the run's forks)")
 
 
 PROVIDER_SETTINGS: dict[str, type[ProviderSettings]] = {

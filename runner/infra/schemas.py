@@ -1,6 +1,8 @@
-"""The JSON Schema of infra files, generated from the models: ``python -m runner.infra.schemas [--check]``.
+"""The JSON Schemas of infra files and of ``provisioning-infra``'s ``--out json`` documents, generated from the
+models: ``python -m runner.infra.schemas [--check]``.
 
-Written to schemas/infra.schema.json beside the playbook language's schemas, with the same functions.
+Written to schemas/ (infra.schema.json, infra-*.schema.json) beside the playbook language's schemas, with the
+same functions.
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ import sys
 from typing import Any
 
 from runner.infra.models import Infra
+from runner.infra.outputs import OUTPUT_SCHEMAS
 from runner.models import schemas
 
 SCHEMAS: dict[str, tuple[str, Any]] = {
     "infra.schema.json": ("An infra file: servers, their defaults, clusters and provider settings", Infra),
+    **OUTPUT_SCHEMAS,
 }
 PROG = "python -m runner.infra.schemas"
 

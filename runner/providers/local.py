@@ -13,11 +13,10 @@ from typing import Any
 
 from runner.infra.provider_settings import LocalProviderSettings
 from runner.infra.servers import AnyServer
-from runner.providers.base import Provider, ProviderError, ServerState
+from runner.providers.base import Provider, ServerState
 from runner.testenv import TestEnv, TestHost
 from runner.testenv.host import HostDir
 from runner.testenv.inventory import access_vars
-from runner.testenv.machine import accepts_tcp
 
 DEFAULT_ENV = "local"
 
@@ -41,11 +40,12 @@ class LocalProvider(Provider):
         return found
 
     def create(self, server: AnyServer) -> ServerState:
-        address = getattr(server, "address", None) or self._free_address()
-        return self._running(self.env.start_host(server.hostname, address))
+        # Without an address the env picks the first free one under its lock, so servers created at the same
+        # time (one thread or worker each) never pick the same.
+        return self._running(self.env.start_host(server.hostname, getattr(server, "address", None)))
 
     def start(self, state: ServerState) -> ServerState:
-        return self._running(self.env.start_host(state.name, self._free_address()))
+        return self._running(self.env.start_host(state.name))
 
     def delete(self, state: ServerState, keep_storage: bool = False) -> None:
         self.env.stop_host(state.name, keep_state=keep_storage)
@@ -56,13 +56,3 @@ class LocalProvider(Provider):
     def _running(self, host: TestHost) -> ServerState:
         return ServerState(host.name, self.name, str(host.state_dir), "running", running=True,
                            private_address=host.address, details={"env": self.env.name, "pid": host.pid})
-
-    def _free_address(self) -> str:
-        """The first 127.0.0.N from the base up that no host of the env has and nothing listens on for SSH."""
-        taken = {host.address for host in self.env.hosts()}
-        for last in range(self.settings.base_address, 255):
-            address = f"127.0.0.{last}"
-            if address not in taken and not accepts_tcp(address):
-                return address
-        raise ProviderError(f"no free address from 127.0.0.{self.settings.base_address} to 127.0.0.254 for a "
-                            "local server: set 'base_address' in the local provider's settings")

@@ -95,23 +95,51 @@ class TestEnv:
             self._start([(name, address) for name, address in wanted if name not in keep], wanted)
             return self._write_access_files()
 
-    def start_host(self, name: str, address: str) -> TestHost:
-        """Start one host called ``name`` on ``address`` beside the env's others, for callers that manage hosts
-        one by one (the local provider). A host that already runs there and serves SSH is kept as it is; one
-        elsewhere is restarted fresh. ``up`` and ``down`` treat these hosts like any other."""
+    def start_host(self, name: str, address: str | None = None) -> TestHost:
+        """Start one host called ``name`` on ``address`` (default: the first free 127.0.0.N from the base up)
+        beside the env's others, for callers that manage hosts one by one (the local provider). A host that
+        already runs there and serves SSH is kept as it is; one elsewhere is restarted fresh. ``up`` and ``down``
+        treat these hosts like any other.
+
+        Only the launch holds the env's lock: waiting for the host's sshd does not, so several hosts of one env
+        start at the same time (from threads or processes); the address of a host still starting is claimed in
+        its directory until it serves."""
         if not _NAME.match(name):
             raise TestEnvError(f"host name {name!r} must be letters, digits, '_.-'")
         require_machine()
         with self._locked():
             running = {host.name: host for host in self.hosts()}
             current = running.pop(name, None)
-            if current is not None and current.address == address and accepts_tcp(address):
+            if current is not None and address in (None, current.address) and accepts_tcp(current.address):
                 return current
             stop([HostDir(self.state_dir / name)])
+            address = address or self._free_address()
             peers = [(host.name, host.address) for host in running.values()] + [(name, address)]
-            self._start([(name, address)], peers)
+            launched = self._launch([(name, address)], peers)
+            HostDir(self.state_dir / name).claim.write_text(address)
+        try:
+            wait_until_serving(launched, READY_TIMEOUT)
+        except BaseException:
+            abort(launched)  # nothing half-started is left behind
+            self._reap_launchers()
+            raise
+        finally:
+            HostDir(self.state_dir / name).claim.unlink(missing_ok=True)
+        with self._locked():
             self._write_access_files()
             return next(host for host in self.hosts() if host.name == name)
+
+    def _free_address(self) -> str:
+        """The first 127.0.0.N from the base up that no host of the env has or claims and nothing listens on for
+        SSH (called with the env locked)."""
+        taken = {host.address for host in self.hosts()}
+        taken |= {claim.read_text().strip() for claim in self.state_dir.glob("*/starting")}
+        for last in range(self.base_address, 254):
+            address = f"127.0.0.{last}"
+            if address not in taken and not accepts_tcp(address):
+                return address
+        raise TestEnvError(f"no free address from 127.0.0.{self.base_address} to 127.0.0.253 for a test host: "
+                           "start from another base address ('base_address' of a local provider)")
 
     def stop_host(self, name: str, keep_state: bool = False) -> bool:
         """Stop the host called ``name`` (every process in it, then its mounts) and, unless ``keep_state``,
@@ -143,6 +171,17 @@ class TestEnv:
 
     def _start(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]) -> None:
         """Start ``missing`` hosts from fresh layers, all at once, and wait until each one serves SSH."""
+        launched = self._launch(missing, wanted)
+        try:
+            wait_until_serving(launched, READY_TIMEOUT)
+        except BaseException:
+            abort(launched)  # nothing half-started is left behind
+            self._reap_launchers()
+            raise
+
+    def _launch(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]
+                ) -> list[tuple[HostDir, str, str, subprocess.Popen]]:
+        """Launch ``missing`` hosts from fresh layers (their sshd still starting when this returns)."""
         if missing and accepts_tcp(UNUSED_LOOPBACK):
             raise TestEnvError(
                 "something listens on port 22 of every address (usually the machine's own sshd, with no "
@@ -159,7 +198,7 @@ class TestEnv:
         generate_keys([(self.private_key, f"provisioning-testenv-{self.name}")]
                       + [(host_dirs[name].host_key, f"root@{name}") for name, _ in missing])
         client_key = read_public_key(self.private_key)
-        launched = []
+        launched: list[tuple[HostDir, str, str, subprocess.Popen]] = []
         try:
             for name, address in missing:
                 host_dir = host_dirs[name]
@@ -167,11 +206,11 @@ class TestEnv:
                 process = launch(host_dir, name, address, self.state_root)
                 self._launchers[name] = process
                 launched.append((host_dir, name, address, process))
-            wait_until_serving(launched, READY_TIMEOUT)
         except BaseException:
-            abort(launched)  # nothing half-started is left behind
+            abort(launched)
             self._reap_launchers()
             raise
+        return launched
 
     def _reap_launchers(self) -> None:
         for name, process in list(self._launchers.items()):

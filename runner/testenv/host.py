@@ -75,6 +75,12 @@ class HostDir:
         return self.path / "host.json"
 
     @property
+    def claim(self) -> Path:
+        """The address of a host still starting (launched, its sshd not yet serving), so that another host
+        started meanwhile does not take it."""
+        return self.path / "starting"
+
+    @property
     def host_key(self) -> Path:
         return self.upper / HOST_KEY.lstrip("/")
 
@@ -84,7 +90,7 @@ class HostDir:
         for directory in (self.upper, self.work, self.root):
             shutil.rmtree(directory, ignore_errors=True)
             directory.mkdir(parents=True)
-        for stale in (self.pid_file, self.record, self.log):
+        for stale in (self.pid_file, self.record, self.log, self.claim):
             stale.unlink(missing_ok=True)
 
     def log_tail(self) -> str:

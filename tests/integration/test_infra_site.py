@@ -111,8 +111,8 @@ def test_check_on_a_fresh_state_says_what_it_would_do_and_changes_nothing(site: 
         "would create local server 'it-db1'; taskservs: os, files",
         "cluster farm (it-web1, it-db1): webdir (on it-db1), mirror",
     ]
-    assert [run.results(f"server {name}")["localhost"]["changed"] for name in SERVERS] == [True, True]
-    assert list(run.report["stats"]) == ["localhost"]
+    assert [run.results("local server")[name]["changed"] for name in SERVERS] == [True, True]
+    assert set(run.report["stats"]) == {"localhost", *SERVERS}
     assert site.provider.servers() == [] and mount_points_under(site.state_dir) == []
 
 
@@ -137,7 +137,7 @@ def test_a_check_run_on_the_created_servers_predicts_no_change_and_finds_their_a
     assert run.code == 0, run.output
     assert run.changed() == {"localhost": 0, "it-web1": 0, "it-db1": 0}
     for name in SERVERS:
-        address = run.results(f"server {name}")["localhost"]["server"]["address"]
+        address = run.results("local server")[name]["server"]["address"]
         served = urllib.request.urlopen(f"http://{address}:8088/index.html", timeout=10).read().decode()
         assert served.endswith(f"from {name} x{3 if name == 'it-db1' else 1}\n")
 
@@ -177,7 +177,8 @@ def test_server_delete_leaves_no_process_mount_or_state_behind(site: Site) -> No
     namespaces = [mount_namespace(pid) for pid in inits.values()]
     run = command(site, "provisioning-infra", "server", "delete", "--yes", "--infra", str(site.infra))
     assert run.code == 0, run.output
-    assert run.tasks() == ["server it-db1", "server it-web1"]  # the last one first
+    assert run.tasks() == ["the servers", "local server"]  # one server task, each server its own host
+    assert set(run.results("local server")) == set(SERVERS)
     assert [start_time(pid) for pid in inits.values()] == [None, None]
     assert [processes_in(namespace) for namespace in namespaces] == [[], []]
     assert mount_points_under(site.state_dir) == []

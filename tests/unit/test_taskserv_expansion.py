@@ -67,6 +67,20 @@ def blocks(plan: dict[str, Any], play: dict[str, Any]) -> list[dict[str, Any]]:
             if plan["tasks"][task_id]["kind"] == "block"]
 
 
+def block_hosts(plan: dict[str, Any], block: dict[str, Any]) -> list[str]:
+    """The condition a block's tasks carry that names the hosts it is for (none: every host of the play)."""
+    return [condition for condition in plan["tasks"][block["block"][0]]["when"]
+            if condition.startswith("inventory_hostname in")]
+
+
+def only_for(plan: dict[str, Any], play: dict[str, Any], host: str) -> dict[str, Any]:
+    """The play as one host walks it: the blocks meant for every host or named for ``host``."""
+    ids = [task_id for section in play["sections"] for task_id in section
+           if plan["tasks"][task_id]["kind"] != "block" or f"'{host}'" in "".join(
+               block_hosts(plan, plan["tasks"][task_id])) or not block_hosts(plan, plan["tasks"][task_id])]
+    return {**play, "sections": [ids]}
+
+
 def scope_vars(plan: dict[str, Any], node: dict[str, Any], kind: int) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for scope_id in node["scopes"]:
@@ -75,44 +89,52 @@ def scope_vars(plan: dict[str, Any], node: dict[str, Any], kind: int) -> dict[st
     return merged
 
 
-def test_an_infra_becomes_a_server_play_taskserv_plays_and_cluster_plays(tmp_path: Path, infra: Path) -> None:
+def test_an_infra_becomes_server_plays_one_taskserv_play_and_cluster_plays(tmp_path: Path, infra: Path) -> None:
     plan = plan_of(tmp_path, str(playbook(tmp_path, "- import_infra: infra.yml\n")))
-    assert [(play["name"], play["hosts"]) for play in plan["plays"]] == [
-        ("Servers of infra itest", "localhost"),
-        ("Taskservs on it-web1", "it-web1:&infra_itest"),
-        ("Taskservs on it-db1", "it-db1:&infra_itest"),
-        ("Cluster farm", "it-web1:it-db1:&infra_itest"),
+    assert [(play["name"], play["hosts"], play["strategy"]) for play in plan["plays"]] == [
+        ("Servers of infra itest", "localhost", "linear"),
+        ("Servers of infra itest: it-web1, it-db1", "it-web1:it-db1:&infra_itest_servers", "free"),
+        ("Servers and taskservs of infra itest", "localhost", "linear"),
+        ("Taskservs on it-web1, it-db1", "it-web1:it-db1:&infra_itest", "free"),
+        ("Cluster farm", "it-web1:it-db1:&infra_itest", "linear"),
     ]
-    assert plan["plays"][0]["gather_facts"] is False
+    assert [play["gather_facts"] for play in plan["plays"][:3]] == [False, False, False]
 
 
-def test_each_server_task_creates_its_server_and_adds_it_with_groups_and_variables(tmp_path: Path,
-                                                                                    infra: Path) -> None:
+def test_each_server_is_a_host_whose_server_task_creates_it_and_adds_it_with_groups_and_variables(
+        tmp_path: Path, infra: Path) -> None:
     plan = plan_of(tmp_path, "--infra", str(infra))
-    web, db, listing = nodes(plan, plan["plays"][0])
-    assert (web["name"], web["module"], web["tags"], web["register_var"]) == (
-        "server it-web1", "server", ["always"], "infra_server_0")
-    args = web["args"]
-    assert {key: args[key] for key in ("name", "provider", "infra", "user", "ssh_port")} == {
-        "name": "it-web1", "provider": "local", "infra": "itest", "user": "root", "ssh_port": 22}
-    assert args["labels"] == ["web", "farm", "taskserv_webdir", "taskserv_mirror", "infra_itest"]
+    [declare] = nodes(plan, plan["plays"][0])
+    [create] = nodes(plan, plan["plays"][1])
+    [listing] = nodes(plan, plan["plays"][2])
+    assert declare["module"] == "add_host" and declare["args"]["groups"] == ["infra_itest_servers"]
+    web, db = (item["args"] for item in declare["loop"])
+    assert (create["name"], create["module"], create["tags"], create["register_var"], create["throttle"]) == (
+        "local server", "server", ["always"], "infra_server", 4)
+    args = create["args"]
+    assert {key: args[key] for key in ("name", "provider", "infra", "user")} == {
+        "name": "{{ inventory_hostname }}", "provider": "local", "infra": "itest",
+        "user": "{{ infra_server_args.user | default(omit) }}"}
+    assert (web["user"], web["ssh_port"]) == ("root", 22)
+    assert web["labels"] == ["web", "farm", "taskserv_webdir", "taskserv_mirror", "infra_itest"]
     assert args["provider_config"] == {"state_dir": str(tmp_path / "state"), "base_address": 150,
                                        "poll_interval": 0.1}
-    host_vars = args["host_vars"]
+    host_vars = web["host_vars"]
     assert (host_vars["provisioning_infra"], host_vars["provisioning_clusters"]) == ("itest", ["farm"])
     assert host_vars["mirror_peers"] == ["it-web1", "it-db1"]  # its cluster's vars, as the inventory source has
     assert [entry["name"] for entry in host_vars["provisioning_taskservs"]] == ["webdir", "mirror"]
-    assert db["args"]["labels"] == ["farm", "taskserv_files", "taskserv_mirror", "infra_itest"]
+    assert db["labels"] == ["farm", "taskserv_files", "taskserv_mirror", "infra_itest"]
     assert listing["module"] == "debug" and listing["args"]["msg"] == [
-        "{{ infra_server_0.msg }}; taskservs: os, files, webdir",
-        "{{ infra_server_1.msg }}; taskservs: os, files",
+        "{{ hostvars['it-web1'].infra_server.msg | default('it-web1 is not in this run') }}; taskservs: os, "
+        "files, webdir",
+        "{{ hostvars['it-db1'].infra_server.msg | default('it-db1 is not in this run') }}; taskservs: os, files",
         "cluster farm (it-web1, it-db1): webdir (on it-db1), mirror",
     ]
 
 
 def test_taskservs_in_requirement_order_each_health_checked_before_the_next(tmp_path: Path, infra: Path) -> None:
     plan = plan_of(tmp_path, "--infra", str(infra))
-    web1 = plan["plays"][1]
+    web1 = only_for(plan, plan["plays"][3], "it-web1")
     assert labels(plan, web1) == [
         "os : supported system", "os : The taskservs' own directory", "os : Record the install order", "meta",
         "os : health check (command)",
@@ -127,7 +149,7 @@ def test_taskservs_in_requirement_order_each_health_checked_before_the_next(tmp_
         "host": "{{ ansible_host | default(inventory_hostname) }}", "port": "{{ webdir_port }}", "timeout": 5}
     assert (check["until"], check["retries"], check["delay"], check["changed_when"]) == (
         ["taskserv_health is succeeded"], 20, 1, [False])
-    assert check["when"] == ["not ansible_check_mode"]
+    assert check["when"][-1] == "not ansible_check_mode"
     system = nodes(plan, web1)[0]
     assert system["module"] == "assert" and system["args"]["that"] == [
         "('debian' in [ansible_distribution | lower, ansible_os_family | lower])"]
@@ -136,7 +158,7 @@ def test_taskservs_in_requirement_order_each_health_checked_before_the_next(tmp_
 
 def test_a_health_check_reads_what_the_roles_of_its_play_define(tmp_path: Path, infra: Path) -> None:
     plan = plan_of(tmp_path, "--infra", str(infra))
-    web1 = plan["plays"][1]
+    web1 = plan["plays"][3]
     defaults = {}
     for scope_id in web1["scopes"]:
         if plan["scopes"][scope_id]["kind"] == 10:  # role defaults
@@ -147,7 +169,7 @@ def test_a_health_check_reads_what_the_roles_of_its_play_define(tmp_path: Path, 
 def test_the_profile_and_vars_the_infra_gives_are_role_parameters_and_block_vars(tmp_path: Path,
                                                                                   infra: Path) -> None:
     plan = plan_of(tmp_path, "--infra", str(infra))
-    db1 = plan["plays"][2]
+    db1 = only_for(plan, plan["plays"][3], "it-db1")
     page = next(node for node in nodes(plan, db1) if node["name"] == "The page")
     settings = {"taskserv_profile": "big", "files_size": 3, "files_greeting": "hello db"}
     assert scope_vars(plan, page, 100) == settings  # role parameters
@@ -162,7 +184,7 @@ def test_the_profile_and_vars_the_infra_gives_are_role_parameters_and_block_vars
 
 def test_a_cluster_installs_what_a_member_lacks_on_that_member_only(tmp_path: Path, infra: Path) -> None:
     plan = plan_of(tmp_path, "--infra", str(infra))
-    farm = plan["plays"][3]
+    farm = plan["plays"][4]
     assert [block["tags"] for block in blocks(plan, farm)] == [["webdir"], ["mirror"]]
     conditions = {label: node["when"] for label, node in zip(labels(plan, farm), nodes(plan, farm), strict=True)}
     assert conditions["webdir : Record the install order"] == ["inventory_hostname in ['it-db1']"]
@@ -172,29 +194,40 @@ def test_a_cluster_installs_what_a_member_lacks_on_that_member_only(tmp_path: Pa
         key: value for scope in farm["scopes"] for key, value in plan["scopes"][scope]["vars"].items()}.items()
 
 
-def test_servers_with_the_same_taskservs_and_settings_share_a_play(tmp_path: Path) -> None:
+def test_servers_with_the_same_taskservs_and_settings_share_their_blocks(tmp_path: Path) -> None:
     text = INFRA.replace("  - hostname: it-db1\n    provider: local\n    taskservs:\n"
                          "      - {{name: files, profile: big, vars: {{files_greeting: hello db}}}}\n",
                          "  - hostname: it-web2\n    provider: local\n    taskservs: [webdir]\n")
     infra = write_infra(tmp_path, tmp_path / "state", text=text.replace("[it-web1, it-db1]", "[it-web1]"))
     plan = plan_of(tmp_path, "--infra", str(infra))
-    assert [(play["name"], play["hosts"]) for play in plan["plays"][1:3]] == [
+    assert [(play["name"], play["hosts"]) for play in plan["plays"][3:5]] == [
         ("Taskservs on it-web1, it-web2", "it-web1:it-web2:&infra_itest"), ("Cluster farm", "it-web1:&infra_itest")]
+    assert [(block["tags"], block_hosts(plan, block)) for block in blocks(plan, plan["plays"][3])] == [
+        (["os"], []), (["files"], []), (["webdir"], [])]
+
+
+def test_each_server_walks_its_own_order_in_the_one_taskserv_play(tmp_path: Path) -> None:
+    text = INFRA.replace("taskservs: [webdir]", "taskservs: [webdir, {{name: files, profile: big}}]")
+    plan = plan_of(tmp_path, "--infra", str(write_infra(tmp_path, tmp_path / "state", text=text)))
+    play = plan["plays"][3]
+    web1, db1 = ["inventory_hostname in ['it-web1']"], ["inventory_hostname in ['it-db1']"]
+    assert [(block["tags"], block_hosts(plan, block)) for block in blocks(plan, play)] == [
+        (["os"], []), (["files"], db1), (["files"], web1), (["webdir"], web1)]
 
 
 def test_import_infra_gives_its_vars_and_tags_to_every_play_it_expands_into(tmp_path: Path, infra: Path) -> None:
     site = playbook(tmp_path, "- import_infra: infra.yml\n  vars: {webdir_port: 9000}\n  tags: [infra]\n"
                               "- hosts: farm\n  gather_facts: false\n  tasks:\n    - ping:\n")
     plan = plan_of(tmp_path, str(site))
-    assert [play["tags"] for play in plan["plays"]] == [["infra"]] * 4 + [[]]
-    assert plan["scopes"][plan["plays"][1]["scopes"][0]]["vars"] == {"webdir_port": 9000}
+    assert [play["tags"] for play in plan["plays"]] == [["infra"]] * 5 + [[]]
+    assert plan["scopes"][plan["plays"][3]["scopes"][0]]["vars"] == {"webdir_port": 9000}
 
 
 def test_list_tasks_shows_the_whole_expansion(tmp_path: Path, infra: Path) -> None:
     result = run("--infra", str(infra), "--list-tasks")
     assert result.exit_code == 0, result.output
     assert "play #1 (localhost): Servers of infra itest" in result.output
-    assert "play #4 (it-web1:it-db1:&infra_itest): Cluster farm" in result.output
+    assert "play #5 (it-web1:it-db1:&infra_itest): Cluster farm" in result.output
     assert "      webdir : health check (port)\tTAGS: [webdir]" in result.output
 
 
@@ -243,8 +276,22 @@ def test_the_main_job_creates_its_infra_and_gives_every_server_os_first(tmp_path
                                 env={"PROVISIONING_CONFIG": str(PROJECT / "provisioning.cfg")})
     assert result.exit_code == 0, result.output
     plan = json.loads(target.read_text())
-    servers = nodes(plan, plan["plays"][0])
-    assert [node["args"]["name"] for node in servers if node["module"] == "server"] == ["web1", "db1", "cache1"]
-    taskserv_plays = [play for play in plan["plays"] if play["name"].startswith("Taskservs on")]
-    assert {name for play in taskserv_plays for name in play["hosts"].split(":")[:-1]} == {"web1", "db1", "cache1"}
-    assert all(blocks(plan, play)[0]["tags"] == ["os"] for play in taskserv_plays)
+    [declare] = nodes(plan, plan["plays"][0])
+    assert [item["name"] for item in declare["loop"]] == ["web1", "db1", "cache1"]
+    [taskserv_play] = [play for play in plan["plays"] if play["name"].startswith("Taskservs on")]
+    assert taskserv_play["hosts"] == "web1:db1:cache1:&infra_local"
+    first = blocks(plan, taskserv_play)[0]
+    assert first["tags"] == ["os"] and block_hosts(plan, first) == []
+
+
+def test_six_servers_make_one_server_pass_and_one_taskserv_pass(tmp_path: Path) -> None:
+    servers = "".join(f"  - {{{{hostname: s{index}, provider: local, taskservs: [{taskserv}]}}}}\n"
+                      for index, taskserv in enumerate(["webdir", "files", "webdir", "mirror", "files", "os"]))
+    text = INFRA[:INFRA.index("servers:")] + "servers:\n" + servers
+    plan = plan_of(tmp_path, "--infra", str(write_infra(tmp_path, tmp_path / "state", text=text)))
+    names = [f"s{index}" for index in range(6)]
+    passes = [(play["name"], play["hosts"]) for play in plan["plays"] if play["strategy"] == "free"]
+    assert passes == [(f"Servers of infra itest: {', '.join(names)}", ":".join(names) + ":&infra_itest_servers"),
+                      (f"Taskservs on {', '.join(names)}", ":".join(names) + ":&infra_itest")]
+    [create] = nodes(plan, plan["plays"][1])
+    assert create["throttle"] == 4  # the local provider's default 'parallel'

@@ -3,6 +3,8 @@ go at its own pace. Every task appends ``host-task`` to a log all hosts share, s
 
 from __future__ import annotations
 
+import pytest
+
 from tests.unit.executor.conftest import LocalHosts
 
 TASKS = """
@@ -54,3 +56,30 @@ def test_free_runs_every_task_on_every_host(local_hosts: LocalHosts) -> None:
     assert sorted(log) == sorted(f"{h}-{t}" for h in ("h1", "h2", "h3") for t in ("first", "second"))
     for host in ("h1", "h2", "h3"):  # each host in its own order
         assert log.index(f"{host}-first") < log.index(f"{host}-second")
+
+
+THROTTLED = """
+- hosts: all
+  gather_facts: false
+  strategy: free
+  tasks:
+    - name: one at a time
+      shell: >-
+        echo {{{{ inventory_hostname }}}}-start >> {{{{ shared }}}}/log; sleep 0.2;
+        echo {{{{ inventory_hostname }}}}-end >> {{{{ shared }}}}/log
+      throttle: {throttle}
+"""
+
+
+@pytest.mark.parametrize(("throttle", "args"), [(1, ()), (3, ("--forks", "1"))], ids=["throttle", "forks"])
+def test_throttle_holds_across_the_hosts_of_a_free_play_and_never_exceeds_the_forks(
+        local_hosts: LocalHosts, throttle: int, args: tuple[str, ...]) -> None:
+    # Under free each host runs the task on its own; the limit must still let only one in at a time, so every
+    # host's start and end lines are next to each other.
+    run = local_hosts.play(THROTTLED.format(throttle=throttle), *args)
+    assert run.exit_code == 0, run.output
+    log = local_hosts.log()
+    assert len(log) == 6
+    for index in range(0, 6, 2):
+        host = log[index].removesuffix("-start")
+        assert log[index + 1] == f"{host}-end", log
