@@ -1,0 +1,67 @@
+"""Results: one line per target as it ends, the closing count, a JSON file, and the per-group table."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench.compat.execute import Outcome
+from bench.compat.selection import GROUP_TITLES, GROUPS
+
+
+def line(outcome: Outcome) -> str:
+    verdict = "PASS" if outcome.passed else "FAIL"
+    rc = "killed" if outcome.rc is None else f"rc={outcome.rc}"
+    extra = f"  {outcome.detail}" if outcome.detail else ""
+    return f"{verdict} {outcome.target:<40} {rc:<7} {outcome.seconds:6.1f}s  {outcome.log}{extra}"
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    passed = sum(outcome.passed for outcome in outcomes)
+    return f"{passed} passed, {len(outcomes) - passed} failed"
+
+
+def write_results(path: Path, runner: str, version: str, outcomes: list[Outcome]) -> None:
+    data = {
+        "runner": runner,
+        "version": version,
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "targets": {outcome.target: {"passed": outcome.passed, "rc": outcome.rc,
+                                     "seconds": round(outcome.seconds, 1), "detail": outcome.detail}
+                    for outcome in outcomes},
+    }
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def group_table(groups: dict[str, list[str]], ours_path: Path, ansible_path: Path) -> str:
+    """Markdown: per group, the targets run, how many pass with ansible-core and with ours, and how many of
+    those ansible-core passes ours passes too."""
+    ours = json.loads(ours_path.read_text())
+    ansible = json.loads(ansible_path.read_text())
+    rows = ["| group | targets | ansible-core passes | ours passes | ours, of ansible-core's passes |",
+            "|---|---:|---:|---:|---:|"]
+    totals = [0, 0, 0, 0]
+    for group in GROUPS:
+        names = [name for name in groups.get(group, []) if name in ours["targets"] and name in ansible["targets"]]
+        baseline = {name for name in names if ansible["targets"][name]["passed"]}
+        mine = {name for name in names if ours["targets"][name]["passed"]}
+        counts = [len(names), len(baseline), len(mine), len(mine & baseline)]
+        totals = [total + count for total, count in zip(totals, counts, strict=True)]
+        rows.append(_row(GROUP_TITLES[group], counts))
+    rows.append(_row("**all**", totals))
+    heading = (f"ansible-core {ansible['version']} ({ansible['date']}) beside ours {ours['version']} "
+               f"({ours['date']})\n\n")
+    return heading + "\n".join(rows) + "\n"
+
+
+def _row(title: str, counts: list[int]) -> str:
+    run, baseline, mine, both = counts
+    return (f"| {title} | {run} | {baseline} ({_percent(baseline, run)}) | {mine} ({_percent(mine, run)}) "
+            f"| {both}/{baseline} ({_percent(both, baseline)}) |")
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
