@@ -278,7 +278,8 @@ class PlaybookWorker:
         if node.changed_when is not None:
             result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
         if node.failed_when is not None:
-            failed = any(templar.evaluate_conditional(c) for c in node.failed_when)
+            # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
+            failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
             result["failed_when_result"] = failed
             result["failed"] = failed
 

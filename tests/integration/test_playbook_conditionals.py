@@ -26,7 +26,8 @@ def test_every_host_finishes_and_ignored_errors_are_counted(run: PlaybookRun) ->
     assert run.exit_code == 0, run.output
     for host in HOSTS:
         assert run.stats[host]["failures"] == 0
-        assert run.stats[host]["ignored"] == 4  # two non-boolean conditions, failed_when, until giving up
+        # two non-boolean conditions, two failed_when, until giving up
+        assert run.stats[host]["ignored"] == 5
 
 
 def test_when_selects_hosts(run: PlaybookRun) -> None:
@@ -56,6 +57,13 @@ def test_failed_when_decides_failure(run: PlaybookRun) -> None:
         assert result["rc"] == 1 and result["failed"] is False and result["failed_when_result"] is False
     for result in run.task("failed_when fails a success").values():
         assert result["rc"] == 0 and result["failed"] is True
+
+
+def test_failed_when_list_ands_its_items(run: PlaybookRun) -> None:
+    for result in run.task("failed_when as a list fails only when every item holds").values():
+        assert result["failed"] is False and result["failed_when_result"] is False
+    for result in run.task("failed_when as a list whose items all hold").values():
+        assert result["failed"] is True and result["failed_when_result"] is True
 
 
 def test_changed_when_decides_changed(run: PlaybookRun) -> None:
