@@ -5,10 +5,12 @@ Path tests (``file``, ``directory``, ``exists``, ``link``, ``abs``) look at the 
 
 from __future__ import annotations
 
+import math
 import os.path
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+from urllib.parse import urlparse
 
 from modules._utils import ArgumentError
 from modules._utils import to_bool as module_boolean
@@ -83,6 +85,36 @@ def superset(first: Iterable[Any], second: Iterable[Any]) -> bool:
     return subset(second, first)
 
 
+def is_nan(value: Any) -> bool:
+    """A float that is NaN; anything that is not a number is not NaN (no error)."""
+    try:
+        return math.isnan(value)
+    except TypeError:
+        return False
+
+
+def is_uri(value: Any, schemes: Iterable[str] | None = None) -> bool:
+    """Parses as a URI (Ansible's lenient check: a scheme may be implied), with a scheme among ``schemes``
+    when they are given."""
+    try:
+        scheme = urlparse(str(value)).scheme
+    except ValueError:
+        return False
+    return not schemes or scheme in list(schemes)
+
+
+def is_url(value: Any, schemes: Iterable[str] | None = None) -> bool:
+    """A URI with a network location (``file:`` URLs need none)."""
+    if not is_uri(value, schemes):
+        return False
+    parsed = urlparse(str(value))
+    return bool(parsed.netloc or parsed.scheme == "file")
+
+
+def is_urn(value: Any) -> bool:
+    return is_uri(value, ["urn"])
+
+
 def builtin_tests() -> dict[str, Callable[..., bool]]:
     return {
         "changed": changed, "change": changed,
@@ -112,5 +144,6 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "falsy": lambda value, convert_bool=False: not truthy(value, convert_bool),
         "any": lambda values: any(values),
         "all": lambda values: all(values),
-        "nan": lambda value: isinstance(value, float) and value != value,
+        "nan": is_nan, "isnan": is_nan,
+        "uri": is_uri, "url": is_url, "urn": is_urn,
     }

@@ -223,3 +223,26 @@ def test_password_hash_with_rounds_writes_them(templar: Templar) -> None:
 def test_filter_misuse_is_a_template_error(templar: Templar, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=re.escape(message)):
         render(templar, expression)
+
+
+URL = "http://mary:MySecret@www.acme.com:9000/dir/index.html?query=term#fragment"
+
+
+def test_urldecode_inverts_urlencode(templar: Templar) -> None:
+    text = "key=\"@{}é&%£ foo bar '(;\\<>\"\"°)"
+    assert render(templar, "text | urlencode | urldecode", text=text) == text
+    assert render(templar, "'a%20b+c' | urldecode") == "a b c"
+
+
+def test_urlsplit_gives_every_component_or_the_one_asked_for(templar: Templar) -> None:
+    assert render(templar, "url | urlsplit", url=URL) == {
+        "fragment": "fragment", "hostname": "www.acme.com", "netloc": "mary:MySecret@www.acme.com:9000",
+        "password": "MySecret", "path": "/dir/index.html", "port": 9000, "query": "query=term", "scheme": "http",
+        "username": "mary"}
+    assert render(templar, "url | urlsplit('port')", url=URL) == 9000
+    assert render(templar, "url | urlsplit('hostname')", url=URL) == "www.acme.com"
+
+
+def test_urlsplit_names_an_unknown_component(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="unknown URL component: bad"):
+        render(templar, "url | urlsplit('bad')", url=URL)

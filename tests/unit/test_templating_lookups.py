@@ -188,3 +188,47 @@ def test_unknown_lookup_and_unknown_option_are_errors() -> None:
     with pytest.raises(TemplateError, match=r"lookup 'env'.*unexpected keyword argument 'bogus'"):
         run_lookup("env", ["HOME"], {}, bogus=1)
     assert run_lookup("ansible.builtin.list", [1], {}) == [1]
+
+
+def test_varnames_finds_variables_by_regular_expression(templar: Templar, role: Path) -> None:
+    names = {"qz_1": "hello", "qz_2": "world", "qa_1": "no", "qz_": "no"}
+    assert sorted(look(templar, "lookup('varnames', '^qz_.+', wantlist=True)", role, **names)) == ["qz_1", "qz_2"]
+    found = look(templar, "query('varnames', '^qz_.+', '^qa.*')", role, **names)
+    assert sorted(found) == ["qa_1", "qz_1", "qz_2"]
+    assert look(templar, "query('varnames', '^nothing')", role, **names) == []
+
+
+@pytest.mark.parametrize(("term", "message"), [("True", "Invalid setting identifier"),
+                                                ("'*'", "Unable to use '\\*' as a search parameter")])
+def test_varnames_rejects_what_is_not_a_pattern(templar: Templar, role: Path, term: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        look(templar, f"lookup('varnames', {term})", role)
+
+
+def test_random_choice_picks_one_of_its_terms(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('random_choice', 'foo', 'bar')", role) in ("foo", "bar")
+    assert run_lookup("random_choice", ["only"], {}) == ["only"]
+    assert run_lookup("random_choice", [], {}) == []
+
+
+def test_config_reads_settings_by_our_name_or_ansibles(templar: Templar, role: Path,
+                                                       monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no provisioning.cfg here: defaults and the environment only
+    monkeypatch.delenv("ANSIBLE_CONFIG", raising=False)
+    monkeypatch.delenv("PROVISIONING_CONFIG", raising=False)
+    monkeypatch.setenv("ANSIBLE_FORKS", "7")
+    assert look(templar, "lookup('config', 'forks')", role) == 7
+    assert look(templar, "lookup('config', 'DEFAULT_FORKS')", role) == 7
+    assert look(templar, "query('config', 'forks', show_origin=True)", role) == [[7, "env: ANSIBLE_FORKS"]]
+    assert look(templar, "query('config', 'NO_SUCH_SETTING', on_missing='skip')", role) == []
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("lookup('config', 'NO_SUCH_SETTING')", "No config definition exists for 'NO_SUCH_SETTING'"),
+    ("lookup('config', 'forks', on_missing='boo')", "Invalid value 'boo'"),
+    ("lookup('config', 1337)", "Invalid setting identifier"),
+    ("lookup('config', 'remote_tmp', plugin_type='shell')", "Both plugin_type and plugin_name"),
+])
+def test_config_errors_say_what_is_wrong(templar: Templar, role: Path, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        look(templar, expression, role)

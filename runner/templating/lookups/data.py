@@ -1,10 +1,12 @@
 """Lookups over data the task already has: ``items``, ``list``, ``dict``, ``indexed_items``, ``vars``,
-``sequence``, ``together``, ``nested``, ``subelements`` (the ``with_<name>`` loops use them too)."""
+``varnames``, ``random_choice``, ``sequence``, ``together``, ``nested``, ``subelements`` (the ``with_<name>``
+loops use them too)."""
 
 from __future__ import annotations
 
 import itertools
 import re
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +46,26 @@ def vars_lookup(terms: list[Any], context: LookupContext, default: Any = _MISSIN
             raise TemplateError(f"lookup 'vars': variable names must be strings, got {term!r}")
         values.append(context.variable(term, default))
     return values
+
+
+def varnames(terms: list[Any], context: LookupContext) -> list[str]:
+    """The names of the variables each regular expression finds (``re.search``), term after term."""
+    names = list(context.variables.keys())
+    found: list[str] = []
+    for term in terms:
+        if not isinstance(term, str):
+            raise TemplateError(f"lookup 'varnames': Invalid setting identifier, {term!r} is not a string")
+        try:
+            pattern = re.compile(term)
+        except re.error as exc:
+            raise TemplateError(f"lookup 'varnames': Unable to use {term!r} as a search parameter: {exc}") from None
+        found.extend(name for name in names if pattern.search(name))
+    return found
+
+
+def random_choice(terms: list[Any], context: LookupContext) -> list[Any]:
+    """One of the terms, chosen at random (none for no terms)."""
+    return [secrets.choice(terms)] if terms else []
 
 
 _SEQUENCE_SHORTCUT = re.compile(
@@ -140,6 +162,8 @@ LOOKUPS = {
     "dict": dict_lookup,
     "indexed_items": indexed_items,
     "vars": vars_lookup,
+    "varnames": varnames,
+    "random_choice": random_choice,
     "sequence": sequence,
     "together": together,
     "nested": nested,
