@@ -11,6 +11,8 @@ one failed, 5 for bad options.
 from __future__ import annotations
 
 import argparse
+import queue
+import signal
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -18,10 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.compat import report, runners, sdist
-from bench.compat.execute import Outcome, run_target
-from bench.compat.hosts import BASE_ADDRESS, start_hosts
+from bench.compat.execute import Interrupted, Outcome, run_target, stop_all
+from bench.compat.hosts import BASE_ADDRESS, start_host_pairs
 from bench.compat.selection import GROUPS, load_selection, write_selection
 from bench.compat.targets import TargetSet
+from bench.hosts import HostSet
 
 EXPECTED_FILE = Path(__file__).with_name("expected.txt")
 RESULTS_ROOT = Path(__file__).resolve().parent.parent / "results" / "compat"
@@ -34,18 +37,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runner", choices=("ours", "ansible"), default="ours")
     parser.add_argument("--group", choices=GROUPS, action="append", help="run a group of the selection")
     parser.add_argument("--expected", action="store_true", help="run the targets expected to pass (expected.txt)")
-    parser.add_argument("--jobs", type=int, default=1, help="targets run at once (default 1)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="targets run at once, each on its own two hosts (default 1)")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip the targets --log-dir's results.json already has, and add to it")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per target (default 300)")
     parser.add_argument("--log-dir", type=Path, help="where logs and results.json go")
     parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core at the pinned version")
     parser.add_argument("--base-address", type=int, default=BASE_ADDRESS,
-                        help=f"first 127.0.0.N of the two test hosts (default {BASE_ADDRESS})")
+                        help=f"first 127.0.0.N of the test hosts, two per job (default {BASE_ADDRESS})")
     parser.add_argument("--write-selection", action="store_true", help="regenerate selection.yml and exit")
     parser.add_argument("--table", nargs=2, type=Path, metavar=("OURS", "ANSIBLE"),
                         help="print the per-group table of two results.json files and exit")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
+    if args.resume and not args.log_dir:
+        parser.error("--resume needs the --log-dir of the run to go on with")
     return args
 
 
@@ -93,19 +101,37 @@ def main(argv: list[str] | None = None) -> int:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     log_dir = args.log_dir or RESULTS_ROOT / f"{args.runner}-{stamp}"
     log_dir.mkdir(parents=True, exist_ok=True)
-    _, hosts = start_hosts(args.base_address)
+    version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
+    results = report.Results(log_dir / "results.json", args.runner, version, args.resume)
+    names = [name for name in names if name not in results.done()]
+    free_hosts: queue.Queue[HostSet] = queue.Queue()
+    for hosts in start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1))):
+        free_hosts.put(hosts)
     print(f"{len(names)} targets with {args.runner}; logs in {log_dir}", flush=True)
-    outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="compat-") as work_base:
         def run(name: str) -> Outcome:
-            outcome = run_target(targets[name], targets, runner, hosts, log_dir, Path(work_base), args.timeout)
+            hosts = free_hosts.get()
+            try:
+                outcome = run_target(targets[name], targets, runner, hosts, log_dir, Path(work_base), args.timeout)
+            except Interrupted:
+                raise
+            except Exception as error:  # the harness failed on this target: say so, go on with the others
+                outcome = Outcome(name, False, None, 0.0, log_dir / f"{name}.log", f"harness error: {error!r}")
+            finally:
+                free_hosts.put(hosts)
+            results.record(outcome)
             print(report.line(outcome), flush=True)
             return outcome
 
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=args.jobs)
+        try:
             outcomes = list(pool.map(run, names))
-    version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
-    report.write_results(log_dir / "results.json", args.runner, version, outcomes)
+        except BaseException:  # ^C or SIGTERM: end the runs under way, start no other
+            pool.shutdown(wait=False, cancel_futures=True)
+            stop_all()
+            pool.shutdown(wait=True)
+            raise
+        pool.shutdown()
     print(report.summary(outcomes), flush=True)
     return 0 if all(outcome.passed for outcome in outcomes) else 1
 
@@ -116,8 +142,14 @@ def _our_version() -> str:
     return version("provisioning")
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         sys.exit(main())
     except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
         sys.exit(99)

@@ -7,6 +7,7 @@ import os
 import shlex
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,10 @@ from bench.compat.workspace import Workspace
 from bench.hosts import HostSet
 
 KILL_GRACE = 10.0  # seconds between SIGTERM and SIGKILL for a run over its time limit
+# Runs under way, so an interrupted suite ends them (each is its own session: a ^C never reaches it)
+_running: set[subprocess.Popen] = set()
+_running_lock = threading.Lock()
+_stopping = threading.Event()
 
 
 @dataclass(frozen=True)
@@ -66,16 +71,36 @@ def _run_one(target: Target, workspace: Workspace, runner: Runner, shim_dir: Pat
     stream.write(f"### {target.name}: {shlex.join(command)} (in {cwd})\n")
     stream.flush()
     # its own session, so a timeout ends everything it started, by process group
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stream,
-                               stderr=subprocess.STDOUT, start_new_session=True)
+    with _running_lock:
+        if _stopping.is_set():
+            raise Interrupted(target.name)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stream,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        _running.add(process)
     try:
         rc: int | None = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         _end_group(process)
         rc = None
+    finally:
+        with _running_lock:
+            _running.discard(process)
     stream.write(f"### {target.name}: {'exit ' + str(rc) if rc is not None else 'killed at the time limit'}\n")
     stream.flush()
     return rc
+
+
+class Interrupted(Exception):
+    """The suite is stopping: no new run starts."""
+
+
+def stop_all() -> None:
+    """End every run under way and start no other (the suite was interrupted)."""
+    with _running_lock:
+        _stopping.set()
+        running = list(_running)
+    for process in running:
+        _end_group(process)
 
 
 def _end_group(process: subprocess.Popen) -> None:

@@ -17,6 +17,12 @@ BASE_ADDRESS = 70
 HOST_NAMES = ("testhost", "testhost2")
 
 
+def start_host_pairs(base_address: int, pairs: int) -> list[HostSet]:
+    """``pairs`` envs of two hosts from ``base_address`` up: targets run at the same time never share hosts."""
+    step = len(HOST_NAMES)
+    return [start_hosts(base_address + index * step)[1] for index in range(pairs)]
+
+
 def start_hosts(base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
     """The env's two hosts, started if they are not running (an env left up by an earlier run is reused)."""
     name = ENV_NAME if base_address == BASE_ADDRESS else f"{ENV_NAME}{base_address}"

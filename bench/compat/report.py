@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,18 +23,29 @@ def summary(outcomes: list[Outcome]) -> str:
     return f"{passed} passed, {len(outcomes) - passed} failed"
 
 
-def write_results(path: Path, runner: str, version: str, outcomes: list[Outcome]) -> None:
-    data = {
-        "runner": runner,
-        "version": version,
-        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-        "targets": {outcome.target: {"passed": outcome.passed, "rc": outcome.rc,
-                                     "seconds": round(outcome.seconds, 1), "detail": outcome.detail}
-                    for outcome in outcomes},
-    }
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    tmp.replace(path)
+class Results:
+    """``results.json`` of a run, rewritten (atomically) after every target, so an interrupted run keeps what
+    it measured and ``--resume`` goes on from there."""
+
+    def __init__(self, path: Path, runner: str, version: str, resume: bool):
+        self.path = path
+        self.lock = threading.Lock()
+        previous = json.loads(path.read_text()) if resume and path.exists() else {}
+        if previous and previous.get("runner") != runner:
+            raise SystemExit(f"{path} holds results of the {previous.get('runner')} runner, not {runner}")
+        self.data = {"runner": runner, "version": version, "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                     "targets": previous.get("targets", {})}
+
+    def done(self) -> set[str]:
+        return set(self.data["targets"])
+
+    def record(self, outcome: Outcome) -> None:
+        with self.lock:
+            self.data["targets"][outcome.target] = {"passed": outcome.passed, "rc": outcome.rc,
+                                                    "seconds": round(outcome.seconds, 1), "detail": outcome.detail}
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.data, indent=1, sort_keys=True) + "\n")
+            tmp.replace(self.path)
 
 
 def group_table(groups: dict[str, list[str]], ours_path: Path, ansible_path: Path) -> str:

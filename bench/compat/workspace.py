@@ -41,6 +41,8 @@ class Workspace:
             if alias.startswith("needs/file/"):
                 # a file of the sdist, by its path from the sdist's root: copied to the same place
                 relative = alias[len("needs/file/"):]
+                if not (sdist_root / relative).exists():
+                    continue  # not shipped in the sdist (hacking/ is git-only): the target finds it missing
                 (root / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(sdist_root / relative, root / relative)
         config = integration_dir / "integration.cfg"
@@ -67,6 +69,7 @@ class Workspace:
     def environment(self, target: Target, runner: Runner, shim_dir: Path, base_env: dict[str, str]) -> dict[str, str]:
         env = dict(base_env)
         env.update(
+            ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE="1024",  # ansible-test's SOFT_RLIMIT_NOFILE
             ANSIBLE_FORCE_COLOR="false",
             ANSIBLE_FORCE_HANDLERS="true",
             ANSIBLE_HOST_PATTERN_MISMATCH="error",
