@@ -269,6 +269,8 @@ class PlaybookWorker:
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
+        # a result says whether it failed, as Ansible's always do: `'failed' in result` holds
+        result.setdefault("failed", False)
         if node.changed_when is None and node.failed_when is None:
             return
         public = _public(result)
@@ -393,7 +395,12 @@ def _creates_or_removes(args: Mapping[str, Any]) -> bool:
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in result.items() if not k.startswith("_")}
+    """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included."""
+    public = {k: v for k, v in result.items() if not k.startswith("_")}
+    items = public.get("results")
+    if isinstance(items, list):
+        public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
+    return public
 
 
 def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dict[str, Any]:

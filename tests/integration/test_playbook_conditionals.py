@@ -59,6 +59,11 @@ def test_failed_when_decides_failure(run: PlaybookRun) -> None:
         assert result["rc"] == 0 and result["failed"] is True
 
 
+def test_registered_results_have_ansibles_shape(run: PlaybookRun) -> None:
+    assert set(run.msg("a registered success says it did not fail").values()) == {True}
+    assert all(keys == [] for keys in run.msg("a registered loop's items hold only what the task returned").values())
+
+
 def test_failed_when_list_ands_its_items(run: PlaybookRun) -> None:
     for result in run.task("failed_when as a list fails only when every item holds").values():
         assert result["failed"] is False and result["failed_when_result"] is False
