@@ -22,7 +22,7 @@ from pathlib import Path
 from bench.compat import report, runners, sdist
 from bench.compat.execute import Interrupted, Outcome, run_target, stop_all
 from bench.compat.hosts import BASE_ADDRESS, start_host_pairs
-from bench.compat.selection import GROUPS, load_selection, write_selection
+from bench.compat.selection import GROUPS, SELECTION_FILE, load_selection, write_selection
 from bench.compat.targets import TargetSet
 from bench.hosts import HostSet
 
@@ -46,6 +46,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core at the pinned version")
     parser.add_argument("--base-address", type=int, default=BASE_ADDRESS,
                         help=f"first 127.0.0.N of the test hosts, two per job (default {BASE_ADDRESS})")
+    parser.add_argument("--keep-hosts", action="store_true",
+                        help="leave the test hosts running at the end, for the next run to reuse")
     parser.add_argument("--write-selection", action="store_true", help="regenerate selection.yml and exit")
     parser.add_argument("--table", nargs=2, type=Path, metavar=("OURS", "ANSIBLE"),
                         help="print the per-group table of two results.json files and exit")
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.write_selection:
         write_selection(targets, sdist.ANSIBLE_CORE_VERSION)
-        print(f"wrote {load_selection.__defaults__[0]}")
+        print(f"wrote {SELECTION_FILE}")
         return 0
     names = chosen_targets(args, targets)
     runner = runners.runner_named(args.runner, args.ansible_venv)
@@ -104,10 +106,24 @@ def main(argv: list[str] | None = None) -> int:
     version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
     results = report.Results(log_dir / "results.json", args.runner, version, args.resume)
     names = [name for name in names if name not in results.done()]
-    free_hosts: queue.Queue[HostSet] = queue.Queue()
-    for hosts in start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1))):
-        free_hosts.put(hosts)
+    envs = start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1)))
+    try:
+        outcomes = run_all(args, names, targets, runner, log_dir, results, [hosts for _, hosts in envs])
+    finally:
+        if not args.keep_hosts:
+            for env, _ in envs:
+                env.down()
+    print(report.summary(outcomes), flush=True)
+    return 0 if all(outcome.passed for outcome in outcomes) else 1
+
+
+def run_all(args: argparse.Namespace, names: list[str], targets: TargetSet, runner: runners.Runner, log_dir: Path,
+            results: report.Results, host_sets: list[HostSet]) -> list[Outcome]:
+    """Every target, ``args.jobs`` at a time, each on a host pair no other running target has."""
     print(f"{len(names)} targets with {args.runner}; logs in {log_dir}", flush=True)
+    free_hosts: queue.Queue[HostSet] = queue.Queue()
+    for hosts in host_sets:
+        free_hosts.put(hosts)
     with tempfile.TemporaryDirectory(prefix="compat-") as work_base:
         def run(name: str) -> Outcome:
             hosts = free_hosts.get()
@@ -132,8 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             pool.shutdown(wait=True)
             raise
         pool.shutdown()
-    print(report.summary(outcomes), flush=True)
-    return 0 if all(outcome.passed for outcome in outcomes) else 1
+    return outcomes
 
 
 def _our_version() -> str:

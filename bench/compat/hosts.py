@@ -17,10 +17,10 @@ BASE_ADDRESS = 70
 HOST_NAMES = ("testhost", "testhost2")
 
 
-def start_host_pairs(base_address: int, pairs: int) -> list[HostSet]:
+def start_host_pairs(base_address: int, pairs: int) -> list[tuple[TestEnv, HostSet]]:
     """``pairs`` envs of two hosts from ``base_address`` up: targets run at the same time never share hosts."""
     step = len(HOST_NAMES)
-    return [start_hosts(base_address + index * step)[1] for index in range(pairs)]
+    return [start_hosts(base_address + index * step) for index in range(pairs)]
 
 
 def start_hosts(base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
