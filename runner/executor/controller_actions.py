@@ -169,8 +169,12 @@ async def add_host(request: ActionRequest) -> dict[str, Any]:
     if isinstance(groups, str):
         groups = [g.strip() for g in groups.split(",") if g.strip()]
     entry = {"name": str(name), "groups": list(groups), "vars": args}
+    # changed when the inventory gains the host or a group membership, as in Ansible (vars alone do not count)
+    membership = request.worker.inventory.groups_dict()
+    changed = request.worker.inventory.get_host(str(name)) is None or any(
+        str(name) not in membership.get(group, ()) for group in groups)
     request.worker.update({"add_host": [entry]})
-    return {"changed": False, "add_host": {"host_name": str(name), "groups": list(groups), "host_vars": args},
+    return {"changed": changed, "add_host": {"host_name": str(name), "groups": list(groups), "host_vars": args},
             "_add_host": [entry]}
 
 
@@ -179,8 +183,9 @@ async def group_by(request: ActionRequest) -> dict[str, Any]:
     group = str(params["key"]).replace(" ", "-")  # as Ansible names it: spaces become dashes
     parents = params.get("parents") or ["all"]
     entry = {"group": group, "host": request.host, "parents": parents}
+    changed = request.host not in request.worker.inventory.groups_dict().get(group, ())  # as in Ansible
     request.worker.update({"add_group": [entry]})
-    return {"changed": False, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
+    return {"changed": changed, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
 
 
 def join_group(inventory: Any, entry: Mapping[str, Any]) -> None:

@@ -78,6 +78,7 @@ def test_include_vars(run: PlaybookRun) -> None:
 
 
 def test_add_host_and_a_play_on_its_group(run: PlaybookRun) -> None:
+    assert run.task("add_host")["host1"]["changed"] is True  # the inventory gained a host
     added = run.task("add_host")["host1"]["add_host"]
     assert added == {"host_name": "host3", "groups": ["added_group", "extra_group"],
                      "host_vars": {"added_var": "from_add_host"}}
@@ -87,6 +88,8 @@ def test_add_host_and_a_play_on_its_group(run: PlaybookRun) -> None:
 def test_group_by_and_plays_on_the_group_and_its_parent(run: PlaybookRun) -> None:
     grouped = run.task("group_by")["host1"]
     assert grouped["add_group"] == "by-blue" and grouped["parent_groups"] == ["colours"]
+    # changed when the host joins the group, as in Ansible; not when it is already in it
+    assert grouped["changed"] is True and run.task("group_by again")["host1"]["changed"] is False
     assert set(run.msg("on grouped")) == set(HOSTS)
     assert run.msg("on grouped")["host1"].startswith("host1 by-blue,colours")
     assert sorted(run.msg("on parent")) == list(HOSTS)
