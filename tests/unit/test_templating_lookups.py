@@ -142,17 +142,26 @@ def test_sequence(terms: Any, options: dict[str, Any], expected: list[str]) -> N
 @pytest.mark.parametrize(
     ("terms", "message"),
     [
-        ("start=1", "either 'end' or 'count'"),
-        ("start=1 end=3 count=2", "either 'end' or 'count'"),
-        ("start=5 end=1", "stride negative"),
-        ("end=3 format=%d%d", "bad format string"),
-        ("end=3 bogus=1", "unknown option"),
-        ("end=x", "end must be an integer"),
+        # Ansible's messages, which playbooks match on
+        ("start=1", "must specify count or end in with_sequence"),
+        ("start=1 end=3 count=2", "can't specify both count and end in with_sequence"),
+        ("start=5 end=1", "to count backwards make stride negative"),
+        ("start=1 end=4 stride=-2", "to count forward don't make stride negative"),
+        ("end=3 format=%d%d", "bad formatting string: %d%d"),
+        ("end=3 bogus=1", r"unrecognized arguments to with_sequence: \['bogus'\]"),
+        ("end=x", "end='x' has an invalid value"),
     ],
 )
 def test_sequence_errors(terms: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         run_lookup("sequence", terms, {})
+
+
+@pytest.mark.parametrize(("name", "message"), [("together", "with_together requires at least one element"),
+                                                ("nested", "with_nested requires at least one element")])
+def test_together_and_nested_need_lists(name: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        run_lookup(name, [], {})
 
 
 def test_loop_sources_for_with_keywords() -> None:

@@ -78,7 +78,8 @@ def _integer(value: Any, name: str) -> int:
     try:
         return int(value, 0) if isinstance(value, str) else int(value)
     except (TypeError, ValueError):
-        raise TemplateError(f"lookup 'sequence': {name} must be an integer, got {value!r}") from None
+        raise TemplateError(f"lookup 'sequence': {name}={value!r} has an invalid value: "
+                            "it must be an integer") from None
 
 
 def _sequence_options(term: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,7 +95,8 @@ def _sequence_options(term: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
             raise TemplateError(f"lookup 'sequence': {exc.message}") from None
         unknown = set(parsed) - {"start", "end", "count", "stride", "format"}
         if unknown:
-            raise TemplateError(f"lookup 'sequence': unknown option(s) {', '.join(sorted(unknown))} in {text!r}")
+            raise TemplateError(f"lookup 'sequence': unrecognized arguments to with_sequence: {sorted(unknown)} "
+                                f"in {text!r}")
         options.update(parsed)
     return options
 
@@ -104,8 +106,11 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
     stride = _integer(options.get("stride", 1), "stride")
     count, end = options.get("count"), options.get("end")
     fmt = str(options.get("format", "%d"))
-    if (count is None) == (end is None):
-        raise TemplateError("lookup 'sequence': give either 'end' or 'count' (exactly one)")
+    # the messages are Ansible's, word for word: playbooks match on them
+    if count is None and end is None:
+        raise TemplateError("lookup 'sequence': must specify count or end in with_sequence")
+    if count is not None and end is not None:
+        raise TemplateError("lookup 'sequence': can't specify both count and end in with_sequence")
     if count is not None:
         count = _integer(count, "count")
         if count == 0:
@@ -113,13 +118,13 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
         end = start + count * stride - 1 if stride > 0 else start + count * stride + 1
     end = _integer(end, "end")
     if stride > 0 and end < start:
-        raise TemplateError("lookup 'sequence': to count backwards make the stride negative")
+        raise TemplateError("lookup 'sequence': to count backwards make stride negative")
     if stride < 0 and end > start:
-        raise TemplateError("lookup 'sequence': to count forwards do not make the stride negative")
+        raise TemplateError("lookup 'sequence': to count forward don't make stride negative")
     if stride == 0:
         return []
     if fmt.count("%") != 1:
-        raise TemplateError(f"lookup 'sequence': bad format string {fmt!r} (it needs exactly one %)")
+        raise TemplateError(f"lookup 'sequence': bad formatting string: {fmt} (it needs exactly one %)")
     try:
         return [fmt % number for number in range(start, end + (1 if stride > 0 else -1), stride)]
     except (TypeError, ValueError):
@@ -136,13 +141,13 @@ def sequence(terms: list[Any], context: LookupContext, **options: Any) -> list[s
 
 def together(terms: list[Any], context: LookupContext) -> list[list[Any]]:
     if not terms:
-        raise TemplateError("with_together needs at least one list")
+        raise TemplateError("with_together requires at least one element in each list")
     return [list(group) for group in itertools.zip_longest(*terms, fillvalue=None)]
 
 
 def nested(terms: list[Any], context: LookupContext) -> list[list[Any]]:
     if not terms:
-        raise TemplateError("with_nested needs at least one list")
+        raise TemplateError("with_nested requires at least one element in the nested list")
     return [flatten_once(list(group)) for group in itertools.product(*terms)]
 
 
