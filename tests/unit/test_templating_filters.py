@@ -88,6 +88,7 @@ def render(templar: Templar, expression: str, **variables: Any) -> Any:
         ("['web'] | map('extract', hosts, ['net', 'ip']) | list", ["10.0.0.1"]),
         ("users | subelements('keys') | map(attribute='1') | list", ["k1", "k2", "k3"]),
         ("[{'n': 1}] | subelements('keys', skip_missing=true)", []),
+        ("[{'a': {'b': none}}] | subelements('a.b.c', skip_missing=true)", []),  # the path ends early: missing
         ("[3, 1, 2] | first", 3),
         ("[3, 1, 2] | last", 2),
         ("[3, 1, 2] | min", 1),

@@ -162,6 +162,9 @@ def subelements(values: Any, subelement: str, skip_missing: bool = False) -> lis
                 raise TemplateError(f"subelements: could not find '{key}' in {element!r}")
             value = value[key]
             if index < len(path) - 1 and not isinstance(value, Mapping):
+                if skip_missing:  # a path that ends early is as missing as one that is not there
+                    value = None
+                    break
                 raise TemplateError(f"subelements: '{key}' should hold a dictionary in {element!r}")
         if value is None and skip_missing:
             continue
