@@ -86,6 +86,10 @@ def native_concat(values: Iterable[Any]) -> Any:
         return ""
     if len(head) == 1:
         value = head[0]
+        if isinstance(value, Iterator):
+            # a lazy result ({{ users | map(attribute='name') }}, select, zip...) becomes the list it yields,
+            # as in Ansible: it can be stored, sent to a host and read twice, and an undefined in it fails here
+            value = list(value)
         fail_if_undefined(value)
         if isinstance(value, UNSAFE_TYPES):
             taint()

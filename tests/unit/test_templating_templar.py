@@ -215,3 +215,15 @@ class TestTextTemplates:
     def test_missing_template_file_is_a_template_error(self, templar: Templar, tmp_path: Path) -> None:
         with pytest.raises(TemplateError, match="template file not found"):
             templar.template_file(tmp_path / "absent.j2", {})
+
+
+def test_a_lazy_result_becomes_the_list_it_yields() -> None:
+    templar = Templar()
+    things = [{"name": "one"}, {"name": "two"}]
+    assert templar.template("{{ things | map(attribute='name') }}", {"things": things}) == ["one", "two"]
+    assert templar.template("{{ [3, 1] | select('gt', 2) }}", {}) == [3]
+
+
+def test_an_undefined_inside_a_lazy_result_fails_the_template() -> None:
+    with pytest.raises(TemplateError, match="has no attribute 'name'"):
+        Templar().template("{{ things | map(attribute='name') }}", {"things": [{"name": "one"}, {"other": 3}]})
