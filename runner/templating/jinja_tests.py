@@ -115,6 +115,23 @@ def is_urn(value: Any) -> bool:
     return is_uri(value, ["urn"])
 
 
+def path_tests() -> dict[str, Callable[..., bool]]:
+    """Tests on the controller's paths, each also under Ansible's ``is_`` name (``'.' is is_dir``)."""
+    tests: dict[str, Callable[..., bool]] = {
+        "file": lambda path: os.path.isfile(str(path)),
+        "directory": lambda path: os.path.isdir(str(path)),
+        "link": lambda path: os.path.islink(str(path)),
+        "abs": lambda path: os.path.isabs(str(path)),
+        "same_file": lambda first, second: os.path.samefile(str(first), str(second)),
+        "mount": lambda path: os.path.ismount(str(path)),
+    }
+    tests.update({f"is_{name}": test for name, test in tests.items()})
+    tests["is_dir"] = tests.pop("is_directory")
+    tests["exists"] = lambda path: os.path.exists(os.path.expanduser(str(path)))
+    tests["link_exists"] = lambda path: os.path.lexists(os.path.expanduser(str(path)))
+    return tests
+
+
 def builtin_tests() -> dict[str, Callable[..., bool]]:
     return {
         "changed": changed, "change": changed,
@@ -132,14 +149,7 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "superset": superset, "issuperset": superset,
         "contains": lambda container, item: item in container,
         "version": compare_versions, "version_compare": compare_versions,
-        "file": lambda path: os.path.isfile(str(path)),
-        "directory": lambda path: os.path.isdir(str(path)),
-        "exists": lambda path: os.path.exists(os.path.expanduser(str(path))),
-        "link": lambda path: os.path.islink(str(path)),
-        "link_exists": lambda path: os.path.lexists(os.path.expanduser(str(path))),
-        "abs": lambda path: os.path.isabs(str(path)),
-        "same_file": lambda first, second: os.path.samefile(str(first), str(second)),
-        "mount": lambda path: os.path.ismount(str(path)),
+        **path_tests(),
         "truthy": truthy,
         "falsy": lambda value, convert_bool=False: not truthy(value, convert_bool),
         "any": lambda values: any(values),

@@ -247,3 +247,24 @@ def test_urlsplit_gives_every_component_or_the_one_asked_for(templar: Templar) -
 def test_urlsplit_names_an_unknown_component(templar: Templar) -> None:
     with pytest.raises(TemplateError, match="unknown URL component: bad"):
         render(templar, "url | urlsplit('bad')", url=URL)
+
+
+def test_rekey_on_member_keys_dictionaries_on_a_member(templar: Templar) -> None:
+    routes = [{"proto": "eigrp", "state": "enabled"}, {"proto": "ospf", "state": "disabled"}]
+    assert render(templar, "routes | rekey_on_member('proto')", routes=routes) == {
+        "eigrp": routes[0], "ospf": routes[1]}
+    twice = [routes[0], dict(routes[0], state="disabled")]
+    assert render(templar, "twice | rekey_on_member('proto', duplicates='overwrite')", twice=twice) == {
+        "eigrp": twice[1]}
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("[] | rekey_on_member('a', duplicates='boo')", "unknown value 'boo'"),
+    ("'text' | rekey_on_member('a')", "not a valid list, set, or dict"),
+    ("[true] | rekey_on_member('a')", "List item is not a valid dict"),
+    ("[{'a': 1}, {'a': 1}] | rekey_on_member('a')", "Key 1 is not unique"),
+    ("[{'b': 1}] | rekey_on_member('a')", "Key 'a' was not found"),
+])
+def test_rekey_on_member_says_what_is_wrong(templar: Templar, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        render(templar, expression)

@@ -135,3 +135,10 @@ def test_test_misuse_is_a_template_error(templar: Templar, expression: str, mess
 )
 def test_nan_and_uri_tests_agree_with_ansible(templar: Templar, expression: str, expected: bool) -> None:
     assert check(templar, expression) is expected
+
+
+@pytest.mark.parametrize("expression", ["'/' is is_dir", "'/' is directory", "'/' is is_abs", "'/' is is_mount",
+                                        "'/' is is_same_file('/')", "'/etc/hostname' is is_file",
+                                        "'/' is not is_link"])
+def test_path_tests_answer_to_ansibles_old_is_names_too(templar: Templar, expression: str) -> None:
+    assert check(templar, expression) is True
