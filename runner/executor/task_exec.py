@@ -160,13 +160,29 @@ class PlaybookWorker:
         templar = Templar(variables, search_paths=self._search_paths(node))
         if node.kind in ("include_tasks", "include_role"):
             return self._include(node, templar)
-        items = self._loop_items(node, templar)
+        try:
+            items = self._loop_items(node, templar)
+        except TemplateError as error:
+            return self._skip_or_raise(node, templar, error)
         if items is None:
             skipped = self._false_condition(node, templar)
             if skipped is not None:
                 return skipped
             return await self._run_once(host, node, variables, templar, payload)
         return await self._run_loop(host, node, variables, items, payload)
+
+    def _skip_or_raise(self, node: PlanTask, templar: Templar, error: TemplateError) -> dict[str, Any]:
+        """As in Ansible, a loop over something undefined is no error when the task's condition, evaluated
+        without an item, is false: the task is skipped. Otherwise the loop's error stands."""
+        if error.undefined_name is None or not node.when:
+            raise error
+        try:
+            skipped = self._false_condition(node, templar)
+        except TemplateError:
+            raise error from None
+        if skipped is None:
+            raise error
+        return skipped
 
     def _search_paths(self, node: PlanTask) -> list[Path]:
         paths = self._paths.get(node.id)

@@ -64,6 +64,11 @@ def test_registered_results_have_ansibles_shape(run: PlaybookRun) -> None:
     assert all(keys == [] for keys in run.msg("a registered loop's items hold only what the task returned").values())
 
 
+def test_a_false_condition_skips_a_loop_over_an_undefined_variable(run: PlaybookRun) -> None:
+    results = run.task("a loop over an undefined variable under a false condition")
+    assert all(result.get("skipped") is True for result in results.values()), results
+
+
 def test_failed_when_list_ands_its_items(run: PlaybookRun) -> None:
     for result in run.task("failed_when as a list fails only when every item holds").values():
         assert result["failed"] is False and result["failed_when_result"] is False

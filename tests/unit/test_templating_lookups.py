@@ -241,3 +241,8 @@ def test_config_reads_settings_by_our_name_or_ansibles(templar: Templar, role: P
 def test_config_errors_say_what_is_wrong(templar: Templar, role: Path, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         look(templar, expression, role)
+
+
+def test_a_lookup_option_may_be_called_name(templar: Templar, role: Path) -> None:
+    with pytest.raises(TemplateError, match=r"lookup 'vars': .*'name'"):  # the lookup's own complaint
+        look(templar, "lookup('vars', name='test')", role)

@@ -33,7 +33,7 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
     return function
 
 
-def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
+def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), /, *,
                templar: Renderer, subdir: str = "files", **options: Any) -> list[Any]:
     """Run lookup ``name`` on ``terms`` (a list, or one value) and return its list of results.
 
