@@ -246,3 +246,22 @@ def test_config_errors_say_what_is_wrong(templar: Templar, role: Path, expressio
 def test_a_lookup_option_may_be_called_name(templar: Templar, role: Path) -> None:
     with pytest.raises(TemplateError, match=r"lookup 'vars': .*'name'"):  # the lookup's own complaint
         look(templar, "lookup('vars', name='test')", role)
+
+
+GROUPS = {"all": ["test01", "test02", "test03", "test04", "nogroup01"], "ungrouped": ["nogroup01"],
+          "group01": ["test01", "test02", "test03", "test04"], "group02": ["test03", "test04"]}
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    ("group01", ["test01", "test02", "test03", "test04"]),
+    ("group01:!test03", ["test01", "test02", "test04"]),
+    ("group01:&group02", ["test03", "test04"]),
+    ("nogroup01", ["nogroup01"]),
+    ("doesnotexist", []),
+    ("t?s?03", ["test03"]),
+])
+def test_inventory_hostnames_selects_as_a_play_pattern_does(templar: Templar, role: Path, pattern: str,
+                                                            expected: list[str]) -> None:
+    found = look(templar, f"query('inventory_hostnames', '{pattern}')", role, groups=GROUPS)
+    assert found == expected
+    assert len(look(templar, "query('inventory_hostnames', 'all')", role, groups=GROUPS)) == 5
