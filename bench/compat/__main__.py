@@ -41,6 +41,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="targets run at once, each on its own two hosts (default 1)")
     parser.add_argument("--resume", action="store_true",
                         help="skip the targets --log-dir's results.json already has, and add to it")
+    parser.add_argument("--retry-killed", action="store_true",
+                        help="with --resume, run again the targets killed at the time limit (a busy machine)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per target (default 300)")
     parser.add_argument("--log-dir", type=Path, help="where logs and results.json go")
     parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core at the pinned version")
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
     results = report.Results(log_dir / "results.json", args.runner, version, args.resume)
-    names = [name for name in names if name not in results.done()]
+    names = [name for name in names if name not in results.done(args.retry_killed)]
     envs = start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1)))
     try:
         outcomes = run_all(args, names, targets, runner, log_dir, results, [hosts for _, hosts in envs])

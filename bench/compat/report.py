@@ -36,8 +36,10 @@ class Results:
         self.data = {"runner": runner, "version": version, "date": datetime.now(UTC).strftime("%Y-%m-%d"),
                      "targets": previous.get("targets", {})}
 
-    def done(self) -> set[str]:
-        return set(self.data["targets"])
+    def done(self, retry_killed: bool = False) -> set[str]:
+        """The targets measured already; with ``retry_killed``, less those killed at the time limit."""
+        targets = self.data["targets"]
+        return {name for name, result in targets.items() if not (retry_killed and result["rc"] is None)}
 
     def record(self, outcome: Outcome) -> None:
         with self.lock:
