@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.errors import UserError
+from runner.templating.errors import TemplateError
 
 if TYPE_CHECKING:
     from runner.executor.task_exec import PlaybookWorker
@@ -57,8 +58,10 @@ async def debug(request: ActionRequest) -> dict[str, Any]:
         name = str(params["var"])
         try:
             value = request.templar.template("{{ " + name + " }}")
-        except Exception:  # an undefined variable is shown as such, as Ansible does
-            value = "VARIABLE IS NOT DEFINED!"
+        except TemplateError as error:
+            if not error.undefined:  # a failing filter or lookup fails the task, as in Ansible
+                raise
+            value = "VARIABLE IS NOT DEFINED!"  # an undefined variable is shown as such
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
 

@@ -174,7 +174,7 @@ class PlaybookWorker:
     def _skip_or_raise(self, node: PlanTask, templar: Templar, error: TemplateError) -> dict[str, Any]:
         """As in Ansible, a loop over something undefined is no error when the task's condition, evaluated
         without an item, is false: the task is skipped. Otherwise the loop's error stands."""
-        if error.undefined_name is None or not node.when:
+        if not error.undefined or not node.when:
             raise error
         try:
             skipped = self._false_condition(node, templar)

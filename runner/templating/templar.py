@@ -267,7 +267,7 @@ class Templar:
         undefined = _UNDEFINED_NAME.match(message)
         if isinstance(exc, jinja2.UndefinedError):
             return TemplateError(f"{message} {where}", undefined_name=undefined.group(1) if undefined else None,
-                                 template=shown)
+                                 template=shown, undefined=True)
         unknown = _UNKNOWN_PLUGIN.match(message)
         if unknown:
             kind, name = unknown.groups()

@@ -20,7 +20,7 @@ def run(inventory_path: Path) -> PlaybookRun:
 
 def test_the_run_ends_with_the_expected_failures_ignored(run: PlaybookRun) -> None:
     assert run.exit_code == 0, run.output
-    assert run.stats["host1"]["ignored"] == 2 and run.stats["host2"]["ignored"] == 4, run.stats
+    assert run.stats["host1"]["ignored"] == 3 and run.stats["host2"]["ignored"] == 5, run.stats
 
 
 def test_debug(run: PlaybookRun) -> None:
@@ -29,6 +29,9 @@ def test_debug(run: PlaybookRun) -> None:
     assert run.task("debug var")["host1"]["answer"] == 42
     assert run.task("debug var expression")["host1"]["answer * 2"] == 84
     assert run.task("debug undefined var")["host1"]["not_defined_anywhere"] == "VARIABLE IS NOT DEFINED!"
+    assert run.task("debug missing key")["host1"]["{'a': 1}.b"] == "VARIABLE IS NOT DEFINED!"
+    # any other error fails the task, as in Ansible
+    assert "unknown URL component" in run.task("debug var whose filter fails")["host1"]["msg"]
     hidden = run.task("debug verbosity")["host1"]
     assert hidden["skipped"] is True and hidden["skipped_reason"] == "Verbosity threshold not met."
 
