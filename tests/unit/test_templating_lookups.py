@@ -265,3 +265,23 @@ def test_inventory_hostnames_selects_as_a_play_pattern_does(templar: Templar, ro
     found = look(templar, f"query('inventory_hostnames', '{pattern}')", role, groups=GROUPS)
     assert found == expected
     assert len(look(templar, "query('inventory_hostnames', 'all')", role, groups=GROUPS)) == 5
+
+
+@pytest.mark.parametrize(("terms", "message"), [
+    ([[{"k": [1]}]], "expects a list of two or three items"),
+    (["text", "k"], "first a dict or a list, second a string"),
+    ([[{"k": [1]}], 3], "second a string pointing to the subkey"),
+    ([[{"k": [1]}], "k", {"bogus": 1}], "the optional third item must be a dict"),
+    ([[{"k": 1}], "k"], "the key k should point to a list"),
+    ([[{"k": 1}], "k.j"], "the key k should point to a dictionary"),
+    ([[{"k": [1]}], "monkey"], "could not find 'monkey' key in iterated item"),
+])
+def test_subelements_errors_say_what_ansibles_do(terms: list[Any], message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        run_lookup("subelements", terms, {})
+
+
+def test_subelements_skips_skipped_results() -> None:
+    assert run_lookup("subelements", [{"skipped": True, "results": []}, "k"], {}) == []
+    items = [{"skipped": True}, {"name": "a", "k": [1]}]
+    assert run_lookup("subelements", [items, "k"], {}) == [[items[1], 1]]

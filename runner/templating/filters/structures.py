@@ -159,17 +159,17 @@ def subelements(values: Any, subelement: str, skip_missing: bool = False) -> lis
                 if skip_missing:
                     value = None
                     break
-                raise TemplateError(f"subelements: could not find '{key}' in {element!r}")
+                raise TemplateError(f"subelements: could not find '{key}' key in iterated item {element!r}")
             value = value[key]
             if index < len(path) - 1 and not isinstance(value, Mapping):
                 if skip_missing:  # a path that ends early is as missing as one that is not there
                     value = None
                     break
-                raise TemplateError(f"subelements: '{key}' should hold a dictionary in {element!r}")
+                raise TemplateError(f"subelements: the key {key} should point to a dictionary, got {value!r}")
         if value is None and skip_missing:
             continue
         if not _is_list(value):
-            raise TemplateError(f"subelements: '{subelement}' should point to a list, got {value!r}")
+            raise TemplateError(f"subelements: the key {path[-1]} should point to a list, got {value!r}")
         pairs.extend((element, item) for item in value)
     return pairs
 

@@ -152,13 +152,24 @@ def nested(terms: list[Any], context: LookupContext) -> list[list[Any]]:
 
 
 def subelements(terms: list[Any], context: LookupContext) -> list[list[Any]]:
-    """``[users, 'keys']`` or ``[users, 'keys', {'skip_missing': True}]``: pairs (user, key)."""
+    """``[users, 'keys']`` or ``[users, 'keys', {'skip_missing': True}]``: pairs (user, key). A registered
+    result that was skipped, whole or per item, gives nothing for it."""
+    usage = "subelements lookup expects a list of two or three items, "  # Ansible's words, matched on
     if len(terms) not in (2, 3):
-        raise TemplateError("with_subelements expects a list (or dict), a key name and optionally flags")
+        raise TemplateError(usage.rstrip(", "))
+    if not isinstance(terms[0], (list, Mapping)) or not isinstance(terms[1], str):
+        raise TemplateError(usage + "first a dict or a list, second a string pointing to the subkey")
     flags = terms[2] if len(terms) == 3 else {}
-    if not isinstance(flags, Mapping):
-        raise TemplateError("with_subelements: the third term must be a dictionary such as {'skip_missing': True}")
-    return [list(pair) for pair in subelements_filter(terms[0], terms[1], bool(flags.get("skip_missing")))]
+    if not isinstance(flags, Mapping) or any(key != "skip_missing" for key in flags):
+        raise TemplateError(usage + "the optional third item must be a dict with flags ('skip_missing',)")
+    elements = terms[0]
+    if isinstance(elements, Mapping):
+        if elements.get("skipped", False) is not False:
+            return []
+        elements = list(elements.values())
+    kept = [element for element in elements
+            if not (isinstance(element, Mapping) and element.get("skipped", False) is not False)]
+    return [list(pair) for pair in subelements_filter(kept, terms[1], bool(flags.get("skip_missing")))]
 
 
 LOOKUPS = {
