@@ -227,3 +227,9 @@ def test_a_lazy_result_becomes_the_list_it_yields() -> None:
 def test_an_undefined_inside_a_lazy_result_fails_the_template() -> None:
     with pytest.raises(TemplateError, match="has no attribute 'name'"):
         Templar().template("{{ things | map(attribute='name') }}", {"things": [{"name": "one"}, {"other": 3}]})
+
+
+def test_an_included_files_last_newline_goes_and_the_file_keeps_its_own(tmp_path: Path) -> None:
+    (tmp_path / "world.txt").write_text("world\n")
+    (tmp_path / "hello.txt").write_text("Hello {% include 'world.txt' %}!\n\n")
+    assert Templar().template_file(tmp_path / "hello.txt", {}) == "Hello world!\n\n"
