@@ -268,3 +268,34 @@ def test_rekey_on_member_keys_dictionaries_on_a_member(templar: Templar) -> None
 def test_rekey_on_member_says_what_is_wrong(templar: Templar, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         render(templar, expression)
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("1 | log", 0.0),
+    ("100 | log(10)", 2.0),
+    ("21 | log(21)", 1.0),
+    ("2 | pow(4)", 16.0),
+    ("9 | root", 3.0),
+    ("27 | root(3)", 3.0),
+    ("'/a/b/../c' | normpath", "/a/c"),
+    ("['/a/b/c', '/a/b/d'] | commonpath", "/a/b"),
+    ("'C:\\\\dir\\\\f.txt' | win_basename", "f.txt"),
+    ("'C:\\\\dir\\\\f.txt' | win_dirname", "C:\\dir"),
+    ("'C:\\\\dir\\\\f.txt' | win_splitdrive", ["C:", "\\dir\\f.txt"]),
+])
+def test_math_and_path_filters_as_ansibles(templar: Templar, expression: str, expected: Any) -> None:
+    assert render(templar, expression) == expected
+
+
+@pytest.mark.parametrize("expression", ["'yo' | log", "'yo' | pow(4)", "'yo' | root"])
+def test_math_filters_refuse_what_is_not_a_number(templar: Templar, expression: str) -> None:
+    with pytest.raises(TemplateError, match="can only be used on numbers"):
+        render(templar, expression)
+
+
+def test_fileglob_lists_the_controllers_matching_files(templar: Templar, tmp_path: Any) -> None:
+    (tmp_path / "a.conf").write_text("")
+    (tmp_path / "b.conf").write_text("")
+    (tmp_path / "sub.conf").mkdir()
+    found = render(templar, "pattern | fileglob", pattern=str(tmp_path / "*.conf"))
+    assert found == [str(tmp_path / "a.conf"), str(tmp_path / "b.conf")]
