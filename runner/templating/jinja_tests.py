@@ -49,6 +49,12 @@ def unreachable(value: Any) -> bool:
     return bool(_result(value, "unreachable").get("unreachable", False))
 
 
+def timedout(value: Any) -> bool:
+    """A task stopped at its ``timeout``."""
+    stopped = _result(value, "timedout").get("timedout")
+    return bool(stopped and isinstance(stopped, Mapping) and stopped.get("period"))
+
+
 def finished(value: Any) -> bool:
     """For ``async`` results: finished unless it says otherwise."""
     return bool(_result(value, "finished").get("finished", 1))
@@ -140,6 +146,7 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "skipped": skipped, "skip": skipped,
         "unreachable": unreachable, "reachable": lambda value: not unreachable(value),
         "finished": finished,
+        "timedout": timedout,
         "match": lambda value, pattern="", ignorecase=False, multiline=False:
             regex(value, pattern, ignorecase, multiline, "match"),
         "search": lambda value, pattern="", ignorecase=False, multiline=False:

@@ -142,3 +142,8 @@ def test_nan_and_uri_tests_agree_with_ansible(templar: Templar, expression: str,
                                         "'/' is not is_link"])
 def test_path_tests_answer_to_ansibles_old_is_names_too(templar: Templar, expression: str) -> None:
     assert check(templar, expression) is True
+
+
+def test_timedout_holds_for_a_task_stopped_at_its_timeout(templar: Templar) -> None:
+    assert check(templar, "r is timedout", r={"failed": True, "timedout": {"period": 1}}) is True
+    assert check(templar, "r is timedout", r={"failed": True}) is False
