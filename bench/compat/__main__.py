@@ -40,7 +40,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=1,
                         help="targets run at once, each on its own two hosts (default 1)")
     parser.add_argument("--resume", action="store_true",
-                        help="skip the targets --log-dir's results.json already has, and add to it")
+                        help="add to --log-dir's results.json, skipping the targets it has (unless named)")
     parser.add_argument("--retry-killed", action="store_true",
                         help="with --resume, run again the targets killed at the time limit (a busy machine)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per target (default 300)")
@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
     results = report.Results(log_dir / "results.json", args.runner, version, args.resume)
-    names = [name for name in names if name not in results.done(args.retry_killed)]
+    if not args.targets:  # targets named on the command line run again, their results replaced
+        names = [name for name in names if name not in results.done(args.retry_killed)]
     envs = start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1)))
     try:
         outcomes = run_all(args, names, targets, runner, log_dir, results, [hosts for _, hosts in envs])
