@@ -36,7 +36,9 @@ def start_hosts(base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
 
 def write_inventory(path: Path, hosts: HostSet) -> Path:
     """An INI inventory as ansible-test writes it, with our access variables on each host."""
-    access = access_vars(hosts.private_key, hosts.known_hosts)
+    # ansible-test's own variables for an SSH test host (inventory.create_posix_inventory), then ours
+    access = {"ansible_connection": "ssh", "ansible_pipelining": "yes",
+              **access_vars(hosts.private_key, hosts.known_hosts)}
     settings = " ".join(f"{key}={value}" for key, value in access.items())
     lines = {name: f"{name} ansible_host={address} {settings}" for name, address in hosts.hosts}
     text = (f"[testgroup]\n{lines['testhost']}\n\n"
