@@ -167,6 +167,11 @@ def find_template_file(name: str, search_paths: Iterable[Path], *, relative_to: 
     return next((candidate for candidate in candidates if candidate.is_file()), None)
 
 
+def _add_namespace(plugins: dict[str, Any], prefix: str) -> None:
+    """Each short name also under ``prefix`` (``to_json`` as ``ansible.builtin.to_json``)."""
+    plugins.update({prefix + name: plugin for name, plugin in list(plugins.items()) if "." not in name})
+
+
 class TemplateEnvironment(NativeEnvironment):
     """Compiles each template string once (the compiler pre-compiles them all) and knows Ansible's plugins."""
 
@@ -182,10 +187,14 @@ class TemplateEnvironment(NativeEnvironment):
         self.filters.update(builtin_filters())
         self.tests.update(builtin_tests())
         self.globals.update(jinja_globals())
+        _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
+        _add_namespace(self.tests, "ansible.builtin.")
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
         plugin_filters, plugin_tests = load_plugins([shipped_plugin_dir(), *plugin_dirs])
         self.filters.update(plugin_filters)
         self.tests.update(plugin_tests)
+        _add_namespace(self.filters, "ansible.legacy.")  # as Ansible: the builtins and the local plugins
+        _add_namespace(self.tests, "ansible.legacy.")
         self._compiled: dict[str, Template] = {}
         self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
 

@@ -299,3 +299,15 @@ def test_fileglob_lists_the_controllers_matching_files(templar: Templar, tmp_pat
     (tmp_path / "sub.conf").mkdir()
     found = render(templar, "pattern | fileglob", pattern=str(tmp_path / "*.conf"))
     assert found == [str(tmp_path / "a.conf"), str(tmp_path / "b.conf")]
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("'a' | ansible.builtin.upper", "A"),  # Jinja2's own too, as in Ansible
+    ("'x' | ansible.builtin.to_json", '"x"'),
+    ("'x' | ansible.legacy.to_json", '"x"'),
+    ("[1] | ansible.builtin.map('string') | list", ["1"]),
+    ("1 is ansible.builtin.truthy", True),
+    ("none is ansible.builtin.none", True),
+])
+def test_filters_and_tests_answer_to_their_full_names(templar: Templar, expression: str, expected: Any) -> None:
+    assert render(templar, expression) == expected
