@@ -58,6 +58,14 @@ class Undefined(StrictUndefined):
         return self
 
 
+def undef(hint: str | None = None) -> Undefined:
+    """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
+    defaults that the user must override), as Ansible's ``undef``."""
+    if hint is not None and not isinstance(hint, str):
+        raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
+    return Undefined(hint=hint or "Mandatory variable has not been overridden")
+
+
 def fail_if_undefined(value: Any) -> None:
     """Raise the undefined error hidden in a native result (``{{ [foo] }}`` with ``foo`` undefined)."""
     if isinstance(value, Undefined):
@@ -186,7 +194,7 @@ class TemplateEnvironment(NativeEnvironment):
                          extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"], **options)
         self.filters.update(builtin_filters())
         self.tests.update(builtin_tests())
-        self.globals.update(jinja_globals())
+        self.globals.update(jinja_globals(), undef=undef)
         _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
         _add_namespace(self.tests, "ansible.builtin.")
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
@@ -253,7 +261,7 @@ class TemplateEnvironment(NativeEnvironment):
             return self.undefined(obj=scope, name=key)
         if state is None:
             return scope[key]
-        return state.templar.resolve_variable(scope, key)
+        return state.templar.resolve_variable_or_undefined(scope, key)
 
 
 @lru_cache(maxsize=16)

@@ -47,7 +47,7 @@ class TemplateVariables(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         if key in self.raw:
-            return self.templar.resolve_variable(self.raw, key)
+            return self.templar.resolve_variable_or_undefined(self.raw, key)
         if key == "vars":
             return self
         return self._globals[key]
@@ -167,6 +167,17 @@ class Templar:
             if node.name not in known:
                 missing = jinja2.TemplateAssertionError(f"No {kind} named '{node.name}'.", node.lineno)
                 raise self._translate(missing, source)
+
+    def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any:
+        """``resolve_variable``, except that a variable whose template is undefined (``x: "{{ missing }}"``,
+        ``x: "{{ undef() }}"``) reads as undefined, as in Ansible: ``x | default(1)`` is 1, ``x is defined`` is
+        false, and any other use fails with the first error."""
+        try:
+            return self.resolve_variable(variables, name)
+        except TemplateError as error:
+            if not error.undefined or error.message.startswith("recursive loop"):
+                raise
+            return self.environment.undefined(hint=error.message, name=name)
 
     def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
