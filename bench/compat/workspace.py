@@ -21,6 +21,8 @@ from bench.compat.targets import Target, TargetSet
 
 @dataclass(frozen=True)
 class Workspace:
+    """``<root>/test/integration/{inventory, integration.cfg, targets/...}`` and ``<root>/output``."""
+
     root: Path
     integration_dir: Path
     targets_dir: Path
@@ -59,12 +61,17 @@ class Workspace:
         path.write_text(json.dumps([play], indent=4, sort_keys=True) + "\n")
         return path
 
+    def working_dir(self, target: Target) -> Path:
+        """Where ansible-test runs a target: a script in its own directory, a role's playbook beside the
+        inventory."""
+        return self.targets_dir / target.name if target.is_script else self.integration_dir
+
     def command(self, target: Target) -> tuple[list[str], Path]:
         """The command line and working directory that run ``target``."""
         if target.is_script:
-            return ["./runme.sh"], self.targets_dir / target.name
+            return ["./runme.sh"], self.working_dir(target)
         playbook = self.role_playbook(target)
-        return ["ansible-playbook", playbook.name, "-i", "inventory"], self.integration_dir
+        return ["ansible-playbook", playbook.name, "-i", "inventory"], self.working_dir(target)
 
     def environment(self, target: Target, runner: Runner, shim_dir: Path, base_env: dict[str, str]) -> dict[str, str]:
         env = dict(base_env)
@@ -92,8 +99,7 @@ class Workspace:
             INVENTORY_PATH=str(self.inventory),
             JUNIT_OUTPUT_DIR=str(self.root / "junit"),
         )
-        _, cwd = self.command(target) if target.is_script else (None, self.integration_dir)
-        env["ANSIBLE_PLAYBOOK_DIR"] = str(cwd)
+        env["ANSIBLE_PLAYBOOK_DIR"] = str(self.working_dir(target))
         if not target.is_script:
             env["ANSIBLE_ROLES_PATH"] = str(self.targets_dir)
         env.update(target.env_set)
