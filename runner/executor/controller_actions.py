@@ -71,12 +71,26 @@ async def set_fact(request: ActionRequest) -> dict[str, Any]:
     if not values:
         return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
     for key in values:
-        if not key.isidentifier():
-            return {"failed": True, "msg": f"The variable name '{key}' is not valid. Variables must start with "
-                                           "a letter or underscore character, and contain only letters, "
-                                           "numbers and underscores."}
+        problem = variable_name_problem(key)
+        if problem:
+            return {"failed": True, "msg": problem}
     request.worker.host_runtime(request.host).set_vars(values)
     return {"changed": False, "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
+
+
+# Names Jinja2 reads as something else than a variable (Ansible refuses them as variable names too)
+JINJA_KEYWORDS = frozenset({"true", "false", "none", "True", "False", "None", "not"})
+
+
+def variable_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a variable, in Ansible's words, or None when it can."""
+    if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+        return None
+    described = f"name {str(name)!r}" if isinstance(name, (str, int, float, bool, type(None))) else "name"
+    if not isinstance(name, str):
+        described += f" of type {type(name).__name__!r}"
+    return (f"Invalid variable {described}. Variable names must be strings starting with a letter or underscore "
+            "character, and contain only letters, numbers and underscores.")
 
 
 def _fact_value(value: Any) -> Any:
