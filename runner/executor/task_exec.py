@@ -293,13 +293,22 @@ class PlaybookWorker:
         layer = {node.register_var: public} if node.register_var else {}
         layer["result"] = public
         templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]
-        if node.changed_when is not None:
-            result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
-        if node.failed_when is not None:
-            # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
-            failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
-            result["failed_when_result"] = failed
-            result["failed"] = failed
+        # A condition that cannot be evaluated fails the task but keeps the module's result, as in Ansible: the
+        # registered result still has stdout, rc..., and <keyword>_result says why.
+        try:
+            if node.changed_when is not None:
+                result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
+        except TemplateError as error:
+            result.update(failed=True, changed_when_result=_condition_error(error, node))
+            return
+        try:
+            if node.failed_when is not None:
+                # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
+                failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
+                result["failed_when_result"] = failed
+                result["failed"] = failed
+        except TemplateError as error:
+            result.update(failed=True, failed_when_result=_condition_error(error, node))
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -408,6 +417,10 @@ def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
 
 def _creates_or_removes(args: Mapping[str, Any]) -> bool:
     return bool(args.get("creates") or args.get("removes"))
+
+
+def _condition_error(error: TemplateError, node: PlanTask) -> str:
+    return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
