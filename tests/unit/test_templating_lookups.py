@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import runner.executor.run_lookups  # noqa: F401  (registers inventory_hostnames and config)
 from runner.templating import Templar, TemplateError, is_unsafe, run_lookup
 
 

@@ -14,15 +14,20 @@ from typing import Any
 
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
-from runner.templating.lookups import commands, data, files, hosts, settings
+from runner.templating.lookups import commands, data, files
 from runner.templating.lookups.base import LookupContext, listify
 from runner.templating.state import Renderer
 from runner.templating.unsafe import mark_unsafe
 
-LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS,
-                                                 **settings.LOOKUPS, **hosts.LOOKUPS}
+LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
 _log = logging.getLogger("provisioning.lookup")
+
+
+def register_lookups(lookups: Mapping[str, Callable[..., list[Any]]]) -> None:
+    """Add lookups defined in a higher layer, which need what this one cannot import (the run's inventory and
+    configuration: ``runner.executor.run_lookups``)."""
+    LOOKUPS.update(lookups)
 
 
 def lookup_function(name: str) -> Callable[..., list[Any]]:
@@ -63,4 +68,4 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
     return mark_unsafe(list(results))
 
 
-__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "run_lookup"]
+__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]

@@ -1,18 +1,27 @@
-"""The ``config`` lookup: the value of a setting as this run resolves it (file, environment, default).
+"""Lookups that read what the templating layer cannot import: the run's inventory (``inventory_hostnames``)
+and configuration (``config``). Importing this module registers them with the other lookups; the executor
+package imports it, so every command that runs tasks has them.
 
-A setting is named as ours (``forks``) or as Ansible names it (``DEFAULT_FORKS``, ``HOST_KEY_CHECKING``): an
-Ansible name is matched through the ``ANSIBLE_*`` environment variable both programs read for it. Plugin
-settings (``plugin_type``/``plugin_name``) do not exist here: there are no plugins to configure.
+``inventory_hostnames``, as Ansible's, reads the ``groups`` variable (the inventory as the task sees it,
+``add_host`` and ``group_by`` included), not the inventory files. ``config`` gives a setting as this run
+resolves it (file, environment, default), named as ours (``forks``) or as Ansible names it (``DEFAULT_FORKS``,
+``HOST_KEY_CHECKING``): an Ansible name is matched through the ``ANSIBLE_*`` environment variable both programs
+read for it. Plugin settings (``plugin_type``/``plugin_name``) do not exist here: there are no plugins to
+configure.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from runner.config import SETTINGS, Config, Setting, load_config
 from runner.errors import UserError
+from runner.inventory.inventory import Inventory
+from runner.inventory.patterns import select, split_pattern
 from runner.templating.errors import TemplateError
+from runner.templating.lookups import register_lookups
 from runner.templating.lookups.base import LookupContext
 
 _ON_MISSING = ("error", "warn", "skip")
@@ -66,4 +75,21 @@ def _current_config() -> Config:
         raise TemplateError(f"lookup 'config': {exc}") from None
 
 
-LOOKUPS = {"config": config_lookup}
+def inventory_hostnames(terms: list[Any], context: LookupContext) -> list[str]:
+    groups = context.variable("groups", {})
+    if not isinstance(groups, Mapping):
+        raise TemplateError("lookup 'inventory_hostnames': the 'groups' variable is not a dictionary")
+    inventory = Inventory()
+    with inventory.batch():
+        for group, names in groups.items():
+            inventory.add_group(str(group))
+            for name in names or ():
+                inventory.add_host(str(name), [str(group)])
+    try:
+        selected = select(inventory, split_pattern([str(term) for term in terms]))
+    except UserError as exc:
+        raise TemplateError(f"lookup 'inventory_hostnames': {exc.message}") from None
+    return [host.name for host in selected if not host.implicit]
+
+
+register_lookups({"inventory_hostnames": inventory_hostnames, "config": config_lookup})
