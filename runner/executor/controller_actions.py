@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.errors import UserError
+from runner.templating.errors import TemplateError
 
 if TYPE_CHECKING:
     from runner.executor.task_exec import PlaybookWorker
@@ -57,8 +58,10 @@ async def debug(request: ActionRequest) -> dict[str, Any]:
         name = str(params["var"])
         try:
             value = request.templar.template("{{ " + name + " }}")
-        except Exception:  # an undefined variable is shown as such, as Ansible does
-            value = "VARIABLE IS NOT DEFINED!"
+        except TemplateError as error:
+            if not error.undefined:  # a failing filter or lookup fails the task, as in Ansible
+                raise
+            value = "VARIABLE IS NOT DEFINED!"  # an undefined variable is shown as such
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
 
@@ -68,12 +71,26 @@ async def set_fact(request: ActionRequest) -> dict[str, Any]:
     if not values:
         return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
     for key in values:
-        if not key.isidentifier():
-            return {"failed": True, "msg": f"The variable name '{key}' is not valid. Variables must start with "
-                                           "a letter or underscore character, and contain only letters, "
-                                           "numbers and underscores."}
+        problem = variable_name_problem(key)
+        if problem:
+            return {"failed": True, "msg": problem}
     request.worker.host_runtime(request.host).set_vars(values)
     return {"changed": False, "ansible_facts": values, "_vars": {request.host: values}, "_set_fact": True}
+
+
+# Names Jinja2 reads as something else than a variable (Ansible refuses them as variable names too)
+JINJA_KEYWORDS = frozenset({"true", "false", "none", "True", "False", "None", "not"})
+
+
+def variable_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a variable, in Ansible's words, or None when it can."""
+    if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+        return None
+    described = f"name {str(name)!r}" if isinstance(name, (str, int, float, bool, type(None))) else "name"
+    if not isinstance(name, str):
+        described += f" of type {type(name).__name__!r}"
+    return (f"Invalid variable {described}. Variable names must be strings starting with a letter or underscore "
+            "character, and contain only letters, numbers and underscores.")
 
 
 def _fact_value(value: Any) -> Any:
@@ -169,8 +186,12 @@ async def add_host(request: ActionRequest) -> dict[str, Any]:
     if isinstance(groups, str):
         groups = [g.strip() for g in groups.split(",") if g.strip()]
     entry = {"name": str(name), "groups": list(groups), "vars": args}
+    # changed when the inventory gains the host or a group membership, as in Ansible (vars alone do not count)
+    membership = request.worker.inventory.groups_dict()
+    changed = request.worker.inventory.get_host(str(name)) is None or any(
+        str(name) not in membership.get(group, ()) for group in groups)
     request.worker.update({"add_host": [entry]})
-    return {"changed": False, "add_host": {"host_name": str(name), "groups": list(groups), "host_vars": args},
+    return {"changed": changed, "add_host": {"host_name": str(name), "groups": list(groups), "host_vars": args},
             "_add_host": [entry]}
 
 
@@ -179,8 +200,9 @@ async def group_by(request: ActionRequest) -> dict[str, Any]:
     group = str(params["key"]).replace(" ", "-")  # as Ansible names it: spaces become dashes
     parents = params.get("parents") or ["all"]
     entry = {"group": group, "host": request.host, "parents": parents}
+    changed = request.host not in request.worker.inventory.groups_dict().get(group, ())  # as in Ansible
     request.worker.update({"add_group": [entry]})
-    return {"changed": False, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
+    return {"changed": changed, "add_group": group, "parent_groups": parents, "_add_group": [entry]}
 
 
 def join_group(inventory: Any, entry: Mapping[str, Any]) -> None:

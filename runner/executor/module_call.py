@@ -91,9 +91,10 @@ async def execute_within(session: HostSession, index: ModuleIndex, call: ModuleC
         if async_limit and (not timeout or async_limit <= float(timeout)):
             return {"failed": True, "changed": False, "finished": True,
                     "msg": f"async task did not complete within the requested time - {async_limit}s"}
-        return {"failed": True, "changed": False,
-                "msg": f"The {call.module} action failed to execute in the expected time frame ({timeout}) "
-                       "and was terminated"}
+        # Ansible's result for a task over its timeout: the message and the timedout key the test reads
+        period = int(float(timeout)) if float(timeout).is_integer() else float(timeout)
+        return {"failed": True, "changed": False, "timedout": {"period": period},
+                "msg": f"Timed out after {period} second(s)."}
     if async_limit is not None:
         result.update(started=True, finished=True)
     return result

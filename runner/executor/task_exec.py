@@ -160,13 +160,29 @@ class PlaybookWorker:
         templar = Templar(variables, search_paths=self._search_paths(node))
         if node.kind in ("include_tasks", "include_role"):
             return self._include(node, templar)
-        items = self._loop_items(node, templar)
+        try:
+            items = self._loop_items(node, templar)
+        except TemplateError as error:
+            return self._skip_or_raise(node, templar, error)
         if items is None:
             skipped = self._false_condition(node, templar)
             if skipped is not None:
                 return skipped
             return await self._run_once(host, node, variables, templar, payload)
         return await self._run_loop(host, node, variables, items, payload)
+
+    def _skip_or_raise(self, node: PlanTask, templar: Templar, error: TemplateError) -> dict[str, Any]:
+        """As in Ansible, a loop over something undefined is no error when the task's condition, evaluated
+        without an item, is false: the task is skipped. Otherwise the loop's error stands."""
+        if not error.undefined or not node.when:
+            raise error
+        try:
+            skipped = self._false_condition(node, templar)
+        except TemplateError:
+            raise error from None
+        if skipped is None:
+            raise error
+        return skipped
 
     def _search_paths(self, node: PlanTask) -> list[Path]:
         paths = self._paths.get(node.id)
@@ -269,18 +285,30 @@ class PlaybookWorker:
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
+        # a result says whether it failed, as Ansible's always do: `'failed' in result` holds
+        result.setdefault("failed", False)
         if node.changed_when is None and node.failed_when is None:
             return
         public = _public(result)
         layer = {node.register_var: public} if node.register_var else {}
         layer["result"] = public
         templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]
-        if node.changed_when is not None:
-            result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
-        if node.failed_when is not None:
-            failed = any(templar.evaluate_conditional(c) for c in node.failed_when)
-            result["failed_when_result"] = failed
-            result["failed"] = failed
+        # A condition that cannot be evaluated fails the task but keeps the module's result, as in Ansible: the
+        # registered result still has stdout, rc..., and <keyword>_result says why.
+        try:
+            if node.changed_when is not None:
+                result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
+        except TemplateError as error:
+            result.update(failed=True, changed_when_result=_condition_error(error, node))
+            return
+        try:
+            if node.failed_when is not None:
+                # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
+                failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
+                result["failed_when_result"] = failed
+                result["failed"] = failed
+        except TemplateError as error:
+            result.update(failed=True, failed_when_result=_condition_error(error, node))
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -391,8 +419,17 @@ def _creates_or_removes(args: Mapping[str, Any]) -> bool:
     return bool(args.get("creates") or args.get("removes"))
 
 
+def _condition_error(error: TemplateError, node: PlanTask) -> str:
+    return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
+
+
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in result.items() if not k.startswith("_")}
+    """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included."""
+    public = {k: v for k, v in result.items() if not k.startswith("_")}
+    items = public.get("results")
+    if isinstance(items, list):
+        public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
+    return public
 
 
 def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dict[str, Any]:

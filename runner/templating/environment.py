@@ -58,6 +58,14 @@ class Undefined(StrictUndefined):
         return self
 
 
+def undef(hint: str | None = None) -> Undefined:
+    """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
+    defaults that the user must override), as Ansible's ``undef``."""
+    if hint is not None and not isinstance(hint, str):
+        raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
+    return Undefined(hint=hint or "Mandatory variable has not been overridden")
+
+
 def fail_if_undefined(value: Any) -> None:
     """Raise the undefined error hidden in a native result (``{{ [foo] }}`` with ``foo`` undefined)."""
     if isinstance(value, Undefined):
@@ -86,6 +94,10 @@ def native_concat(values: Iterable[Any]) -> Any:
         return ""
     if len(head) == 1:
         value = head[0]
+        if isinstance(value, Iterator):
+            # a lazy result ({{ users | map(attribute='name') }}, select, zip...) becomes the list it yields,
+            # as in Ansible: it can be stored, sent to a host and read twice, and an undefined in it fails here
+            value = list(value)
         fail_if_undefined(value)
         if isinstance(value, UNSAFE_TYPES):
             taint()
@@ -163,6 +175,11 @@ def find_template_file(name: str, search_paths: Iterable[Path], *, relative_to: 
     return next((candidate for candidate in candidates if candidate.is_file()), None)
 
 
+def _add_namespace(plugins: dict[str, Any], prefix: str) -> None:
+    """Each short name also under ``prefix`` (``to_json`` as ``ansible.builtin.to_json``)."""
+    plugins.update({prefix + name: plugin for name, plugin in list(plugins.items()) if "." not in name})
+
+
 class TemplateEnvironment(NativeEnvironment):
     """Compiles each template string once (the compiler pre-compiles them all) and knows Ansible's plugins."""
 
@@ -177,11 +194,15 @@ class TemplateEnvironment(NativeEnvironment):
                          extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"], **options)
         self.filters.update(builtin_filters())
         self.tests.update(builtin_tests())
-        self.globals.update(jinja_globals())
+        self.globals.update(jinja_globals(), undef=undef)
+        _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
+        _add_namespace(self.tests, "ansible.builtin.")
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
         plugin_filters, plugin_tests = load_plugins([shipped_plugin_dir(), *plugin_dirs])
         self.filters.update(plugin_filters)
         self.tests.update(plugin_tests)
+        _add_namespace(self.filters, "ansible.legacy.")  # as Ansible: the builtins and the local plugins
+        _add_namespace(self.tests, "ansible.legacy.")
         self._compiled: dict[str, Template] = {}
         self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
 
@@ -240,7 +261,7 @@ class TemplateEnvironment(NativeEnvironment):
             return self.undefined(obj=scope, name=key)
         if state is None:
             return scope[key]
-        return state.templar.resolve_variable(scope, key)
+        return state.templar.resolve_variable_or_undefined(scope, key)
 
 
 @lru_cache(maxsize=16)

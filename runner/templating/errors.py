@@ -8,20 +8,24 @@ from runner.errors import SourcePosition, UserError
 class TemplateError(UserError):
     """A template that cannot be rendered: an undefined variable, a syntax error, a failing filter or lookup.
 
-    ``undefined_name`` is set when the cause is an undefined variable, so callers can say which one. ``summary``
+    ``undefined_name`` is set when the cause is an undefined variable, so callers can say which one;
+    ``undefined`` also when it is a missing attribute or key (``d.b``), which Ansible treats alike. ``summary``
     says what is wrong without quoting the template (a ``no_log`` task's template may hold a secret).
     """
 
     def __init__(self, message: str, position: SourcePosition | None = None, *, hint: str | None = None,
-                 undefined_name: str | None = None, template: str | None = None, summary: str | None = None):
+                 undefined_name: str | None = None, template: str | None = None, summary: str | None = None,
+                 undefined: bool = False):
         super().__init__(message, position, hint=hint)
         self.undefined_name = undefined_name
+        self.undefined = undefined or undefined_name is not None
         self.template = template
         self.summary = summary or "template error"
 
     def with_context(self, what: str, position: SourcePosition | None = None) -> TemplateError:
         """The same error, said of ``what`` (for instance "task 'Install packages'") and placed at ``position``."""
         error = TemplateError(f"{what}: {self.message}", position or self.position, hint=self.hint,
-                              undefined_name=self.undefined_name, template=self.template, summary=self.summary)
+                              undefined_name=self.undefined_name, template=self.template, summary=self.summary,
+                              undefined=self.undefined)
         error.__cause__ = self.__cause__
         return error

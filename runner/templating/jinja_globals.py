@@ -11,8 +11,9 @@ from runner.templating.state import current_state, taint
 from runner.templating.unsafe import UnsafeText
 
 
-def query(name: str, *terms: Any, **options: Any) -> list[Any]:
-    """``query('fileglob', '*.conf')``: the lookup's results as a list, always."""
+def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:
+    """``query('fileglob', '*.conf')``: the lookup's results as a list, always. ``name`` is positional only,
+    so a lookup may have an option called ``name``."""
     state = current_state()
     if state is None:
         from runner.templating.errors import TemplateError
@@ -23,7 +24,7 @@ def query(name: str, *terms: Any, **options: Any) -> list[Any]:
     return results
 
 
-def lookup(name: str, *terms: Any, wantlist: bool = False, **options: Any) -> Any:
+def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) -> Any:
     """``lookup('file', 'motd')``: one result as itself, several strings joined with commas (as Ansible does),
     or the list with ``wantlist=True``."""
     results = query(name, *terms, **options)

@@ -5,10 +5,12 @@ Path tests (``file``, ``directory``, ``exists``, ``link``, ``abs``) look at the 
 
 from __future__ import annotations
 
+import math
 import os.path
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+from urllib.parse import urlparse
 
 from modules._utils import ArgumentError
 from modules._utils import to_bool as module_boolean
@@ -47,6 +49,12 @@ def unreachable(value: Any) -> bool:
     return bool(_result(value, "unreachable").get("unreachable", False))
 
 
+def timedout(value: Any) -> bool:
+    """A task stopped at its ``timeout``."""
+    stopped = _result(value, "timedout").get("timedout")
+    return bool(stopped and isinstance(stopped, Mapping) and stopped.get("period"))
+
+
 def finished(value: Any) -> bool:
     """For ``async`` results: finished unless it says otherwise."""
     return bool(_result(value, "finished").get("finished", 1))
@@ -83,6 +91,53 @@ def superset(first: Iterable[Any], second: Iterable[Any]) -> bool:
     return subset(second, first)
 
 
+def is_nan(value: Any) -> bool:
+    """A float that is NaN; anything that is not a number is not NaN (no error)."""
+    try:
+        return math.isnan(value)
+    except TypeError:
+        return False
+
+
+def is_uri(value: Any, schemes: Iterable[str] | None = None) -> bool:
+    """Parses as a URI (Ansible's lenient check: a scheme may be implied), with a scheme among ``schemes``
+    when they are given."""
+    try:
+        scheme = urlparse(str(value)).scheme
+    except ValueError:
+        return False
+    return not schemes or scheme in list(schemes)
+
+
+def is_url(value: Any, schemes: Iterable[str] | None = None) -> bool:
+    """A URI with a network location (``file:`` URLs need none)."""
+    if not is_uri(value, schemes):
+        return False
+    parsed = urlparse(str(value))
+    return bool(parsed.netloc or parsed.scheme == "file")
+
+
+def is_urn(value: Any) -> bool:
+    return is_uri(value, ["urn"])
+
+
+def path_tests() -> dict[str, Callable[..., bool]]:
+    """Tests on the controller's paths, each also under Ansible's ``is_`` name (``'.' is is_dir``)."""
+    tests: dict[str, Callable[..., bool]] = {
+        "file": lambda path: os.path.isfile(str(path)),
+        "directory": lambda path: os.path.isdir(str(path)),
+        "link": lambda path: os.path.islink(str(path)),
+        "abs": lambda path: os.path.isabs(str(path)),
+        "same_file": lambda first, second: os.path.samefile(str(first), str(second)),
+        "mount": lambda path: os.path.ismount(str(path)),
+    }
+    tests.update({f"is_{name}": test for name, test in tests.items()})
+    tests["is_dir"] = tests.pop("is_directory")
+    tests["exists"] = lambda path: os.path.exists(os.path.expanduser(str(path)))
+    tests["link_exists"] = lambda path: os.path.lexists(os.path.expanduser(str(path)))
+    return tests
+
+
 def builtin_tests() -> dict[str, Callable[..., bool]]:
     return {
         "changed": changed, "change": changed,
@@ -91,6 +146,7 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "skipped": skipped, "skip": skipped,
         "unreachable": unreachable, "reachable": lambda value: not unreachable(value),
         "finished": finished,
+        "timedout": timedout,
         "match": lambda value, pattern="", ignorecase=False, multiline=False:
             regex(value, pattern, ignorecase, multiline, "match"),
         "search": lambda value, pattern="", ignorecase=False, multiline=False:
@@ -100,17 +156,11 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "superset": superset, "issuperset": superset,
         "contains": lambda container, item: item in container,
         "version": compare_versions, "version_compare": compare_versions,
-        "file": lambda path: os.path.isfile(str(path)),
-        "directory": lambda path: os.path.isdir(str(path)),
-        "exists": lambda path: os.path.exists(os.path.expanduser(str(path))),
-        "link": lambda path: os.path.islink(str(path)),
-        "link_exists": lambda path: os.path.lexists(os.path.expanduser(str(path))),
-        "abs": lambda path: os.path.isabs(str(path)),
-        "same_file": lambda first, second: os.path.samefile(str(first), str(second)),
-        "mount": lambda path: os.path.ismount(str(path)),
+        **path_tests(),
         "truthy": truthy,
         "falsy": lambda value, convert_bool=False: not truthy(value, convert_bool),
         "any": lambda values: any(values),
         "all": lambda values: all(values),
-        "nan": lambda value: isinstance(value, float) and value != value,
+        "nan": is_nan, "isnan": is_nan,
+        "uri": is_uri, "url": is_url, "urn": is_urn,
     }

@@ -47,7 +47,7 @@ class TemplateVariables(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         if key in self.raw:
-            return self.templar.resolve_variable(self.raw, key)
+            return self.templar.resolve_variable_or_undefined(self.raw, key)
         if key == "vars":
             return self
         return self._globals[key]
@@ -130,12 +130,16 @@ class Templar:
                       search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str:
         """A template file rendered to text; ``{% include %}`` finds files beside it, then in the search paths'
         ``templates/`` folders. ``jinja_options`` are Jinja2's (``trim_blocks``, ``lstrip_blocks``...)."""
-        environment = self.environment.with_options(**jinja_options)
+        # As Ansible: an included file's last newline goes (Jinja2's default), and the rendered file ends with as
+        # many newlines as its source does, so "Hello {% include 'world.txt' %}!" gives "Hello world!\n".
+        environment = self.environment.with_options(**{"keep_trailing_newline": False, **jinja_options})
         absolute = str(Path(path).resolve())
         with self._render_state(variables, search_paths) as state:
             try:
                 template = environment.get_template(absolute)
-                return self._guarded(lambda: environment.render(template, state.variables, text=True), absolute)
+                rendered = self._guarded(lambda: environment.render(template, state.variables, text=True), absolute)
+                return _with_trailing_newlines(rendered, Path(absolute).read_text(errors="replace"),
+                                               environment.newline_sequence)
             except jinja2.TemplateNotFound:
                 raise TemplateError(f"template file not found: {path}") from None
             except jinja2.TemplateSyntaxError as exc:
@@ -163,6 +167,17 @@ class Templar:
             if node.name not in known:
                 missing = jinja2.TemplateAssertionError(f"No {kind} named '{node.name}'.", node.lineno)
                 raise self._translate(missing, source)
+
+    def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any:
+        """``resolve_variable``, except that a variable whose template is undefined (``x: "{{ missing }}"``,
+        ``x: "{{ undef() }}"``) reads as undefined, as in Ansible: ``x | default(1)`` is 1, ``x is defined`` is
+        false, and any other use fails with the first error."""
+        try:
+            return self.resolve_variable(variables, name)
+        except TemplateError as error:
+            if not error.undefined or error.message.startswith("recursive loop"):
+                raise
+            return self.environment.undefined(hint=error.message, name=name)
 
     def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
@@ -267,7 +282,7 @@ class Templar:
         undefined = _UNDEFINED_NAME.match(message)
         if isinstance(exc, jinja2.UndefinedError):
             return TemplateError(f"{message} {where}", undefined_name=undefined.group(1) if undefined else None,
-                                 template=shown)
+                                 template=shown, undefined=True)
         unknown = _UNKNOWN_PLUGIN.match(message)
         if unknown:
             kind, name = unknown.groups()
@@ -316,9 +331,18 @@ def _as_boolean(value: Any, condition: Any) -> bool:
              "e.g. 'x | length > 0', or convert with '| bool'")
 
 
-def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
+def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), /, *,
                templar: Templar | None = None, **options: Any) -> list[Any]:
     """A lookup run outside any template (the items of a ``with_<name>`` loop): ``runner.templating.lookups``'
     ``run_lookup``, with a templar of its own when the caller gives none."""
     return lookups.run_lookup(name, terms, variables, search_paths, templar=Templar() if templar is None else templar,
                               **options)
+
+
+def _trailing_newlines(text: str) -> int:
+    return len(text) - len(text.rstrip("\n"))
+
+
+def _with_trailing_newlines(rendered: str, source: str, newline: str) -> str:
+    missing = _trailing_newlines(source) - _trailing_newlines(rendered)
+    return rendered + newline * missing if missing > 0 else rendered

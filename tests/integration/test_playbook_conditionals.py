@@ -26,7 +26,8 @@ def test_every_host_finishes_and_ignored_errors_are_counted(run: PlaybookRun) ->
     assert run.exit_code == 0, run.output
     for host in HOSTS:
         assert run.stats[host]["failures"] == 0
-        assert run.stats[host]["ignored"] == 4  # two non-boolean conditions, failed_when, until giving up
+        # two non-boolean conditions, two failed_when, a changed_when in error, until giving up
+        assert run.stats[host]["ignored"] == 6
 
 
 def test_when_selects_hosts(run: PlaybookRun) -> None:
@@ -56,6 +57,30 @@ def test_failed_when_decides_failure(run: PlaybookRun) -> None:
         assert result["rc"] == 1 and result["failed"] is False and result["failed_when_result"] is False
     for result in run.task("failed_when fails a success").values():
         assert result["rc"] == 0 and result["failed"] is True
+
+
+def test_registered_results_have_ansibles_shape(run: PlaybookRun) -> None:
+    assert set(run.msg("a registered success says it did not fail").values()) == {True}
+    assert all(keys == [] for keys in run.msg("a registered loop's items hold only what the task returned").values())
+
+
+def test_a_false_condition_skips_a_loop_over_an_undefined_variable(run: PlaybookRun) -> None:
+    results = run.task("a loop over an undefined variable under a false condition")
+    assert all(result.get("skipped") is True for result in results.values()), results
+
+
+def test_a_condition_in_error_fails_the_task_and_keeps_the_modules_result(run: PlaybookRun) -> None:
+    for result in run.task("a changed_when that cannot be evaluated").values():
+        assert result["failed"] is True and result["stdout"] == "kept"  # as in Ansible
+        assert result["changed_when_result"].startswith("Error while evaluating conditional: 'no_such_variable")
+        assert "task 'a changed_when that cannot be evaluated' at " in result["changed_when_result"]
+
+
+def test_failed_when_list_ands_its_items(run: PlaybookRun) -> None:
+    for result in run.task("failed_when as a list fails only when every item holds").values():
+        assert result["failed"] is False and result["failed_when_result"] is False
+    for result in run.task("failed_when as a list whose items all hold").values():
+        assert result["failed"] is True and result["failed_when_result"] is True
 
 
 def test_changed_when_decides_changed(run: PlaybookRun) -> None:

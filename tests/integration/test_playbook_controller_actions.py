@@ -20,7 +20,7 @@ def run(inventory_path: Path) -> PlaybookRun:
 
 def test_the_run_ends_with_the_expected_failures_ignored(run: PlaybookRun) -> None:
     assert run.exit_code == 0, run.output
-    assert run.stats["host1"]["ignored"] == 2 and run.stats["host2"]["ignored"] == 4, run.stats
+    assert run.stats["host1"]["ignored"] == 3 and run.stats["host2"]["ignored"] == 5, run.stats
 
 
 def test_debug(run: PlaybookRun) -> None:
@@ -29,6 +29,9 @@ def test_debug(run: PlaybookRun) -> None:
     assert run.task("debug var")["host1"]["answer"] == 42
     assert run.task("debug var expression")["host1"]["answer * 2"] == 84
     assert run.task("debug undefined var")["host1"]["not_defined_anywhere"] == "VARIABLE IS NOT DEFINED!"
+    assert run.task("debug missing key")["host1"]["{'a': 1}.b"] == "VARIABLE IS NOT DEFINED!"
+    # any other error fails the task, as in Ansible
+    assert "unknown URL component" in run.task("debug var whose filter fails")["host1"]["msg"]
     hidden = run.task("debug verbosity")["host1"]
     assert hidden["skipped"] is True and hidden["skipped_reason"] == "Verbosity threshold not met."
 
@@ -78,6 +81,7 @@ def test_include_vars(run: PlaybookRun) -> None:
 
 
 def test_add_host_and_a_play_on_its_group(run: PlaybookRun) -> None:
+    assert run.task("add_host")["host1"]["changed"] is True  # the inventory gained a host
     added = run.task("add_host")["host1"]["add_host"]
     assert added == {"host_name": "host3", "groups": ["added_group", "extra_group"],
                      "host_vars": {"added_var": "from_add_host"}}
@@ -87,6 +91,8 @@ def test_add_host_and_a_play_on_its_group(run: PlaybookRun) -> None:
 def test_group_by_and_plays_on_the_group_and_its_parent(run: PlaybookRun) -> None:
     grouped = run.task("group_by")["host1"]
     assert grouped["add_group"] == "by-blue" and grouped["parent_groups"] == ["colours"]
+    # changed when the host joins the group, as in Ansible; not when it is already in it
+    assert grouped["changed"] is True and run.task("group_by again")["host1"]["changed"] is False
     assert set(run.msg("on grouped")) == set(HOSTS)
     assert run.msg("on grouped")["host1"].startswith("host1 by-blue,colours")
     assert sorted(run.msg("on parent")) == list(HOSTS)

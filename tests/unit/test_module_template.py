@@ -37,7 +37,7 @@ def test_task_variables_and_template_variables(tmp_path: Path) -> None:
 
 def test_blocks_are_trimmed_and_options_apply(tmp_path: Path) -> None:
     text = "{% for x in [1, 2] %}\n  {% if x %}\nv{{ x }}\n  {% endif %}\n{% endfor %}\n"
-    assert rendered(tmp_path, text) == "  v1\n    v2\n  "
+    assert rendered(tmp_path, text) == "  v1\n    v2\n  \n"  # ends with its source's newline, as in Ansible
     assert rendered(tmp_path, text, lstrip_blocks=True) == "v1\nv2\n"
     assert rendered(tmp_path, "a\nb\n", newline_sequence="\r\n") == "a\r\nb\r\n"
     assert rendered(tmp_path, "<<x>> {{ y }}", {"x": 1}, variable_start_string="<<", variable_end_string=">>") == (

@@ -88,6 +88,7 @@ def render(templar: Templar, expression: str, **variables: Any) -> Any:
         ("['web'] | map('extract', hosts, ['net', 'ip']) | list", ["10.0.0.1"]),
         ("users | subelements('keys') | map(attribute='1') | list", ["k1", "k2", "k3"]),
         ("[{'n': 1}] | subelements('keys', skip_missing=true)", []),
+        ("[{'a': {'b': none}}] | subelements('a.b.c', skip_missing=true)", []),  # the path ends early: missing
         ("[3, 1, 2] | first", 3),
         ("[3, 1, 2] | last", 2),
         ("[3, 1, 2] | min", 1),
@@ -223,3 +224,90 @@ def test_password_hash_with_rounds_writes_them(templar: Templar) -> None:
 def test_filter_misuse_is_a_template_error(templar: Templar, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=re.escape(message)):
         render(templar, expression)
+
+
+URL = "http://mary:MySecret@www.acme.com:9000/dir/index.html?query=term#fragment"
+
+
+def test_urldecode_inverts_urlencode(templar: Templar) -> None:
+    text = "key=\"@{}é&%£ foo bar '(;\\<>\"\"°)"
+    assert render(templar, "text | urlencode | urldecode", text=text) == text
+    assert render(templar, "'a%20b+c' | urldecode") == "a b c"
+
+
+def test_urlsplit_gives_every_component_or_the_one_asked_for(templar: Templar) -> None:
+    assert render(templar, "url | urlsplit", url=URL) == {
+        "fragment": "fragment", "hostname": "www.acme.com", "netloc": "mary:MySecret@www.acme.com:9000",
+        "password": "MySecret", "path": "/dir/index.html", "port": 9000, "query": "query=term", "scheme": "http",
+        "username": "mary"}
+    assert render(templar, "url | urlsplit('port')", url=URL) == 9000
+    assert render(templar, "url | urlsplit('hostname')", url=URL) == "www.acme.com"
+
+
+def test_urlsplit_names_an_unknown_component(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="unknown URL component: bad"):
+        render(templar, "url | urlsplit('bad')", url=URL)
+
+
+def test_rekey_on_member_keys_dictionaries_on_a_member(templar: Templar) -> None:
+    routes = [{"proto": "eigrp", "state": "enabled"}, {"proto": "ospf", "state": "disabled"}]
+    assert render(templar, "routes | rekey_on_member('proto')", routes=routes) == {
+        "eigrp": routes[0], "ospf": routes[1]}
+    twice = [routes[0], dict(routes[0], state="disabled")]
+    assert render(templar, "twice | rekey_on_member('proto', duplicates='overwrite')", twice=twice) == {
+        "eigrp": twice[1]}
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("[] | rekey_on_member('a', duplicates='boo')", "unknown value 'boo'"),
+    ("'text' | rekey_on_member('a')", "not a valid list, set, or dict"),
+    ("[true] | rekey_on_member('a')", "List item is not a valid dict"),
+    ("[{'a': 1}, {'a': 1}] | rekey_on_member('a')", "Key 1 is not unique"),
+    ("[{'b': 1}] | rekey_on_member('a')", "Key 'a' was not found"),
+])
+def test_rekey_on_member_says_what_is_wrong(templar: Templar, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        render(templar, expression)
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("1 | log", 0.0),
+    ("100 | log(10)", 2.0),
+    ("21 | log(21)", 1.0),
+    ("2 | pow(4)", 16.0),
+    ("9 | root", 3.0),
+    ("27 | root(3)", 3.0),
+    ("'/a/b/../c' | normpath", "/a/c"),
+    ("['/a/b/c', '/a/b/d'] | commonpath", "/a/b"),
+    ("'C:\\\\dir\\\\f.txt' | win_basename", "f.txt"),
+    ("'C:\\\\dir\\\\f.txt' | win_dirname", "C:\\dir"),
+    ("'C:\\\\dir\\\\f.txt' | win_splitdrive", ["C:", "\\dir\\f.txt"]),
+])
+def test_math_and_path_filters_as_ansibles(templar: Templar, expression: str, expected: Any) -> None:
+    assert render(templar, expression) == expected
+
+
+@pytest.mark.parametrize("expression", ["'yo' | log", "'yo' | pow(4)", "'yo' | root"])
+def test_math_filters_refuse_what_is_not_a_number(templar: Templar, expression: str) -> None:
+    with pytest.raises(TemplateError, match="can only be used on numbers"):
+        render(templar, expression)
+
+
+def test_fileglob_lists_the_controllers_matching_files(templar: Templar, tmp_path: Any) -> None:
+    (tmp_path / "a.conf").write_text("")
+    (tmp_path / "b.conf").write_text("")
+    (tmp_path / "sub.conf").mkdir()
+    found = render(templar, "pattern | fileglob", pattern=str(tmp_path / "*.conf"))
+    assert found == [str(tmp_path / "a.conf"), str(tmp_path / "b.conf")]
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("'a' | ansible.builtin.upper", "A"),  # Jinja2's own too, as in Ansible
+    ("'x' | ansible.builtin.to_json", '"x"'),
+    ("'x' | ansible.legacy.to_json", '"x"'),
+    ("[1] | ansible.builtin.map('string') | list", ["1"]),
+    ("1 is ansible.builtin.truthy", True),
+    ("none is ansible.builtin.none", True),
+])
+def test_filters_and_tests_answer_to_their_full_names(templar: Templar, expression: str, expected: Any) -> None:
+    assert render(templar, expression) == expected

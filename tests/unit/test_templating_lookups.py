@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import runner.executor.run_lookups  # noqa: F401  (registers inventory_hostnames and config)
 from runner.templating import Templar, TemplateError, is_unsafe, run_lookup
 
 
@@ -142,17 +143,26 @@ def test_sequence(terms: Any, options: dict[str, Any], expected: list[str]) -> N
 @pytest.mark.parametrize(
     ("terms", "message"),
     [
-        ("start=1", "either 'end' or 'count'"),
-        ("start=1 end=3 count=2", "either 'end' or 'count'"),
-        ("start=5 end=1", "stride negative"),
-        ("end=3 format=%d%d", "bad format string"),
-        ("end=3 bogus=1", "unknown option"),
-        ("end=x", "end must be an integer"),
+        # Ansible's messages, which playbooks match on
+        ("start=1", "must specify count or end in with_sequence"),
+        ("start=1 end=3 count=2", "can't specify both count and end in with_sequence"),
+        ("start=5 end=1", "to count backwards make stride negative"),
+        ("start=1 end=4 stride=-2", "to count forward don't make stride negative"),
+        ("end=3 format=%d%d", "bad formatting string: %d%d"),
+        ("end=3 bogus=1", r"unrecognized arguments to with_sequence: \['bogus'\]"),
+        ("end=x", "end='x' has an invalid value"),
     ],
 )
 def test_sequence_errors(terms: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         run_lookup("sequence", terms, {})
+
+
+@pytest.mark.parametrize(("name", "message"), [("together", "with_together requires at least one element"),
+                                                ("nested", "with_nested requires at least one element")])
+def test_together_and_nested_need_lists(name: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        run_lookup(name, [], {})
 
 
 def test_loop_sources_for_with_keywords() -> None:
@@ -188,3 +198,91 @@ def test_unknown_lookup_and_unknown_option_are_errors() -> None:
     with pytest.raises(TemplateError, match=r"lookup 'env'.*unexpected keyword argument 'bogus'"):
         run_lookup("env", ["HOME"], {}, bogus=1)
     assert run_lookup("ansible.builtin.list", [1], {}) == [1]
+
+
+def test_varnames_finds_variables_by_regular_expression(templar: Templar, role: Path) -> None:
+    names = {"qz_1": "hello", "qz_2": "world", "qa_1": "no", "qz_": "no"}
+    assert sorted(look(templar, "lookup('varnames', '^qz_.+', wantlist=True)", role, **names)) == ["qz_1", "qz_2"]
+    found = look(templar, "query('varnames', '^qz_.+', '^qa.*')", role, **names)
+    assert sorted(found) == ["qa_1", "qz_1", "qz_2"]
+    assert look(templar, "query('varnames', '^nothing')", role, **names) == []
+
+
+@pytest.mark.parametrize(("term", "message"), [("True", "Invalid setting identifier"),
+                                                ("'*'", "Unable to use '\\*' as a search parameter")])
+def test_varnames_rejects_what_is_not_a_pattern(templar: Templar, role: Path, term: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        look(templar, f"lookup('varnames', {term})", role)
+
+
+def test_random_choice_picks_one_of_its_terms(templar: Templar, role: Path) -> None:
+    assert look(templar, "lookup('random_choice', 'foo', 'bar')", role) in ("foo", "bar")
+    assert run_lookup("random_choice", ["only"], {}) == ["only"]
+    assert run_lookup("random_choice", [], {}) == []
+
+
+def test_config_reads_settings_by_our_name_or_ansibles(templar: Templar, role: Path,
+                                                       monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no provisioning.cfg here: defaults and the environment only
+    monkeypatch.delenv("ANSIBLE_CONFIG", raising=False)
+    monkeypatch.delenv("PROVISIONING_CONFIG", raising=False)
+    monkeypatch.setenv("ANSIBLE_FORKS", "7")
+    assert look(templar, "lookup('config', 'forks')", role) == 7
+    assert look(templar, "lookup('config', 'DEFAULT_FORKS')", role) == 7
+    assert look(templar, "query('config', 'forks', show_origin=True)", role) == [[7, "env: ANSIBLE_FORKS"]]
+    assert look(templar, "query('config', 'NO_SUCH_SETTING', on_missing='skip')", role) == []
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("lookup('config', 'NO_SUCH_SETTING')", "No config definition exists for 'NO_SUCH_SETTING'"),
+    ("lookup('config', 'forks', on_missing='boo')", "Invalid value 'boo'"),
+    ("lookup('config', 1337)", "Invalid setting identifier"),
+    ("lookup('config', 'remote_tmp', plugin_type='shell')", "Both plugin_type and plugin_name"),
+])
+def test_config_errors_say_what_is_wrong(templar: Templar, role: Path, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        look(templar, expression, role)
+
+
+def test_a_lookup_option_may_be_called_name(templar: Templar, role: Path) -> None:
+    with pytest.raises(TemplateError, match=r"lookup 'vars': .*'name'"):  # the lookup's own complaint
+        look(templar, "lookup('vars', name='test')", role)
+
+
+GROUPS = {"all": ["test01", "test02", "test03", "test04", "nogroup01"], "ungrouped": ["nogroup01"],
+          "group01": ["test01", "test02", "test03", "test04"], "group02": ["test03", "test04"]}
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    ("group01", ["test01", "test02", "test03", "test04"]),
+    ("group01:!test03", ["test01", "test02", "test04"]),
+    ("group01:&group02", ["test03", "test04"]),
+    ("nogroup01", ["nogroup01"]),
+    ("doesnotexist", []),
+    ("t?s?03", ["test03"]),
+])
+def test_inventory_hostnames_selects_as_a_play_pattern_does(templar: Templar, role: Path, pattern: str,
+                                                            expected: list[str]) -> None:
+    found = look(templar, f"query('inventory_hostnames', '{pattern}')", role, groups=GROUPS)
+    assert found == expected
+    assert len(look(templar, "query('inventory_hostnames', 'all')", role, groups=GROUPS)) == 5
+
+
+@pytest.mark.parametrize(("terms", "message"), [
+    ([[{"k": [1]}]], "expects a list of two or three items"),
+    (["text", "k"], "first a dict or a list, second a string"),
+    ([[{"k": [1]}], 3], "second a string pointing to the subkey"),
+    ([[{"k": [1]}], "k", {"bogus": 1}], "the optional third item must be a dict"),
+    ([[{"k": 1}], "k"], "the key k should point to a list"),
+    ([[{"k": 1}], "k.j"], "the key k should point to a dictionary"),
+    ([[{"k": [1]}], "monkey"], "could not find 'monkey' key in iterated item"),
+])
+def test_subelements_errors_say_what_ansibles_do(terms: list[Any], message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        run_lookup("subelements", terms, {})
+
+
+def test_subelements_skips_skipped_results() -> None:
+    assert run_lookup("subelements", [{"skipped": True, "results": []}, "k"], {}) == []
+    items = [{"skipped": True}, {"name": "a", "k": [1]}]
+    assert run_lookup("subelements", [items, "k"], {}) == [[items[1], 1]]

@@ -215,3 +215,39 @@ class TestTextTemplates:
     def test_missing_template_file_is_a_template_error(self, templar: Templar, tmp_path: Path) -> None:
         with pytest.raises(TemplateError, match="template file not found"):
             templar.template_file(tmp_path / "absent.j2", {})
+
+
+def test_a_lazy_result_becomes_the_list_it_yields() -> None:
+    templar = Templar()
+    things = [{"name": "one"}, {"name": "two"}]
+    assert templar.template("{{ things | map(attribute='name') }}", {"things": things}) == ["one", "two"]
+    assert templar.template("{{ [3, 1] | select('gt', 2) }}", {}) == [3]
+
+
+def test_an_undefined_inside_a_lazy_result_fails_the_template() -> None:
+    with pytest.raises(TemplateError, match="has no attribute 'name'"):
+        Templar().template("{{ things | map(attribute='name') }}", {"things": [{"name": "one"}, {"other": 3}]})
+
+
+def test_an_included_files_last_newline_goes_and_the_file_keeps_its_own(tmp_path: Path) -> None:
+    (tmp_path / "world.txt").write_text("world\n")
+    (tmp_path / "hello.txt").write_text("Hello {% include 'world.txt' %}!\n\n")
+    assert Templar().template_file(tmp_path / "hello.txt", {}) == "Hello world!\n\n"
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("y | default(3)", 3),
+    ("y is defined", False),
+    ("z | default('fallback')", "fallback"),
+])
+def test_a_variable_whose_template_is_undefined_reads_as_undefined(expression: str, expected: Any) -> None:
+    variables = {"y": "{{ missing }}", "z": "{{ undef(hint='give z') }}"}
+    assert Templar().template("{{ " + expression + " }}", variables) == expected
+
+
+@pytest.mark.parametrize(("name", "message"), [("y", "'missing' is undefined"), ("z", "give z"),
+                                               ("w", "Mandatory variable has not been overridden")])
+def test_using_such_a_variable_fails_with_the_first_error_or_the_hint(name: str, message: str) -> None:
+    variables = {"y": "{{ missing }}", "z": "{{ undef(hint='give z') }}", "w": "{{ undef() }}"}
+    with pytest.raises(TemplateError, match=message):
+        Templar().template("{{ " + name + " }}", variables)

@@ -110,3 +110,40 @@ def test_path_tests_look_at_the_controller(templar: Templar, tmp_path: Path) -> 
 def test_test_misuse_is_a_template_error(templar: Templar, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         check(templar, expression)
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("'nan' | float is nan", True),
+        ("'nan' | float is isnan", True),  # Ansible's older name
+        ("1.1 is nan", False),
+        ("'bad' is nan", False),  # not a number: not NaN, and no error
+        ("'http://searchengine.tld' is uri", True),
+        ("'asldkfjhalsidfthjo' is uri", True),  # Ansible's check is lenient: the scheme may be implied
+        ("'asldkfjhalsidfthjo' is uri(['http', 'https'])", False),
+        ("'urn:isbn:9780307476463' is uri", True),
+        ("'http://admin:secret@example.com/f?a=1' is url", True),
+        ("'htp://searchengine.tld' is url", True),
+        ("'htp://searchengine.tld' is url(['http', 'https'])", False),
+        ("'file://etc/hosts' is url", True),
+        ("'admin:secret@example.com' is url", False),
+        ("'urn:isbn:9780307476463' is url", False),
+        ("'urn:isbn:9780307476463' is urn", True),
+        ("'ftps://admin:secret@example.com' is urn", False),
+    ],
+)
+def test_nan_and_uri_tests_agree_with_ansible(templar: Templar, expression: str, expected: bool) -> None:
+    assert check(templar, expression) is expected
+
+
+@pytest.mark.parametrize("expression", ["'/' is is_dir", "'/' is directory", "'/' is is_abs", "'/' is is_mount",
+                                        "'/' is is_same_file('/')", "'/etc/hostname' is is_file",
+                                        "'/' is not is_link"])
+def test_path_tests_answer_to_ansibles_old_is_names_too(templar: Templar, expression: str) -> None:
+    assert check(templar, expression) is True
+
+
+def test_timedout_holds_for_a_task_stopped_at_its_timeout(templar: Templar) -> None:
+    assert check(templar, "r is timedout", r={"failed": True, "timedout": {"period": 1}}) is True
+    assert check(templar, "r is timedout", r={"failed": True}) is False

@@ -159,16 +159,42 @@ def subelements(values: Any, subelement: str, skip_missing: bool = False) -> lis
                 if skip_missing:
                     value = None
                     break
-                raise TemplateError(f"subelements: could not find '{key}' in {element!r}")
+                raise TemplateError(f"subelements: could not find '{key}' key in iterated item {element!r}")
             value = value[key]
             if index < len(path) - 1 and not isinstance(value, Mapping):
-                raise TemplateError(f"subelements: '{key}' should hold a dictionary in {element!r}")
+                if skip_missing:  # a path that ends early is as missing as one that is not there
+                    value = None
+                    break
+                raise TemplateError(f"subelements: the key {key} should point to a dictionary, got {value!r}")
         if value is None and skip_missing:
             continue
         if not _is_list(value):
-            raise TemplateError(f"subelements: '{subelement}' should point to a list, got {value!r}")
+            raise TemplateError(f"subelements: the key {path[-1]} should point to a list, got {value!r}")
         pairs.extend((element, item) for item in value)
     return pairs
+
+
+def rekey_on_member(data: Any, key: Any, duplicates: str = "error") -> dict[Any, Any]:
+    """A list (or the values of a dict) of dictionaries as one dictionary keyed on each one's ``key`` member;
+    a key seen twice fails unless ``duplicates='overwrite'``."""
+    if duplicates not in ("error", "overwrite"):
+        raise TemplateError(f"duplicates parameter to rekey_on_member has unknown value {duplicates!r}")
+    if isinstance(data, Mapping):
+        items = list(data.values())
+    elif _is_list(data):
+        items = list(data)
+    else:
+        raise TemplateError("rekey_on_member: Type is not a valid list, set, or dict")
+    rekeyed: dict[Any, Any] = {}
+    for item in items:
+        if not isinstance(item, Mapping):
+            raise TemplateError("rekey_on_member: List item is not a valid dict")
+        if key not in item:
+            raise TemplateError(f"rekey_on_member: Key {key!r} was not found in {item!r}")
+        if item[key] in rekeyed and duplicates == "error":
+            raise TemplateError(f"rekey_on_member: Key {item[key]!r} is not unique, cannot convert to dict.")
+        rekeyed[item[key]] = item
+    return rekeyed
 
 
 def to_dict(value: Any) -> dict[Any, Any]:
@@ -194,6 +220,7 @@ FILTERS = {
                                                    itertools.zip_longest(*lists, fillvalue=fillvalue)],
     "extract": extract,
     "subelements": subelements,
+    "rekey_on_member": rekey_on_member,
     "product": lambda *lists: [list(group) for group in itertools.product(*lists)],
     "permutations": lambda values, r=None: [list(group) for group in itertools.permutations(values, r)],
     "combinations": lambda values, r: [list(group) for group in itertools.combinations(values, r)],

@@ -24,6 +24,12 @@ _ERROR_MODES = ("strict", "warn", "ignore")
 _log = logging.getLogger("provisioning.lookup")
 
 
+def register_lookups(lookups: Mapping[str, Callable[..., list[Any]]]) -> None:
+    """Add lookups defined in a higher layer, which need what this one cannot import (the run's inventory and
+    configuration: ``runner.executor.run_lookups``)."""
+    LOOKUPS.update(lookups)
+
+
 def lookup_function(name: str) -> Callable[..., list[Any]]:
     short = name.removeprefix("ansible.builtin.")
     function = LOOKUPS.get(short)
@@ -32,7 +38,7 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
     return function
 
 
-def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), *,
+def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), /, *,
                templar: Renderer, subdir: str = "files", **options: Any) -> list[Any]:
     """Run lookup ``name`` on ``terms`` (a list, or one value) and return its list of results.
 
@@ -62,4 +68,4 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
     return mark_unsafe(list(results))
 
 
-__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "run_lookup"]
+__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]

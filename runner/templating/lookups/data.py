@@ -1,10 +1,12 @@
 """Lookups over data the task already has: ``items``, ``list``, ``dict``, ``indexed_items``, ``vars``,
-``sequence``, ``together``, ``nested``, ``subelements`` (the ``with_<name>`` loops use them too)."""
+``varnames``, ``random_choice``, ``sequence``, ``together``, ``nested``, ``subelements`` (the ``with_<name>``
+loops use them too)."""
 
 from __future__ import annotations
 
 import itertools
 import re
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +48,26 @@ def vars_lookup(terms: list[Any], context: LookupContext, default: Any = _MISSIN
     return values
 
 
+def varnames(terms: list[Any], context: LookupContext) -> list[str]:
+    """The names of the variables each regular expression finds (``re.search``), term after term."""
+    names = list(context.variables.keys())
+    found: list[str] = []
+    for term in terms:
+        if not isinstance(term, str):
+            raise TemplateError(f"lookup 'varnames': Invalid setting identifier, {term!r} is not a string")
+        try:
+            pattern = re.compile(term)
+        except re.error as exc:
+            raise TemplateError(f"lookup 'varnames': Unable to use {term!r} as a search parameter: {exc}") from None
+        found.extend(name for name in names if pattern.search(name))
+    return found
+
+
+def random_choice(terms: list[Any], context: LookupContext) -> list[Any]:
+    """One of the terms, chosen at random (none for no terms)."""
+    return [secrets.choice(terms)] if terms else []
+
+
 _SEQUENCE_SHORTCUT = re.compile(
     r"^(?:(?P<start>(?:0[xX])?[0-9a-fA-F]+)-)?(?P<end>(?:0[xX])?[0-9a-fA-F]+)"
     r"(?:/(?P<stride>(?:0[xX])?[0-9a-fA-F]+))?(?::(?P<format>.+))?$"
@@ -56,7 +78,8 @@ def _integer(value: Any, name: str) -> int:
     try:
         return int(value, 0) if isinstance(value, str) else int(value)
     except (TypeError, ValueError):
-        raise TemplateError(f"lookup 'sequence': {name} must be an integer, got {value!r}") from None
+        raise TemplateError(f"lookup 'sequence': {name}={value!r} has an invalid value: "
+                            "it must be an integer") from None
 
 
 def _sequence_options(term: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,7 +95,8 @@ def _sequence_options(term: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
             raise TemplateError(f"lookup 'sequence': {exc.message}") from None
         unknown = set(parsed) - {"start", "end", "count", "stride", "format"}
         if unknown:
-            raise TemplateError(f"lookup 'sequence': unknown option(s) {', '.join(sorted(unknown))} in {text!r}")
+            raise TemplateError(f"lookup 'sequence': unrecognized arguments to with_sequence: {sorted(unknown)} "
+                                f"in {text!r}")
         options.update(parsed)
     return options
 
@@ -82,8 +106,11 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
     stride = _integer(options.get("stride", 1), "stride")
     count, end = options.get("count"), options.get("end")
     fmt = str(options.get("format", "%d"))
-    if (count is None) == (end is None):
-        raise TemplateError("lookup 'sequence': give either 'end' or 'count' (exactly one)")
+    # the messages are Ansible's, word for word: playbooks match on them
+    if count is None and end is None:
+        raise TemplateError("lookup 'sequence': must specify count or end in with_sequence")
+    if count is not None and end is not None:
+        raise TemplateError("lookup 'sequence': can't specify both count and end in with_sequence")
     if count is not None:
         count = _integer(count, "count")
         if count == 0:
@@ -91,13 +118,13 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
         end = start + count * stride - 1 if stride > 0 else start + count * stride + 1
     end = _integer(end, "end")
     if stride > 0 and end < start:
-        raise TemplateError("lookup 'sequence': to count backwards make the stride negative")
+        raise TemplateError("lookup 'sequence': to count backwards make stride negative")
     if stride < 0 and end > start:
-        raise TemplateError("lookup 'sequence': to count forwards do not make the stride negative")
+        raise TemplateError("lookup 'sequence': to count forward don't make stride negative")
     if stride == 0:
         return []
     if fmt.count("%") != 1:
-        raise TemplateError(f"lookup 'sequence': bad format string {fmt!r} (it needs exactly one %)")
+        raise TemplateError(f"lookup 'sequence': bad formatting string: {fmt} (it needs exactly one %)")
     try:
         return [fmt % number for number in range(start, end + (1 if stride > 0 else -1), stride)]
     except (TypeError, ValueError):
@@ -114,24 +141,35 @@ def sequence(terms: list[Any], context: LookupContext, **options: Any) -> list[s
 
 def together(terms: list[Any], context: LookupContext) -> list[list[Any]]:
     if not terms:
-        raise TemplateError("with_together needs at least one list")
+        raise TemplateError("with_together requires at least one element in each list")
     return [list(group) for group in itertools.zip_longest(*terms, fillvalue=None)]
 
 
 def nested(terms: list[Any], context: LookupContext) -> list[list[Any]]:
     if not terms:
-        raise TemplateError("with_nested needs at least one list")
+        raise TemplateError("with_nested requires at least one element in the nested list")
     return [flatten_once(list(group)) for group in itertools.product(*terms)]
 
 
 def subelements(terms: list[Any], context: LookupContext) -> list[list[Any]]:
-    """``[users, 'keys']`` or ``[users, 'keys', {'skip_missing': True}]``: pairs (user, key)."""
+    """``[users, 'keys']`` or ``[users, 'keys', {'skip_missing': True}]``: pairs (user, key). A registered
+    result that was skipped, whole or per item, gives nothing for it."""
+    usage = "subelements lookup expects a list of two or three items, "  # Ansible's words, matched on
     if len(terms) not in (2, 3):
-        raise TemplateError("with_subelements expects a list (or dict), a key name and optionally flags")
+        raise TemplateError(usage.rstrip(", "))
+    if not isinstance(terms[0], (list, Mapping)) or not isinstance(terms[1], str):
+        raise TemplateError(usage + "first a dict or a list, second a string pointing to the subkey")
     flags = terms[2] if len(terms) == 3 else {}
-    if not isinstance(flags, Mapping):
-        raise TemplateError("with_subelements: the third term must be a dictionary such as {'skip_missing': True}")
-    return [list(pair) for pair in subelements_filter(terms[0], terms[1], bool(flags.get("skip_missing")))]
+    if not isinstance(flags, Mapping) or any(key != "skip_missing" for key in flags):
+        raise TemplateError(usage + "the optional third item must be a dict with flags ('skip_missing',)")
+    elements = terms[0]
+    if isinstance(elements, Mapping):
+        if elements.get("skipped", False) is not False:
+            return []
+        elements = list(elements.values())
+    kept = [element for element in elements
+            if not (isinstance(element, Mapping) and element.get("skipped", False) is not False)]
+    return [list(pair) for pair in subelements_filter(kept, terms[1], bool(flags.get("skip_missing")))]
 
 
 LOOKUPS = {
@@ -140,6 +178,8 @@ LOOKUPS = {
     "dict": dict_lookup,
     "indexed_items": indexed_items,
     "vars": vars_lookup,
+    "varnames": varnames,
+    "random_choice": random_choice,
     "sequence": sequence,
     "together": together,
     "nested": nested,

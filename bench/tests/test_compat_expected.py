@@ -1,0 +1,23 @@
+"""Regression guard: the ansible-core integration targets ours passes still pass
+(``python -m bench.compat --expected``, on the suite's own two test hosts; downloads the pinned sdist once)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent.parent
+TIME_LIMIT = 1800  # the whole list; each target has the harness's own limit as well
+
+pytestmark = pytest.mark.hosts
+
+
+def test_targets_expected_to_pass_still_pass(tmp_path: Path) -> None:
+    ran = subprocess.run([sys.executable, "-m", "bench.compat", "--expected", "--log-dir", str(tmp_path)],
+                         cwd=REPO, capture_output=True, text=True, timeout=TIME_LIMIT, stdin=subprocess.DEVNULL)
+    failed = [line for line in ran.stdout.splitlines() if line.startswith("FAIL")]
+    assert ran.returncode == 0 and not failed, "\n".join(failed) + ran.stderr[-3000:]
+    assert ran.stdout.splitlines()[-1].endswith(" passed, 0 failed")
