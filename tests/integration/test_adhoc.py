@@ -46,10 +46,12 @@ def test_shell_one_line_and_failure_exit_code(inventory_path: Path) -> None:
 
 
 def test_free_form_and_json_arguments_are_equivalent(inventory_path: Path) -> None:
-    adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/adhoc-kv state=absent")
-    kv = adhoc(inventory_path, "host1", "-m", "copy", "-a", "content='a b' dest=/tmp/adhoc-kv mode=0600", "-o")
+    path = f"/tmp/adhoc-kv-{os.getpid()}"  # this test run's own: the hosts may be shared with another session
+    adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={path} state=absent")
+    kv = adhoc(inventory_path, "host1", "-m", "copy", "-a", f"content='a b' dest={path} mode=0600", "-o")
     as_json = adhoc(inventory_path, "host1", "-m", "copy", "-a",
-                    '{"content": "a b", "dest": "/tmp/adhoc-kv", "mode": "0600"}', "-o")
+                    json.dumps({"content": "a b", "dest": path, "mode": "0600"}), "-o")
+    adhoc(inventory_path, "host1", "-m", "file", "-a", f"path={path} state=absent")
     assert kv.returncode == 0 and as_json.returncode == 0, kv.stderr + as_json.stderr
     assert "CHANGED" in kv.stdout and "SUCCESS" in as_json.stdout and '"mode": "0600"' in as_json.stdout
 
