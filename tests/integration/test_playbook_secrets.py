@@ -1,8 +1,9 @@
 """A playbook with secrets on the test hosts: vaulted group_vars, an inline ``!vault`` value, a vaulted ``copy``
 source and an age-encrypted credentials file, with passwords from a client script (``--vault-id LABEL@SCRIPT``).
 
-The hosts get the plaintext; the output, the JSON and JUnit reports and the plan file get none of it. Wrong
-passwords stop the run with one message naming the file and vault id, before any host is touched.
+The hosts get the plaintext; the output, the JSON and JUnit reports, the run log, the run records and the plan
+file get none of it. Wrong passwords stop the run with one message naming the file and vault id, before any host
+is touched.
 """
 
 from __future__ import annotations
@@ -127,8 +128,12 @@ def run(project: Project, inventory: Path, *args: str, env: dict[str, str] | Non
 @pytest.fixture(scope="module")
 def finished(project: Project, inventory_path: Path) -> Iterator[tuple[subprocess.CompletedProcess[str], Path]]:
     reports = project.directory / "reports"
+    reports.mkdir(exist_ok=True)
+    # The run log and the run records are written on the controller's disk too: neither may hold a secret.
     done = run(project, inventory_path, "--diff", "--report", f"json:{reports / 'run.json'}",
-               "--report", f"junit:{reports / 'run.xml'}")
+               "--report", f"junit:{reports / 'run.xml'}",
+               env={"PROVISIONING_LOG_PATH": str(reports / "run.log"),
+                    "PROVISIONING_RUNS_DATABASE": str(reports / "runs.db")})
     yield done, reports
 
 
@@ -153,7 +158,13 @@ def test_output_and_reports_show_no_secret(finished: tuple[subprocess.CompletedP
     # --diff of the vaulted copy source and of the vaulted template: three hosts each
     assert output.count("[content hidden: the source is encrypted]") == 6
     assert "rendered from an encrypted template" not in output
-    texts = {"output": output, "json": (reports / "run.json").read_text(), "junit": (reports / "run.xml").read_text()}
+    texts = {"output": output, "json": (reports / "run.json").read_text(), "junit": (reports / "run.xml").read_text(),
+             "log": (reports / "run.log").read_text()}
+    assert "the token is ********" in texts["log"]
+    # The records database as bytes, its write-ahead log included (what a disk holds, not what a query shows).
+    records = [path for path in reports.iterdir() if path.name.startswith("runs.db")]
+    assert records, "the run was not recorded"
+    texts.update({path.name: path.read_bytes().decode("latin-1") for path in records})
     for name, text in texts.items():
         for secret in SECRETS:
             assert secret not in text, f"{secret} in the {name}"
