@@ -12,17 +12,17 @@ once with the chosen verbosity:
 
 Trace lines go to stderr, each record in one ``write`` to the descriptor: a forked worker inherits the handler
 and writes its own lines, so a host's lines (a host is held by one worker) come out in the order they happened,
-and never interleave inside a line with another process's. They go through the vault masking
-(``runner.secrets.censor``) and into the run log (``log_path``) as well, as Ansible's verbose lines do.
+and never interleave inside a line with another process's. The command line passes what masks a line (the vault
+masking, ``runner.secrets.censor``) and what else records it (the run log, ``log_path``, as Ansible's verbose
+lines are): this module sits below both and imports neither.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import Final
-
-from runner.secrets.censor import censor_text
 
 TRACE_ROOT: Final = "runner"
 VERBOSE: Final = logging.INFO  # -vvv
@@ -40,17 +40,25 @@ def trace_level(verbosity: int) -> int:
     return _OFF
 
 
-class TraceHandler(logging.Handler):
-    """Writes each record as one line to a file descriptor (stderr), masked, and to the run log if one is open."""
+def _unchanged(text: str) -> str:
+    return text
 
-    def __init__(self, descriptor: int = 2, *, with_pid: bool = False):
+
+class TraceHandler(logging.Handler):
+    """Writes each record as one line to a file descriptor (stderr), passed through ``mask`` first, then hands
+    the line to ``also`` (the run log)."""
+
+    def __init__(self, descriptor: int = 2, *, with_pid: bool = False, mask: Callable[[str], str] = _unchanged,
+                 also: Callable[[str], None] | None = None):
         super().__init__()
         self.descriptor = descriptor
         self.with_pid = with_pid
+        self.mask = mask
+        self.also = also
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            text = censor_text(record.getMessage())
+            text = self.mask(record.getMessage())
         except Exception:  # a bad format string in a trace call must not end the run
             text = f"{record.msg!r} (unformattable trace arguments)"
         if self.with_pid:
@@ -62,23 +70,22 @@ class TraceHandler(logging.Handler):
                 data = data[written:]
         except OSError:
             return  # stderr closed or gone: the trace is lost, the run goes on
-        from runner.callbacks.log_file import run_log  # imported late: logging is set up before any log opens
-
-        log = run_log()
-        if log is not None:
-            log.info(text)
+        if self.also is not None:
+            self.also(text)
 
 
-def configure_trace(verbosity: int, descriptor: int = 2) -> None:
-    """Show the trace for ``verbosity`` on ``descriptor``; below ``-vvv`` there is no handler and no cost.
-    Called again (commands run in-process one after the other), it replaces what it set before."""
+def configure_trace(verbosity: int, descriptor: int = 2, *, mask: Callable[[str], str] = _unchanged,
+                    also: Callable[[str], None] | None = None) -> None:
+    """Show the trace for ``verbosity`` on ``descriptor``, each line through ``mask`` and then to ``also``; below
+    ``-vvv`` there is no handler and no cost. Called again (commands run in-process one after the other), it
+    replaces what it set before."""
     root = logging.getLogger(TRACE_ROOT)
     for handler in [h for h in root.handlers if isinstance(h, TraceHandler)]:
         root.removeHandler(handler)
     level = trace_level(verbosity)
     root.setLevel(level)
     if level < _OFF:
-        root.addHandler(TraceHandler(descriptor, with_pid=level <= DEBUG))
+        root.addHandler(TraceHandler(descriptor, with_pid=level <= DEBUG, mask=mask, also=also))
         root.propagate = False  # the trace is shown once, here, even if an embedding program logs at the root
     else:
         root.propagate = True

@@ -185,7 +185,7 @@ def test_levels_follow_the_verbosity_and_a_new_set_up_replaces_the_old(trace_pip
 
 def test_a_known_secret_is_masked_in_a_trace_line(trace_pipe: tuple[int, int]) -> None:
     read_end, write_end = trace_pipe
-    configure_trace(3, write_end)
+    configure_trace(3, write_end, mask=censor.censor_text)
     censor.remember("decrypted-secret-value")
     logging.getLogger("runner.connection.session").info("<%s> ESTABLISH", "decrypted-secret-value")
     assert os.read(read_end, 4096) == b"<********> ESTABLISH\n"
