@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import subprocess
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +20,8 @@ import pytest
 from runner.secrets import censor
 from runner.secrets.vault_format import encrypt
 from runner.util.logging import TRACE_ROOT, VERBOSE, configure_trace
-from tests.support.playbook_run import PlaybookRun, run_playbook
+from tests.support.playbook_run import CONFIG, PlaybookRun, run_playbook
+from tests.support.scripts import script
 
 VAULT_PASSWORD = "trace-test-password"
 VAULTED_ADDRESS = "vaulted-address-31337"  # the hosts' ansible_host: the trace names hosts by it
@@ -189,3 +191,15 @@ def test_a_known_secret_is_masked_in_a_trace_line(trace_pipe: tuple[int, int]) -
     censor.remember("decrypted-secret-value")
     logging.getLogger("runner.connection.session").info("<%s> ESTABLISH", "decrypted-secret-value")
     assert os.read(read_end, 4096) == b"<********> ESTABLISH\n"
+
+
+def test_an_ad_hoc_run_is_traced_and_timed_too(tmp_path: Path) -> None:
+    done = subprocess.run([script("provisioning"), "all", "-i", "localhost,", "-c", "local", "-m", "command",
+                           "-a", "echo hi", "-vvvv"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PROVISIONING_CONFIG": str(CONFIG)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^\[\d+\] <localhost> FRAMES sent load x2 [\d.]+ KiB, run \d+ B; .*\(module 'command'\)$",
+                     done.stderr, re.MULTILINE)
+    assert re.search(r"^\[\d+\] \[localhost\] TASK TIMING module 'command': changed [\d.]+ ms = templating ",
+                     done.stderr, re.MULTILINE)
+    assert "localhost | CHANGED | rc=0 >>\nhi\n" in done.stdout
