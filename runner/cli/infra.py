@@ -35,6 +35,7 @@ from runner.cli.run import run_plan
 from runner.cli.taskserv_catalog import catalog_of, catalog_table
 from runner.cli.taskserv_status import StatusCollector, status_of, status_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
+from runner.cli.verbosity import verbosity_option
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.infra import InfraPlays, compile_generated, taskserv_catalog
 from runner.errors import ExitCode, OptionError, did_you_mean
@@ -75,7 +76,7 @@ _RUN_OPTIONS = [
     click.option("-e", "--extra-vars", "extra_vars", multiple=True, help="Extra variables (key=value, YAML, @file)."),
     click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes."),
     click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE."),
-    click.option("-v", "--verbose", "verbosity", count=True, help="More output."),
+    verbosity_option,
 ]
 yes_option = click.option("-y", "--yes", is_flag=True, help="Delete without asking.")
 

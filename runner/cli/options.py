@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from runner.cli.verbosity import verbosity_option
 from runner.errors import OptionError
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("--list-hosts", is_flag=True, help="List the matching hosts and exit."),
     click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
                  help="Directory used as playbook_dir (for group_vars/host_vars and relative paths)."),
-    click.option("-v", "--verbose", "verbosity", count=True, help="More output (-vvvv for connection debugging)."),
+    verbosity_option,
 ]
 
 

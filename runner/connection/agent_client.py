@@ -6,6 +6,8 @@ import asyncio
 import collections
 import contextlib
 import json
+import logging
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,11 @@ from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 from runner.module_index import ModuleSource
+from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
+from runner.util.task_trace import current_task
 
 PUT_CHUNK = 1 << 18
+_log = logging.getLogger(__name__)
 
 
 class InterpreterNotFound(Exception):
@@ -39,8 +44,9 @@ def _file_chunks(path: Path) -> Iterator[bytes]:
 class AgentClient:
     """One running agent on one host, for one user. Requests are answered strictly in order."""
 
-    def __init__(self, host: str, process: RemoteProcess):
+    def __init__(self, host: str, process: RemoteProcess, address: str | None = None):
         self.host = host
+        self.address = address or host  # how the trace names the host, as the connection does
         self.process = process
         self.loaded: dict[str, str] = {}  # module name -> hash of the source the agent holds
         self.stderr_tail: collections.deque[bytes] = collections.deque(maxlen=32)
@@ -48,17 +54,26 @@ class AgentClient:
         self._lock = asyncio.Lock()
         self.dead = False
         self.info: dict[str, Any] = {}
+        # The current exchange's frames, kept only while the -vvvv trace is on: (kind, bytes) sent, and the
+        # count and bytes of the frames received.
+        self._tracing = False
+        self._sent: list[tuple[str, int]] = []
+        self._received = [0, 0]
 
     # -- start ---------------------------------------------------------------------------------------------
     @classmethod
     async def start(cls, transport: Transport, host: str, interpreter: str | None,
-                    become: BecomeSettings | None, timeout: float) -> AgentClient:
+                    become: BecomeSettings | None, timeout: float, *, address: str | None = None) -> AgentClient:
         command = start_command(interpreter)
         marker = prompt = ""
         if become is not None:
             command, marker, prompt = wrap(command, become)
+        started = time.perf_counter()
+        if _log.isEnabledFor(VERBOSE):
+            escalation = f" as {become.user} via {become.method}" if become is not None else ""
+            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "python3 (first found)", escalation)
         process = await transport.start(command)
-        client = cls(host, process)
+        client = cls(host, process, address)
         try:
             await asyncio.wait_for(client._handshake(become, marker, prompt, interpreter), timeout)
         except TimeoutError:
@@ -67,6 +82,13 @@ class AgentClient:
                 raise BecomeFailure(f"timed out waiting for privilege escalation prompt or success "
                                     f"({become.method} to {become.user})") from None
             raise ConnectionFailure(f"timed out starting the agent on {host}") from None
+        if _log.isEnabledFor(DEBUG):
+            info = client.info
+            version = ".".join(str(part) for part in info.get("python") or ()) or "?"
+            user = become.user if become is not None else "the login user"
+            _log.debug("<%s> AGENT started in %s: Python %s at %s, pid %s, uid %s, as %s", client.address,
+                       milliseconds(time.perf_counter() - started), version, info.get("executable", "?"),
+                       info.get("pid", "?"), info.get("uid", "?"), user)
         return client
 
     async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
@@ -170,6 +192,9 @@ class AgentClient:
             header_len, body_len = FRAME_HEADER.unpack(head)
             header = json.loads(await self.process.read_exactly(header_len))
             body = await self.process.read_exactly(body_len) if body_len else b""
+            if self._tracing:
+                self._received[0] += 1
+                self._received[1] += FRAME_HEADER.size + header_len + body_len
         except EOFError:
             await asyncio.sleep(0.05)  # let the stderr reader catch the agent's last words
             tail = b"".join(self.stderr_tail).decode(errors="replace").strip()
@@ -186,8 +211,15 @@ class AgentClient:
         if self.dead:
             raise ConnectionFailure(f"the agent on {self.host} has ended")
         async with self._lock:
+            self._tracing = _log.isEnabledFor(DEBUG)
+            started = time.perf_counter() if self._tracing else 0.0
+            if self._tracing:
+                self._sent.clear()
+                self._received[:] = [0, 0]
             try:
                 yield
+                if self._tracing:
+                    self._trace_exchange(time.perf_counter() - started)
             except ConnectionFailure:
                 self.dead = True
                 raise
@@ -202,9 +234,34 @@ class AgentClient:
     async def _receive(self) -> dict[str, Any]:
         return (await self._receive_frame())[0]
 
+    def _note(self, kind: str, frame: bytes) -> bytes:
+        """``frame``, noted for the trace as ``kind`` when it is on."""
+        if self._tracing:
+            self._sent.append((kind, len(frame)))
+        return frame
+
+    def _trace_exchange(self, seconds: float) -> None:
+        """One line per exchange: the frames sent (consecutive ones of a kind together, as a file's chunks), the
+        frames received and the round trip; the host-task being timed, if any, adds it to its module time."""
+        task = current_task.get()
+        if task is not None:
+            task.add_exchange(seconds)
+        groups: list[list[Any]] = []  # [kind, count, bytes]
+        for kind, length in self._sent:
+            if groups and groups[-1][0] == kind:
+                groups[-1][1] += 1
+                groups[-1][2] += length
+            else:
+                groups.append([kind, 1, length])
+        sent = ", ".join(f"{kind}{f' x{count}' if count > 1 else ''} {size(length)}"
+                         for kind, count, length in groups)
+        _log.debug("<%s> FRAMES sent %s; received %d frame%s %s; round trip %s%s", self.address, sent or "nothing",
+                   self._received[0], "" if self._received[0] == 1 else "s", size(self._received[1]),
+                   milliseconds(seconds), f" ({task.task})" if task is not None else "")
+
     async def request(self, header: dict[str, Any], body: bytes = b"") -> dict[str, Any]:
         async with self._exchange():
-            self.process.write(encode_frame(header, body))
+            self.process.write(self._note(header.get("op", "?"), encode_frame(header, body)))
             return await self._receive()
 
     # -- operations ----------------------------------------------------------------------------------------
@@ -217,11 +274,12 @@ class AgentClient:
             frames = []
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:
-                    frames.append(encode_frame({"op": "load", "name": source.name, "hash": source.digest},
-                                               source.source))
+                    frames.append(self._note("load", encode_frame(
+                        {"op": "load", "name": source.name, "hash": source.digest}, source.source)))
             module = modules[-1]
-            frames.append(encode_frame({"op": "run", "module": module.name, "params": params, "check": check,
-                                        "diff": diff, "env": environment or None, "background": background}))
+            frames.append(self._note("run", encode_frame(
+                {"op": "run", "module": module.name, "params": params, "check": check, "diff": diff,
+                 "env": environment or None, "background": background})))
             self.process.write(b"".join(frames))
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:
@@ -246,18 +304,18 @@ class AgentClient:
             previous = b""
             for chunk in chunks:
                 if previous:
-                    self.process.write(encode_frame({"op": "put", "path": remote_path, "temporary": temporary},
-                                                    previous))
+                    self.process.write(self._note("put", encode_frame(
+                        {"op": "put", "path": remote_path, "temporary": temporary}, previous)))
                     await self.process.drain()
                 previous = chunk
-            self.process.write(encode_frame({"op": "put", "path": remote_path, "final": True, "mode": mode,
-                                             "temporary": temporary}, previous))
+            self.process.write(self._note("put", encode_frame(
+                {"op": "put", "path": remote_path, "final": True, "mode": mode, "temporary": temporary}, previous)))
             return await self._receive()
 
     async def fetch(self, remote_path: str) -> tuple[dict[str, Any], bytes]:
         """Read a whole remote file; returns the final reply (checksum or failure) and the content."""
         async with self._exchange():
-            self.process.write(encode_frame({"op": "fetch", "path": remote_path}))
+            self.process.write(self._note("fetch", encode_frame({"op": "fetch", "path": remote_path})))
             chunks = []
             while True:
                 header, body = await self._receive_frame()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import getpass
+import logging
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +18,13 @@ from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
 from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
+from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
+from runner.util.task_trace import current_task
 
 __all__ = ["BecomeFailure", "HostSession"]
 
 AGENT_START_TIMEOUT = 30.0
+_log = logging.getLogger(__name__)
 
 
 def make_transport(settings: ConnectionSettings) -> Transport:
@@ -27,6 +33,13 @@ def make_transport(settings: ConnectionSettings) -> Transport:
     if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
         return SSHTransport(settings)
     raise ConnectionFailure(f"unknown connection type '{settings.connection}' (expected ssh or local)")
+
+
+def _add_setup(started: float) -> None:
+    """Count the time since ``started`` (opening the connection, starting an agent) in the timed host-task."""
+    task = current_task.get()
+    if task is not None:
+        task.add_setup(time.perf_counter() - started)
 
 
 class HostSession:
@@ -46,9 +59,14 @@ class HostSession:
                 self.transport = None  # the connection dropped: open a new one, as for the first task
                 self.agents.clear()
             if self.transport is None:
+                started = time.perf_counter()
                 transport = make_transport(self.settings)
+                if isinstance(transport, LocalTransport) and _log.isEnabledFor(VERBOSE):
+                    _log.info("<%s> ESTABLISH LOCAL CONNECTION FOR USER: %s", self.settings.address,
+                              getpass.getuser())
                 await transport.connect()
                 self.transport = transport
+                _add_setup(started)
             return self.transport
 
     async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
@@ -61,11 +79,13 @@ class HostSession:
             if key not in self.agents or self.agents[key].dead:
                 # An agent that died (the host rebooted, someone killed it) is replaced by a new one.
                 transport = await self._transport()
+                started = time.perf_counter()
                 # Starting an agent runs the user's login shell and a Python interpreter on the host: on a busy
                 # host that takes longer than opening the connection, so it gets more time than the connection.
                 self.agents[key] = await AgentClient.start(
                     transport, self.settings.name, self.settings.interpreter, become,
-                    max(self.settings.timeout, AGENT_START_TIMEOUT))
+                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address)
+                _add_setup(started)
             return self.agents[key]
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
@@ -73,6 +93,8 @@ class HostSession:
                          background: int | None = None) -> dict[str, Any]:
         info = self.index.get(name)
         client = await self.agent(become)
+        if _log.isEnabledFor(VERBOSE):
+            _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background)
 
@@ -82,17 +104,31 @@ class HostSession:
         transport = await self._transport()
         if executable:
             command = f"{executable} -c {shlex.quote(command)}"
+        started = time.perf_counter()
         if become is None:
-            return await transport.run(command, timeout=timeout)
+            return self._traced_raw(await transport.run(command, timeout=timeout), started)
         wrapped, marker, prompt = wrap(command, become)
         stdin = (become.password + "\n").encode() if become.password else None
-        result = await transport.run(wrapped, stdin=stdin, timeout=timeout)
+        result = self._traced_raw(await transport.run(wrapped, stdin=stdin, timeout=timeout), started)
         prefix = (marker + "\n").encode()
         if result.stdout.startswith(prefix):
             result.stdout = result.stdout[len(prefix):]
         elif result.rc != 0:
             raise BecomeFailure(explain_failure(result.stderr.decode(errors="replace"), become))
         result.stderr = result.stderr.replace(prompt.encode(), b"", 1)
+        return result
+
+    def _traced_raw(self, result: CommandResult, started: float) -> CommandResult:
+        """``result``, traced at -vvvv: its exit code and sizes, never the command or its output (a no_log task's
+        arguments are in them)."""
+        if _log.isEnabledFor(DEBUG):
+            seconds = time.perf_counter() - started
+            task = current_task.get()
+            if task is not None:
+                task.add_exchange(seconds)
+            _log.debug("<%s> RAW exec channel: rc=%d, stdout %s, stderr %s in %s%s", self.settings.address,
+                       result.rc, size(len(result.stdout)), size(len(result.stderr)), milliseconds(seconds),
+                       f" ({task.task})" if task is not None else "")
         return result
 
     async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,
@@ -103,6 +139,9 @@ class HostSession:
         return await (await self.agent(become)).fetch(remote_path)
 
     async def close(self) -> None:
+        if _log.isEnabledFor(DEBUG) and self.transport is not None:
+            _log.debug("<%s> CLOSE connection and %d agent%s", self.settings.address, len(self.agents),
+                       "" if len(self.agents) == 1 else "s")
         if self.transport is not None and self.transport.close_ends_processes:
             # Each agent reads its exit request, then the end of its stdin when the connection closes, and
             # cleans up on its own: waiting for every agent to report its exit would add a round trip per host

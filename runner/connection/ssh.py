@@ -9,21 +9,25 @@ answering, and every transport error is a ``ConnectionFailure``: the host is unr
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
+import time
 
 import asyncssh
 
 from runner.connection.settings import ConnectionSettings
 from runner.connection.ssh_args import SSHArgumentError
-from runner.connection.ssh_options import ssh_target
+from runner.connection.ssh_options import SSHTarget, ssh_target
 from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
+from runner.util.logging import DEBUG, VERBOSE, milliseconds
 
 _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asyncio.TimeoutError,
               asyncssh.ConnectionLost, socket.gaierror)
 
 _KNOWN_HOSTS: dict[str, tuple[float, asyncssh.SSHKnownHosts]] = {}
+_log = logging.getLogger(__name__)
 
 
 def _known_hosts(path: str) -> asyncssh.SSHKnownHosts | str:
@@ -118,6 +122,24 @@ class SSHProcess(RemoteProcess):
             pass
 
 
+def _describe(settings: ConnectionSettings, target: SSHTarget) -> str:
+    """How the connection was decided, for the -vvvv trace: where it goes, as whom, and which settings, files
+    and hops said so."""
+    options = target.options
+    decided = ", ".join(f"{keyword} from {source}" for keyword, source in sorted(target.sources.items())
+                        if keyword in ("Hostname", "Port", "User", "ProxyJump", "ProxyCommand"))
+    parts = [f"{settings.name} is {target.user}@{target.host}:{target.port}",
+             f"config files: {', '.join(options.get('config') or ()) or 'none'}",
+             f"jump host: {options.get('tunnel') or 'none'}"]
+    if options.get("client_keys"):
+        parts.append(f"keys: {', '.join(options['client_keys'])}")
+    if options.get("proxy_command"):
+        parts.append("proxy command set")
+    if decided:
+        parts.append(decided)
+    return "; ".join(parts)
+
+
 class SSHTransport(Transport):
     close_ends_processes = True
 
@@ -132,10 +154,18 @@ class SSHTransport(Transport):
         where = f"{s.address}:{target.port}" if target.host == s.address else \
             f"{s.address} ({target.host}:{target.port})"
         via = f" via {target.options['tunnel']}" if target.options.get("tunnel") else ""
+        if _log.isEnabledFor(VERBOSE):
+            _log.info("<%s> ESTABLISH SSH CONNECTION FOR USER: %s", s.address, target.user)
+        if _log.isEnabledFor(DEBUG):
+            _log.debug("<%s> SSH: %s", s.address, _describe(s, target))
         delay = 0.5
         for attempt in range(1, max(1, s.connect_retries) + 1):
+            started = time.perf_counter()
             try:
                 self.connection = await asyncssh.connect(target.host, client_factory=self._watch, **target.options)
+                if _log.isEnabledFor(DEBUG):
+                    _log.debug("<%s> SSH: connected in %s (attempt %d; handshake and authentication)", s.address,
+                               milliseconds(time.perf_counter() - started), attempt)
                 return
             except asyncssh.HostKeyNotVerifiable as exc:
                 raise ConnectionFailure(
@@ -146,10 +176,12 @@ class SSHTransport(Transport):
                 raise ConnectionFailure(
                     f"permission denied logging in to {where}{via} as {user} (publickey/password)") from None
             except _TRANSIENT as exc:
+                reason = str(exc) or type(exc).__name__
                 if attempt >= s.connect_retries:
-                    reason = str(exc) or type(exc).__name__
                     raise ConnectionFailure(
                         f"failed to connect to {where}{via} after {attempt} attempts: {reason}") from None
+                _log.debug("<%s> SSH: attempt %d failed after %s (%s); retrying in %.1f s", s.address, attempt,
+                           milliseconds(time.perf_counter() - started), reason, delay)
                 await asyncio.sleep(delay)
                 delay *= 2
             except ValueError as exc:  # asyncssh refusing an option's value (an unknown cipher, say)

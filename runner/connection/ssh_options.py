@@ -40,11 +40,15 @@ _TRUE, _FALSE = ("yes", "true"), ("no", "false")
 
 @dataclass
 class SSHTarget:
-    """The address to give asyncssh, and its options; ``port`` is for messages (the config may set it)."""
+    """The address to give asyncssh, and its options; ``port`` and ``user`` are for messages and the trace (the
+    configuration files may set them), as is ``sources``: where each option given came from (``ssh_args``,
+    ``connection settings``, ...; the OpenSSH configuration or a default for the port and the user)."""
 
     host: str
     port: int
     options: dict[str, Any] = field(default_factory=dict)
+    user: str = ""
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +119,7 @@ def ssh_target(settings: ConnectionSettings, known_hosts: Callable[[str], Any]) 
     builder = _OptionBuilder(settings, target, known_hosts)
     for lower, (keyword, value, source) in resolution.values.items():
         builder.apply(lower, keyword, value, source)
+        target.sources[keyword] = source
     if resolution.identity_files:
         builder.identity_files(resolution.identity_files)
     builder.finish()
@@ -284,6 +289,13 @@ class _OptionBuilder:
         if "port" not in self.options:  # asyncssh takes the port from the configuration; this is for messages
             configured = self._from_config("Port")
             self.target.port = int(configured) if configured else DEFAULT_PORT
+            self.target.sources["Port"] = "OpenSSH configuration" if configured else "default"
+        if "username" in self.options:
+            self.target.user = self.options["username"]
+        else:  # as asyncssh decides it: the configuration's User, else the local user
+            configured = self._from_config("User")
+            self.target.user = configured or getpass.getuser()
+            self.target.sources["User"] = "OpenSSH configuration" if configured else "local user"
 
 
 def _algorithms(name: str) -> Callable[[_OptionBuilder, str], None]:

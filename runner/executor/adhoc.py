@@ -26,6 +26,7 @@ from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.pool import WorkerPool
 from runner.executor.variables import pick_connection_vars
 from runner.module_index import ModuleIndex
+from runner.util import task_trace
 
 
 @dataclass
@@ -86,6 +87,17 @@ class AdhocContext:
         return ChainMap(self.run.extra_vars, self.run.host_vars(host))
 
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
+        if not task_trace.tracing_tasks():
+            return await self._run_module(host)
+        from runner.executor.task_exec import status_of  # only for the -vvvv trace
+
+        trace = task_trace.begin(host, f"module '{self.run.module}'")
+        result = await self._run_module(host)
+        trace.work_done()
+        trace.finish(status_of(result))
+        return result
+
+    async def _run_module(self, host: str) -> dict[str, Any]:
         from runner.templating import Templar, TemplateError
 
         variables = self._variables(host)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -27,7 +28,10 @@ from typing import Any, Protocol
 
 from runner.secrets import censor
 from runner.util.heap import release_collection, thaw_collection
+from runner.util.logging import DEBUG, milliseconds
 from runner.util.parent_death import die_with_parent
+
+_log = logging.getLogger(__name__)
 
 
 class WorkerContext(Protocol):
@@ -186,6 +190,12 @@ class WorkerPool:
             self.connections.append(parent_end)
             self.processes.append(process)
         self.assignment = {host: index % count for index, host in enumerate(hosts)}
+        if _log.isEnabledFor(DEBUG):
+            _log.debug("WORKERS started: %d process%s for %d host%s (forks=%d)", count, "" if count == 1 else "es",
+                       len(hosts), "" if len(hosts) == 1 else "s", self.forks)
+            for index, process in enumerate(self.processes):
+                held = [host for host, worker in self.assignment.items() if worker == index]
+                _log.debug("WORKER pid %s holds %s", process.pid, ", ".join(held) or "no host yet")
         self._ids = itertools.count()
         self._pending: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}  # job -> (worker, result)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -225,6 +235,8 @@ class WorkerPool:
             for worker in self.assignment.values():
                 loads[worker] += 1
             self.assignment[host] = loads.index(min(loads))
+            if _log.isEnabledFor(DEBUG):
+                _log.debug("WORKER pid %s now also holds %s", self.processes[self.assignment[host]].pid, host)
 
     async def run(self, host: str, payload: Any) -> dict[str, Any]:
         """Run one job for ``host`` on its worker and wait for the result."""
@@ -248,6 +260,7 @@ class WorkerPool:
                 conn.send((_UPDATE, message))
 
     async def close(self) -> None:
+        _log.debug("WORKERS stopping: %d process%s", len(self.processes), "" if len(self.processes) == 1 else "es")
         for conn in self.connections:
             try:
                 conn.send((_STOP,))
@@ -258,6 +271,7 @@ class WorkerPool:
 
     def abort(self) -> None:
         """Ctrl-C: every worker stops its agents and exits; the controller waits for them, briefly."""
+        _log.debug("WORKERS aborting: %d process%s", len(self.processes), "" if len(self.processes) == 1 else "es")
         for conn in self.connections:
             try:
                 conn.send((_ABORT,))
@@ -267,11 +281,16 @@ class WorkerPool:
         self._detach()
 
     def _join(self, timeout: float) -> None:
+        started = time.perf_counter()
         for process in self.processes:
             process.join(timeout)
             if process.is_alive():
+                _log.debug("WORKER pid %s did not end within %.0f s: killed", process.pid, timeout)
                 process.kill()
                 process.join(1)
+            if _log.isEnabledFor(DEBUG):
+                _log.debug("WORKER pid %s ended (exit code %s), %s after the stop", process.pid, process.exitcode,
+                           milliseconds(time.perf_counter() - started))
 
     def _detach(self) -> None:
         thaw_collection()

@@ -44,6 +44,7 @@ from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
+from runner.util import task_trace
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 _COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
@@ -124,12 +125,15 @@ class PlaybookWorker:
     async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         node = self.nodes[payload["task"]]
         started = time.monotonic()
+        trace = task_trace.begin(host, describe_task(node)) if task_trace.tracing_tasks() else None
         try:
             variables = task_variables(self, host, node, payload)
             result = await self._run_node(host, node, variables, payload)
         except (TemplateError, TaskFailure, ActionFailed, BadConnectionVariable) as exc:
             message = exc.message if isinstance(exc, UserError) else str(exc)
             result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
+        if trace is not None:
+            trace.work_done()
         result["_status"] = status_of(result)
         result["_duration"] = round(time.monotonic() - started, 6)
         if result.get("failed") and self._flag("ignore_errors", host, node, payload):
@@ -142,6 +146,8 @@ class PlaybookWorker:
             result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
         if self._flag("no_log", host, node, payload):
             result = censor(result)
+        if trace is not None:
+            trace.finish(result["_status"])
         return result
 
     def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
