@@ -22,6 +22,16 @@ class RecordsError(UserError):
     """The runs database cannot be opened, read or written."""
 
 
+class NotRecorded(RecordsError):
+    """No such run, host or result in the runs database."""
+
+
+def unreadable(target: DatabaseTarget, exc: Exception) -> RecordsError:
+    """A database error while reading, as one line naming the database (never its password)."""
+    cause = getattr(exc, "orig", None) or exc
+    return RecordsError(f"cannot read the runs database {target.shown}: {str(cause).strip().splitlines()[0]}")
+
+
 def create_records_engine(target: DatabaseTarget) -> Engine:
     """An engine for ``target``; a SQLite file's directory is made (mode 0700: runs hold results) if missing."""
     if target.path is None:
