@@ -98,8 +98,8 @@ def one_result(connection: Connection, result_id: int) -> dict[str, Any]:
 def timeline(connection: Connection, run_id: int) -> dict[str, Any]:
     """A run as a grid: its hosts, and each task (in order, with its play) with each host's result, if any."""
     find_run(connection, run_id)
-    play_names = dict(connection.execute(select(plays.c.id, plays.c.name).where(plays.c.run_id == run_id))
-                      .tuples().all())
+    play_names = {play.id: play.name
+                  for play in connection.execute(select(plays.c.id, plays.c.name).where(plays.c.run_id == run_id))}
     cells: dict[int, dict[str, dict[str, Any]]] = {}
     hosts: dict[str, None] = {}
     for row in connection.execute(select(host_results).where(host_results.c.run_id == run_id)
