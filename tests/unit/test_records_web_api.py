@@ -3,6 +3,9 @@ real local-connection runs: pages and filters, each resource, errors as statuses
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -11,7 +14,7 @@ import pytest
 
 from runner.records.web.openapi import PATHS
 from runner.secrets import censor
-from tests.support.records import run_in_process, write
+from tests.support.records import run_in_process, start_run, write
 from tests.support.records_web import fetch, serving
 
 SECRET = "correct-horse-battery-staple"
@@ -199,3 +202,44 @@ def test_pages_answer_errors_as_pages(base: str) -> None:
     assert fetch(f"{base}/?status=bogus").status == 400
     assert fetch(f"{base}/static/..%2fserver.py").status == 404
     assert fetch(f"{base}/static/app.css").headers["Content-Type"].startswith("text/css")
+
+
+WAITING = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: wait for the release
+      wait_for:
+        path: "{{ release }}"
+        timeout: 300
+"""
+
+
+def _until(condition: object, what: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        time.sleep(0.2)
+
+
+def test_a_run_killed_outright_is_served_as_interrupted(tmp_path: Path) -> None:
+    database = str(tmp_path / "runs.db")
+    running = start_run(write(tmp_path, "wait.yml", WAITING), database, "-e", f"release={tmp_path / 'never'}")
+    try:
+        _until(lambda: Path(database).exists(), "the run's database")
+        with serving(database) as base:
+            def status() -> str | None:
+                items = fetch(f"{base}/api/runs").json()["items"]
+                return items[0]["status"] if items else None
+
+            _until(lambda: status() == "running", "the run to be recorded as running")
+            os.killpg(running.pid, signal.SIGKILL)
+            running.wait(timeout=60)
+            _until(lambda: status() == "interrupted", "the server to see the controller gone")
+            assert fetch(f"{base}/runs/1/live").text.count('data-status="interrupted"') == 1
+    finally:
+        if running.poll() is None:
+            os.killpg(running.pid, signal.SIGKILL)
+            running.wait()
+        assert running.stdout is not None
+        running.stdout.close()

@@ -12,7 +12,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from runner.records.alchemy_store import AlchemyStore
-from runner.records.database import unreadable
+from runner.records.database import create_records_engine, unreadable
 from runner.records.liveness import mark_interrupted
 from runner.records.location import DatabaseTarget
 from runner.records.reading import open_records
@@ -24,7 +24,10 @@ T = TypeVar("T")
 class RecordsReader:
     def __init__(self, target: DatabaseTarget):
         self.target = target
-        self.engine: Engine = open_records(target)
+        # Opening migrates the database and marks dead runs (writes, as any command that opens it); the
+        # requests then read through an engine of their own that takes no write lock.
+        self._writer: Engine = open_records(target)
+        self.engine: Engine = create_records_engine(target, reading=True)
         self._checked = time.monotonic()
         self._lock = threading.Lock()
 
@@ -42,9 +45,10 @@ class RecordsReader:
             if time.monotonic() - self._checked < LIVENESS_INTERVAL:
                 return
             self._checked = time.monotonic()
-        with self.engine.begin() as connection:
+        with self._writer.begin() as connection:
             mark_interrupted(AlchemyStore(connection=connection))
 
     def close(self) -> None:
         self.engine.dispose()
+        self._writer.dispose()
 
