@@ -7,9 +7,7 @@ The database is ``--database`` (a SQLite file or a postgresql:// URL), else the 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,35 +15,11 @@ import click
 
 from runner.cli.common import Group, report_errors
 from runner.cli.options import CONTEXT_SETTINGS
-from runner.errors import ExitCode, OptionError
-
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
-_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-STATUSES = ("running", "ok", "failed", "unreachable", "error", "interrupted")
+from runner.errors import ExitCode
+from runner.records.periods import RUN_STATUSES, parse_duration, parse_since
 
 out_option = click.option("--out", type=click.Choice(["table", "json"]), default="table", show_default=True,
                           help="Print a table for people or JSON for tools.")
-
-
-def parse_duration(text: str, option: str) -> timedelta:
-    """``30m``, ``12h``, ``7d``, ``2w`` → a timedelta."""
-    match = _DURATION.match(text)
-    if not match:
-        raise OptionError(f"{option} {text!r}: expected a number and a unit (s, m, h, d, w), for example 7d")
-    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
-
-
-def parse_since(text: str) -> datetime:
-    """A duration back from now (``2h``, ``7d``) or a date or time (``2026-11-01``, ``2026-11-01T08:00``, UTC
-    unless it says otherwise)."""
-    if _DURATION.match(text):
-        return datetime.now(UTC) - parse_duration(text, "--since")
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise OptionError(f"--since {text!r}: expected a duration (2h, 7d) or a date (2026-11-01, "
-                          "2026-11-01T08:00)") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _emit(out: str, data: Any, table: Callable[[Any], str]) -> None:
@@ -55,17 +29,22 @@ def _emit(out: str, data: Any, table: Callable[[Any], str]) -> None:
         click.echo(table(data))
 
 
+def _target(database: str | None) -> Any:
+    """The runs database named by ``--database``, else by the configuration, else the default one."""
+    from runner.config import load_config
+    from runner.records import database_target
+
+    return database_target(database if database is not None else load_config().runs_database, Path.cwd())
+
+
 def _with_records(database: str | None, action: Callable[[Any], Any], *, write: bool = False) -> Any:
     """Run ``action`` on a connection to the runs database (in a transaction when ``write``)."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from runner.config import load_config
-    from runner.records import database_target
-    from runner.records.database import RecordsError
+    from runner.records.database import unreadable
     from runner.records.reading import open_records
 
-    setting = database if database is not None else load_config().runs_database
-    target = database_target(setting, Path.cwd())
+    target = _target(database)
     try:
         engine = open_records(target)
         try:
@@ -74,8 +53,7 @@ def _with_records(database: str | None, action: Callable[[Any], Any], *, write: 
         finally:
             engine.dispose()
     except SQLAlchemyError as exc:
-        cause = getattr(exc, "orig", None) or exc
-        raise RecordsError(f"cannot read the runs database {target.shown}: {str(cause).strip().splitlines()[0]}")
+        raise unreadable(target, exc) from None
 
 
 @click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
@@ -91,7 +69,7 @@ def main(context: click.Context, database: str | None) -> None:
 @main.command(name="list")
 @click.option("--playbook", help="Only runs of this playbook (its path, or the end of it: site.yml).")
 @click.option("--host", help="Only runs that touched this host.")
-@click.option("--status", type=click.Choice(STATUSES), help="Only runs that ended this way.")
+@click.option("--status", type=click.Choice(RUN_STATUSES), help="Only runs that ended this way.")
 @click.option("--since", help="Only runs started since: a duration back from now (2h, 7d) or a date (2026-11-01).")
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="At most this many.")
 @out_option
@@ -174,3 +152,52 @@ def prune(database: str | None, older_than: str, out: str) -> int:
     pruned = _with_records(database, lambda connection: prune_runs(connection, age), write=True)
     _emit(out, pruned, lambda counts: f"pruned {counts['runs']} runs and {counts['files']} unused files")
     return ExitCode.OK
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; any but a loopback one needs --auth.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+              help="The port to listen on (0: any free port, printed).")
+@click.option("--auth", type=click.Choice(["none", "token", "basic"]), default="none", show_default=True,
+              help="token: a bearer token (or Basic auth with it as the password); basic: users of --password-file.")
+@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The token of --auth token (default: the PROVISIONING_RUNS_TOKEN variable).")
+@click.option("--password-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Users of --auth basic: user:bcrypt-hash lines, as htpasswd -B writes them.")
+@click.pass_obj
+@report_errors
+def serve(database: str | None, host: str, port: int, auth: str, token_file: Path | None,
+          password_file: Path | None) -> int:
+    """Serve the records read-only: a JSON API (/api/openapi.json describes it) and web pages."""
+    from runner.records.web.access import make_access
+    from runner.records.web.server import start_server
+
+    access = make_access(auth, host, token_file=token_file, password_file=password_file)
+    reader = _open_reader(database)
+    try:
+        server = start_server(reader, access, host, port)
+        shown_host = f"[{host}]" if ":" in host else host
+        click.echo(f"serving the run records of {reader.target.shown} at "
+                   f"http://{shown_host}:{server.server_address[1]}/ (Ctrl-C stops)", err=True)
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+    finally:
+        reader.close()
+    return ExitCode.OK
+
+
+def _open_reader(database: str | None) -> Any:
+    """The web server's reader of the runs database."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from runner.records.database import unreadable
+    from runner.records.web.reader import RecordsReader
+
+    target = _target(database)
+    try:
+        return RecordsReader(target)
+    except SQLAlchemyError as exc:
+        raise unreadable(target, exc) from None

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.records.periods import shown_seconds, shown_time
 from runner.util.table import render_table
 
 _COUNT_LABELS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
-
-
-def _when(iso: str | None) -> str:
-    """``2026-11-25T09:38:29.246324Z`` → ``2026-11-25 09:38:29``."""
-    return iso.replace("T", " ")[:19] if iso else "-"
-
-
-def _seconds(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.2f}s" if value < 60 else f"{int(value // 60)}m{value % 60:04.1f}s"
 
 
 def _where(file: str | None, line: int | None) -> str:
@@ -28,7 +18,7 @@ def runs_table(found: list[dict[str, Any]]) -> str:
     rows = [("ID", "STARTED", "DURATION", "STATUS", "KIND", "HOSTS", "CHANGED", "FAILED", "PLAYBOOK")]
     for run in found:
         status = run["status"] + (" (check)" if run["check_mode"] else "")
-        rows.append((str(run["id"]), _when(run["started_at"]), _seconds(run["duration"]), status, run["kind"],
+        rows.append((str(run["id"]), shown_time(run["started_at"]), shown_seconds(run["duration"]), status, run["kind"],
                      str(run["hosts"]), str(run["changed"]), str(run["failed_hosts"]), run["playbook"] or ""))
     return render_table(rows)
 
@@ -39,8 +29,8 @@ def run_report(run: dict[str, Any]) -> str:
              f"  command:  {run['command']}",
              f"  by:       {run['user']}@{run['controller']} (pid {run['pid']})",
              f"  project:  {run['project_path']}" + (f" (git {run['git_commit'][:12]})" if run["git_commit"] else ""),
-             f"  started:  {_when(run['started_at'])} UTC, ended {_when(run['ended_at'])} "
-             f"({_seconds(run['duration'])})",
+             f"  started:  {shown_time(run['started_at'])} UTC, ended {shown_time(run['ended_at'])} "
+             f"({shown_seconds(run['duration'])})",
              f"  modes:    check={'yes' if run['check_mode'] else 'no'} diff={'yes' if run['diff_mode'] else 'no'}"
              + (f", plan {run['plan_hash'][:12]}" if run["plan_hash"] else "")]
     for play in run["plays"]:
@@ -51,7 +41,7 @@ def run_report(run: dict[str, Any]) -> str:
             for result in task["hosts"]:
                 state = result["status"] + (" (ignored)" if result["ignored"] else "")
                 target = result["host"] + (f" -> {result['delegated_to']}" if result["delegated_to"] else "")
-                lines.append(f"    {state}: [{target}] {_seconds(result['duration'])}")
+                lines.append(f"    {state}: [{target}] {shown_seconds(result['duration'])}")
     if run["hosts"]:
         lines += ["", "HOSTS", _indent(render_table(
             [("HOST", *(label.upper() for label in _COUNT_LABELS))]
@@ -59,7 +49,7 @@ def run_report(run: dict[str, Any]) -> str:
     if run["slowest_tasks"]:
         lines += ["", "SLOWEST TASKS", _indent(render_table(
             [("DURATION", "TASK", "WHERE")]
-            + [(_seconds(task["duration"]), task["name"], _where(task["file"], task["line"]))
+            + [(shown_seconds(task["duration"]), task["name"], _where(task["file"], task["line"]))
                for task in run["slowest_tasks"]]))]
     return "\n".join(lines)
 
@@ -71,7 +61,7 @@ def host_report(history: dict[str, Any]) -> str:
         if found is None:
             lines.append(f"  {label}: never")
         else:
-            lines.append(f"  {label}: run {found['run']} at {_when(found['ended_at'])}: {found['task']} "
+            lines.append(f"  {label}: run {found['run']} at {shown_time(found['ended_at'])}: {found['task']} "
                          f"({_where(found['file'], found['line'])})"
                          + (f": {found['msg']}" if key == "last_failed" and found["msg"] else ""))
     facts = history["facts"]
@@ -80,14 +70,14 @@ def host_report(history: dict[str, Any]) -> str:
                                              "architecture", "default_ipv4") if key in facts}
         if isinstance(shown.get("default_ipv4"), dict):
             shown["default_ipv4"] = shown["default_ipv4"].get("address", "")
-        lines.append(f"  facts (run {history['facts_run']}, {_when(history['facts_updated_at'])}): "
+        lines.append(f"  facts (run {history['facts_run']}, {shown_time(history['facts_updated_at'])}): "
                      + ", ".join(f"{key}={value}" for key, value in shown.items())
                      + f" ({len(facts)} facts; --out json shows them all)")
     else:
         lines.append("  facts: none recorded")
     rows = [("RUN", "STARTED", "STATUS", *(label.upper() for label in _COUNT_LABELS), "PLAYBOOK")]
     for run in history["runs"]:
-        rows.append((str(run["id"]), _when(run["started_at"]), run["status"],
+        rows.append((str(run["id"]), shown_time(run["started_at"]), run["status"],
                      *(str(run["counts"][label]) for label in _COUNT_LABELS), run["playbook"] or run["kind"]))
     return "\n".join([*lines, "", _indent(render_table(rows))])
 

@@ -22,8 +22,20 @@ class RecordsError(UserError):
     """The runs database cannot be opened, read or written."""
 
 
-def create_records_engine(target: DatabaseTarget) -> Engine:
-    """An engine for ``target``; a SQLite file's directory is made (mode 0700: runs hold results) if missing."""
+class NotRecorded(RecordsError):
+    """No such run, host or result in the runs database."""
+
+
+def unreadable(target: DatabaseTarget, exc: Exception) -> RecordsError:
+    """A database error while reading, as one line naming the database (never its password)."""
+    cause = getattr(exc, "orig", None) or exc
+    return RecordsError(f"cannot read the runs database {target.shown}: {str(cause).strip().splitlines()[0]}")
+
+
+def create_records_engine(target: DatabaseTarget, *, reading: bool = False) -> Engine:
+    """An engine for ``target``; a SQLite file's directory is made (mode 0700: runs hold results) if missing.
+    A ``reading`` engine's SQLite transactions are deferred: they take no write lock, so a server answering
+    many reads never makes a run's writer wait."""
     if target.path is None:
         return _postgres_engine(target)
     target.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -40,7 +52,7 @@ def create_records_engine(target: DatabaseTarget) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 

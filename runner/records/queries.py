@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, case, delete, desc, exists, func, or_, select, update
 
-from runner.records.database import RecordsError
+from runner.records.database import NotRecorded, RecordsError
 from runner.records.schema import files, host_facts, host_results, plays, run_files, run_hosts, runs, tasks
 
 COUNTS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
@@ -33,17 +33,17 @@ def _seconds(start: datetime | None, end: datetime | None) -> float | None:
     return round((end - start).total_seconds(), 3) if start and end else None
 
 
-def _run_summary(row: Any) -> dict[str, Any]:
+def run_summary(row: Any) -> dict[str, Any]:
     return {"id": row.id, "kind": row.kind, "status": row.status, "playbook": row.playbook,
             "started_at": iso(row.started_at), "ended_at": iso(row.ended_at),
             "duration": _seconds(row.started_at, row.ended_at), "exit_code": row.exit_code, "user": row.user,
             "controller": row.controller, "check_mode": bool(row.check_mode)}
 
 
-def _run(connection: Connection, run_id: int) -> Any:
+def find_run(connection: Connection, run_id: int) -> Any:
     row = connection.execute(select(runs).where(runs.c.id == run_id)).first()
     if row is None:
-        raise RecordsError(f"no run {run_id} in the runs database")
+        raise NotRecorded(f"no run {run_id} in the runs database")
     return row
 
 
@@ -54,23 +54,37 @@ def _playbook_matches(playbook: str) -> Any:
 
 
 # -- list ---------------------------------------------------------------------------------------------------
-def list_runs(connection: Connection, *, playbook: str | None = None, host: str | None = None,
-              status: str | None = None, since: datetime | None = None, limit: int = 20) -> list[dict[str, Any]]:
-    """The newest runs first, with their host counts."""
-    query = select(runs).order_by(desc(runs.c.started_at), desc(runs.c.id)).limit(limit)
+def _run_filters(playbook: str | None, host: str | None, status: str | None, since: datetime | None) -> list[Any]:
+    conditions = []
     if playbook:
-        query = query.where(_playbook_matches(playbook))
+        conditions.append(_playbook_matches(playbook))
     if host:
-        query = query.where(exists().where(and_(run_hosts.c.run_id == runs.c.id, run_hosts.c.host == host)))
+        conditions.append(exists().where(and_(run_hosts.c.run_id == runs.c.id, run_hosts.c.host == host)))
     if status:
-        query = query.where(runs.c.status == status)
+        conditions.append(runs.c.status == status)
     if since:
-        query = query.where(runs.c.started_at >= since)
-    found = [_run_summary(row) for row in connection.execute(query)]
+        conditions.append(runs.c.started_at >= since)
+    return conditions
+
+
+def list_runs(connection: Connection, *, playbook: str | None = None, host: str | None = None,
+              status: str | None = None, since: datetime | None = None, limit: int = 20,
+              offset: int = 0) -> list[dict[str, Any]]:
+    """The newest runs first (skipping ``offset`` of them), with their host counts."""
+    query = (select(runs).where(*_run_filters(playbook, host, status, since))
+             .order_by(desc(runs.c.started_at), desc(runs.c.id)).limit(limit).offset(offset))
+    found = [run_summary(row) for row in connection.execute(query)]
     totals = _host_totals(connection, [run["id"] for run in found])
     for run in found:
         run.update(totals.get(run["id"], {"hosts": 0, "changed": 0, "failed_hosts": 0}))
     return found
+
+
+def count_runs(connection: Connection, *, playbook: str | None = None, host: str | None = None,
+               status: str | None = None, since: datetime | None = None) -> int:
+    """How many runs ``list_runs`` would list with these filters and no limit."""
+    query = select(func.count()).select_from(runs).where(*_run_filters(playbook, host, status, since))
+    return int(connection.execute(query).scalar_one())
 
 
 def _host_totals(connection: Connection, run_ids: list[int]) -> dict[int, dict[str, int]]:
@@ -87,8 +101,8 @@ def _host_totals(connection: Connection, run_ids: list[int]) -> dict[int, dict[s
 # -- show ---------------------------------------------------------------------------------------------------
 def show_run(connection: Connection, run_id: int) -> dict[str, Any]:
     """One run: what ran it, its plays and tasks with each host's result, per-host counts, the slowest tasks."""
-    row = _run(connection, run_id)
-    detail = _run_summary(row)
+    row = find_run(connection, run_id)
+    detail = run_summary(row)
     detail.update({"command": row.command, "pid": row.pid, "project_path": row.project_path,
                    "git_commit": row.git_commit, "diff_mode": bool(row.diff_mode), "plan_hash": row.plan_hash})
     results: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -124,14 +138,15 @@ def show_run(connection: Connection, run_id: int) -> dict[str, Any]:
 
 
 # -- host ---------------------------------------------------------------------------------------------------
-def host_history(connection: Connection, host: str, *, limit: int = 20) -> dict[str, Any]:
+def host_history(connection: Connection, host: str, *, limit: int = 20, offset: int = 0) -> dict[str, Any]:
     """A host's runs (newest first, with its counts in each), its last change and failure, its latest facts."""
     history = []
     for row in connection.execute(select(runs, *(run_hosts.c[name] for name in COUNTS))
                                   .join(run_hosts, run_hosts.c.run_id == runs.c.id)
                                   .where(run_hosts.c.host == host)
-                                  .order_by(desc(runs.c.started_at), desc(runs.c.id)).limit(limit)):
-        summary = _run_summary(row)
+                                  .order_by(desc(runs.c.started_at), desc(runs.c.id))
+                                  .limit(limit).offset(offset)):
+        summary = run_summary(row)
         summary["counts"] = {name: getattr(row, name) for name in COUNTS}
         history.append(summary)
     facts = connection.execute(select(host_facts).where(host_facts.c.host == host)).first()
@@ -143,7 +158,7 @@ def host_history(connection: Connection, host: str, *, limit: int = 20) -> dict[
               "facts_updated_at": iso(facts.updated_at) if facts else None,
               "facts_run": facts.run_id if facts else None}
     if not history and facts is None:
-        raise RecordsError(f"no run recorded for host '{host}'")
+        raise NotRecorded(f"no run recorded for host '{host}'")
     return answer
 
 
@@ -164,7 +179,7 @@ def _last_result(connection: Connection, host: str, condition: Any) -> dict[str,
 def diff_runs(connection: Connection, first: int, second: int) -> dict[str, Any]:
     """What differs between two runs of one playbook: the files it read, the plan, each task's outcome per host,
     the hosts."""
-    a, b = _run(connection, first), _run(connection, second)
+    a, b = find_run(connection, first), find_run(connection, second)
     if a.playbook != b.playbook:
         raise RecordsError(f"runs {first} and {second} are of different playbooks ({a.playbook or a.kind}, "
                            f"{b.playbook or b.kind}): only runs of one playbook compare")
@@ -181,7 +196,7 @@ def diff_runs(connection: Connection, first: int, second: int) -> dict[str, Any]
                                   "only_in": first if not after else second if not before else None})
     hosts_a = {h.host for h in connection.execute(select(run_hosts.c.host).where(run_hosts.c.run_id == first))}
     hosts_b = {h.host for h in connection.execute(select(run_hosts.c.host).where(run_hosts.c.run_id == second))}
-    return {"runs": [_run_summary(a), _run_summary(b)], "playbook": a.playbook,
+    return {"runs": [run_summary(a), run_summary(b)], "playbook": a.playbook,
             "plan_changed": a.plan_hash != b.plan_hash,
             "git": {"before": a.git_commit, "after": b.git_commit},
             "files": {"changed": sorted(p for p in set(files_a) & set(files_b) if files_a[p] != files_b[p]),
