@@ -138,7 +138,7 @@ def finish(module, path, original, new, msg, create_parents=False):
     params = module.params
     change = ContentChange(module, path, original, new)
     written = change.write(params.get("backup", False), params.get("validate"), create_parents)
-    attribute_diff = {}
+    attribute_diff = {}  # type: dict
     attributes_changed = change.set_attributes(attribute_diff)
     result = change.result(msg, written, attributes_changed, attribute_diff)
     if change.backup_file:

@@ -853,7 +853,7 @@ def run_command_task(module, use_shell=False, executable=None):
     """
     params = module.params
     result = {"changed": False, "cmd": None, "rc": None, "stdout": "", "stderr": "", "stdout_lines": [],
-              "stderr_lines": [], "start": None, "end": None, "delta": None, "msg": ""}
+              "stderr_lines": [], "start": None, "end": None, "delta": None, "msg": ""}  # type: dict
 
     def fail(msg):
         module.fail(msg, **dict((key, value) for key, value in result.items() if key != "msg"))

@@ -99,7 +99,7 @@ def assemble_fragments(directory, delimiter=None, regexp=None, ignore_hidden=Fal
     """
     pattern = re.compile(regexp) if regexp else None
     separator = _delimiter_bytes(delimiter) if delimiter else b""
-    parts = []
+    parts = []  # type: list[bytes]
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
         if pattern is not None and not pattern.search(name):

@@ -328,7 +328,7 @@ def walk_source_tree(src, follow_links):
     """
     base = src.rstrip("/") or "/"
     prefix = "" if src.endswith("/") else os.path.basename(base)
-    tree = {"files": [], "directories": [prefix] if prefix else [], "links": []}
+    tree = {"files": [], "directories": [prefix] if prefix else [], "links": []}  # type: dict[str, list]
     for walk_root, dirnames, filenames in os.walk(base, followlinks=follow_links):
         relative_root = prefix if walk_root == base else os.path.join(prefix, os.path.relpath(walk_root, base))
         dirnames.sort()

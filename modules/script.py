@@ -5,6 +5,7 @@ role's or playbook's files, sends it) and this module, called twice: first to de
 all (creates/removes, check mode) and where it goes, then to run it and remove it.
 """
 
+import io
 import os
 import shlex
 import tempfile
@@ -86,13 +87,14 @@ UPLOAD = "_provisioning_upload"  # in the first call's reply: where to send the 
 def split_script(text):
     """``'files/x.sh --a "b c"'`` -> ('files/x.sh', '--a "b c"'): the script's name, and its arguments as written
     (quotes and shell syntax kept, as the shell on the host reads them)."""
-    lexer = shlex.shlex(text.strip(), posix=True)
+    stream = io.StringIO(text.strip())
+    lexer = shlex.shlex(stream, posix=True)
     lexer.whitespace_split = True
     try:
         name = lexer.get_token()
     except ValueError as exc:
         raise ValueError("cannot read the script's name from %r: %s" % (text, exc))
-    rest = lexer.instream.read().strip()
+    rest = stream.read().strip()  # what the lexer has not read yet
     return name or "", rest
 
 

@@ -7,6 +7,7 @@ anything else is a bug in provisioning and is reported as an internal error.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -118,7 +119,7 @@ class ConnectionFailure(Exception):
     """A host cannot be reached or its agent cannot be started: the host is UNREACHABLE, not failed."""
 
 
-def did_you_mean(word: str, candidates: list[str] | set[str] | tuple[str, ...]) -> str | None:
+def did_you_mean(word: str, candidates: Collection[str]) -> str | None:
     """A hint such as "did you mean 'become'?" for a misspelt keyword, or None when nothing is close."""
     close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None

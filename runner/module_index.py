@@ -122,7 +122,7 @@ class ModuleIndex:
         return info
 
     def names(self) -> list[str]:
-        found = set()
+        found: set[str] = set()
         for directory in self.dirs:
             if directory.is_dir():
                 found.update(p.stem for p in directory.glob("*.py") if not p.stem.startswith("_"))

@@ -34,14 +34,14 @@ class Positions:
         return self.items[index]
 
 
-class PositionedDict(dict):  # type: ignore[type-arg]
+class PositionedDict(dict[Any, Any]):
     """A mapping read from YAML: ``lc`` holds positions, ``source_path`` the file."""
 
     lc: Positions
     source_path: str
 
 
-class PositionedList(list):  # type: ignore[type-arg]
+class PositionedList(list[Any]):
     lc: Positions
     source_path: str
 

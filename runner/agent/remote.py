@@ -100,24 +100,25 @@ class BytecodeCache(object):
             return None
         return path
 
-    def _path(self, name, digest):
-        return os.path.join(self.directory, "%s-%s.%s" % (name, digest, self.magic))
+    def _path(self, directory, name, digest):
+        return os.path.join(directory, "%s-%s.%s" % (name, digest, self.magic))
 
     def code(self, name, digest, source, filename):
         """The code object of ``source`` (whose sha256 is ``digest``, already checked)."""
-        if self.directory is not None:
+        directory = self.directory
+        if directory is not None:
             try:
-                with open(self._path(name, digest), "rb") as handle:
+                with open(self._path(directory, name, digest), "rb") as handle:
                     return marshal.loads(handle.read())
             except (OSError, EOFError, ValueError, TypeError):
                 pass
         code = compile(source, filename, "exec")
-        if self.directory is not None:
-            self._store(name, digest, code)
+        if directory is not None:
+            self._store(directory, name, digest, code)
         return code
 
-    def _store(self, name, digest, code):
-        path = self._path(name, digest)
+    def _store(self, directory, name, digest, code):
+        path = self._path(directory, name, digest)
         try:
             replace_file(path, marshal.dumps(code))
         except OSError:
@@ -126,13 +127,13 @@ class BytecodeCache(object):
         # sharing this home directory) may be removing them too.
         prefix, suffix, current = name + "-", "." + self.magic, os.path.basename(path)
         try:
-            entries = os.listdir(self.directory)
+            entries = os.listdir(directory)
         except OSError:
             return
         for entry in entries:
             if entry.startswith(prefix) and entry.endswith(suffix) and entry != current:
                 try:
-                    os.unlink(os.path.join(self.directory, entry))
+                    os.unlink(os.path.join(directory, entry))
                 except OSError:
                     pass
 
@@ -196,6 +197,7 @@ class AbortWatch(object):
 
     def __init__(self, agent):
         self.agent = agent
+        self.main_thread = threading.main_thread().ident  # the thread the signal must reach: a started one
         self.wake_read, self.wake_write = os.pipe()
         self.thread = threading.Thread(target=self._watch)
         self.thread.daemon = True
@@ -215,7 +217,8 @@ class AbortWatch(object):
         readable, _, _ = select.select([self.agent.channel.reader.fileno(), self.wake_read], [], [])
         if self.wake_read in readable:
             return
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGHUP)
+        if self.main_thread is not None:
+            signal.pthread_kill(self.main_thread, signal.SIGHUP)
         readable, _, _ = select.select([self.wake_read], [], [], STOP_GRACE)
         if not readable:
             self.agent.cleanup()

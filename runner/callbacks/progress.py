@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import time
-from typing import Any
+from typing import Any, TextIO, cast
 
 from rich.console import Console, RenderableType
 from rich.live import Live
@@ -50,7 +50,8 @@ class ProgressDisplay(Callback):
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
                  console: Console | None = None, log: LogFile | None = None):
         self.console = console or Console(no_color=nocolor, highlight=False)
-        stream = ConsoleStream(self.console)
+        # A TextIOBase, which writes as a TextIO does, though typeshed keeps the two classes apart.
+        stream = cast(TextIO, ConsoleStream(self.console))
         self.full = DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, err=stream,
                                    columns=max(79, self.console.width - 1), hide=("ok", "changed", "skipped"),
                                    log=log)

@@ -289,8 +289,8 @@ def encrypt_string(strings: tuple[str, ...], names: tuple[str, ...], prompt: boo
         import getpass
 
         name = names[0] if names else None
-        value = getpass.getpass("String to encrypt (hidden): ")
-        items.append((name, value.encode("utf-8")))
+        typed = getpass.getpass("String to encrypt (hidden): ")
+        items.append((name, typed.encode("utf-8")))
     elif stdin_name or strings == (STDIO,) or not strings:
         if strings not in ((), (STDIO,)):
             raise OptionError("--stdin-name reads standard input: give no STRING with it")

@@ -31,7 +31,7 @@ from runner.infra import Cluster, Infra, TaskservRef, load_infra
 from runner.infra.hosts import host_groups, provisioning_vars
 from runner.infra.servers import AnyServer
 from runner.loader.role import role_files
-from runner.models import PlayList
+from runner.models import Play, PlayList
 from runner.models.base import POSITION_KEY
 from runner.models.validation import raise_collected, validate
 from runner.providers.action import SETTING_ARGUMENTS
@@ -496,6 +496,8 @@ def _compile(compiler: Compiler, plays: list[dict[str, Any]], base: Path) -> Non
         compiler.error(exc)
         return
     for play in read:
+        # Built here as plays: a play list read from a file may also hold playbook and infra imports.
+        assert isinstance(play, Play), play
         # import_role shows a role's defaults and vars to the whole play (Compiler.compile_play): a health check
         # (a task beside the role) reads the port the role's defaults set, a cluster's taskserv another's.
         compiler.compile_play(play, base.resolve())

@@ -61,8 +61,8 @@ class Setting:
     @property
     def ini_keys(self) -> tuple[tuple[str, str], ...]:
         """Every (section, key) this setting can be written under, the main spelling first."""
-        extra = tuple(tuple(spelling.split(".", 1)) for spelling in self.also)
-        return ((self.section, self.key or self.name), *extra)  # type: ignore[return-value]
+        extra = tuple((section, key) for section, _, key in (spelling.partition(".") for spelling in self.also))
+        return ((self.section, self.key or self.name), *extra)
 
 
 S = Setting

@@ -195,5 +195,5 @@ class ConnectionSettings:
         if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
             values["connection"] = "local"
         values["name"] = name
-        return replace(base, **{k: str(v) if k in _TEXT_SETTINGS else v
-                                for k, v in values.items()})
+        changes: dict[str, Any] = {k: str(v) if k in _TEXT_SETTINGS else v for k, v in values.items()}
+        return replace(base, **changes)

@@ -216,7 +216,7 @@ class SSHTransport(Transport):
         if completed.exit_status is None and completed.exit_signal is None:
             raise self._lost()  # the channel closed without the command's end: the connection went
         rc = completed.exit_status if completed.exit_status is not None else 255
-        return CommandResult(rc, bytes(completed.stdout or b""), bytes(completed.stderr or b""))
+        return CommandResult(rc, _output_bytes(completed.stdout), _output_bytes(completed.stderr))
 
     def is_closed(self) -> bool:
         return self.connection is None or self.connection.is_closed()
@@ -229,3 +229,10 @@ class SSHTransport(Transport):
             except (TimeoutError, asyncssh.Error, OSError):
                 pass
             self.connection = None
+
+
+def _output_bytes(output: bytes | str | None) -> bytes:
+    """A command's output: bytes, as run without an encoding; asyncssh's type also allows text."""
+    if isinstance(output, str):
+        return output.encode()
+    return bytes(output or b"")

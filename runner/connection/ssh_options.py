@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from asyncssh.config import SSHClientConfig  # asyncssh's own OpenSSH config reader (Host, Match, Include)
+from asyncssh.config import SSHClientConfig, SSHConfig  # asyncssh's own OpenSSH config reader (Host, Match, Include)
 
 from runner.connection.settings import ConnectionSettings
 from runner.connection.ssh_args import SSHArgumentError, parse_ssh_args
@@ -134,8 +134,8 @@ class _OptionBuilder:
         self.target = target
         self.options = target.options
         self.known_hosts = known_hosts
-        self.identities_only = False
-        self._config: SSHClientConfig | None = None
+        self.only_given_identities = False  # IdentitiesOnly: the agent offers only the given keys
+        self._config: SSHConfig | None = None
 
     def apply(self, lower: str, keyword: str, value: str, source: str) -> None:
         handler = _HANDLERS.get(lower)
@@ -247,7 +247,7 @@ class _OptionBuilder:
         self.options["local_addr"] = (value, 0)
 
     def identities_only(self, value: str) -> None:
-        self.identities_only = self._bool(value)
+        self.only_given_identities = self._bool(value)
 
     def identity_files(self, paths: list[str]) -> None:
         self.options["client_keys"] = [os.path.expanduser(self._expand(path)) for path in paths]
@@ -275,7 +275,7 @@ class _OptionBuilder:
         return self._config.get(keyword)
 
     def finish(self) -> None:
-        if self.identities_only:
+        if self.only_given_identities:
             if self.options.get("client_keys"):
                 self.options["agent_identities"] = self.options["client_keys"]  # the agent offers only these
             else:

@@ -84,7 +84,8 @@ class AdhocContext:
         self.settings = SettingsCache()
 
     def _variables(self, host: str) -> Mapping[str, Any]:
-        return ChainMap(self.run.extra_vars, self.run.host_vars(host))
+        # Read only: ChainMap's stubs want every map mutable, though writes only ever go to the first.
+        return ChainMap(self.run.extra_vars, self.run.host_vars(host))  # type: ignore[arg-type]
 
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
         if not task_trace.tracing_tasks():

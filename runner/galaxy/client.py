@@ -94,6 +94,8 @@ class _TimeoutAdapter(HTTPAdapter):
 class RegistryClient(oras.provider.Registry):
     """One registry, connected on first use."""
 
+    auth: Any  # oras's authentication backend, set by oras and replaced by _set_auth (oras ships no types)
+
     def __init__(self, connection: Connection):
         verify: bool | str = connection.ca_bundle or connection.verify_tls
         super().__init__(hostname=connection.registry, insecure=False, tls_verify=verify, auth_backend="token")

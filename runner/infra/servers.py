@@ -31,6 +31,8 @@ from runner.models.types import Text, Variables, expected
 from runner.positions import position_of
 
 PROVIDERS = ("local", "aws", "upcloud")
+Network = Literal["public", "utility"]
+NETWORKS: tuple[Network, ...] = ("public", "utility")  # an UpCloud server's interfaces unless told
 
 
 class TaskservRef(Model):
@@ -151,8 +153,8 @@ class UpcloudSettings(CloudSettings):
     plan: Text = Field(default="1xCPU-2GB", description="The plan (1xCPU-2GB, 2xCPU-4GB ...)")
     user: Text | None = Field(default="root", description="The login user created on the server")
     disk_gb: PositiveInt | None = Field(default=25, description="Size of the system disk in GB")
-    network: list[Literal["public", "utility"]] = Field(
-        default_factory=lambda: ["public", "utility"], description="Network interfaces the server gets")
+    network: list[Network] = Field(default_factory=lambda: list(NETWORKS),
+                                   description="Network interfaces the server gets")
 
 
 SETTINGS: dict[str, type[ServerSettings]] = {"local": LocalSettings, "aws": AwsSettings, "upcloud": UpcloudSettings}

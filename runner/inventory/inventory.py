@@ -24,6 +24,14 @@ class Inventory:
     ``Group.vars`` directly, call ``refresh()``.
     """
 
+    # Caches, emptied by every change (_clear_caches)
+    _selections: dict[tuple[tuple[str, ...], str | None], list[Host]]
+    _group_hosts: dict[str, list[Host]]
+    _order: dict[Host, int]
+    _host_vars: dict[Host, dict[str, Any]]
+    _group_vars: dict[tuple[Group, ...], dict[str, Any]]
+    _groups: dict[str, list[str]] | None
+
     def __init__(self, playbook_dir: Path | None = None) -> None:
         self.hosts: dict[str, Host] = {}
         self.groups: dict[str, Group] = {}
@@ -226,12 +234,12 @@ class Inventory:
             self.refresh()
 
     def _clear_caches(self) -> None:
-        self._selections: dict[tuple[tuple[str, ...], str | None], list[Host]] = {}
-        self._group_hosts: dict[str, list[Host]] = {}
-        self._order: dict[Host, int] = {}
-        self._host_vars: dict[Host, dict[str, Any]] = {}
-        self._group_vars: dict[tuple[Group, ...], dict[str, Any]] = {}
-        self._groups: dict[str, list[str]] | None = None
+        self._selections = {}
+        self._group_hosts = {}
+        self._order = {}
+        self._host_vars = {}
+        self._group_vars = {}
+        self._groups = None
 
     def _warn(self, message: str) -> None:
         if message not in self.warnings:

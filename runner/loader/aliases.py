@@ -24,7 +24,7 @@ MAX_ALIAS_VALUES = 1_000_000
 def _children(node: Node) -> list[Node]:
     if isinstance(node, MappingNode):
         return [part for pair in node.value for part in pair]
-    return node.value  # type: ignore[no-any-return]
+    return node.value
 
 
 def check_alias_expansion(root: Node, path: str) -> None:
@@ -92,6 +92,7 @@ def bounded_safe_load(text: str, source: str, *, all_documents: bool = False) ->
         documents = []
         while loader.check_node():
             node = loader.get_node()
+            assert node is not None  # check_node() said a document follows
             check_alias_expansion(node, source)
             documents.append(loader.construct_document(node))
         return documents

@@ -29,7 +29,7 @@ from runner.positions import PositionedDict, PositionedList, Positions
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):
     source_path = "<string>"
 
     def construct_positioned_mapping(self, node: MappingNode) -> Any:

@@ -21,8 +21,9 @@ from runner.models.types import expected
 from runner.positions import position_of
 
 # A mapping built by a validator (``- common`` in ``roles:`` becomes ``{"role": "common"}``) carries the position of
-# what was written under this key; no YAML key can be equal to it.
-POSITION_KEY = object()
+# what was written under this key; no YAML key can be equal to it. Typed Any: it sits among the string keys of
+# mappings that are otherwise ``dict[str, Any]``.
+POSITION_KEY: Any = object()
 
 
 def report(info: ValidationInfo | None, error: UserError) -> None:

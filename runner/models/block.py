@@ -45,9 +45,11 @@ class Block(CommonKeywords, Conditional, Delegatable, Notifiable):
 class HandlerBlock(Block):
     """A block in ``handlers:``; its items are handlers."""
 
-    block: HandlerList = Field(default_factory=list)
-    rescue: HandlerList = Field(default_factory=list)
-    always: HandlerList = Field(default_factory=list)
+    # Narrowed from Block's task lists: a type checker sees lists as invariant, but these are only read through
+    # Block (never appended to), and pydantic needs the narrower type to read handlers.
+    block: HandlerList = Field(default_factory=list)  # type: ignore[assignment]
+    rescue: HandlerList = Field(default_factory=list)  # type: ignore[assignment]
+    always: HandlerList = Field(default_factory=list)  # type: ignore[assignment]
 
 
 TaskEntry = Annotated[

@@ -9,7 +9,7 @@ free-form string that the compiler splits into ``k=v`` words once it knows the m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Annotated, Any
 
@@ -248,7 +248,8 @@ def _read_meta(data: dict[Any, Any], call: ActionCall, source: Source) -> None:
     data["module_args"] = args.strip()
 
 
-_SPECIAL_READERS = {
+# action name → what reads its task beyond the common keywords
+_SPECIAL_READERS: dict[str, Callable[[dict[Any, Any], ActionCall, Source], None]] = {
     **dict.fromkeys(REMOVED_ACTIONS, _reject_removed),
     IMPORT_PLAYBOOK: _reject_playbook_import,
     INCLUDE_TASKS: partial(_read_include, TasksInclude),

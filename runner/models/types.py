@@ -219,7 +219,7 @@ Percent = Annotated[
 def _one_or_many(item: Any, item_schema: dict[str, Any], *, commas: bool = False) -> Any:
     """A list of ``item``, also written as one item (or, with ``commas``, as ``"a,b"``)."""
     return Annotated[
-        list[item],  # type: ignore[valid-type]
+        list[item],
         BeforeValidator(_comma_separated if commas else _listed),
         WithJsonSchema({"anyOf": [item_schema, {"type": "array", "items": item_schema}]}),
     ]

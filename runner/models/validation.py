@@ -9,7 +9,7 @@ of them are raised together.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
@@ -67,8 +67,21 @@ def _order(error: UserError) -> tuple[str, int, int]:
     return position.path, position.line or 0, position.column or 0
 
 
-def validate(target: type[T] | Any, data: Any, *, is_module: Callable[[str], bool] | None = None,
-             errors: list[UserError] | None = None, where: SourcePosition | None = None) -> T:
+# A model class gives an instance of it (or None on failure when ``errors`` collects the problems); an alias such
+# as ``list[TaskEntry]`` or an ``Annotated`` type is not a class to a type checker, and gives Any.
+@overload
+def validate(target: type[T], data: Any, *, is_module: Callable[[str], bool] | None = None,
+             errors: None = None, where: SourcePosition | None = None) -> T: ...
+@overload
+def validate(target: type[T], data: Any, *, is_module: Callable[[str], bool] | None = None,
+             errors: list[UserError], where: SourcePosition | None = None) -> T | None: ...
+@overload
+def validate(target: Any, data: Any, *, is_module: Callable[[str], bool] | None = None,
+             errors: list[UserError] | None = None, where: SourcePosition | None = None) -> Any: ...
+
+
+def validate(target: Any, data: Any, *, is_module: Callable[[str], bool] | None = None,
+             errors: list[UserError] | None = None, where: SourcePosition | None = None) -> Any:
     """``data`` read into ``target`` (a model or any type pydantic knows, such as ``list[TaskEntry]``).
 
     Every problem is raised at once as a ``ParseError`` (``ParseErrors`` when there are several). Pass
@@ -85,9 +98,9 @@ def validate(target: type[T] | Any, data: Any, *, is_module: Callable[[str], boo
         collected.extend(translate(exc, data, where))
     if errors is not None:
         errors.extend(collected)
-        return None if collected else result  # type: ignore[return-value]
+        return None if collected else result
     raise_collected(collected)
-    return result  # type: ignore[return-value]
+    return result
 
 
 def validate_within(target: type[T], data: Any, context: dict[str, Any] | None,

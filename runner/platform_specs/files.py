@@ -33,10 +33,13 @@ def _summary(model: type[SeedModel]) -> str:
     return " ".join((model.__doc__ or "").split()).split(". ")[0].rstrip(".")
 
 
+_SEED_MODELS: tuple[type[SeedModel], ...] = (
+    NestedProvisioning, *NESTED_SCHEMAS, *GOLDEN_IMAGE_SCHEMAS, *OCI_REGISTRY_SCHEMAS)
+
 # kind → (what a file of that kind holds, the type it is read into)
 SEED_KINDS: dict[str, tuple[str, Any]] = {
     kind_of(model): (_summary(model), model)
-    for model in (NestedProvisioning, *NESTED_SCHEMAS, *GOLDEN_IMAGE_SCHEMAS, *OCI_REGISTRY_SCHEMAS)
+    for model in _SEED_MODELS
 }
 SEED_KINDS[kind_of(OCIRegistryConfig)] = (
     "OCI registry configuration for artifact and image distribution (any type: Zot, Harbor, distribution, "

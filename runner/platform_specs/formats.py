@@ -87,8 +87,9 @@ def _cron_item(item: str, lowest: int, highest: int, names: tuple[str, ...]) -> 
     bounds = span.split("-")
     if len(bounds) > 2:
         return False
-    values = [_cron_value(bound, lowest, names) for bound in bounds]
-    return all(value is not None and lowest <= value <= highest for value in values) and values == sorted(values)
+    values = [value for value in (_cron_value(bound, lowest, names) for bound in bounds) if value is not None]
+    in_range = all(lowest <= value <= highest for value in values)
+    return len(values) == len(bounds) and in_range and values == sorted(values)
 
 
 def _cron_value(text: str, lowest: int, names: tuple[str, ...]) -> int | None:

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from runner.platform_specs.base import SeedModel
 from runner.platform_specs.checks import above, at_least, at_most_chars, at_most_items, between, exact_chars, non_empty
-from runner.platform_specs.types import Bool, Timestamp
+from runner.platform_specs.types import Timestamp, YamlBool
 
 Sha256 = Annotated[str, exact_chars(64, "SHA256 checksum must be 64 characters")]
 
@@ -38,28 +38,28 @@ class GoldenImageConfig(SeedModel):
         None, description="Taskservs to pre-install")
     taskserv_versions: dict[str, str] | None = Field(None, description="Taskserv version pinning")
     exclude_taskservs: list[str] | None = Field(None, description="Taskservs to exclude")
-    optimize: Bool | None = Field(False, description="Run optimizations")
-    include_dev_tools: Bool | None = Field(False, description="Include development tools")
-    include_kernel_headers: Bool | None = Field(False, description="Include kernel headers")
-    cleanup_package_manager: Bool | None = Field(True, description="Cleanup apt/yum caches")
+    optimize: YamlBool | None = Field(False, description="Run optimizations")
+    include_dev_tools: YamlBool | None = Field(False, description="Include development tools")
+    include_kernel_headers: YamlBool | None = Field(False, description="Include kernel headers")
+    cleanup_package_manager: YamlBool | None = Field(True, description="Cleanup apt/yum caches")
     disk_size_gb: Annotated[int, between(10, 500, "Disk size must be 10-500 GB")] | None = Field(
         30, description="Disk size (10-500 GB)")
     disk_format: Literal["qcow2", "raw", "vmdk"] | None = Field("qcow2", description="Disk format")
-    compression: Bool | None = Field(True, description="Enable compression")
-    cache_enabled: Bool | None = Field(True, description="Cache built images")
+    compression: YamlBool | None = Field(True, description="Enable compression")
+    cache_enabled: YamlBool | None = Field(True, description="Cache built images")
     cache_ttl_days: Annotated[int, between(1, 365, "Cache TTL must be 1-365 days")] | None = Field(
         30, description="Cache validity period")
     cache_storage: str | None = Field(None, description="Custom cache path")
     network_config: str | None = Field(None, description="Cloud-init network config")
     dns_servers: list[str] | None = Field(None, description="Custom DNS servers")
-    security_hardening: Bool | None = Field(False, description="Apply security hardening")
-    auto_updates: Bool | None = Field(True, description="Enable automatic updates")
+    security_hardening: YamlBool | None = Field(False, description="Apply security hardening")
+    auto_updates: YamlBool | None = Field(True, description="Enable automatic updates")
     ssh_public_keys: list[str] | None = Field(None, description="Pre-loaded SSH keys")
     build_timeout_minutes: Annotated[int, at_least(5, "Build timeout must be at least 5 minutes")] | None = Field(
         30, description="Build timeout")
     build_retries: Annotated[int, at_least(0, "Build retries must be non-negative")] | None = Field(  # added
         3, description="Retry failed builds")
-    parallel_builds: Bool | None = Field(False, description="Allow parallel builds")
+    parallel_builds: YamlBool | None = Field(False, description="Allow parallel builds")
 
 
 class GoldenImageBuildJob(SeedModel):
@@ -112,7 +112,7 @@ class GoldenImageVersion(SeedModel):
     usage_count: int | None = Field(0, description="Number of VMs using")
     vm_instances: list[str] | None = Field(None, description="VMs using this version")
     last_used_at: Timestamp | None = Field(None, description="Last VM creation time")
-    deprecated: Bool | None = Field(False, description="Mark as deprecated")
+    deprecated: YamlBool | None = Field(False, description="Mark as deprecated")
     replacement_version: str | None = Field(None, description="Recommended replacement")
 
 
@@ -131,7 +131,7 @@ class GoldenImageCache(SeedModel):
     accessed_at: Timestamp | None = Field(None, description="Last access time")
     expires_at: Timestamp | None = Field(None, description="Cache expiration time")
     ttl_days: int | None = Field(None, description="Time-to-live in days")
-    is_valid: Bool = Field(True, description="Cache is still valid")
+    is_valid: YamlBool = Field(True, description="Cache is still valid")
     checksum: Sha256 = Field(description="SHA256 checksum")
     last_verification: Timestamp | None = Field(None, description="Last verification time")
     access_count: Annotated[int, at_least(0, "Access count must be non-negative")] | None = Field(
@@ -145,23 +145,23 @@ class ImageBuildSteps(SeedModel):
 
     KIND = "build steps"
 
-    prepare_base: Bool | None = Field(True, description="Prepare base OS")
-    update_packages: Bool | None = Field(True, description="Update packages")
-    install_dependencies: Bool | None = Field(True, description="Install dependencies")
-    install_taskservs: Bool | None = Field(True, description="Install taskservs")
+    prepare_base: YamlBool | None = Field(True, description="Prepare base OS")
+    update_packages: YamlBool | None = Field(True, description="Update packages")
+    install_dependencies: YamlBool | None = Field(True, description="Install dependencies")
+    install_taskservs: YamlBool | None = Field(True, description="Install taskservs")
     install_order: list[str] | None = Field(None, description="Installation order")
-    parallel_install: Bool | None = Field(False, description="Parallel installation")
-    apply_config: Bool | None = Field(True, description="Apply configuration")
-    apply_security_hardening: Bool | None = Field(False, description="Security hardening")
-    apply_optimizations: Bool | None = Field(False, description="Performance optimizations")
-    run_tests: Bool | None = Field(True, description="Run tests")
+    parallel_install: YamlBool | None = Field(False, description="Parallel installation")
+    apply_config: YamlBool | None = Field(True, description="Apply configuration")
+    apply_security_hardening: YamlBool | None = Field(False, description="Security hardening")
+    apply_optimizations: YamlBool | None = Field(False, description="Performance optimizations")
+    run_tests: YamlBool | None = Field(True, description="Run tests")
     test_scripts: list[str] | None = Field(None, description="Custom test scripts")
-    cleanup_caches: Bool | None = Field(True, description="Cleanup package caches")
-    cleanup_temp_files: Bool | None = Field(True, description="Cleanup temp files")
-    remove_build_artifacts: Bool | None = Field(True, description="Remove build artifacts")
-    compress_image: Bool | None = Field(True, description="Compress final image")
-    generate_checksums: Bool | None = Field(True, description="Generate checksums")
-    verify_image: Bool | None = Field(True, description="Verify image integrity")
+    cleanup_caches: YamlBool | None = Field(True, description="Cleanup package caches")
+    cleanup_temp_files: YamlBool | None = Field(True, description="Cleanup temp files")
+    remove_build_artifacts: YamlBool | None = Field(True, description="Remove build artifacts")
+    compress_image: YamlBool | None = Field(True, description="Compress final image")
+    generate_checksums: YamlBool | None = Field(True, description="Generate checksums")
+    verify_image: YamlBool | None = Field(True, description="Verify image integrity")
 
 
 class ImageBuildPolicy(SeedModel):
@@ -179,22 +179,22 @@ class ImageBuildPolicy(SeedModel):
         60, description="Maximum build time")
     max_image_size_gb: Annotated[int, at_least(10, "Max image size must be >= 10 GB")] = Field(
         100, description="Maximum image size")
-    cache_enabled: Bool = True
+    cache_enabled: YamlBool = True
     cache_location: str = Field(description="Cache directory path")
     default_cache_ttl_days: Annotated[int, at_least(1, "Cache TTL must be >= 1 day")] = 30
     max_cache_size_gb: Annotated[int, at_least(50, "Max cache size must be >= 50 GB")] = Field(
         500, description="Max cache disk space")
-    auto_cleanup_expired: Bool = Field(True, description="Auto-cleanup old caches")
+    auto_cleanup_expired: YamlBool = Field(True, description="Auto-cleanup old caches")
     cleanup_interval_hours: int = 24
     min_disk_free_percent: Annotated[int, between(5, 50, "Free percent must be 5-50%")] = Field(
         10, description="Keep 10% free")
-    auto_create_versions: Bool = Field(True, description="Auto-version builds")
+    auto_create_versions: YamlBool = Field(True, description="Auto-version builds")
     # A plain string in the original whose comment lists its values.
     version_naming: Literal["semantic", "timestamp", "sequential"] = Field(
         "semantic", description="semantic, timestamp, sequential")
-    default_optimize: Bool = False
-    default_compression: Bool = True
-    default_security_hardening: Bool = False
+    default_optimize: YamlBool = False
+    default_compression: YamlBool = True
+    default_security_hardening: YamlBool = False
 
 
 class GoldenImageRegistry(SeedModel):

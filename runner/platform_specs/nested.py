@@ -17,7 +17,7 @@ from pydantic import Field
 from runner.platform_specs.base import SeedModel
 from runner.platform_specs.checks import Rule, above, at_least, between, matches, non_empty, non_empty_list, satisfies
 from runner.platform_specs.formats import PORT_RANGE, is_address_in, is_network, is_port_range
-from runner.platform_specs.types import Bool, PortMap, Timestamp
+from runner.platform_specs.types import PortMap, Timestamp, YamlBool
 
 VolumeType = Literal["local", "nfs", "cifs", "cloud", "host"]
 NetworkType = Literal["bridge", "overlay", "host", "vlan"]
@@ -36,7 +36,7 @@ class VolumeConfig(SeedModel):
         None, description="Volume size in GB")
     mount_path: Annotated[str, non_empty("Mount path required"), matches("^/", "Mount path must be absolute")] = (
         Field(description="Mount point inside container/VM"))
-    readonly: Bool | None = Field(False, description="Read-only mount")
+    readonly: YamlBool | None = Field(False, description="Read-only mount")
     mount_mode: str | None = Field("755", description="Unix mount mode")
     host: str | None = Field(None, description="Remote host (for NFS/CIFS)")
     path: str | None = Field(None, description="Remote path (for NFS/CIFS)")
@@ -85,11 +85,11 @@ class NetworkConfig(SeedModel):
     gateway: str | None = Field(None, description="Gateway IP")
     dns_servers: list[str] | None = Field(None, description="DNS servers")
     mtu: int | None = Field(1500, description="MTU size")
-    dhcp_enabled: Bool | None = Field(True, description="DHCP enabled")
+    dhcp_enabled: YamlBool | None = Field(True, description="DHCP enabled")
     dhcp_start: str | None = Field(None, description="DHCP range start")
     dhcp_end: str | None = Field(None, description="DHCP range end")
-    allow_outbound: Bool | None = Field(True, description="Allow outbound traffic")
-    allow_inbound: Bool | None = Field(False, description="Allow inbound traffic")
+    allow_outbound: YamlBool | None = Field(True, description="Allow outbound traffic")
+    allow_inbound: YamlBool | None = Field(False, description="Allow inbound traffic")
     rules: list[dict[str, str]] | None = Field(None, description="Network rules")
     bandwidth_limit_mbps: int | None = Field(None, description="Bandwidth limit")
     latency_ms: int | None = Field(None, description="Artificial latency")
@@ -108,7 +108,7 @@ class NestedVmConfig(SeedModel):
     memory_mb: Annotated[int, between(512, 65536, "Memory must be 512MB-64GB")] = Field(
         2048, description="Memory in MB")
     disk_gb: Annotated[int, between(5, 1000, "Disk must be 5-1000GB")] = Field(20, description="Disk size in GB")
-    nested_virt: Bool | None = Field(True, description="Enable nested virtualization")
+    nested_virt: YamlBool | None = Field(True, description="Enable nested virtualization")
     base_image: str | None = Field("ubuntu-22.04", description="Base image")
     from_golden_image: str | None = Field(None, description="Golden image to use")
     networks: list[str] = Field(description="Network names to connect")
@@ -116,7 +116,7 @@ class NestedVmConfig(SeedModel):
     dns: list[str] | None = Field(None, description="DNS servers")
     volumes: list[str] | None = Field(None, description="Volume names to attach")
     extra_disks: list[dict[str, int]] | None = Field(None, description="Additional disks {name: size_gb}")
-    auto_start: Bool | None = Field(False, description="Auto-start on parent boot")
+    auto_start: YamlBool | None = Field(False, description="Auto-start on parent boot")
     start_order: int | None = Field(100, description="Startup order")
     restart_policy: Literal["no", "always", "on-failure"] | None = "always"
 
@@ -142,7 +142,7 @@ class ContainerConfig(SeedModel):
     environment: dict[str, str] | None = Field(None, description="Environment variables")
     volumes: list[dict[str, str]] | None = Field(None, description="Volume mounts {name: path}")
     tmpfs: int | None = Field(None, description="Tmpfs size in MB")
-    auto_start: Bool | None = Field(False, description="Auto-start on VM boot")
+    auto_start: YamlBool | None = Field(False, description="Auto-start on VM boot")
     restart_policy: Literal["no", "unless-stopped", "always"] | None = "unless-stopped"
     health_check: dict[str, str] | None = Field(None, description="Health check config")
 
@@ -199,7 +199,7 @@ class VolumeSnapshot(SeedModel):
     checksum: str = Field(description="SHA256 checksum")
     description: str | None = Field(None, description="Description")
     retention_days: int | None = Field(30, description="Retention period")
-    auto_delete: Bool | None = Field(True, description="Auto-delete after retention")
+    auto_delete: YamlBool | None = Field(True, description="Auto-delete after retention")
 
 
 class NestedProvisioningPolicy(SeedModel):
@@ -218,13 +218,13 @@ class NestedProvisioningPolicy(SeedModel):
     max_disk_per_vm: int = Field(500, description="Max disk in GB")
     # Plain strings in the original; they hold a network or volume type, so they take the same values.
     default_network_type: NetworkType = "bridge"
-    enable_ipv6: Bool | None = False
-    enable_vlan_tagging: Bool | None = False
+    enable_ipv6: YamlBool | None = False
+    enable_vlan_tagging: YamlBool | None = False
     default_volume_type: VolumeType = "local"
     snapshot_retention_days: int = 30
-    enable_security_hardening: Bool | None = True
-    enable_network_isolation: Bool | None = True
-    require_auth_between_tiers: Bool | None = False
+    enable_security_hardening: YamlBool | None = True
+    enable_network_isolation: YamlBool | None = True
+    require_auth_between_tiers: YamlBool | None = False
 
 
 NESTED_SCHEMAS: tuple[type[SeedModel], ...] = (

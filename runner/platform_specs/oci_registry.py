@@ -28,7 +28,7 @@ from runner.platform_specs.formats import (
     is_go_duration,
     is_oci_digest,
 )
-from runner.platform_specs.types import Bool
+from runner.platform_specs.types import YamlBool
 
 NAMESPACE_PATTERN = r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"
 TAG_PATTERN = r"^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$"
@@ -36,22 +36,18 @@ TAG_PATTERN = r"^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$"
 Port = Annotated[int, between(1, 65535, "Port must be 1-65535")]
 
 
-def _namespace(missing: str, malformed: str) -> Any:
-    """A namespace name: required, and lowercase alphanumeric with hyphens."""
-    return Annotated[str, non_empty(missing), matches(NAMESPACE_PATTERN, malformed)]
-
-
-# The original checks the pattern of the first two only; the other namespaces are held to it too (added).
-ExtensionsNamespace = _namespace(
-    "Extensions namespace required", "Extensions namespace must be lowercase alphanumeric with hyphens")
-KclPackagesNamespace = _namespace(
-    "KCL packages namespace required", "KCL packages namespace must be lowercase alphanumeric with hyphens")
-PlatformImagesNamespace = _namespace(
-    "Platform images namespace required", "Platform images namespace must be lowercase alphanumeric with hyphens")
-TestImagesNamespace = _namespace(
-    "Test images namespace required", "Test images namespace must be lowercase alphanumeric with hyphens")
-CustomNamespace = _namespace(
-    "Custom namespace required", "Custom namespace must be lowercase alphanumeric with hyphens")
+# A namespace name: required, and lowercase alphanumeric with hyphens. The original checks the pattern of the
+# first two only; the other namespaces are held to it too (added).
+ExtensionsNamespace = Annotated[str, non_empty("Extensions namespace required"), matches(
+    NAMESPACE_PATTERN, "Extensions namespace must be lowercase alphanumeric with hyphens")]
+KclPackagesNamespace = Annotated[str, non_empty("KCL packages namespace required"), matches(
+    NAMESPACE_PATTERN, "KCL packages namespace must be lowercase alphanumeric with hyphens")]
+PlatformImagesNamespace = Annotated[str, non_empty("Platform images namespace required"), matches(
+    NAMESPACE_PATTERN, "Platform images namespace must be lowercase alphanumeric with hyphens")]
+TestImagesNamespace = Annotated[str, non_empty("Test images namespace required"), matches(
+    NAMESPACE_PATTERN, "Test images namespace must be lowercase alphanumeric with hyphens")]
+CustomNamespace = Annotated[str, non_empty("Custom namespace required"), matches(
+    NAMESPACE_PATTERN, "Custom namespace must be lowercase alphanumeric with hyphens")]
 
 
 def _computed_default(description: str) -> Any:
@@ -82,9 +78,9 @@ class LocalStorageConfig(SeedModel):
 
     backend: Literal["filesystem", "s3", "azure"] = Field("filesystem", description="Storage backend")
     rootdirectory: str | None = Field(None, description="Filesystem storage")
-    gc_enabled: Bool = Field(True, description="Garbage collection")
+    gc_enabled: YamlBool = Field(True, description="Garbage collection")
     gc_interval: int = Field(3600, description="seconds")
-    dedupe_enabled: Bool = Field(True, description="Deduplication")
+    dedupe_enabled: YamlBool = Field(True, description="Deduplication")
 
 
 class LocalOCIConfig(SeedModel):
@@ -98,7 +94,7 @@ class LocalOCIConfig(SeedModel):
         description="Data storage directory")
     config_path: Annotated[str, non_empty("Config path required")] = Field(
         description="Registry configuration file path")
-    auto_start: Bool = Field(False, description="Auto-start registry on provisioning startup")
+    auto_start: YamlBool = Field(False, description="Auto-start registry on provisioning startup")
     binary_path: str | None = Field(None, description="Binary path (optional, uses PATH if not specified)")
     log_file: str | None = _computed_default("Log file path (default: <data_dir>/registry.log)")
     http_config: LocalHTTPConfig | None = Field(None, description="HTTP configuration")
@@ -135,7 +131,7 @@ class RemoteOCIConfig(SeedModel):
     retry_delay: int = Field(5, description="seconds")
     retry_backoff: Annotated[float, above(1.0, "Backoff multiplier must be > 1.0")] = Field(
         2.0, description="exponential backoff multiplier")
-    verify_ssl: Bool = Field(True, description="SSL/TLS verification")
+    verify_ssl: YamlBool = Field(True, description="SSL/TLS verification")
     http_proxy: str | None = Field(None, description="Proxy configuration (optional)")
     https_proxy: str | None = None
     no_proxy: list[str] | None = None
@@ -171,7 +167,7 @@ class ReplicationTarget(SeedModel):
     type: Literal["harbor", "docker-hub", "aws-ecr", "azure-acr", "google-gcr"]
     endpoint: Annotated[str, non_empty("Replication endpoint required")]
     credentials: str | None = Field(None, description="Path to credentials file")
-    verify_ssl: Bool = True
+    verify_ssl: YamlBool = True
 
 
 class NamespaceQuota(SeedModel):
@@ -212,17 +208,17 @@ class OCIRegistryFeatures(SeedModel):
              _required_when_true("image_signing", "signing_method")),
     )
 
-    vulnerability_scanning: Bool = Field(False, description="Vulnerability scanning (Harbor, Artifactory)")
+    vulnerability_scanning: YamlBool = Field(False, description="Vulnerability scanning (Harbor, Artifactory)")
     scanner_type: Literal["trivy", "clair", "anchore"] | None = None
-    image_signing: Bool = Field(False, description="Image signing/verification (Notary, Cosign)")
+    image_signing: YamlBool = Field(False, description="Image signing/verification (Notary, Cosign)")
     signing_method: Literal["notary", "cosign"] | None = None
-    replication_enabled: Bool = Field(False, description="Replication (Harbor)")
+    replication_enabled: YamlBool = Field(False, description="Replication (Harbor)")
     replication_targets: list[ReplicationTarget] | None = None
-    quota_enabled: Bool = Field(False, description="Quota management")
+    quota_enabled: YamlBool = Field(False, description="Quota management")
     quota_config: QuotaConfig | None = None
-    webhook_enabled: Bool = Field(False, description="Webhook notifications")
+    webhook_enabled: YamlBool = Field(False, description="Webhook notifications")
     webhook_endpoints: list[str] | None = None
-    gc_enabled: Bool = Field(True, description="Garbage collection")
+    gc_enabled: YamlBool = Field(True, description="Garbage collection")
     gc_schedule: Annotated[str, satisfies(  # added
         is_cron_line, "GC schedule must be a cron line such as '0 2 * * *'", pattern=CRON_LINE)] | None = Field(
         "0 2 * * *", description="Daily at 2 AM")
@@ -257,11 +253,11 @@ class OCIRegistryConfig(SeedModel):
     endpoint: Annotated[str, non_empty("OCI registry endpoint required")] = Field(
         description="Registry endpoint (hostname or IP)")
     port: Port | None = Field(5000, description="Registry port (optional, defaults by type)")
-    tls_enabled: Bool = Field(False, description="TLS/SSL configuration")
+    tls_enabled: YamlBool = Field(False, description="TLS/SSL configuration")
     tls_cert_path: str | None = None
     tls_key_path: str | None = None
     ca_cert_path: str | None = None
-    auth_required: Bool = Field(False, description="Authentication")
+    auth_required: YamlBool = Field(False, description="Authentication")
     username: str | None = None
     password_path: str | None = Field(None, description="Path to password file")
     auth_token_path: str | None = Field(None, description="Path to auth token")
@@ -304,8 +300,8 @@ class OCIPullPolicy(SeedModel):
     policy: Annotated[Literal["always", "if-not-present", "never"], reworded("Invalid pull policy")] = Field(
         "if-not-present", description="Pull policy")
     cache_ttl: Annotated[int, above(0, "Cache TTL must be positive")] = Field(3600, description="Cache TTL (seconds)")
-    verify_cached: Bool = Field(True, description="Verify digest on cached artifacts")
-    allow_insecure: Bool = Field(False, description="Allow insecure registries (development only)")
+    verify_cached: YamlBool = Field(True, description="Verify digest on cached artifacts")
+    allow_insecure: YamlBool = Field(False, description="Allow insecure registries (development only)")
 
 
 class OCIPushPolicy(SeedModel):
@@ -313,11 +309,11 @@ class OCIPushPolicy(SeedModel):
 
     KIND = "push policy"
 
-    allow_overwrite: Bool = Field(False, description="Allow overwriting existing tags")
-    require_signing: Bool = Field(False, description="Require tag signing before push")
-    auto_tag: Bool = Field(True, description="Automatic tagging strategy")
+    allow_overwrite: YamlBool = Field(False, description="Allow overwriting existing tags")
+    require_signing: YamlBool = Field(False, description="Require tag signing before push")
+    auto_tag: YamlBool = Field(True, description="Automatic tagging strategy")
     tag_format: str | None = "v{version}-{timestamp}"
-    compression_enabled: Bool = Field(True, description="Compression")
+    compression_enabled: YamlBool = Field(True, description="Compression")
     compression_level: Annotated[int, between(0, 9, "Compression level must be 0-9")] = Field(6, description="0-9")
 
 
@@ -326,12 +322,12 @@ class ZotFeatures(SeedModel):
 
     KIND = "Zot features"
 
-    search_enabled: Bool = Field(True, description="Enable search API")
-    metrics_enabled: Bool = Field(True, description="Enable metrics endpoint")
+    search_enabled: YamlBool = Field(True, description="Enable search API")
+    metrics_enabled: YamlBool = Field(True, description="Enable metrics endpoint")
     metrics_port: int = 9090
-    sync_enabled: Bool = Field(False, description="Enable sync (pull-through cache)")
+    sync_enabled: YamlBool = Field(False, description="Enable sync (pull-through cache)")
     sync_registries: list[str] | None = None
-    scrub_enabled: Bool = Field(True, description="Enable scrub (background verification)")
+    scrub_enabled: YamlBool = Field(True, description="Enable scrub (background verification)")
     scrub_interval: Annotated[str, satisfies(  # added
         is_go_duration, "Scrub interval must be a duration such as 24h or 90m", pattern=GO_DURATION)] = "24h"
 
@@ -342,7 +338,7 @@ class ZotRegistryConfig(OCIRegistryConfig):
 
     KIND = "Zot registry"
 
-    type: Literal["zot"] = "zot"  # type: ignore[assignment]
+    type: Literal["zot"] = "zot"
     zot_features: ZotFeatures | None = Field(None, description="Zot-specific features")
 
 
@@ -352,10 +348,10 @@ class HarborConfig(SeedModel):
     KIND = "Harbor"
 
     project: Annotated[str, non_empty("Harbor project required")] = Field(description="Harbor project (namespace)")
-    public_project: Bool = Field(False, description="Project visibility")
-    content_trust: Bool = Field(False, description="Content trust (Notary)")
-    auto_scan: Bool = Field(True, description="Auto-scan on push")
-    prevent_vulnerable: Bool = Field(True, description="Prevent vulnerable images")
+    public_project: YamlBool = Field(False, description="Project visibility")
+    content_trust: YamlBool = Field(False, description="Content trust (Notary)")
+    auto_scan: YamlBool = Field(True, description="Auto-scan on push")
+    prevent_vulnerable: YamlBool = Field(True, description="Prevent vulnerable images")
     severity_threshold: Literal["critical", "high", "medium", "low"] = "high"
 
 
@@ -365,7 +361,7 @@ class HarborRegistryConfig(OCIRegistryConfig):
 
     KIND = "Harbor registry"
 
-    type: Literal["harbor"] = "harbor"  # type: ignore[assignment]
+    type: Literal["harbor"] = "harbor"
     harbor_config: HarborConfig | None = Field(None, description="Harbor-specific configuration")
 
 

@@ -23,7 +23,7 @@ _BOOL_SPELLINGS = list(dict.fromkeys(
 ))
 
 # A named alias, so JSON Schemas hold the accepted spellings once (``$defs/YamlBool``) rather than at every field.
-Bool = TypeAliasType("YamlBool", Annotated[
+YamlBool = TypeAliasType("YamlBool", Annotated[
     bool,
     BeforeValidator(to_bool),
     WithJsonSchema({"anyOf": [{"type": "boolean"}, {"enum": _BOOL_SPELLINGS}]}),

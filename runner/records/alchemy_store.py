@@ -17,10 +17,10 @@ from runner.records.schema import metadata, runs
 
 def _dialect_insert(connection: Connection, table: str) -> Any:
     if connection.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    return dialect_insert(metadata.tables[table])
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+        return postgresql_insert(metadata.tables[table])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert(metadata.tables[table])
 
 
 class AlchemyStore:
@@ -84,7 +84,7 @@ class AlchemyStore:
     def running_runs(self, controller: str) -> list[tuple[int, int, int | None]]:
         query = select(runs.c.id, runs.c.pid, runs.c.pid_started).where(runs.c.status == "running",
                                                                          runs.c.controller == controller)
-        return [tuple(row) for row in self._connection.execute(query)]  # type: ignore[misc]
+        return [tuple(row) for row in self._connection.execute(query)]
 
     def close(self) -> None:
         if self.engine is not None:

@@ -72,6 +72,7 @@ def health_check_tasks(name: str, check: HealthCheck) -> list[dict[str, Any]]:
     """Handlers first, then the check, tried again until it passes. Skipped in check mode: nothing was
     installed, so there is nothing to probe."""
     timeout = check.timeout
+    action: dict[str, Any]
     if check.port is not None:
         kind = "port"
         action = {"wait_for": {"host": check.host or "{{ ansible_host | default(inventory_hostname) }}",

@@ -32,7 +32,7 @@ from runner.templating.jinja_globals import jinja_globals
 from runner.templating.jinja_tests import builtin_tests
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
-from runner.templating.state import current_state, taint
+from runner.templating.state import RenderedVariables, current_state, taint
 from runner.templating.unsafe import UNSAFE_TYPES
 
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
@@ -185,7 +185,7 @@ class TemplateEnvironment(NativeEnvironment):
 
     context_class = _Context
     code_generator_class = _CodeGenerator
-    concat = staticmethod(native_concat)  # type: ignore[assignment]
+    concat = staticmethod(native_concat)
 
     def __init__(self, plugin_dirs: Sequence[Path] = (), **options: Any):
         options.setdefault("trim_blocks", True)
@@ -213,7 +213,7 @@ class TemplateEnvironment(NativeEnvironment):
         key = tuple(sorted(options.items()))
         variant = self._variants.get(key)
         if variant is None:
-            variant = self.overlay(**options)  # type: ignore[assignment]
+            variant = self.overlay(**options)
             variant._compiled = {}  # compiled code depends on the options
             variant._variants = {}
             self._variants[key] = variant
@@ -226,7 +226,8 @@ class TemplateEnvironment(NativeEnvironment):
             template = self._compiled[source] = self.from_string(source)
         return template
 
-    def render(self, template: Template, variables: Mapping[str, Any], *, text: bool = False) -> Any:
+    def render(self, template: Template, variables: RenderedVariables, *, text: bool = False) -> Any:
+        # Shared: the context reads the variables as they are, rendered on access; Jinja2's stubs want a dict.
         context = template.new_context(variables, shared=True)  # type: ignore[arg-type]
         output: Iterator[Any] = template.root_render_func(context)
         return text_concat(output) if text else native_concat(output)

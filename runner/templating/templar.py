@@ -320,6 +320,7 @@ def _as_boolean(value: Any, condition: Any) -> bool:
                             "boolean; a condition cannot be omitted")
     if isinstance(value, str) and value.strip().lower() in _BOOLEAN_STRINGS:
         return _BOOLEAN_STRINGS[value.strip().lower()]
+    truth: bool | str
     try:
         truth = bool(value)
     except Exception:

@@ -90,8 +90,8 @@ def _add_users(upper: Path) -> None:
         home = ensure_dir(upper, user.home)
         if SKELETON.is_dir():
             shutil.copytree(SKELETON, home, dirs_exist_ok=True)
-        for path in (home, *home.rglob("*")):
-            os.chown(path, uid, gid, follow_symlinks=False)
+        for owned in (home, *home.rglob("*")):
+            os.chown(owned, uid, gid, follow_symlinks=False)
         os.chmod(home, 0o750)
 
 

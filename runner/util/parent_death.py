@@ -21,7 +21,7 @@ def _prctl() -> Callable[..., int] | None:
         return None
     try:
         # The running interpreter's own symbols include libc's: no library search (which may spawn ldconfig).
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
 

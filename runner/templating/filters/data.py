@@ -43,13 +43,15 @@ def from_json(value: Any, *args: Any, **kwargs: Any) -> Any:
 
 def to_yaml(value: Any, *args: Any, **kwargs: Any) -> str:
     kwargs.setdefault("default_flow_style", None)
-    return yaml.dump(strip_unsafe(value), *args, Dumper=yaml.SafeDumper, allow_unicode=True, **kwargs)
+    # Ansible passes the filter's arguments on to yaml.dump as given; its stubs cannot match a variadic tuple.
+    return yaml.dump(  # type: ignore[call-overload]
+        strip_unsafe(value), *args, Dumper=yaml.SafeDumper, allow_unicode=True, **kwargs)
 
 
 def to_nice_yaml(value: Any, indent: int = 4, *args: Any, **kwargs: Any) -> str:
     kwargs.setdefault("default_flow_style", False)
-    return yaml.dump(strip_unsafe(value), *args, Dumper=yaml.SafeDumper, indent=indent, allow_unicode=True,
-                     **kwargs)
+    return yaml.dump(  # type: ignore[call-overload]  # as in to_yaml
+        strip_unsafe(value), *args, Dumper=yaml.SafeDumper, indent=indent, allow_unicode=True, **kwargs)
 
 
 def from_yaml(value: Any) -> Any:

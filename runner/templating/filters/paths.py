@@ -6,7 +6,7 @@ from __future__ import annotations
 import glob
 import ntpath
 import os.path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from runner.templating.errors import TemplateError
@@ -36,7 +36,7 @@ def fileglob(pattern: Any) -> list[str]:
     return [path for path in sorted(glob.glob(str(pattern))) if os.path.isfile(path)]
 
 
-FILTERS = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "basename": lambda path: os.path.basename(str(path)),
     "dirname": lambda path: os.path.dirname(str(path)),
     "expanduser": lambda path: os.path.expanduser(str(path)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from jinja2 import pass_environment
 from jinja2.filters import do_unique
@@ -14,7 +14,7 @@ from runner.templating.errors import TemplateError
 LIST_MERGE_MODES = ("replace", "keep", "append", "prepend", "append_rp", "prepend_rp")
 
 
-def _is_list(value: Any) -> bool:
+def _is_list(value: Any) -> TypeGuard[Sequence[Any]]:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 

@@ -6,7 +6,7 @@ import glob
 import os
 import re
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from runner.errors import UserError
@@ -40,7 +40,9 @@ def template_lookup(terms: list[Any], context: LookupContext, template_vars: Map
     unknown = set(syntax) - set(_TEMPLATE_SYNTAX_OPTIONS)
     if unknown:
         raise TemplateError(f"lookup 'template': unknown option(s) {', '.join(sorted(unknown))}")
-    variables = ChainMap(dict(template_vars), context.variables) if template_vars else context.variables
+    # Read only: ChainMap's stubs want every map mutable, though writes only ever go to the first.
+    variables = (ChainMap(dict(template_vars), context.variables)  # type: ignore[arg-type]
+                 if template_vars else context.variables)
     rendered = []
     for term in terms:
         path = context.require_file(str(term), "template", "templates")
@@ -107,4 +109,6 @@ def fileglob(terms: list[Any], context: LookupContext) -> list[str]:
     return matches
 
 
-LOOKUPS = {"file": file_lookup, "template": template_lookup, "first_found": first_found, "fileglob": fileglob}
+LOOKUPS: dict[str, Callable[..., list[Any]]] = {
+    "file": file_lookup, "template": template_lookup, "first_found": first_found, "fileglob": fileglob,
+}
