@@ -193,9 +193,9 @@ class WorkerPool:
         if _log.isEnabledFor(DEBUG):
             _log.debug("WORKERS started: %d process%s for %d host%s (forks=%d)", count, "" if count == 1 else "es",
                        len(hosts), "" if len(hosts) == 1 else "s", self.forks)
-            for index, process in enumerate(self.processes):
+            for index, started in enumerate(self.processes):
                 held = [host for host, worker in self.assignment.items() if worker == index]
-                _log.debug("WORKER pid %s holds %s", process.pid, ", ".join(held) or "no host yet")
+                _log.debug("WORKER pid %s holds %s", started.pid, ", ".join(held) or "no host yet")
         self._ids = itertools.count()
         self._pending: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}  # job -> (worker, result)
         self._loop: asyncio.AbstractEventLoop | None = None

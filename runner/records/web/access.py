@@ -40,7 +40,7 @@ def is_loopback(host: str) -> bool:
     except ValueError:
         pass
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(name, None)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
     except OSError:
         return False
     return bool(addresses) and all(ipaddress.ip_address(address.split("%")[0]).is_loopback
