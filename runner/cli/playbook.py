@@ -81,6 +81,9 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @click.option("--list-tags", is_flag=True, help="List all available tags.")
 @click.option("--syntax-check", is_flag=True, help="Compile the playbook (syntax, roles, modules) but do not run it.")
 @click.option("--force-handlers", is_flag=True, help="Run handlers even if a task fails.")
+@click.option("--step", is_flag=True,
+              help="Confirm each task before running it: not supported (an error), as tasks run on every host's "
+                   "worker at once.")
 @click.option("--plan", "plan_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the compiled execution plan as JSON to FILE and exit.")
 @click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE (repeatable).")
@@ -88,8 +91,12 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @report_errors
 def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
          start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
-         plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
+         step: bool, plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
     """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
+    if step:
+        raise OptionError("--step is not supported: tasks are sent to the workers as a compiled plan, with no "
+                          "pause between them to ask (use --start-at-task, --tags or --check to run part of a "
+                          "playbook)")
     if not playbooks and not infras:
         raise OptionError("name a playbook to run (or an infra with --infra FILE)")
     for playbook in playbooks:
