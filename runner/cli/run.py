@@ -61,7 +61,8 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
     return make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
                           options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
                           display_ok_hosts=config.display_ok_hosts,
-                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first)
+                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
+                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty)
 
 
 def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:
