@@ -81,13 +81,6 @@ def test_password_files_are_read_or_run(tmp_path: Path) -> None:
         read_password_file(str(failing), "SSH password file")
 
 
-def test_step_is_refused_by_name(tmp_path: Path) -> None:
-    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  tasks:\n    - ping:\n")
-    done = run(tmp_path, "provisioning-playbook", "site.yml", *LOCAL, "--step")
-    assert done.returncode == 5
-    assert "--step is not supported" in done.stderr
-
-
 def test_scp_extra_args_is_accepted_and_said_to_be_unused(tmp_path: Path) -> None:
     done = run(tmp_path, "provisioning", "localhost", *LOCAL, "-m", "ping", "--scp-extra-args", "-l 100")
     assert done.returncode == 0, done.stderr
