@@ -56,7 +56,7 @@ def test_task_timeout_fails_a_module_that_runs_too_long(tmp_path: Path) -> None:
     done = run(tmp_path, "provisioning", "localhost", *LOCAL, "-m", "command", "-a", "sleep 30",
                "--task-timeout", "1")
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "failed to execute in the expected time frame (1)" in done.stdout
+    assert "Timed out after 1 second(s)." in done.stdout
 
 
 def test_become_password_file_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
