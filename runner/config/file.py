@@ -21,8 +21,8 @@ def read_config_file(path: Path, unknown: list[str] | None = None) -> dict[str, 
 
     A setting written under two of its spellings (``interpreter`` and ``interpreter_python``) takes the one
     written last, as configparser-based tools do. An unknown section or key is an error, unless ``unknown`` is
-    given (an ``ansible.cfg``, written for Ansible's many settings): then it is a warning appended there, with
-    the same did-you-mean, and the entry is skipped.
+    given (an ``ansible.cfg``, written for Ansible's many settings): then it is a warning appended there, and the
+    entry is skipped.
     """
     ini = read_ini(path)
     unknown_sections = _check_sections(ini, unknown)
@@ -39,11 +39,12 @@ def read_config_file(path: Path, unknown: list[str] | None = None) -> dict[str, 
             continue
         setting = BY_INI_KEY.get(pair)
         if setting is None:
-            problem = OptionError(f"unknown setting '{entry.key}' in [{entry.section}]", entry.key_position,
-                                  hint=_hint_for_key(entry))
             if unknown is None:
-                raise problem
-            unknown.append(f"{_not_a_setting(problem)}: ignored")
+                raise OptionError(f"unknown setting '{entry.key}' in [{entry.section}]", entry.key_position,
+                                  hint=_hint_for_key(entry))
+            # No did-you-mean: the key is most likely one of Ansible's own, not a misspelling of ours.
+            unknown.append(f"{entry.key_position}: setting '{entry.key}' in [{entry.section}] is not one of "
+                           "provisioning's: ignored")
             continue
         values[setting.name] = FileValue(entry.value, entry.value_position)
     return values
@@ -55,22 +56,17 @@ def _check_sections(ini: IniFile, unknown: list[str] | None) -> set[str]:
     skipped: set[str] = set()
     for section in ini.sections:
         if section.name not in SECTIONS and section.name not in skipped:
-            problem = OptionError(f"unknown section [{section.name}]", section.position,
-                                  hint=did_you_mean(section.name, SECTIONS) or f"known sections: {', '.join(SECTIONS)}")
             if unknown is None:
-                raise problem
-            unknown.append(f"{_not_a_setting(problem)}: its settings are ignored")
+                raise OptionError(f"unknown section [{section.name}]", section.position,
+                                  hint=did_you_mean(section.name, SECTIONS) or f"known sections: {', '.join(SECTIONS)}")
+            unknown.append(f"{section.position}: section [{section.name}] is not one of provisioning's: its "
+                           "settings are ignored")
             skipped.add(section.name)
         if section.name in seen:
             raise OptionError(f"section [{section.name}] appears twice (first on line {seen[section.name].line})",
                               section.position)
         seen[section.name] = section.position
     return skipped
-
-
-def _not_a_setting(problem: OptionError) -> str:
-    """The error's message as one warning line, its place first and its hint in brackets."""
-    return str(problem).removeprefix("ERROR: ")
 
 
 def _hint_for_key(entry: IniEntry) -> str | None:
