@@ -116,3 +116,12 @@ def test_inventory_output_toml_yaml_and_list_hosts(tmp_path: Path) -> None:
     assert listed.stdout == "  hosts (1):\n    web2\n"
     verbose = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--graph", "-v")
     assert f"Parsed {tmp_path / 'hosts'} inventory source" in verbose.stderr
+
+
+def test_a_module_from_module_path_runs(tmp_path: Path) -> None:
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "myping.py").write_text((Path(__file__).parents[2] / "modules" / "ping.py").read_text())
+    done = run(tmp_path, "provisioning", "localhost", *LOCAL, "-M", "mods", "-m", "myping", "-a", "data=hi")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"ping": "hi"' in done.stdout
+    assert run(tmp_path, "provisioning", "localhost", *LOCAL, "-m", "myping").returncode == 1  # not found without -M
