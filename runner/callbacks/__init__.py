@@ -15,42 +15,48 @@ from runner.errors import OptionError, did_you_mean
 
 # Each view and report is imported where it is chosen, so a run loads only the ones it uses.
 
-STDOUT_CALLBACKS = ("default", "minimal", "oneline", "json", "progress")
+STDOUT_CALLBACKS = ("default", "minimal", "oneline", "json", "progress", "yaml")
 REPORT_KINDS = ("json", "junit")
 
 
 def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, diff: bool, nocolor: bool, *,
                    force_color: bool = False, display_ok_hosts: bool = True, display_skipped_hosts: bool = True,
                    stream: TextIO | None = None, log: LogFile | None = None,
-                   first: list[Callback] | None = None) -> Callbacks:
+                   first: list[Callback] | None = None, result_format: str = "json",
+                   pretty_results: bool | None = None) -> Callbacks:
     """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``;
     ``first`` are called before them (what must print before the view's recap). ``log`` records what the view
-    prints.
+    prints. ``result_format`` (json or yaml) and ``pretty_results`` are how the default view prints a result;
+    ``yaml`` is the default view with YAML results, as ansible-core treats the retired community.general.yaml.
 
     ``progress`` is the live view on a terminal and the default view elsewhere (CI logs, pipes); ``default``
     stays Ansible's output even on a terminal.
     """
     look = {"verbosity": verbosity, "nocolor": nocolor, "force_color": force_color, "log": log}
+    results = {"result_format": "yaml" if stdout_callback == "yaml" else result_format,
+               "pretty_results": pretty_results}
     members: list[Callback] = [*(first or []),
                                _stdout_view(stdout_callback, diff, display_ok_hosts, display_skipped_hosts, stream,
-                                            look)]
+                                            look, results)]
     members.extend(_report(spec) for spec in reports)
     return Callbacks(members)
 
 
 def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_hosts: bool,
-                 stream: TextIO | None, look: dict[str, Any]) -> Callback:
-    """``look``: verbosity, nocolor, force_color and log, which every text view takes."""
+                 stream: TextIO | None, look: dict[str, Any], results: dict[str, Any]) -> Callback:
+    """``look``: verbosity, nocolor, force_color and log, which every text view takes; ``results``: how the
+    default view prints results (result_format, pretty_results)."""
     out = stream or sys.stdout
     if name == "progress" and out.isatty():
         from runner.callbacks.progress import ProgressDisplay  # rich is imported only when the live view is used
 
-        return ProgressDisplay(verbosity=look["verbosity"], diff=diff, nocolor=look["nocolor"], log=look["log"])
-    if name in ("default", "progress"):
+        return ProgressDisplay(verbosity=look["verbosity"], diff=diff, nocolor=look["nocolor"], log=look["log"],
+                               results=results)
+    if name in ("default", "progress", "yaml"):
         from runner.callbacks.default import DefaultDisplay
 
         hide = [state for state, shown in (("ok", display_ok_hosts), ("skipped", display_skipped_hosts)) if not shown]
-        return DefaultDisplay(diff=diff, stream=stream, hide=hide, **look)
+        return DefaultDisplay(diff=diff, stream=stream, hide=hide, **look, **results)
     if name in ("minimal", "oneline"):
         from runner.callbacks.minimal import MinimalDisplay
 

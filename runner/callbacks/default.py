@@ -74,11 +74,14 @@ class DefaultDisplay(Callback):
 
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
                  force_color: bool = False, stream: TextIO | None = None, err: TextIO | None = None,
-                 columns: int | None = None, hide: Collection[str] = (), log: LogFile | None = None):
+                 columns: int | None = None, hide: Collection[str] = (), log: LogFile | None = None,
+                 result_format: str = "json", pretty_results: bool | None = None):
         self.out = Terminal(stream, err, nocolor=nocolor, force_color=force_color, columns=columns, log=log)
         self.verbosity = verbosity
         self.diff = diff
         self.hide = frozenset(hide) - {"failed", "unreachable"}  # failures are always shown
+        self.result_format = result_format
+        self.pretty_results = pretty_results
         self._play: PlayInfo | None = None
         self._task: TaskInfo | None = None
         self._headed: TaskInfo | None = None  # the task whose header was printed last
@@ -182,9 +185,16 @@ class DefaultDisplay(Callback):
         self.out.line(text, status)
 
     def _dump(self, task: TaskInfo, result: Mapping[str, Any]) -> str:
-        pretty = self.verbosity > 2 or bool(result.get("_ansible_verbose_always")) or \
-            short_module(task.module) == "debug"
-        return dump(screen_result(task, result, self.verbosity), pretty=pretty)
+        shown = screen_result(task, result, self.verbosity)
+        if self.result_format == "yaml":
+            from runner.callbacks.result_yaml import yaml_result
+
+            return yaml_result(shown, lossy=self.pretty_results is not False,
+                               indent=None if self.pretty_results is False else 4)
+        pretty = self.pretty_results is not False and (
+            self.pretty_results is True or self.verbosity > 2 or bool(result.get("_ansible_verbose_always"))
+            or short_module(task.module) == "debug")
+        return dump(shown, pretty=pretty)
 
     def _warnings(self, result: Mapping[str, Any]) -> None:
         for warning in result.get("warnings") or ():

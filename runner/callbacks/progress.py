@@ -48,13 +48,15 @@ class ConsoleStream(io.TextIOBase):
 
 class ProgressDisplay(Callback):
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
-                 console: Console | None = None, log: LogFile | None = None):
+                 console: Console | None = None, log: LogFile | None = None,
+                 results: dict[str, Any] | None = None):
+        """``results``: how failures are printed (result_format, pretty_results), as by the default view."""
         self.console = console or Console(no_color=nocolor, highlight=False)
         # A TextIOBase, which writes as a TextIO does, though typeshed keeps the two classes apart.
         stream = cast(TextIO, ConsoleStream(self.console))
         self.full = DefaultDisplay(verbosity=verbosity, diff=diff, nocolor=nocolor, stream=stream, err=stream,
                                    columns=max(79, self.console.width - 1), hide=("ok", "changed", "skipped"),
-                                   log=log)
+                                   log=log, **(results or {}))
         self.started = time.monotonic()
         self.play = ""
         self.task = ""

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from runner.callbacks.adhoc import AdhocDisplay
+from runner.callbacks.tree import ResultTree
 from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
 from runner.errors import ExitCode, OptionError
@@ -49,10 +50,14 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
               help="Run asynchronously, failing after SECONDS.")
 @click.option("-P", "--poll", type=click.IntRange(min=0), default=15, show_default=True, metavar="SECONDS",
               help="With -B, how often to check on the job; 0 starts it in the background and does not wait.")
+@click.option("--task-timeout", type=click.IntRange(min=0), default=0, metavar="SECONDS",
+              help="Fail the module on a host that has not finished within SECONDS (0: no limit).")
+@click.option("-t", "--tree", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Also write each host's result as JSON to DIR/<host>.")
 @shared_options
 @report_errors
 def main(pattern: str, module: str, module_args: str | None, one_line: bool, background: int | None, poll: int,
-         **options: Any) -> int:
+         task_timeout: int, tree: Path | None, **options: Any) -> int:
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
     # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
     from runner.cli.project import load_project
@@ -73,10 +78,11 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     if options["list_hosts"]:
         display.list_hosts(hosts)
         return ExitCode.OK
+    results_tree = ResultTree(tree, display.warning) if tree is not None else None
     run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
                    check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
-                   background=background, poll=poll)
+                   background=background, poll=poll, timeout=task_timeout or None)
     from runner.callbacks.adhoc_events import AdhocEvents
     from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor
@@ -88,6 +94,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     def on_result(host: str, result: dict[str, Any]) -> None:
         shown = censor(result)
         display.host_result(host, canonical, shown)
+        if results_tree is not None:
+            results_tree.write(host, shown)
         if events is not None:
             events.host_result(host, shown)
 

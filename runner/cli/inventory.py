@@ -19,57 +19,103 @@ from ruamel.yaml import YAML
 
 from runner.cli.common import Command, report_errors
 from runner.cli.vault_options import install_vault_secrets, vault_options
-from runner.errors import OptionError, did_you_mean
+from runner.cli.version import version_option
+from runner.errors import OptionError, UserError, did_you_mean
 from runner.inventory import Group, Host, Inventory
 from runner.inventory.merge import MAGIC_VARIABLES
 from runner.inventory.model import PRIORITY_VARIABLE
 from runner.secrets.encrypted import VaultEncryptedValue
+from runner.util.files import atomic_write_text
 
 
 @click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-@click.option("-i", "--inventory", "sources", multiple=True,
+@click.option("-i", "--inventory", "--inventory-file", "sources", multiple=True,
               help="Inventory path or comma-separated host list (repeatable); default: the configured inventory.")
 @click.option("--list", "list_", is_flag=True, help="Print every group and host as JSON.")
 @click.option("--graph", is_flag=True, help="Draw the group tree, from GROUP (default all).")
 @click.option("--host", "host_name", metavar="NAME", help="Print one host's variables.")
+@click.option("--list-hosts", is_flag=True,
+              help="List the hosts (after --limit) as `provisioning all --list-hosts` does; ansible-inventory "
+                   "accepts it and prints nothing of it.")
 @click.option("--vars", "show_vars", is_flag=True, help="With --graph: show variables too.")
-@click.option("--yaml", "as_yaml", is_flag=True, help="Print YAML instead of JSON.")
+@click.option("-y", "--yaml", "as_yaml", is_flag=True, help="Print YAML instead of JSON.")
+@click.option("--toml", "as_toml", is_flag=True, help="Print TOML instead of JSON.")
+@click.option("--output", "output_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write what would be printed to FILE instead (replaced whole, never half-written).")
+@click.option("-e", "--extra-vars", "extra_vars", multiple=True,
+              help="Extra variables (key=value, YAML/JSON or @file; repeatable), seen by inventory plugins that "
+                   "set use_extra_vars.")
+@click.option("--flush-cache", is_flag=True,
+              help="Clear the inventory cache: inventory sources are read afresh every time and never cached, so "
+                   "there is nothing to clear.")
+@click.option("-v", "--verbose", "verbosity", count=True,
+              help="More output: the configuration file and each inventory source read, on stderr.")
 @click.option("--export", is_flag=True, help="Keep variables on the group or host that defines them.")
 @click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also read group_vars/ and host_vars/ beside the playbook in this directory.")
 @click.option("-l", "--limit", help="Only hosts matching this pattern (or @file, one host a line).")
 @click.argument("group", required=False)
 @vault_options
+@version_option
 @report_errors
-def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | None, show_vars: bool, as_yaml: bool,
+def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | None, list_hosts: bool, show_vars: bool,
+         as_yaml: bool,
+         as_toml: bool, output_file: Path | None, extra_vars: tuple[str, ...], flush_cache: bool, verbosity: int,
          export: bool, playbook_dir: Path | None, limit: str | None, group: str | None, **vault: Any) -> None:
     """Show the inventory: its groups, hosts and their variables."""
-    if [list_, graph, host_name is not None].count(True) != 1:
-        raise OptionError("give exactly one of --list, --graph or --host NAME")
+    if [list_, graph, host_name is not None, list_hosts].count(True) != 1:
+        raise OptionError("give exactly one of --list, --graph, --host NAME or --list-hosts")
+    if as_yaml and as_toml:
+        raise OptionError("give one of --yaml and --toml")
+    from runner.cli.options import parse_extra_vars
     from runner.config import load_config
 
-    install_vault_secrets(load_config({}), vault)
+    config = load_config({})
+    install_vault_secrets(config, vault)
     if group is not None and not graph:
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
+    given = _sources(sources)
+    if verbosity:
+        sys.stderr.write(f"Using {config.path} as config file\n" if config.path else
+                         "No config file found; using defaults\n")
     from runner.cli.project import load_sources
 
-    inventory = load_sources(_sources(sources), playbook_dir)
+    inventory = load_sources(given, playbook_dir, extra_vars=parse_extra_vars(extra_vars))
+    if verbosity:
+        for source in inventory.sources:
+            sys.stderr.write(f"Parsed {source} inventory source\n")
+    text = _render(inventory, list_hosts, graph, host_name, show_vars, "toml" if as_toml else "yaml" if as_yaml else
+                   "json", export, limit, group)
+    if output_file is None:
+        click.echo(text)
+    else:
+        try:
+            atomic_write_text(output_file, text + "\n")
+        except OSError as exc:
+            raise UserError(f"cannot write the inventory to {output_file}: {exc.strerror or exc}") from None
+
+
+def _render(inventory: Inventory, list_hosts: bool, graph: bool, host_name: str | None, show_vars: bool,
+            style: str, export: bool, limit: str | None, group: str | None) -> str:
+    """What the command prints: the graph, one host's variables or the whole inventory, in ``style``."""
     for warning in inventory.warnings:
         _warn(warning)
     shown = inventory.get_hosts("all", limit=limit)
     if limit and not shown:
         _warn(f"no hosts matched the limit '{limit}'")
+    if list_hosts:
+        return "\n".join([f"  hosts ({len(shown)}):", *(f"    {host.name}" for host in shown)])
     if graph:
-        click.echo("\n".join(graph_lines(inventory, _group(inventory, group or "all"), shown, show_vars)))
-    elif host_name is not None:
+        return "\n".join(graph_lines(inventory, _group(inventory, group or "all"), shown, show_vars))
+    if host_name is not None:
         host = inventory.get_host(host_name)
         if host is None:
             raise OptionError(f"unknown host '{host_name}' for --host",
                               hint=did_you_mean(host_name, list(inventory.hosts)))
-        click.echo(_dump(host_variables(inventory, host, export), as_yaml))
-    else:
-        tree = yaml_tree(inventory, shown, export) if as_yaml else json_tree(inventory, shown, export)
-        click.echo(_dump(tree, as_yaml))
+        return _dump(host_variables(inventory, host, export), style)
+    # TOML's tree is YAML's with the groups side by side: TOML has no null to mark a group described elsewhere.
+    tree = json_tree(inventory, shown, export) if style == "json" else yaml_tree(inventory, shown, export)
+    return _dump(flat_tree(tree) if style == "toml" else tree, style)
 
 
 def json_tree(inventory: Inventory, shown: list[Host], export: bool = False) -> dict[str, Any]:
@@ -189,10 +235,35 @@ def _sources(given: tuple[str, ...]) -> list[str]:
     return resolved
 
 
-def _dump(data: Any, as_yaml: bool) -> str:
+def flat_tree(tree: dict[str, Any]) -> dict[str, Any]:
+    """ansible-inventory's --list --toml: every group at the top level, ``children`` a list of names."""
+    flat: dict[str, Any] = {}
+
+    def visit(name: str, body: dict[str, Any]) -> None:
+        entry: dict[str, Any] = {key: value for key, value in body.items() if key != "children"}
+        children = body.get("children") or {}
+        if children and name != "all":
+            entry["children"] = list(children)
+        if entry or name not in flat:
+            flat.setdefault(name, {}).update(entry)
+        for child, child_body in children.items():
+            visit(child, child_body)
+
+    visit("all", tree["all"])
+    return {name: body for name, body in flat.items() if body}
+
+
+def _dump(data: Any, style: str) -> str:
     plain = _plain(data)
-    if not as_yaml:
+    if style == "json":
         return json.dumps(plain, sort_keys=True, indent=4, ensure_ascii=False)
+    if style == "toml":
+        import tomli_w
+
+        try:
+            return tomli_w.dumps(plain).rstrip("\n")
+        except TypeError as exc:  # a null value: TOML has none
+            raise UserError(f"the inventory cannot be written as TOML: {exc}") from None
     yaml = YAML(typ="safe", pure=True)
     yaml.default_flow_style = False
     stream = io.StringIO()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 110}
 
 _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
-    click.option("-i", "--inventory", "inventory", multiple=True,
-                 help="Inventory path or comma-separated host list (repeatable)."),
+    click.option("-i", "--inventory", "--inventory-file", "inventory", multiple=True,
+                 help="Inventory path or comma-separated host list (repeatable; --inventory-file is Ansible's "
+                      "older name)."),
     click.option("-l", "--limit", help="Further limit selected hosts to a pattern (or @file)."),
     click.option("-e", "--extra-vars", "extra_vars", multiple=True,
                  help="Extra variables: key=value, YAML/JSON, or @file (repeatable)."),
@@ -30,25 +32,41 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("-T", "--timeout", type=float, help="Connection timeout in seconds."),
     click.option("--private-key", "--key-file", "private_key_file", help="Private key file for SSH."),
     click.option("-k", "--ask-pass", is_flag=True, help="Ask for the SSH password."),
+    click.option("--connection-password-file", "--conn-pass-file", "connection_password_file",
+                 metavar="FILE", help="A file holding the SSH password, or an executable printing it ('-': "
+                                      "standard input)."),
     click.option("--ssh-common-args", help="OpenSSH arguments for every host (-o Option=value, -J, -F, -p ...)."),
     click.option("--ssh-extra-args", help="OpenSSH arguments for every host, after --ssh-common-args."),
+    click.option("--scp-extra-args", help="Accepted for Ansible's command lines: files travel over the agent's "
+                                          "SSH connection, never by scp, so it is not used (a warning says so)."),
+    click.option("--sftp-extra-args", help="Accepted for Ansible's command lines: files travel over the agent's "
+                                           "SSH connection, never by sftp, so it is not used (a warning says so)."),
     click.option("-b", "--become", is_flag=True, default=None, help="Run operations with become."),
     click.option("--become-user", help="Become this user (default root)."),
     click.option("--become-method", help="Privilege escalation method: sudo or su."),
     click.option("-K", "--ask-become-pass", is_flag=True, help="Ask for the privilege escalation password."),
+    click.option("--become-password-file", "--become-pass-file", "become_password_file",
+                 metavar="FILE", help="A file holding the privilege escalation password, or an executable "
+                                      "printing it ('-': standard input)."),
     click.option("-C", "--check", is_flag=True, help="Predict changes without making them."),
     click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files and templates."),
     click.option("--list-hosts", is_flag=True, help="List the matching hosts and exit."),
     click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
                  help="Directory used as playbook_dir (for group_vars/host_vars and relative paths)."),
+    click.option("-M", "--module-path", "module_path", multiple=True,
+                 help="Module directories searched before the configured library (colon-separated, repeatable)."),
+    click.option("--flush-cache", is_flag=True,
+                 help="Clear the fact cache: facts are gathered afresh by every run and never cached, so there "
+                      "is nothing to clear."),
     verbosity_option,
 ]
 
 
 def shared_options(function: Callable[..., Any]) -> Callable[..., Any]:
     from runner.cli.vault_options import VAULT_OPTIONS
+    from runner.cli.version import version_option
 
-    for option in reversed(_SHARED_OPTIONS + VAULT_OPTIONS):
+    for option in reversed([*_SHARED_OPTIONS, *VAULT_OPTIONS, version_option]):
         function = option(function)
     return function
 
@@ -66,16 +84,34 @@ def config_overrides(options: dict[str, Any]) -> dict[str, Any]:
         "become": options.get("become") or None,
         "become_user": options.get("become_user"),
         "become_method": options.get("become_method"),
+        "library": module_path_override(options),
     }
+
+
+def module_path_override(options: dict[str, Any]) -> list[str] | None:
+    """``-M A:B -M C`` puts A, B and C before the configured library, as Ansible's --module-path does."""
+    given = [part for value in options.get("module_path") or () for part in value.split(os.pathsep) if part]
+    if not given:
+        return None
+    from runner.config import load_config  # the configured library, read as every command reads it
+
+    return [*given, *(str(path) for path in load_config().library)]
+
+
+def unused_option_warnings(options: dict[str, Any]) -> list[str]:
+    """Ansible options that are accepted but mean nothing here, each said once when given."""
+    return [f"--{name.replace('_', '-')} is not used: files travel over the agent's SSH connection, never by "
+            f"{name.split('_')[0]}" for name in ("scp_extra_args", "sftp_extra_args") if options.get(name)]
 
 
 def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSettings:
     """Connection settings every host starts from, before its own variables apply."""
     from runner.connection import ConnectionSettings  # not needed for --help or an option error
 
-    password = getpass.getpass("SSH password: ") if options.get("ask_pass") or config.ask_pass else None
-    become_password = getpass.getpass("BECOME password: ") if (
-        options.get("ask_become_pass") or config.become_ask_pass) else None
+    password = _password(options.get("connection_password_file"), "SSH password",
+                         options.get("ask_pass") or config.ask_pass)
+    become_password = _password(options.get("become_password_file"), "BECOME password",
+                                options.get("ask_become_pass") or config.become_ask_pass)
     return ConnectionSettings(
         name="", address="",
         connection=options.get("connection") or "ssh",
@@ -99,6 +135,17 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
         become_password=become_password,
         become_flags=config.become_flags or "",
     )
+
+
+def _password(file: str | None, prompt: str, ask: bool) -> str | None:
+    """Asked for, else read from the password file (``-``: standard input), in Ansible's order."""
+    if ask:
+        return getpass.getpass(f"{prompt}: ")
+    if file:
+        from runner.secrets.passwords import read_password_file
+
+        return read_password_file(file, prompt.replace("password", "password file"))
+    return None
 
 
 def parse_extra_vars(values: tuple[str, ...] | list[str]) -> dict[str, Any]:

@@ -81,6 +81,8 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @click.option("--list-tags", is_flag=True, help="List all available tags.")
 @click.option("--syntax-check", is_flag=True, help="Compile the playbook (syntax, roles, modules) but do not run it.")
 @click.option("--force-handlers", is_flag=True, help="Run handlers even if a task fails.")
+@click.option("--step", is_flag=True,
+              help="Ask before each task whether to run it: (N)o/(y)es/(c)ontinue (needs a terminal).")
 @click.option("--plan", "plan_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the compiled execution plan as JSON to FILE and exit.")
 @click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE (repeatable).")
@@ -88,8 +90,11 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @report_errors
 def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
          start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
-         plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
+         step: bool, plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
     """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
+    from runner.cli.step import StepPrompt
+
+    stepper = StepPrompt() if step else None  # before anything runs: no terminal to ask on is a bad option
     if not playbooks and not infras:
         raise OptionError("name a playbook to run (or an infra with --infra FILE)")
     for playbook in playbooks:
@@ -128,4 +133,5 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK
     return run_plan(plan, compiler, project, options, extra_vars=extra_vars, playbook_dir=playbook_dir,
-                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task, retry_files=True)
+                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task, retry_files=True,
+                    step=stepper)

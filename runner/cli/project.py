@@ -48,10 +48,12 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     return load_sources(sources, playbook_dir)
 
 
-def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None) -> Inventory:
+def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
+                 extra_vars: dict[str, Any] | None = None) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
-    configuration."""
-    return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source])
+    configuration; ``extra_vars`` for inventory plugins that ask for them."""
+    return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
+                          extra_vars=extra_vars)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -83,7 +85,9 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     config = load_config(overrides)
     log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
-    for warning in [*config.warnings, *unsupported_settings(config)]:
+    from runner.cli.options import unused_option_warnings
+
+    for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:
         warn(warning)
     install_vault_secrets(config, options or {})
     inventory = load_hosts(config, playbook_dir, configured=need_inventory)

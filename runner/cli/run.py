@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from runner.callbacks import Callbacks, make_callbacks
-from runner.callbacks.base import Callback
+from runner.callbacks.base import Callback, TaskInfo
 from runner.cli.options import connection_defaults
 from runner.cli.project import Project
 from runner.cli.recording import plan_recorder
@@ -23,12 +23,13 @@ from runner.plan import Plan
 def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], *,
              extra_vars: dict[str, Any], playbook_dir: str | Path, reports: Sequence[str] = (),
              force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False,
-             kind: str = "playbook", summary: Callback | None = None) -> int:
+             kind: str = "playbook", summary: Callback | None = None,
+             step: Callable[[TaskInfo], bool] | None = None) -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
     verbosity, limit, connection ...). ``retry_files``: the command takes ``--limit @FILE``, so the
     configuration's retry files are written for it. ``kind`` names the command for the run records.
     ``summary``: a callback that replaces the configured output and reports (a command that prints its own
-    summary).
+    summary). ``step``: asked before each task whether to run it (``--step``).
     Returns the exit code."""
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
@@ -47,7 +48,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              force_handlers=force_handlers)
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
-                                start_at_task=start_at_task)
+                                start_at_task=start_at_task, step=step)
     return executor.run()
 
 
@@ -61,7 +62,8 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
     return make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
                           options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
                           display_ok_hosts=config.display_ok_hosts,
-                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first)
+                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
+                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty)
 
 
 def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:

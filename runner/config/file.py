@@ -16,14 +16,16 @@ class FileValue:
     position: SourcePosition
 
 
-def read_config_file(path: Path) -> dict[str, FileValue]:
+def read_config_file(path: Path, unknown: list[str] | None = None) -> dict[str, FileValue]:
     """The raw value of every setting the file sets, by setting name.
 
     A setting written under two of its spellings (``interpreter`` and ``interpreter_python``) takes the one
-    written last, as configparser-based tools do.
+    written last, as configparser-based tools do. An unknown section or key is an error, unless ``unknown`` is
+    given (an ``ansible.cfg``, written for Ansible's many settings): then it is a warning appended there, and the
+    entry is skipped.
     """
     ini = read_ini(path)
-    _check_sections(ini)
+    unknown_sections = _check_sections(ini, unknown)
     values: dict[str, FileValue] = {}
     seen: dict[tuple[str, str], IniEntry] = {}
     for entry in ini.entries:
@@ -33,24 +35,38 @@ def read_config_file(path: Path) -> dict[str, FileValue]:
             raise OptionError(f"'{entry.key}' is set twice in [{entry.section}] (first on line {first})",
                               entry.key_position)
         seen[pair] = entry
+        if entry.section in unknown_sections:
+            continue
         setting = BY_INI_KEY.get(pair)
         if setting is None:
-            raise OptionError(f"unknown setting '{entry.key}' in [{entry.section}]", entry.key_position,
-                              hint=_hint_for_key(entry))
+            if unknown is None:
+                raise OptionError(f"unknown setting '{entry.key}' in [{entry.section}]", entry.key_position,
+                                  hint=_hint_for_key(entry))
+            # No did-you-mean: the key is most likely one of Ansible's own, not a misspelling of ours.
+            unknown.append(f"{entry.key_position}: setting '{entry.key}' in [{entry.section}] is not one of "
+                           "provisioning's: ignored")
+            continue
         values[setting.name] = FileValue(entry.value, entry.value_position)
     return values
 
 
-def _check_sections(ini: IniFile) -> None:
+def _check_sections(ini: IniFile, unknown: list[str] | None) -> set[str]:
+    """The unknown sections, whose keys are skipped (an error when ``unknown`` is None)."""
     seen: dict[str, SourcePosition] = {}
+    skipped: set[str] = set()
     for section in ini.sections:
-        if section.name not in SECTIONS:
-            raise OptionError(f"unknown section [{section.name}]", section.position,
-                              hint=did_you_mean(section.name, SECTIONS) or f"known sections: {', '.join(SECTIONS)}")
+        if section.name not in SECTIONS and section.name not in skipped:
+            if unknown is None:
+                raise OptionError(f"unknown section [{section.name}]", section.position,
+                                  hint=did_you_mean(section.name, SECTIONS) or f"known sections: {', '.join(SECTIONS)}")
+            unknown.append(f"{section.position}: section [{section.name}] is not one of provisioning's: its "
+                           "settings are ignored")
+            skipped.add(section.name)
         if section.name in seen:
             raise OptionError(f"section [{section.name}] appears twice (first on line {seen[section.name].line})",
                               section.position)
         seen[section.name] = section.position
+    return skipped
 
 
 def _hint_for_key(entry: IniEntry) -> str | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.config.file import read_config_file
-from runner.config.locate import find_config_file
+from runner.config.locate import ANSIBLE, find_config_file
 from runner.config.model import DEFAULT, Config, Origin
 from runner.config.settings import BY_NAME, SETTINGS, Setting
 from runner.config.values import ValueContext, convert
@@ -32,10 +32,14 @@ def load_config(overrides: Mapping[str, Any] | None = None, *, env: Mapping[str,
     defaults = {setting.name: convert(setting, setting.default, here) for setting in SETTINGS}
     values: dict[str, tuple[Any, Origin]] = {name: (value, DEFAULT) for name, value in defaults.items()}
 
-    path = find_config_file(env, cwd, home, warnings)
-    if path is not None:
+    located = find_config_file(env, cwd, home, warnings)
+    path = located[0] if located else None
+    if located is not None:
+        path, search = located
         in_file = ValueContext(path.parent.absolute(), home)
-        for name, found in read_config_file(path).items():
+        # An ansible.cfg holds Ansible's settings, many of which provisioning has no use for: warnings, not errors.
+        unknown = warnings if search is ANSIBLE else None
+        for name, found in read_config_file(path, unknown).items():
             value = _convert(BY_NAME[name], found.raw, in_file, f"'{name}'", found.position)
             values[name] = (value, Origin("file", f"{found.position.path}:{found.position.line}", found.position))
 

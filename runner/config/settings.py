@@ -101,8 +101,16 @@ SETTINGS: tuple[Setting, ...] = (
       ["~/.provisioning/plugins/filter", "/usr/share/provisioning/plugins/filter"],
       "Extra Jinja2 filter directories (colon-separated); missing ones are skipped.",
       ansible_env=("ANSIBLE_FILTER_PLUGINS",)),
-    S("stdout_callback", "defaults", "str", "default", "How results are printed.",
-      choices=("default", "minimal", "oneline", "json"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("stdout_callback", "defaults", "str", "default",
+      "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
+      "community.general's retired yaml callback.",
+      choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("callback_result_format", "defaults", "str", "json",
+      "How the default output prints a task's result after =>: json, or yaml (multi-line, as ansible-core's).",
+      choices=("json", "yaml"), ansible_env=("ANSIBLE_CALLBACK_RESULT_FORMAT",)),
+    S("callback_format_pretty", "defaults", "bool", None,
+      "Results printed for reading: true always indents them; false never (and yaml keeps strings exact); unset: "
+      "json indents from -vvv (and for debug), yaml always.", ansible_env=("ANSIBLE_CALLBACK_FORMAT_PRETTY",)),
     S("callbacks_enabled", "defaults", "list", [],
       "Extra result reporters to run beside stdout: junit (a report per run in junit_output_dir); others are "
       "warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),

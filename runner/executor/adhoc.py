@@ -46,6 +46,7 @@ class AdhocRun:
     search_paths: list[Path] = field(default_factory=lambda: [Path.cwd()])
     background: int | None = None  # -B: run asynchronously, failing after this many seconds
     poll: int = DEFAULT_POLL_INTERVAL  # -P: with -B, 0 starts a background job and does not wait
+    timeout: int | None = None  # --task-timeout: the module fails on a host after this many seconds
 
 
 @dataclass
@@ -123,7 +124,7 @@ class AdhocContext:
         call = ModuleCall(self.run.module, args, check=self.run.check, diff=self.run.diff,
                           become=settings.become_settings(), search_paths=self.run.search_paths,
                           task_vars=variables, background=background)
-        return await execute_within(session, self.index, call, async_limit=limit)
+        return await execute_within(session, self.index, call, timeout=self.run.timeout, async_limit=limit)
 
     def update(self, message: Any) -> None:
         return None

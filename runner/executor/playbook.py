@@ -57,7 +57,7 @@ class PlayState:
 class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Any, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
-                 start_at_task: str | None = None):
+                 start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -66,6 +66,8 @@ class PlaybookExecutor:
         self.limit = limit
         self.include_compiler = include_compiler
         self.start_at_task = start_at_task
+        # --step: asked before each task (meta tasks aside) whether to run it; False skips it for its hosts.
+        self.step = step
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
@@ -316,6 +318,9 @@ class PlaybookExecutor:
         assert self.pool is not None
         hosts = list(steps)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler)
+        if self.step is not None and node.kind != "meta" and not self.step(info):
+            # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
+            return {host: {"changed": False, "skipped": True, "_status": "skipped"} for host in hosts}
         if node.kind != "meta" or node.name:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True

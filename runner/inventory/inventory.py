@@ -37,6 +37,7 @@ class Inventory:
         self.groups: dict[str, Group] = {}
         self.sources: list[Path] = []
         self.warnings: list[str] = []
+        self.extra_vars: dict[str, Any] = {}  # -e, for inventory plugins that set use_extra_vars
         # The inventory file being read: hosts first named while it is set remember it (inventory_file).
         self.current_source: Path | None = None
         self._adjacent = AdjacentVars()

@@ -1,8 +1,10 @@
-"""Inventory sources: a file (INI, or YAML/JSON by extension), a directory of them, or a host list ``a,b,``.
+"""Inventory sources: a file (INI, or YAML/JSON by extension), an inventory script, a directory of them, or a
+host list ``web[1:3],db,``.
 
 A YAML file may be something other than an Ansible inventory: the caller gives readers for those (the commands
 give ``runner.providers.infra_inventory.add_provisioning_source``, for infra files and ``aws_ec2`` plugin
-configurations), so this package needs nothing above it.
+configurations), so this package needs nothing above it. A YAML file with a top-level ``plugin:`` key that no
+reader took is a ``constructed`` or ``generator`` plugin configuration (``runner.inventory.plugin_source``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from typing import Any
 
 from runner.errors import ParseError, SourcePosition
 from runner.inventory.datafile import load_data_file, read_text
-from runner.inventory.hostnames import split_port
+from runner.inventory.hostnames import expand_host_pattern
 from runner.inventory.ini import parse_ini
 from runner.inventory.inventory import Inventory
+from runner.inventory.plugin_source import add_plugin_source, is_plugin_config
+from runner.inventory.script_source import add_script_source, is_inventory_script
 from runner.inventory.yaml_source import parse_yaml_inventory
 
 YAML_EXTENSIONS = (".yml", ".yaml", ".json")
@@ -32,11 +36,14 @@ IGNORED_NAMES = frozenset({"group_vars", "host_vars", "vars_plugins"})
 
 
 def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
-                   yaml_readers: Sequence[YamlSourceReader] = ()) -> Inventory:
+                   yaml_readers: Sequence[YamlSourceReader] = (),
+                   extra_vars: dict[str, Any] | None = None) -> Inventory:
     """An inventory from ``sources`` in order (later sources add to earlier ones), with the group_vars/ and
     host_vars/ beside each source and beside ``playbook_dir``. A source that cannot be read is a ParseError.
-    ``yaml_readers`` are asked first, in order, about each YAML file."""
+    ``yaml_readers`` are asked first, in order, about each YAML file; ``extra_vars`` are seen by inventory
+    plugins that ask for them (``use_extra_vars``)."""
     inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None)
+    inventory.extra_vars = dict(extra_vars or {})
     for source in sources:
         add_source(inventory, source, yaml_readers)
     inventory.validate_vars_files()
@@ -77,25 +84,29 @@ def _add_file(inventory: Inventory, path: Path, yaml_readers: Sequence[YamlSourc
         with inventory.batch():
             if path.suffix in YAML_EXTENSIONS:
                 data = load_data_file(path)
-                if not any(read(inventory, path, data) for read in yaml_readers):
+                if any(read(inventory, path, data) for read in yaml_readers):
+                    return
+                if is_plugin_config(data):  # constructed, generator
+                    add_plugin_source(inventory, path, data)
+                else:
                     parse_yaml_inventory(inventory, path, data)
                 return
-            text = read_text(path)
-            if text.startswith("#!") and os.access(path, os.X_OK):
-                raise ParseError("inventory scripts are not supported: give a static INI or YAML inventory",
-                                 SourcePosition(str(path), 1, 1))
-            parse_ini(inventory, path, text)
+            if is_inventory_script(path):
+                add_script_source(inventory, path)
+                return
+            parse_ini(inventory, path, read_text(path))
     finally:
         inventory.current_source = None
 
 
 def _add_host_list(inventory: Inventory, text: str) -> None:
-    """``-i 'web1,web2:2222,'``: ungrouped hosts, no ranges, as Ansible's host_list source."""
+    """``-i 'web[1:3],db:2222,'``: ungrouped hosts, ranges expanded, as Ansible's advanced_host_list source."""
     with inventory.batch():
         for item in text.split(","):
             item = item.strip()
             if not item:
                 continue
-            name, port = split_port(item)
-            if name not in inventory.hosts:
-                inventory.add_host(name, ["ungrouped"], {} if port is None else {"ansible_port": port})
+            names, port = expand_host_pattern(item, SourcePosition(f"-i {text!r}"))
+            for name in names:
+                if name not in inventory.hosts:
+                    inventory.add_host(name, ["ungrouped"], {} if port is None else {"ansible_port": port})

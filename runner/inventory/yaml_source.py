@@ -35,9 +35,6 @@ def parse_yaml_inventory(inventory: Inventory, path: Path, data: Any) -> None:
     if not isinstance(data, dict):
         raise ParseError(f"a YAML inventory must be a mapping of group names, got {type(data).__name__}",
                          SourcePosition(str(path), 1, 1))
-    if "plugin" in data:
-        raise ParseError("inventory plugin configuration files are not supported: expected groups at the top level",
-                         where(data, "plugin", path))
     reader = _YamlReader(inventory, path)
     for name, body in data.items():
         reader.group(name, body, where(data, name, path))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import getpass
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,28 +75,55 @@ def read_password(spec: VaultIdSpec, *, confirm: bool = False, prompt_label: str
     return password
 
 
+def read_password_file(source: str, what: str) -> str:
+    """A connection or become password from ``source``, as Ansible's ``--connection-password-file`` and
+    ``--become-password-file`` read it: ``-`` is standard input, an executable file is run and its standard
+    output is the password, any other file is read; surrounding whitespace is removed."""
+    if source == "-":
+        secret = sys.stdin.buffer.read()
+    else:
+        path = Path(source).expanduser()
+        if not path.is_file():
+            raise PasswordSourceError(f"the {what} {path} was not found" if not path.exists() else
+                                      f"the {what} {path} is not a file")
+        if os.access(path, os.X_OK):
+            secret = _run(path, [str(path.resolve())], f"{what} script", capture_stderr=True)
+        else:
+            try:
+                secret = path.read_bytes()
+            except OSError as exc:
+                raise PasswordSourceError(f"cannot read the {what} {path}: {exc.strerror}") from None
+    return secret.decode("utf-8", "replace").strip()
+
+
 def _run_script(path: Path, label: str) -> bytes:
     command = [str(path.resolve())]
     client = is_client_script(path)
     if client:
         command += ["--vault-id", label]
+    # A plain script's stderr stays on the terminal, so it can prompt; a client script's is captured for the
+    # error message, as Ansible does.
+    return _run(path, command, "vault password script", capture_stderr=client, label=label)
+
+
+def _run(path: Path, command: list[str], what: str, *, capture_stderr: bool, label: str | None = None) -> bytes:
+    """The standard output of a password script; a script that cannot run, fails or hangs is an error."""
+    about = f" (vault id '{label}')" if label else ""
     try:
-        # A plain script's stderr stays on the terminal, so it can prompt; a client script's is captured for
-        # the error message, as Ansible does.
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE if client else None,
-                              stdin=subprocess.DEVNULL if not client else None, check=False, timeout=300)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE if capture_stderr else None,
+                              stdin=None if capture_stderr else subprocess.DEVNULL, check=False, timeout=300)
     except OSError as exc:
-        raise PasswordSourceError(f"cannot run the vault password script {path}: {exc.strerror or exc} "
+        raise PasswordSourceError(f"cannot run the {what} {path}: {exc.strerror or exc} "
                                   "(if it is not a script, remove its executable bit)") from None
     except subprocess.TimeoutExpired:
-        raise PasswordSourceError(f"the vault password script {path} did not finish within 300 s") from None
+        raise PasswordSourceError(f"the {what} {path} did not finish within 300 s") from None
     stderr = (done.stderr or b"").decode("utf-8", "replace").strip()
-    if client and done.returncode == _CLIENT_UNKNOWN_ID:
+    if label and is_client_script(path) and done.returncode == _CLIENT_UNKNOWN_ID:
         raise PasswordSourceError(f"the vault password client script {path} has no password for vault id "
                                   f"'{label}'" + (f": {stderr}" if stderr else ""))
     if done.returncode != 0:
-        raise PasswordSourceError(f"the vault password script {path} exited {done.returncode} "
-                                  f"(vault id '{label}')" + (f": {stderr}" if stderr else ""))
+        raise PasswordSourceError(f"the {what} {path} exited {done.returncode}{about}"
+                                  + (f": {stderr}" if stderr else ""))
     return done.stdout
 
 

@@ -150,7 +150,7 @@ def test_limit_matching_nothing_warns(project: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
-    ((), 5, "give exactly one of --list, --graph or --host NAME"),
+    ((), 5, "give exactly one of --list, --graph, --host NAME or --list-hosts"),
     (("--list", "--graph"), 5, "give exactly one of"),
     (("--list", "web"), 5, "only used with --graph"),
     (("--host", "web1"), 5, "unknown host 'web1' for --host (did you mean 'web01'?)"),

@@ -84,12 +84,11 @@ def test_missing_source_is_a_parse_error_naming_it(tmp_path: Path) -> None:
         load_inventory([tmp_path / "nowhere"])
 
 
-def test_inventory_script_is_refused_clearly(tmp_path: Path) -> None:
-    script = tmp_path / "inventory.py"
-    script.write_text("#!/usr/bin/env python3\nprint('{}')\n", encoding="utf-8")
-    os.chmod(script, 0o755)
-    with pytest.raises(ParseError, match="inventory scripts are not supported"):
-        load_inventory([script])
+def test_an_executable_inventory_without_a_shebang_is_read_as_ini(tmp_path: Path) -> None:
+    hosts = tmp_path / "hosts"
+    hosts.write_text("[web]\nweb1\n", encoding="utf-8")
+    os.chmod(hosts, 0o755)  # as on filesystems that mark every file executable
+    assert load_inventory([hosts]).groups_dict()["web"] == ["web1"]
 
 
 def test_empty_inventory_has_all_and_ungrouped(tmp_path: Path) -> None:

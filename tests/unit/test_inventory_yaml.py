@@ -123,7 +123,7 @@ def test_yaml_syntax_error_has_line(tmp_path: Path) -> None:
     ("all:\n  hosts:\n    h1: 5\n", 3, "host 'h1' must map to its variables", None),
     ("all:\n  vars:\n    ansible_group_priority: high\n", 3, "must be an integer", None),
     ("all:\n  hosts:\n    web[2:1]:\n", 3, "begin is greater than end", None),
-    ("plugin: constructed\n", 1, "plugin configuration files are not supported", None),
+    ("plugin: nmap\n", 1, "inventory plugin 'nmap' is not supported", None),
     ("- all\n", 1, "must be a mapping of group names", None),
 ])
 def test_structure_errors_point_at_the_key(tmp_path: Path, text: str, line: int, message: str,
