@@ -8,6 +8,7 @@ provisioning-infra taskserv catalog
 provisioning-infra cluster create|delete|show NAME / cluster list
 provisioning-infra validate FILE [--kind KIND]
 provisioning-infra deps TASKSERV
+provisioning-infra image build SPEC / image list|show|delete|prune (runner.cli.infra_images)
 ```
 
 Commands that change something compile the infra's plays (``runner.compiler.infra``) into a plan and run it with
@@ -27,6 +28,8 @@ import click
 
 from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
+from runner.cli.image_build import build_image
+from runner.cli.infra_images import image
 from runner.cli.infra_output import emit, out_option
 from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
@@ -395,6 +398,21 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
         return [*plays.server_plays(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
 
     return _run(infra, build, options, confirm=f"Delete the taskservs of cluster {name}?")
+
+
+# -- golden images ---------------------------------------------------------------------------------------------
+main.add_command(image)
+
+
+@image.command("build")
+@click.argument("spec", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@run_options
+@report_errors
+def image_build(spec: Path, infra: Path | None, **options: Any) -> int:
+    """Build the golden image SPEC describes: a temporary server, its taskservs, captured and recorded as a new
+    version; the server is deleted in any case."""
+    project, compiler = _project(spec.parent, options.get("forks"), options)
+    return build_image(spec, project, compiler, options)
 
 
 # -- files and taskservs ---------------------------------------------------------------------------------------

@@ -111,6 +111,9 @@ class LocalSettings(ServerSettings):
     user: Text | None = Field(default="root", description="The user to log in as (ansible_user)")
     address: LoopbackAddress | None = Field(
         default=None, description="Its address, 127.0.0.2 to 127.0.0.254; the first free one when not given")
+    image: Text | None = Field(
+        default=None, description="golden:NAME or golden:NAME@VERSION: start from a golden image's captured root "
+                                  "(default: the machine's own root)")
 
 
 class CloudSettings(ServerSettings):
