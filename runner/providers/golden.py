@@ -15,7 +15,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from packaging.version import InvalidVersion, Version
 
@@ -42,7 +42,7 @@ class ImageRef:
         return PREFIX + self.name + (f"@{self.version}" if self.version else "")
 
 
-def is_golden(image: str | None) -> bool:
+def is_golden(image: str | None) -> TypeGuard[str]:
     return bool(image) and str(image).startswith(PREFIX)
 
 
@@ -145,3 +145,18 @@ class ImageCatalog:
             raise ProviderError(f"{path}: not a golden image record ({error.message})") from None
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ProviderError(f"{path}: not a golden image record ({error})") from None
+
+
+def found_in_image(images_dir: str | Path, image: str, taskservs: list[tuple[str, str | None]]) -> str:
+    """What a server started from ``image`` finds installed of its ``taskservs`` (name, version): those the
+    image holds at the same version are reported ``ok``; the others are installed (over the image's)."""
+    try:
+        entry = ImageCatalog(images_dir).find(parse_ref(image))
+    except UserError as error:
+        return f"image {image}: {error.message}"
+    held = entry.record.taskserv_versions or {}
+    found = [f"{name} {version}" for name, version in taskservs if version is not None and held.get(name) == version]
+    other = [f"{name} ({held[name]} in the image, {version} wanted)" if name in held else name
+             for name, version in taskservs if not (version is not None and held.get(name) == version)]
+    note = f"from golden image {entry.ref}: ok (in the image): {', '.join(found) or 'none'}"
+    return note + (f"; to install: {', '.join(other)}" if other else "")
