@@ -26,7 +26,7 @@ from runner.infra.images import GoldenImageSpec, build_infra, load_image_spec
 from runner.models.validation import validate
 from runner.platform_specs.golden_image import GoldenImageVersion
 from runner.providers import ensure_absent, provider_for
-from runner.providers.base import CapturedImage, Provider, ProviderError
+from runner.providers.base import CapturedImage, Provider, ProviderError, ServerState
 from runner.providers.golden import ImageCatalog, ImageEntry, version_key
 
 GIB = 1 << 30
@@ -57,17 +57,24 @@ def build_image(spec_path: Path, project: Project, compiler: Compiler, options: 
         state = provider.find(server.hostname)
         if state is None:
             raise ProviderError(f"the build server {server.hostname} is gone: nothing to capture")
-        started = datetime.now(UTC)
-        captured = provider.capture_image(state, f"{spec.name}-{version}")
-        record = _record(spec, version, captured, taskservs, started, _base_version(spec, provider))
-        entry = ImageEntry(record, provider.name, captured.image_id, getattr(provider, "region", None))
+        entry = capture_version(provider, state, spec, version, taskservs)
         catalog.add(entry)
-        click.echo(f"golden image {entry.ref}: {captured.location} ({captured.size_bytes / GIB:.2f} GB, sha256 "
-              f"{captured.checksum[:12]}...)")
+        click.echo(f"golden image {entry.ref}: {entry.record.image_path} ({entry.record.image_size_gb:.2f} GB, "
+                   f"sha256 {entry.record.checksum[:12]}...)")
         return int(ExitCode.OK)
     finally:
         if not options["check"]:
             _delete_quietly(provider, server.hostname)
+
+
+def capture_version(provider: Provider, state: ServerState, spec: GoldenImageSpec, version: str,
+                    taskservs: dict[str, str]) -> ImageEntry:
+    """Capture the build server as version ``version`` of the image: the provider's image and the platform's
+    record of it (validated, not yet written)."""
+    started = datetime.now(UTC)
+    captured = provider.capture_image(state, f"{spec.name}-{version}")
+    record = _record(spec, version, captured, taskservs, started, _base_version(spec, provider))
+    return ImageEntry(record, provider.name, captured.image_id, getattr(provider, "region", None))
 
 
 def next_version(catalog: ImageCatalog, name: str) -> str:

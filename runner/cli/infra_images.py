@@ -27,7 +27,7 @@ from runner.infra.image_outputs import ImageDetails, ImageList, ImageOutput
 from runner.infra.provider_settings import DEFAULT_IMAGES_DIR, DEFAULT_LOCAL_STATE_DIR
 from runner.providers import make_provider
 from runner.providers.base import Provider
-from runner.providers.golden import ImageCatalog, ImageEntry, parse_ref
+from runner.providers.golden import ImageCatalog, ImageEntry, parse_ref, short_id
 from runner.util.table import render_table
 
 images_option = click.option("--images", "images_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -55,7 +55,7 @@ def list_table(listing: ImageList) -> str:
     if not listing.images:
         return "no golden images"
     rows = [[item.name, item.version + (" (deprecated)" if item.deprecated else ""), item.provider,
-             item.image_id[:19], f"{item.size_gb:.2f}", item.created_at[:19],
+             short_id(item.image_id), f"{item.size_gb:.2f}", item.created_at[:19],
              ", ".join(f"{name} {version}" for name, version in item.taskservs.items())]
             for item in listing.images]
     return render_table([["IMAGE", "VERSION", "PROVIDER", "ID", "GB", "CREATED", "TASKSERVS"], *rows])
@@ -147,10 +147,10 @@ def remove(catalog: ImageCatalog, entries: list[ImageEntry], state_dir: Path) ->
         shared = any(other.image_id == entry.image_id for other in catalog.entries())
         if shared or entry.image_id in provider.images_in_use():
             why = "another version names it" if shared else "a server runs from it"
-            lines.append(f"deleted golden image {entry.ref} (its image {entry.image_id[:19]} kept: {why})")
+            lines.append(f"deleted golden image {entry.ref} (its image {short_id(entry.image_id)} kept: {why})")
         else:
             provider.delete_image(entry.image_id)
-            lines.append(f"deleted golden image {entry.ref} and its image {entry.image_id[:19]}")
+            lines.append(f"deleted golden image {entry.ref} and its image {short_id(entry.image_id)}")
     return lines
 
 
@@ -165,7 +165,7 @@ def _orphan_layers(catalog: ImageCatalog, state_dir: Path) -> list[str]:
     for layer in sorted(layers_dir.iterdir()):
         if layer.is_dir() and not layer.name.startswith(".") and layer.name not in named:
             provider.delete_image(layer.name)
-            lines.append(f"deleted local layer {layer.name[:19]} (no golden image names it)")
+            lines.append(f"deleted local layer {short_id(layer.name)} (no golden image names it)")
     return lines
 
 

@@ -25,7 +25,8 @@ from runner.models.validation import validate
 from runner.platform_specs.golden_image import GoldenImageVersion
 from runner.providers.base import ProviderError
 
-__all__ = ["DEFAULT_IMAGES_DIR", "PREFIX", "ImageCatalog", "ImageEntry", "ImageRef", "is_golden", "parse_ref"]
+__all__ = ["DEFAULT_IMAGES_DIR", "PREFIX", "ImageCatalog", "ImageEntry", "ImageRef", "is_golden", "parse_ref",
+           "short_id"]
 
 PREFIX = "golden:"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -69,6 +70,11 @@ class ImageEntry:
     def as_data(self) -> dict[str, Any]:
         record = self.record.model_dump(mode="json", exclude_none=True)
         return {"provider": self.provider, "image_id": self.image_id, "region": self.region, "record": record}
+
+
+def short_id(image_id: str) -> str:
+    """An image id for people: a local layer's digest shortened as git shortens commits, an AMI id whole."""
+    return image_id[:12] if len(image_id) == 64 else image_id
 
 
 def version_key(version: str) -> tuple[int, Version | str]:
