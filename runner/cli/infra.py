@@ -30,6 +30,7 @@ from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
 from runner.cli.image_build import build_image
 from runner.cli.infra_images import image
+from runner.cli.infra_output import confirm as _confirm
 from runner.cli.infra_output import emit, out_option
 from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
@@ -124,13 +125,6 @@ def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *
     run = {"limit": None, "connection": None, **options}
     return run_plan(plan, compiler, project, run, extra_vars=parse_extra_vars(options["extra_vars"]),
                     playbook_dir=infra.resolve().parent, reports=options["reports"], kind="infra")
-
-
-def _confirm(question: str) -> None:
-    if not sys.stdin.isatty():
-        raise OptionError(f"{question} Not asked (no terminal): pass --yes to go ahead")
-    if not click.confirm(question, default=False):
-        raise click.exceptions.Exit(int(ExitCode.ERROR))
 
 
 def _servers(plays: InfraPlays, names: tuple[str, ...] | list[str]) -> list[AnyServer]:

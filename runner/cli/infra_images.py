@@ -21,7 +21,7 @@ from typing import Any
 import click
 
 from runner.cli.common import Group, report_errors
-from runner.cli.infra_output import emit, out_option
+from runner.cli.infra_output import confirm, emit, out_option
 from runner.errors import OptionError
 from runner.infra.image_outputs import ImageDetails, ImageList, ImageOutput
 from runner.infra.provider_settings import DEFAULT_IMAGES_DIR, DEFAULT_LOCAL_STATE_DIR
@@ -177,7 +177,5 @@ def _provider(entry: ImageEntry, catalog: ImageCatalog, state_dir: Path) -> Prov
 
 
 def _confirm(question: str, yes: bool) -> None:
-    from runner.cli.infra import _confirm as ask  # the one way deletions ask
-
     if not yes:
-        ask(question)
+        confirm(question)
