@@ -18,6 +18,7 @@ the playbook executor, as ``provisioning-playbook`` does; deletions ask first un
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -28,6 +29,7 @@ import click
 
 from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
+from runner.cli.galaxy_common import galaxy_cli_context
 from runner.cli.image_build import build_image
 from runner.cli.infra_images import image
 from runner.cli.infra_output import confirm as _confirm
@@ -38,6 +40,7 @@ from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
 from runner.cli.taskserv_catalog import catalog_of, catalog_table
 from runner.cli.taskserv_status import StatusCollector, status_of, status_table
+from runner.cli.taskserv_updates import check_updates, pins, updates_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.cli.verbosity import verbosity_option
 from runner.compiler import CompileOptions, Compiler
@@ -321,6 +324,50 @@ def taskserv_status(name: str | None, servers: tuple[str, ...], infra: Path | No
     emit(status, out, status_table)
     healthy = all(entry.status in ("healthy", "no check") for entry in status.checks)
     return int(ExitCode.OK if healthy else ExitCode.HOST_FAILED)
+
+
+@taskserv.command("check-updates")
+@click.argument("name", required=False)
+@server_option
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def taskserv_check_updates(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str,
+                           **vault: Any) -> int:
+    """Each installed taskserv's version (of NAME only, when given) against what its source offers: apt's
+    candidate on the server for a role's Debian packages, the newest tag of its repository for a role from a
+    registry. Exit code 2 when a server is down."""
+    plays = _read(infra, vault)
+    updates = check_updates(plays, _servers(plays, servers), name, galaxy_cli_context)
+    emit(updates, out, updates_table)
+    down = any(entry.status == "server down" for entry in updates.updates)
+    return int(ExitCode.HOST_FAILED if down else ExitCode.OK)
+
+
+@taskserv.command("update")
+@click.argument("name")
+@server_option
+@run_options
+@report_errors
+def taskserv_update(name: str, servers: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Update taskserv NAME's packages to the versions apt offers on its servers: the role runs again with them
+    pinned (--check predicts it)."""
+    plays = _read(infra, options)
+    targets = _carrying(plays, name, servers)
+    updates = check_updates(plays, targets, name, galaxy_cli_context)
+    click.echo(updates_table(updates))
+    pinned = pins(updates, name)
+    if not any(entry.status == "update available" for entry in updates.updates):
+        click.echo(f"{name} is up to date: nothing to update")
+        return int(ExitCode.OK)
+    extra = (*options.pop("extra_vars"), json.dumps({f"{name}_packages": pinned}))
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        chosen = [server for server in plays.infra.servers if server.hostname in {t.hostname for t in targets}]
+        return [*plays.server_plays(chosen, "use"), *plays.taskserv_plays(chosen, only=name)]
+
+    return _run(infra, build, {**options, "extra_vars": extra})
 
 
 @taskserv.command("catalog")

@@ -1,8 +1,9 @@
-"""What ``provisioning-infra image list|show|prune`` print with ``--out json`` (or ``yaml``)."""
+"""What ``provisioning-infra image list|show|prune`` and ``taskserv check-updates`` print with ``--out json``
+(or ``yaml``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -36,7 +37,29 @@ class ImageDetails(ImageOutput):
     record: dict[str, Any] = Field(description="The GoldenImageVersion record, as the platform's schema has it")
 
 
+class UpdateEntry(Output):
+    """One source of one taskserv on one server: what is installed and what the source offers."""
+
+    server: str
+    taskserv: str
+    source: Literal["apt", "oci", "none"] = Field(
+        description="apt: a Debian package of the role; oci: the role itself, from a registry; none: neither")
+    item: str = Field(description="The package, or the role's oci:// source")
+    installed: str | None = Field(description="The installed version; null when not installed")
+    available: str | None = Field(description="What the source offers now (apt's candidate, the newest tag)")
+    status: str = Field(description="'up to date', 'update available', 'not installed', 'no source', "
+                                    "'server down' or 'unknown (why)'")
+
+
+class TaskservUpdates(Output):
+    """``taskserv check-updates`` and ``taskserv update --check``."""
+
+    infra: str
+    updates: list[UpdateEntry]
+
+
 IMAGE_OUTPUT_SCHEMAS: dict[str, tuple[str, Any]] = {
     "infra-image-list.schema.json": ("provisioning-infra image list --out json", ImageList),
     "infra-image.schema.json": ("provisioning-infra image show --out json", ImageDetails),
+    "infra-taskserv-updates.schema.json": ("provisioning-infra taskserv check-updates --out json", TaskservUpdates),
 }
