@@ -359,7 +359,7 @@ def taskserv_update(name: str, servers: tuple[str, ...], infra: Path | None, **o
     click.echo(updates_table(updates))
     pinned = pins(updates, name)
     if not any(entry.status == "update available" for entry in updates.updates):
-        click.echo(f"{name} is up to date: nothing to update")
+        click.echo(f"no update available for {name}: nothing to update")
         return int(ExitCode.OK)
     extra = (*options.pop("extra_vars"), json.dumps({f"{name}_packages": pinned}))
 

@@ -25,7 +25,7 @@ from runner.providers.local import LocalProvider
 from runner.testenv import unavailable_reason
 from runner.testenv.machine import mount_points_under
 from tests.support.scripts import script
-from tests.support.taskserv_infra import environment
+from tests.support.taskserv_infra import DATA, environment
 
 UNAVAILABLE = unavailable_reason()
 pytestmark = [pytest.mark.hosts,
@@ -42,8 +42,13 @@ INFRA = """\
 name: golden
 providers: """ + PROVIDERS + """
 servers:
-  - {{hostname: gi-web1, provider: local, image: "golden:gweb", taskservs: [webdir]}}
+  - {{hostname: gi-web1, provider: local, image: "golden:gweb", taskservs: [webdir, sshd]}}
 """
+# The test roles, and one whose defaults name a Debian package (the machine's own openssh-server).
+CONFIG = "[defaults]\nforks = 4\nroles_path = {data}:{roles}\nstdout_callback = default\nnocolor = True\n"
+SSHD_ROLE = {"defaults/main.yml": "sshd_packages: [openssh-server]\n",
+             "meta/main.yml": "dependencies: []\ntaskserv: {version: '9.2'}\n",
+             "tasks/main.yml": "- name: nothing to do\n  debug: {msg: sshd is the machine's}\n"}
 
 
 @dataclass
@@ -57,8 +62,9 @@ class Golden:
                              env_name=env)  # type: ignore[return-value]
 
     def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        env = {**environment(), "PROVISIONING_CONFIG": str(self.directory / "provisioning.cfg")}
         return subprocess.run([script(args[0]), *args[1:]], capture_output=True, text=True, cwd=self.directory,
-                              env=environment(), timeout=timeout)
+                              env=env, timeout=timeout)
 
     def document(self, schema: str, *args: str) -> Any:
         done = self.run("provisioning-infra", *args, "--images", str(self.images), "--out", "json")
@@ -74,6 +80,10 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Golden]:
     built = Golden(directory, directory / "state", directory / "images")
     (directory / "gweb.yml").write_text(SPEC.format(state=built.state, images=built.images, base=90))
     (directory / "infra.yml").write_text(INFRA.format(state=built.state, images=built.images, base=93))
+    (directory / "provisioning.cfg").write_text(CONFIG.format(data=DATA / "roles", roles=directory / "roles"))
+    for path, text in SSHD_ROLE.items():
+        (directory / "roles" / "sshd" / path).parent.mkdir(parents=True, exist_ok=True)
+        (directory / "roles" / "sshd" / path).write_text(text)
     yield built
     for env in ("golden", "image-gweb"):  # after a failed test: nothing is left running
         provider = built.provider(env)
@@ -122,8 +132,8 @@ def test_a_bad_spec_is_reported_where_it_was_written(golden: Golden) -> None:
 def test_a_server_from_the_image_finds_its_taskservs_installed(golden: Golden) -> None:
     done = golden.run("provisioning-infra", "server", "create", "--infra", "infra.yml")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert ("from golden image golden:gweb@1.0.0: ok (in the image): os 1.0.0, files 1.2.0, webdir 0.3.0"
-            in done.stdout)
+    assert ("from golden image golden:gweb@1.0.0: ok (in the image): os 1.0.0, files 1.2.0, webdir 0.3.0; "
+            "to install: sshd" in done.stdout)
     done = golden.run("provisioning-infra", "server", "ssh", "gi-web1", "--infra", "infra.yml", "--",
                       "hostname; cat /var/lib/taskservs/order", timeout=120)
     assert done.stdout.split() == ["gi-web1", "os", "files", "webdir"], done.stderr
@@ -133,6 +143,22 @@ def test_a_server_from_the_image_finds_its_taskservs_installed(golden: Golden) -
     for role in ("os", "files", "webdir"):
         assert f"TASK [{role} : Record the install order]" in done.stdout
     assert "changed: [gi-web1]" not in _task_output(done.stdout, "Record the install order")
+
+
+def test_check_updates_compares_installed_packages_with_apts_candidates(golden: Golden) -> None:
+    done = golden.run("provisioning-infra", "taskserv", "check-updates", "--infra", "infra.yml", "--out", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    document = json.loads(done.stdout)
+    jsonschema.validate(document, json.loads((SCHEMA_DIR / "infra-taskserv-updates.schema.json").read_text()))
+    lines = {(u["taskserv"], u["source"]): u for u in document["updates"]}
+    machine = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "openssh-server"], capture_output=True,
+                             text=True, check=True).stdout
+    sshd = lines[("sshd", "apt")]
+    assert (sshd["server"], sshd["item"], sshd["installed"]) == ("gi-web1", "openssh-server", machine)
+    assert sshd["status"] == ("up to date" if sshd["available"] == machine else "update available")
+    assert lines[("webdir", "none")]["status"] == "no source"
+    done = golden.run("provisioning-infra", "taskserv", "update", "webdir", "--check", "--infra", "infra.yml")
+    assert done.returncode == 0 and "no update available for webdir: nothing to update" in done.stdout, done.stderr
 
 
 def test_delete_keeps_the_layer_a_server_runs_from_and_prune_removes_it_after(golden: Golden) -> None:
