@@ -27,7 +27,7 @@ from runner.models.validation import validate
 from runner.platform_specs.golden_image import GoldenImageVersion
 from runner.providers import ensure_absent, provider_for
 from runner.providers.base import CapturedImage, Provider, ProviderError, ServerState
-from runner.providers.golden import ImageCatalog, ImageEntry, version_key
+from runner.providers.golden import PREFIX, ImageCatalog, ImageEntry, version_key
 
 GIB = 1 << 30
 
@@ -52,7 +52,11 @@ def build_image(spec_path: Path, project: Project, compiler: Compiler, options: 
     try:
         code = run_plan(plan, compiler, project, run, extra_vars={}, playbook_dir=spec_path.resolve().parent,
                         reports=options.get("reports", ()), kind="infra")
-        if code != ExitCode.OK or options["check"]:
+        if code != ExitCode.OK:
+            return code
+        if options["check"]:
+            click.echo(f"would build golden image {PREFIX}{spec.name}@{version} on {provider.name} server "
+                       f"{server.hostname}")
             return code
         state = provider.find(server.hostname)
         if state is None:

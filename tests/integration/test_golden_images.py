@@ -92,6 +92,20 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Golden]:
     assert mount_points_under(built.state) == []
 
 
+def test_check_mode_says_what_it_would_build_and_starts_nothing(golden: Golden) -> None:
+    done = golden.run("provisioning-infra", "image", "build", "gweb.yml", "--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "would build golden image golden:gweb@1.0.0 on local server gweb-build" in done.stdout
+    assert golden.provider("image-gweb").servers() == [] and not golden.images.exists()
+
+
+def test_a_local_server_starts_from_nothing_but_a_golden_image(golden: Golden) -> None:
+    bad = golden.directory / "bad-image.yml"
+    bad.write_text("name: bad\nservers:\n  - {hostname: b1, provider: local, image: debian-12}\n")
+    done = golden.run("provisioning-infra", "validate", "bad-image.yml")
+    assert done.returncode == 4 and "bad-image.yml:3:44: expected golden:NAME or golden:NAME@VERSION" in done.stderr
+
+
 def test_build_captures_the_server_records_the_version_and_deletes_the_server(golden: Golden) -> None:
     done = golden.run("provisioning-infra", "image", "build", "gweb.yml")
     assert done.returncode == 0, done.stdout + done.stderr
