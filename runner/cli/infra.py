@@ -8,6 +8,7 @@ provisioning-infra taskserv catalog
 provisioning-infra cluster create|delete|show NAME / cluster list
 provisioning-infra validate FILE [--kind KIND]
 provisioning-infra deps TASKSERV
+provisioning-infra image build SPEC / image list|show|delete|prune (runner.cli.infra_images)
 ```
 
 Commands that change something compile the infra's plays (``runner.compiler.infra``) into a plan and run it with
@@ -17,6 +18,7 @@ the playbook executor, as ``provisioning-playbook`` does; deletions ask first un
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -27,6 +29,10 @@ import click
 
 from runner.cli import infra_views as views
 from runner.cli.common import Group, report_errors
+from runner.cli.galaxy_common import galaxy_cli_context
+from runner.cli.image_build import build_image
+from runner.cli.infra_images import image
+from runner.cli.infra_output import confirm as _confirm
 from runner.cli.infra_output import emit, out_option
 from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
@@ -34,6 +40,7 @@ from runner.cli.project import Project, load_project, play_defaults
 from runner.cli.run import run_plan
 from runner.cli.taskserv_catalog import catalog_of, catalog_table
 from runner.cli.taskserv_status import StatusCollector, status_of, status_table
+from runner.cli.taskserv_updates import check_updates, pins, updates_table
 from runner.cli.vault_options import VAULT_OPTIONS, vault_options
 from runner.cli.verbosity import verbosity_option
 from runner.compiler import CompileOptions, Compiler
@@ -121,13 +128,6 @@ def _run(infra_file: Path | None, build: PlayBuilder, options: dict[str, Any], *
     run = {"limit": None, "connection": None, **options}
     return run_plan(plan, compiler, project, run, extra_vars=parse_extra_vars(options["extra_vars"]),
                     playbook_dir=infra.resolve().parent, reports=options["reports"], kind="infra")
-
-
-def _confirm(question: str) -> None:
-    if not sys.stdin.isatty():
-        raise OptionError(f"{question} Not asked (no terminal): pass --yes to go ahead")
-    if not click.confirm(question, default=False):
-        raise click.exceptions.Exit(int(ExitCode.ERROR))
 
 
 def _servers(plays: InfraPlays, names: tuple[str, ...] | list[str]) -> list[AnyServer]:
@@ -326,6 +326,50 @@ def taskserv_status(name: str | None, servers: tuple[str, ...], infra: Path | No
     return int(ExitCode.OK if healthy else ExitCode.HOST_FAILED)
 
 
+@taskserv.command("check-updates")
+@click.argument("name", required=False)
+@server_option
+@infra_option
+@out_option
+@vault_options
+@report_errors
+def taskserv_check_updates(name: str | None, servers: tuple[str, ...], infra: Path | None, out: str,
+                           **vault: Any) -> int:
+    """Each installed taskserv's version (of NAME only, when given) against what its source offers: apt's
+    candidate on the server for a role's Debian packages, the newest tag of its repository for a role from a
+    registry. Exit code 2 when a server is down."""
+    plays = _read(infra, vault)
+    updates = check_updates(plays, _servers(plays, servers), name, galaxy_cli_context)
+    emit(updates, out, updates_table)
+    down = any(entry.status == "server down" for entry in updates.updates)
+    return int(ExitCode.HOST_FAILED if down else ExitCode.OK)
+
+
+@taskserv.command("update")
+@click.argument("name")
+@server_option
+@run_options
+@report_errors
+def taskserv_update(name: str, servers: tuple[str, ...], infra: Path | None, **options: Any) -> int:
+    """Update taskserv NAME's packages to the versions apt offers on its servers: the role runs again with them
+    pinned (--check predicts it)."""
+    plays = _read(infra, options)
+    targets = _carrying(plays, name, servers)
+    updates = check_updates(plays, targets, name, galaxy_cli_context)
+    click.echo(updates_table(updates))
+    pinned = pins(updates, name)
+    if not any(entry.status == "update available" for entry in updates.updates):
+        click.echo(f"no update available for {name}: nothing to update")
+        return int(ExitCode.OK)
+    extra = (*options.pop("extra_vars"), json.dumps({f"{name}_packages": pinned}))
+
+    def build(plays: InfraPlays) -> list[dict[str, Any]]:
+        chosen = [server for server in plays.infra.servers if server.hostname in {t.hostname for t in targets}]
+        return [*plays.server_plays(chosen, "use"), *plays.taskserv_plays(chosen, only=name)]
+
+    return _run(infra, build, {**options, "extra_vars": extra})
+
+
 @taskserv.command("catalog")
 @infra_option
 @out_option
@@ -395,6 +439,21 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
         return [*plays.server_plays(plays.infra.members(chosen), "use"), *plays.delete_cluster_plays(chosen)]
 
     return _run(infra, build, options, confirm=f"Delete the taskservs of cluster {name}?")
+
+
+# -- golden images ---------------------------------------------------------------------------------------------
+main.add_command(image)
+
+
+@image.command("build")
+@click.argument("spec", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@run_options
+@report_errors
+def image_build(spec: Path, infra: Path | None, **options: Any) -> int:
+    """Build the golden image SPEC describes: a temporary server, its taskservs, captured and recorded as a new
+    version; the server is deleted in any case."""
+    project, compiler = _project(spec.parent, options.get("forks"), options)
+    return build_image(spec, project, compiler, options)
 
 
 # -- files and taskservs ---------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from runner.models import Play, PlayList
 from runner.models.base import POSITION_KEY
 from runner.models.validation import raise_collected, validate
 from runner.providers.action import SETTING_ARGUMENTS
+from runner.providers.golden import found_in_image, is_golden
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import BASE_TASKSERV, Resolution, Step, Wanted, resolve
 from runner.taskservs.tasks import DEFAULT_PROFILE, health_check_tasks, taskserv_block
@@ -210,7 +211,13 @@ class InfraPlays:
                 # A server left out by --limit has no result.
                 outcome = (f"hostvars['{server.hostname}'].{SERVER_RESULT}.msg"
                            f" | default('{server.hostname} is not in this run')")
-                lines.append(f"{{{{ {outcome} }}}}; taskservs: " + ", ".join(step.name for step in order.own))
+                line = f"{{{{ {outcome} }}}}; taskservs: " + ", ".join(step.name for step in order.own)
+                image = getattr(server, "image", None)
+                if is_golden(image):
+                    images_dir = self.infra.providers.of(server.provider).images_dir
+                    line += "; " + found_in_image(images_dir, image, [(step.name, step.taskserv.version)
+                                                                      for step in order.own])
+                lines.append(line)
         for cluster in self.infra.clusters:
             members = [server for server in self.infra.members(cluster) if server in servers]
             steps = self._cluster_steps(cluster, members, after_servers=True)

@@ -16,6 +16,7 @@ from runner.models.base import Model
 from runner.models.types import Bool, Text, expected
 
 DEFAULT_LOCAL_STATE_DIR = "/var/lib/provisioning/local"
+DEFAULT_IMAGES_DIR = "/var/lib/provisioning/images"
 DEFAULT_UPCLOUD_API = "https://api.upcloud.com"
 
 
@@ -53,6 +54,8 @@ class ProviderSettings(Model):
     # this machine's CPUs); the cloud providers set their own after their APIs' limits.
     parallel: PositiveInt = Field(
         default=4, description="Servers created or deleted at once (no more than the run's forks)")
+    images_dir: Text = Field(default=DEFAULT_IMAGES_DIR,
+                             description="Where the records of golden images (image: golden:NAME) are kept")
 
 
 class LocalProviderSettings(ProviderSettings):

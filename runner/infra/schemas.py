@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from runner.infra.image_outputs import IMAGE_OUTPUT_SCHEMAS
 from runner.infra.models import Infra
 from runner.infra.outputs import OUTPUT_SCHEMAS
 from runner.models import schemas
@@ -17,6 +18,7 @@ from runner.models import schemas
 SCHEMAS: dict[str, tuple[str, Any]] = {
     "infra.schema.json": ("An infra file: servers, their defaults, clusters and provider settings", Infra),
     **OUTPUT_SCHEMAS,
+    **IMAGE_OUTPUT_SCHEMAS,
 }
 PROG = "python -m runner.infra.schemas"
 

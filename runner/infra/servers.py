@@ -8,10 +8,11 @@ defaults are merged (``runner.infra.merge``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, ValidationInfo
+from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, ValidationInfo, WithJsonSchema
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -102,6 +103,18 @@ class ServerSettings(Model):
         return schema
 
 
+def _golden_ref(value: Any) -> Any:
+    """A local server starts from its machine's root or from a golden image; nothing else names a root."""
+    if isinstance(value, str) and not re.match(GOLDEN_PATTERN, value):
+        raise expected("golden:NAME or golden:NAME@VERSION (a local server starts from a golden image)", value)
+    return value
+
+
+GOLDEN_PATTERN = r"^golden:[A-Za-z0-9][A-Za-z0-9_.-]*(@[A-Za-z0-9][A-Za-z0-9_.-]*)?$"
+GoldenImageRef = Annotated[Text, BeforeValidator(_golden_ref), WithJsonSchema({"type": "string",
+                                                                               "pattern": GOLDEN_PATTERN})]
+
+
 class LocalSettings(ServerSettings):
     """A local server: a test host on this machine (namespaces, overlay root, sshd on its own 127.0.0.N)."""
 
@@ -111,6 +124,9 @@ class LocalSettings(ServerSettings):
     user: Text | None = Field(default="root", description="The user to log in as (ansible_user)")
     address: LoopbackAddress | None = Field(
         default=None, description="Its address, 127.0.0.2 to 127.0.0.254; the first free one when not given")
+    image: GoldenImageRef | None = Field(
+        default=None, description="golden:NAME or golden:NAME@VERSION: start from a golden image's captured root "
+                                  "(default: the machine's own root)")
 
 
 class CloudSettings(ServerSettings):

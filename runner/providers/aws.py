@@ -10,6 +10,7 @@ it; ``keep_storage`` keeps its volumes. botocore's own retries are off: calls go
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,16 @@ from botocore.exceptions import ConnectTimeoutError as BotoConnectTimeoutError
 
 from runner.infra.provider_settings import AwsProviderSettings
 from runner.infra.servers import AnyServer, AwsServer
-from runner.providers.base import CredentialsError, Provider, ProviderError, QuotaError, ServerState, TransientError
+from runner.providers.base import (
+    CapturedImage,
+    CredentialsError,
+    Provider,
+    ProviderError,
+    QuotaError,
+    ServerState,
+    TransientError,
+)
+from runner.providers.golden import ImageCatalog, is_golden, parse_ref
 from runner.providers.retry import with_retries
 
 LIVE_STATES = ["pending", "running", "stopping", "stopped"]  # terminated and shutting-down ones are gone
@@ -78,6 +88,8 @@ class AwsProvider(Provider):
 
     def create(self, server: AnyServer) -> ServerState:
         assert isinstance(server, AwsServer)
+        if is_golden(server.image):
+            server = server.model_copy(update={"image": self._golden_ami(server.image or "")})
         subnet = self._subnet(server)
         request: dict[str, Any] = {
             "ImageId": server.image, "InstanceType": server.instance_type, "MinCount": 1, "MaxCount": 1,
@@ -110,6 +122,50 @@ class AwsProvider(Provider):
             if mappings:
                 self._call("modify_instance_attribute", InstanceId=state.id, BlockDeviceMappings=mappings)
         self._call("terminate_instances", InstanceIds=[state.id])
+
+    def capture_image(self, state: ServerState, name: str) -> CapturedImage:
+        ami = self._call("create_image", InstanceId=state.id, Name=name,
+                         Description=f"golden image {name}, made by provisioning from {state.name}",
+                         TagSpecifications=[{"ResourceType": "image", "Tags": [{"Key": "Name", "Value": name}]}]
+                         )["ImageId"]
+        image = self._wait_for_image(ami)
+        snapshots = sorted(device["Ebs"]["SnapshotId"] for device in image.get("BlockDeviceMappings", [])
+                           if device.get("Ebs", {}).get("SnapshotId"))
+        size_gb = sum(device["Ebs"].get("VolumeSize", 0) for device in image.get("BlockDeviceMappings", [])
+                      if "Ebs" in device)
+        # EC2 does not give an AMI's content to hash: the checksum names the AMI and its snapshots, which EC2
+        # never changes once the image is available.
+        checksum = hashlib.sha256("\n".join([ami, *snapshots]).encode()).hexdigest()
+        return CapturedImage(ami, f"ec2://{self.region}/{ami}", checksum, size_gb << 30)
+
+    def delete_image(self, image_id: str) -> None:
+        images = self._call("describe_images", ImageIds=[image_id])["Images"]
+        self._call("deregister_image", ImageId=image_id)
+        for device in images[0].get("BlockDeviceMappings", []) if images else []:
+            if snapshot := device.get("Ebs", {}).get("SnapshotId"):
+                self._call("delete_snapshot", SnapshotId=snapshot)
+
+    def images_in_use(self) -> set[str]:
+        return {str(server.details["image"]) for server in self.servers() if server.details.get("image")}
+
+    def _wait_for_image(self, ami: str) -> dict[str, Any]:
+        deadline = time.monotonic() + self.settings.wait_timeout
+        while True:
+            image = self._call("describe_images", ImageIds=[ami])["Images"][0]
+            if image["State"] == "available":
+                return image
+            if image["State"] in ("failed", "invalid", "deregistered", "error"):
+                raise ProviderError(f"EC2 could not make image {ami}: {image.get('StateReason', {}).get('Message')}")
+            if time.monotonic() > deadline:
+                raise ProviderError(f"image {ami} was not available within {self.settings.wait_timeout} s")
+            time.sleep(self.settings.poll_interval)
+
+    def _golden_ami(self, image: str) -> str:
+        entry = ImageCatalog(self.settings.images_dir).find(parse_ref(image))
+        if entry.provider != self.name or entry.region != self.region:
+            raise ProviderError(f"golden image {entry.ref} is an image of the {entry.provider} provider"
+                                f"{f' in {entry.region}' if entry.region else ''}, not of aws in {self.region}")
+        return entry.image_id
 
     # -- EC2 ----------------------------------------------------------------------------------------------------
 

@@ -66,6 +66,16 @@ class ServerState:
                 "private_address": self.private_address, **self.details}
 
 
+@dataclass(frozen=True)
+class CapturedImage:
+    """An image a provider captured from a server: its id there, where it is, its SHA-256 and size."""
+
+    image_id: str
+    location: str
+    checksum: str
+    size_bytes: int
+
+
 class Provider(ABC):
     """One provider account (or local state directory) and the servers in it."""
 
@@ -97,6 +107,18 @@ class Provider(ABC):
     def delete(self, state: ServerState, keep_storage: bool = False) -> None:
         """Delete a server (stopping it first where the provider needs that); its disks too unless
         ``keep_storage``."""
+
+    def capture_image(self, state: ServerState, name: str) -> CapturedImage:
+        """Capture the server as an image called ``name`` (the server may be stopped to do so)."""
+        raise ProviderError(f"the {self.name} provider cannot capture golden images")
+
+    def delete_image(self, image_id: str) -> None:
+        """Delete a captured image that no record names any more."""
+        raise ProviderError(f"the {self.name} provider cannot delete golden images")
+
+    def images_in_use(self) -> set[str]:
+        """Ids of captured images that servers of this provider still run from (never pruned)."""
+        return set()
 
     def login_vars(self, server: AnyServer, state: ServerState) -> dict[str, Any]:
         """Inventory variables to log in to the server: address, user, port, key."""

@@ -8,10 +8,11 @@ stops hosts beyond the requested count; ``down`` is safe to repeat.
 from __future__ import annotations
 
 import fcntl
+import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -95,7 +96,7 @@ class TestEnv:
             self._start([(name, address) for name, address in wanted if name not in keep], wanted)
             return self._write_access_files()
 
-    def start_host(self, name: str, address: str | None = None) -> TestHost:
+    def start_host(self, name: str, address: str | None = None, lowers: Sequence[Path] | None = None) -> TestHost:
         """Start one host called ``name`` on ``address`` (default: the first free 127.0.0.N from the base up)
         beside the env's others, for callers that manage hosts one by one (the local provider). A host that
         already runs there and serves SSH is kept as it is; one elsewhere is restarted fresh. ``up`` and ``down``
@@ -103,7 +104,10 @@ class TestEnv:
 
         Only the launch holds the env's lock: waiting for the host's sshd does not, so several hosts of one env
         start at the same time (from threads or processes); the address of a host still starting is claimed in
-        its directory until it serves."""
+        its directory until it serves.
+
+        ``lowers`` are extra lower layers of its root, topmost first (a golden image's captured root), between its
+        upper layer and the machine's /; None keeps those it had (a stopped host starts again on the same)."""
         if not _NAME.match(name):
             raise TestEnvError(f"host name {name!r} must be letters, digits, '_.-'")
         require_machine()
@@ -115,7 +119,7 @@ class TestEnv:
             stop([HostDir(self.state_dir / name)])
             address = address or self._free_address()
             peers = [(host.name, host.address) for host in running.values()] + [(name, address)]
-            launched = self._launch([(name, address)], peers)
+            launched = self._launch([(name, address)], peers, {name: lowers} if lowers is not None else {})
             HostDir(self.state_dir / name).claim.write_text(address)
         try:
             wait_until_serving(launched, READY_TIMEOUT)
@@ -179,9 +183,11 @@ class TestEnv:
             self._reap_launchers()
             raise
 
-    def _launch(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]]
+    def _launch(self, missing: list[tuple[str, str]], wanted: list[tuple[str, str]],
+                lowers: Mapping[str, Sequence[Path]] | None = None
                 ) -> list[tuple[HostDir, str, str, subprocess.Popen]]:
-        """Launch ``missing`` hosts from fresh layers (their sshd still starting when this returns)."""
+        """Launch ``missing`` hosts from fresh layers (their sshd still starting when this returns); ``lowers``
+        gives a host new extra lower layers (else it keeps the ones it had)."""
         if missing and accepts_tcp(UNUSED_LOOPBACK):
             raise TestEnvError(
                 "something listens on port 22 of every address (usually the machine's own sshd, with no "
@@ -192,8 +198,10 @@ class TestEnv:
                 raise TestEnvError(f"{address}:22 is already in use (another env runs there): choose other "
                                    "addresses with --base")
         host_dirs = {name: HostDir(self.state_dir / name) for name, _ in missing}
-        for host_dir in host_dirs.values():
+        for name, host_dir in host_dirs.items():
             host_dir.reset()
+            if lowers and name in lowers:
+                host_dir.lowers_record.write_text(json.dumps([str(path) for path in lowers[name]]))
             ensure_dir(host_dir.upper, str(PurePosixPath(HOST_KEY).parent))
         generate_keys([(self.private_key, f"provisioning-testenv-{self.name}")]
                       + [(host_dirs[name].host_key, f"root@{name}") for name, _ in missing])
@@ -202,7 +210,7 @@ class TestEnv:
         try:
             for name, address in missing:
                 host_dir = host_dirs[name]
-                prepare_upper(host_dir.upper, name, address, wanted, client_key)
+                prepare_upper(host_dir.upper, name, address, wanted, client_key, host_dir.lowers())
                 process = launch(host_dir, name, address, self.state_root)
                 self._launchers[name] = process
                 launched.append((host_dir, name, address, process))

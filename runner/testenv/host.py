@@ -81,13 +81,30 @@ class HostDir:
         return self.path / "starting"
 
     @property
+    def stack(self) -> Path:
+        """Mount points and work directories of the read-only overlays that stack extra lower layers."""
+        return self.path / "stack"
+
+    @property
+    def lowers_record(self) -> Path:
+        """The extra lower layers the host's root stacks over the machine's /, topmost first (a golden image's
+        captured root), kept so a stopped host starts again on the same ones."""
+        return self.path / "lowers.json"
+
+    def lowers(self) -> list[Path]:
+        try:
+            return [Path(path) for path in json.loads(self.lowers_record.read_text())]
+        except (OSError, ValueError):
+            return []
+
+    @property
     def host_key(self) -> Path:
         return self.upper / HOST_KEY.lstrip("/")
 
     def reset(self) -> None:
         """Empty layers for a fresh start; the old ones may hold a previous run's changes."""
         unmount_all_under(self.path)
-        for directory in (self.upper, self.work, self.root):
+        for directory in (self.upper, self.work, self.root, self.stack):
             shutil.rmtree(directory, ignore_errors=True)
             directory.mkdir(parents=True)
         for stale in (self.pid_file, self.record, self.log, self.claim):
@@ -116,7 +133,8 @@ def launch(host_dir: HostDir, name: str, address: str, hide: Path) -> subprocess
     """Start the host's init in new mount, UTS and PID namespaces; it runs on after this process exits."""
     config = {"hostname": name, "root": str(host_dir.root), "upper": str(host_dir.upper),
               "work": str(host_dir.work), "pid_file": str(host_dir.pid_file), "hide": str(hide),
-              "sshd_config": SSHD_CONFIG}
+              "sshd_config": SSHD_CONFIG, "lowers": [str(path) for path in host_dir.lowers()],
+              "stack": str(host_dir.stack)}
     host_dir.init_config.write_text(json.dumps(config))
     python = str(MACHINE_PYTHON) if MACHINE_PYTHON.exists() else sys.executable
     command = ["unshare", "--mount", "--uts", "--pid", "--fork", "--propagation", "private", "--kill-child",

@@ -87,12 +87,32 @@ def make_dev(root):
         os.symlink(target, dev + "/" + name)
 
 
+def stack_lowers(config):
+    """The lower directory of the host's root: the machine's /, under the extra layers (a golden image's
+    captured root), each stacked as the upper layer of a read-only overlay of its own.
+
+    Not as more lowerdirs: a layer is a directory below /, and overlayfs refuses a lower layer inside another
+    one ("overlapping lowerdir path"). A read-only overlay over / is a filesystem of its own, which the host's
+    overlay may take as its lower layer; nothing is written through it (the host writes into its own upper)."""
+    lower = "/"
+    layers = config.get("lowers", [])
+    for index, layer in enumerate(reversed(layers)):  # bottom first: the topmost layer ends up on top
+        point = os.path.join(config["stack"], f"lower{index}")
+        work = os.path.join(config["stack"], f"work{index}")
+        for directory in (point, work):
+            os.makedirs(directory, exist_ok=True)
+        mount("overlay", point, "overlay", MS_RDONLY, f"lowerdir={lower},upperdir={layer},workdir={work}")
+        lower = point
+    return lower
+
+
 def build_root(config):
     """Mount the overlay and the host's own /proc, /dev, /sys, /tmp and /run under config['root']."""
     root = config["root"]
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing we mount may propagate to the machine
+    lower = stack_lowers(config)
     mount("overlay", root, "overlay", 0,
-          f"lowerdir=/,upperdir={config['upper']},workdir={config['work']}")
+          f"lowerdir={lower},upperdir={config['upper']},workdir={config['work']}")
     mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     make_dev(root)
     mount("/sys", root + "/sys", None, MS_BIND)
