@@ -19,7 +19,7 @@ from runner.errors import UserError
 from runner.templating.errors import TemplateError
 
 if TYPE_CHECKING:
-    from runner.executor.task_exec import PlaybookWorker
+    from runner.executor.playbook_worker import PlaybookWorker
     from runner.plan import PlanTask
     from runner.templating import Templar
 

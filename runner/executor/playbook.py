@@ -18,9 +18,9 @@ from runner.errors import OptionError, UserError
 from runner.executor.controller_actions import join_group
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
 from runner.executor.outcome import exit_code_for, run_with_workers
+from runner.executor.playbook_worker import PlaybookWorker, RunOptions, status_of
 from runner.executor.pool import WorkerPool
 from runner.executor.start_at import any_match, skipped_before
-from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template
 

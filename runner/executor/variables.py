@@ -19,7 +19,7 @@ from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
 if TYPE_CHECKING:
-    from runner.executor.task_exec import PlaybookWorker
+    from runner.executor.playbook_worker import PlaybookWorker
 
 ANSIBLE_VERSION = {"full": "2.17.0", "major": 2, "minor": 17, "revision": 0, "string": "2.17.0"}
 

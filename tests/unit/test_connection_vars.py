@@ -11,7 +11,7 @@ import pytest
 from runner.compiler import Compiler
 from runner.connection import ConnectionSettings
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
-from runner.executor.task_exec import PlaybookWorker, RunOptions
+from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.inventory.sources import load_inventory
 from runner.plan import PlanTask
 
