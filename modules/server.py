@@ -3,7 +3,7 @@
 Runs on the controller: the work is ``runner.providers.action.server``, over ``runner.providers``.
 """
 
-RUNS_ON = "controller"
+ACTION = "server"
 DOCUMENTATION = {
     "short_description": "Create or delete a server with its provider, idempotent by name",
     "description": [
