@@ -152,6 +152,13 @@ class TaskCompiler:
         info = self.index.find(module)
         if info is None:
             raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
+        if info.action:
+            from runner.actions import action_for
+
+            try:
+                action_for(info.action, info.name)
+            except UserError as exc:  # a library module whose marker names no registered action
+                raise ParseError(exc.message, task.module_position or task.position) from None
         raw = task.module_args
         free_form = info.free_form
         if isinstance(raw, str):

@@ -139,7 +139,7 @@ class PlaybookWorker:
         try:
             variables = task_variables(self, host, node, payload)
             result = await self._run_node(host, node, variables, payload, state)
-        except (TemplateError, TaskFailure, BadConnectionVariable) as exc:
+        except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
             message = exc.message if isinstance(exc, UserError) else str(exc)
             result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
         if trace is not None:

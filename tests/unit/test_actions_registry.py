@@ -12,6 +12,8 @@ import pytest
 
 from runner.actions import ACTIONS, ActionContext, run_action
 from runner.actions.run_state import AddedHost, JoinedGroup
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import UserError
 from runner.module_index import ModuleIndex
 from runner.templating import Templar
 
@@ -105,3 +107,14 @@ def test_an_action_that_uses_no_host_has_no_session() -> None:
     ctx = ActionContext(host="web1", module=INDEX.get("debug"), args={}, state=RecordedRunState(), templar=Templar())
     with pytest.raises(RuntimeError, match="not using the host"):
         ctx.session  # noqa: B018
+
+
+def test_a_library_module_marked_with_an_unregistered_action_is_a_compile_error(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "notify_chat.py").write_text('ACTION = "notify_chat"\nARGUMENT_SPEC = {}\n')
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks:\n    - notify_chat: {}\n")
+    compiler = Compiler(CompileOptions(library=[tmp_path / "library"]))
+    with pytest.raises(UserError) as raised:
+        compiler.compile_playbooks([tmp_path / "site.yml"])
+    text = raised.value.render(with_excerpt=False)
+    assert "site.yml:3:7" in text and "ACTION = 'notify_chat'" in text and "runner/actions/__init__.py" in text
