@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ from runner.executor.module_call import (
     execute,
     execute_within,
 )
+from runner.executor.run_options import RunOptions
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
@@ -55,20 +56,6 @@ if TYPE_CHECKING:
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 _COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
-
-
-@dataclass
-class RunOptions:
-    """What every task of the run shares (from the command line and the configuration)."""
-
-    defaults: ConnectionSettings
-    check: bool = False
-    diff: bool = False
-    extra_vars: dict[str, Any] = field(default_factory=dict)
-    library: list[Path] = field(default_factory=list)
-    verbosity: int = 0
-    playbook_dir: str = "."
-    force_handlers: bool = False
 
 
 class PlaybookWorker:

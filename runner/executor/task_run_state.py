@@ -4,20 +4,28 @@ the controller can tell the other workers (see runner.actions.run_state)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.executor.task_result import TaskResult
+from runner.executor.variables import HostRuntime
 from runner.templating import mark_unsafe
 
-if TYPE_CHECKING:
-    from runner.executor.playbook_worker import PlaybookWorker
+
+class WorkerRunState(Protocol):
+    """The worker's own state, as a task changes it (``runner.executor.playbook_worker.PlaybookWorker``)."""
+
+    def host_runtime(self, host: str) -> HostRuntime: ...
+
+    def add_host(self, entry: AddedHost) -> None: ...
+
+    def join_group(self, entry: JoinedGroup) -> None: ...
 
 
 class TaskRunState:
     """One task on one host: what it changes goes to ``worker`` and is recorded in ``outcome``."""
 
-    def __init__(self, worker: PlaybookWorker, outcome: TaskResult):
+    def __init__(self, worker: WorkerRunState, outcome: TaskResult):
         self.worker = worker
         self.outcome = outcome
 

@@ -104,5 +104,5 @@ def test_the_compiler_and_the_actions_never_load_the_executor() -> None:
     """Names resolve through the module index; actions reach the run through their run state: neither needs the
     executor, which imports them (no cycle through providers either)."""
     modules = _loaded_after("import runner.compiler, runner.compiler.tasks, runner.compiler.infra, runner.actions\n"
-                            "import runner.providers.action\n")["modules"]
+                            "import runner.actions.server_provider\n")["modules"]
     assert not [name for name in modules if name.startswith("runner.executor")]

@@ -1,4 +1,4 @@
-"""The ``server`` action: the controller side of modules/server.py.
+"""The ``server`` action's work, through ``runner.providers`` (loaded only when a task creates or deletes a server).
 
 It reads the task's arguments into the provider's server model (so a setting the provider lacks is an error,
 as in an infra file), runs ``ensure_present``/``ensure_absent`` in a thread (provider calls block), and hands
