@@ -101,7 +101,7 @@ class AdhocContext:
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
         if not task_trace.tracing_tasks():
             return await self._run_module(host)
-        from runner.executor.task_exec import status_of  # only for the -vvvv trace
+        from runner.executor.task_result import status_of  # only for the -vvvv trace
 
         trace = task_trace.begin(host, f"module '{self.run.module}'")
         result = await self._run_module(host)
