@@ -64,7 +64,8 @@ def run(worker: PlaybookWorker, name: str) -> TaskResult:
 
 def test_set_fact_and_register_are_effects_beside_the_result(worker: PlaybookWorker) -> None:
     outcome = run(worker, "facts")
-    assert outcome.status == "ok" and outcome.result == {"changed": False, "ansible_facts": {"color": "blue"}}
+    assert outcome.status == "ok"
+    assert outcome.result == {"changed": False, "failed": False, "ansible_facts": {"color": "blue"}}
     assert outcome.vars == {"web1": {"color": "blue", "registered": outcome.result}}
     assert worker.host_runtime("web1").vars["color"] == "blue"  # applied by its own worker at once
     assert not (outcome.facts or outcome.include_vars or outcome.added_hosts or outcome.meta)
