@@ -1,6 +1,6 @@
 """Add a host (and its groups and variables) to the inventory of the running playbook."""
 
-RUNS_ON = "controller"
+ACTION = "add_host"
 ANY_ARGUMENTS = True
 DOCUMENTATION = {
     "short_description": "Add a host (and alternatively a group) to the in-memory inventory",

@@ -1,6 +1,6 @@
 """Assert that given expressions are true."""
 
-RUNS_ON = "controller"
+ACTION = "assert"
 DOCUMENTATION = {
     "short_description": "Asserts given expressions are true",
     "description": ["Fails the task when any expression is false, with an optional message."],

@@ -1,6 +1,6 @@
 """Print statements during execution: a message, or a variable's value."""
 
-RUNS_ON = "controller"
+ACTION = "debug"
 DOCUMENTATION = {
     "short_description": "Print statements during execution",
     "description": ["Prints a message or the value of a variable, without stopping the playbook.",

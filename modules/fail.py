@@ -1,6 +1,6 @@
 """Fail with a custom message."""
 
-RUNS_ON = "controller"
+ACTION = "fail"
 DOCUMENTATION = {
     "short_description": "Fail with custom message",
     "description": ["Fails the task (usually with a when: condition), printing msg."],

@@ -1,6 +1,6 @@
 """Create groups from facts: each host joins the group named by key."""
 
-RUNS_ON = "controller"
+ACTION = "group_by"
 DOCUMENTATION = {
     "short_description": "Create Ansible groups based on facts",
     "description": ["Adds the current host to the group named by key (created when missing)."],

@@ -1,6 +1,6 @@
 """Load variables from a YAML/JSON file or a directory of them, per host, while the play runs."""
 
-RUNS_ON = "controller"
+ACTION = "include_vars"
 FREE_FORM = "file"
 DOCUMENTATION = {
     "short_description": "Load variables from files, dynamically within a task",

@@ -1,6 +1,6 @@
 """Execute special actions that change how the run proceeds (handlers, end of play, facts)."""
 
-RUNS_ON = "controller"
+ACTION = "meta"
 FREE_FORM = "_raw_params"
 DOCUMENTATION = {
     "short_description": "Execute special actions",

@@ -1,6 +1,6 @@
 """Pause the playbook for a number of seconds or minutes."""
 
-RUNS_ON = "controller"
+ACTION = "pause"
 DOCUMENTATION = {
     "short_description": "Pause playbook execution",
     "description": ["Waits for the given time. Interactive prompts are not supported: runs are unattended."],

@@ -1,9 +1,9 @@
 """Create or delete a server with its provider (local, aws, upcloud), and add it to the running inventory.
 
-Runs on the controller: the work is ``runner.providers.action.server``, over ``runner.providers``.
+Runs on the controller: the work is ``runner.actions.server_provider``, over ``runner.providers``.
 """
 
-RUNS_ON = "controller"
+ACTION = "server"
 DOCUMENTATION = {
     "short_description": "Create or delete a server with its provider, idempotent by name",
     "description": [

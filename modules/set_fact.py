@@ -1,6 +1,6 @@
 """Set host variables that later tasks (and other hosts, through hostvars) can read."""
 
-RUNS_ON = "controller"
+ACTION = "set_fact"
 ANY_ARGUMENTS = True
 DOCUMENTATION = {
     "short_description": "Set host variable(s) and fact(s)",

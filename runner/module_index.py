@@ -73,8 +73,14 @@ class ModuleInfo:
         return getattr(self.python, "DOCUMENTATION", {}) or {}
 
     @property
+    def any_arguments(self) -> bool:
+        """The module takes arguments of any name (set_fact, add_host): there is no spec to check them with."""
+        return bool(getattr(self.python, "ANY_ARGUMENTS", False))
+
+    @property
     def action(self) -> str | None:
-        """The controller-side action that handles this module instead of the agent (``raw``, ``copy`` ...)."""
+        """The controller-side action that does this module's work instead of the agent (``debug``, ``copy``
+        ...): the module file's ``ACTION`` marker, a name in ``runner.actions.ACTIONS``."""
         return getattr(self.python, "ACTION", None)
 
 

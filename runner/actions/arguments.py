@@ -1,4 +1,4 @@
-"""Checking an action's arguments against its module's spec, on the controller."""
+"""The one error type of controller-side actions, and checking an action's arguments against its module's spec."""
 
 from __future__ import annotations
 

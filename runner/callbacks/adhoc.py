@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from runner.callbacks.diff import render_diff
 from runner.callbacks.log_file import LogFile
+from runner.callbacks.results import debug_view, short_module
 from runner.callbacks.terminal import Terminal
 
 COMMAND_MODULES = {"command", "shell", "raw", "script"}
@@ -38,9 +39,11 @@ class AdhocDisplay:
         self.verbosity = verbosity
         self.out = Terminal(stream, nocolor=nocolor, force_color=force_color, log=log)
 
-    def _visible(self, result: dict[str, Any]) -> dict[str, Any]:
+    def _visible(self, module: str, result: dict[str, Any]) -> dict[str, Any]:
         hidden = set() if self.verbosity >= 3 else _HIDDEN_KEYS
-        return {k: v for k, v in result.items() if k not in hidden}
+        visible = {k: v for k, v in result.items() if k not in hidden}
+        # debug shows what it was asked to show, as in a playbook (a failure keeps its keys: they explain it)
+        return debug_view(visible) if short_module(module) == "debug" and not result.get("failed") else visible
 
     def host_result(self, host: str, module: str, result: dict[str, Any]) -> None:
         label, state = _state(result)
@@ -49,9 +52,9 @@ class AdhocDisplay:
         if module in COMMAND_MODULES and "rc" in result and not result.get("unreachable"):
             text = self._command_text(host, label, result)
         elif self.one_line:
-            text = f"{host} | {label} => {json.dumps(self._visible(result), sort_keys=True, default=str)}"
+            text = f"{host} | {label} => {json.dumps(self._visible(module, result), sort_keys=True, default=str)}"
         else:
-            body = json.dumps(self._visible(result), indent=4, sort_keys=True, default=str)
+            body = json.dumps(self._visible(module, result), indent=4, sort_keys=True, default=str)
             text = f"{host} | {label} => {body}"
         if result.get("exception") and self.verbosity >= 1:
             text += "\n" + str(result["exception"]).rstrip()

@@ -3,7 +3,7 @@
 The executor calls these methods on every configured callback (terminal view, JSON report, JUnit report ...);
 a callback overrides the ones it cares about. Results are plain dicts as modules return them, plus the keys
 the executor adds (``_status`` one of ok/changed/failed/skipped/unreachable, ``_ignored``, ``_delegated_to``,
-``item`` and ``results`` for loops, ``_duration`` in seconds).
+``_facts`` the facts the task set by host, ``item`` and ``results`` for loops, ``_duration`` in seconds).
 """
 
 from __future__ import annotations

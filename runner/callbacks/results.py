@@ -85,12 +85,15 @@ def screen_result(task: TaskInfo, result: Mapping[str, Any], verbosity: int) -> 
         shown.pop("invocation", None)
         shown.pop("diff", None)
     if short_module(task.module) == "debug":
-        if "msg" in shown:
-            shown = {k: v for k, v in shown.items() if k in _DEBUG_KEYS}
-        else:
-            for key in _DEBUG_HIDDEN:
-                shown.pop(key, None)
+        shown = debug_view(shown)
     return shown
+
+
+def debug_view(shown: Mapping[str, Any]) -> dict[str, Any]:
+    """What a debug result shows: the message (or the variable asked for), none of the task's bookkeeping."""
+    if "msg" in shown:
+        return {k: v for k, v in shown.items() if k in _DEBUG_KEYS}
+    return {k: v for k, v in shown.items() if k not in _DEBUG_HIDDEN}
 
 
 def is_verbose(task: TaskInfo, result: Mapping[str, Any], verbosity: int) -> bool:

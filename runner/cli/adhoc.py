@@ -34,6 +34,8 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
         args[info.free_form] = args.pop("_raw_params")
     elif "_raw_params" in args and not info.free_form:
         raise OptionError(f"module {info.name} takes key=value arguments, not free text: {args['_raw_params']!r}")
+    if info.any_arguments:
+        return args
     try:
         validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
     except ArgumentError as exc:
@@ -61,11 +63,12 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
     # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
     from runner.cli.project import load_project
-    from runner.executor.adhoc import AdhocRun, run_adhoc
+    from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
 
     project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)
     index = ModuleIndex(project.library)
     args = _module_args(index, module, module_args)
+    refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])
     hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
     config = project.config
@@ -82,7 +85,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
                    check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
-                   background=background, poll=poll, timeout=task_timeout or None)
+                   background=background, poll=poll, timeout=task_timeout or None,
+                   verbosity=options["verbosity"])
     from runner.callbacks.adhoc_events import AdhocEvents
     from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor

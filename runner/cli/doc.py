@@ -79,8 +79,12 @@ def option_lines(name: str, option: Mapping[str, Any]) -> list[str]:
 def _where(info: ModuleInfo) -> list[str]:
     module = info.python
     notes = []
-    if getattr(module, "RUNS_ON", None) == "controller" or info.action:
-        notes.append("Runs on the controller" + (" and sends its work to the host." if info.action else "."))
+    if info.action:
+        from runner.actions import ACTIONS
+
+        action = ACTIONS.get(info.action)
+        notes.append("Runs on the controller" + (" and sends its work to the host."
+                                                 if action is None or action.uses_host else "."))
     if info.free_form:
         notes.append("Takes free-form text (module: text), read as its free_form option.")
     if not getattr(module, "SUPPORTS_CHECK_MODE", True):

@@ -35,7 +35,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
     import runner.actions  # noqa: F401
     from runner.executor.playbook import PlaybookExecutor
-    from runner.executor.task_exec import RunOptions
+    from runner.executor.playbook_worker import RunOptions
 
     callbacks = Callbacks([summary]) if summary is not None else run_callbacks(
         project, Path(plan.playbook), options, [*reports], retry_files=retry_files)

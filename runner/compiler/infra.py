@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from runner.actions.server_provider import SETTING_ARGUMENTS
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.infra import Cluster, Infra, TaskservRef, load_infra
 from runner.infra.hosts import host_groups, provisioning_vars
@@ -34,7 +35,6 @@ from runner.loader.role import role_files
 from runner.models import Play, PlayList
 from runner.models.base import POSITION_KEY
 from runner.models.validation import raise_collected, validate
-from runner.providers.action import SETTING_ARGUMENTS
 from runner.providers.golden import found_in_image, is_golden
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.resolve import BASE_TASKSERV, Resolution, Step, Wanted, resolve

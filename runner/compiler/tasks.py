@@ -11,7 +11,6 @@ from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
 from runner.errors import CensoredParseError, ParseError, SourcePosition, UserError
-from runner.executor.controller_actions import CONTROLLER_ACTIONS
 from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
 from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
@@ -42,7 +41,7 @@ class TaskCompiler:
         return self.compiler.plan
 
     def is_module(self, name: str) -> bool:
-        return name in CONTROLLER_ACTIONS or self.index.find(name) is not None
+        return self.index.find(name) is not None
 
     def start_play(self, playbook_dir: str) -> None:
         self.playbook_dir = playbook_dir
@@ -151,10 +150,17 @@ class TaskCompiler:
     def _arguments(self, task: Task) -> dict[str, Any]:
         module = task.module
         info = self.index.find(module)
-        if info is None and module not in CONTROLLER_ACTIONS:
+        if info is None:
             raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
+        if info.action:
+            from runner.actions import action_for
+
+            try:
+                action_for(info.action, info.name)
+            except UserError as exc:  # a library module whose marker names no registered action
+                raise ParseError(exc.message, task.module_position or task.position) from None
         raw = task.module_args
-        free_form = info.free_form if info else None
+        free_form = info.free_form
         if isinstance(raw, str):
             try:
                 args = parse_kv(raw, check_raw=free_form is not None)
@@ -166,7 +172,7 @@ class TaskCompiler:
             args = {**task.args, **args}
         if "_raw_params" in args and free_form and free_form != "_raw_params":
             args[free_form] = args.pop("_raw_params")
-        if info is not None and not getattr(info.python, "ANY_ARGUMENTS", False):
+        if not info.any_arguments:
             try:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
             except ArgumentError as exc:

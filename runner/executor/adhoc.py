@@ -1,7 +1,9 @@
 """Ad-hoc runs: one module on every host a pattern selects, through the persistent workers.
 
 This is the library API behind ``provisioning PATTERN -m MODULE -a ARGS``; tests and other programs call
-``run_adhoc`` directly.
+``run_adhoc`` directly. Controller-side actions run here through the same context as in a playbook (debug,
+set_fact, assert, add_host ... with a run state that keeps nothing, as no task follows), except the few that
+only steer a playbook's run, which are refused before anything starts.
 """
 
 from __future__ import annotations
@@ -11,15 +13,19 @@ from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from runner.actions.run_state import DetachedRunState
 from runner.connection import ConnectionSettings, HostSession
+from runner.errors import OptionError
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
 from runner.executor.module_call import (
     ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
     ModuleCall,
     async_limits,
+    controller_action,
+    execute,
     execute_within,
 )
 from runner.executor.outcome import exit_code_for, run_with_workers
@@ -27,6 +33,9 @@ from runner.executor.pool import WorkerPool
 from runner.executor.variables import pick_connection_vars
 from runner.module_index import ModuleIndex
 from runner.util import task_trace
+
+if TYPE_CHECKING:
+    from runner.templating import Templar
 
 
 @dataclass
@@ -47,6 +56,7 @@ class AdhocRun:
     background: int | None = None  # -B: run asynchronously, failing after this many seconds
     poll: int = DEFAULT_POLL_INTERVAL  # -P: with -B, 0 starts a background job and does not wait
     timeout: int | None = None  # --task-timeout: the module fails on a host after this many seconds
+    verbosity: int = 0  # -v: what debug's verbosity argument is compared with
 
 
 @dataclass
@@ -91,7 +101,7 @@ class AdhocContext:
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
         if not task_trace.tracing_tasks():
             return await self._run_module(host)
-        from runner.executor.task_exec import status_of  # only for the -vvvv trace
+        from runner.executor.task_result import status_of  # only for the -vvvv trace
 
         trace = task_trace.begin(host, f"module '{self.run.module}'")
         result = await self._run_module(host)
@@ -104,6 +114,14 @@ class AdhocContext:
 
         variables = self._variables(host)
         templar = Templar(variables)
+        action = controller_action(self.index, self.run.module)
+        if action is not None and not action.uses_host:
+            # debug, set_fact, assert ...: nothing to connect to, so a host that cannot be reached still answers.
+            try:
+                args = templar.template(self.run.args)
+            except TemplateError as exc:
+                return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
+            return await execute(None, self.index, self._call(host, args, templar, variables))
         try:
             settings = self.settings.get(host, pick_connection_vars(variables), self.run.defaults,
                                          lambda values: templar.template(dict(values)))
@@ -121,10 +139,15 @@ class AdhocContext:
         if self.run.background is not None and self.run.check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         limit, background = async_limits(self.run.background, self.run.poll)
-        call = ModuleCall(self.run.module, args, check=self.run.check, diff=self.run.diff,
-                          become=settings.become_settings(), search_paths=self.run.search_paths,
-                          task_vars=variables, background=background)
+        call = self._call(host, args, templar, variables)
+        call.become = settings.become_settings()
+        call.background = background
         return await execute_within(session, self.index, call, timeout=self.run.timeout, async_limit=limit)
+
+    def _call(self, host: str, args: dict[str, Any], templar: Templar, variables: Mapping[str, Any]) -> ModuleCall:
+        return ModuleCall(self.run.module, args, host=host, state=DetachedRunState(), templar=templar,
+                          check=self.run.check, diff=self.run.diff, verbosity=self.run.verbosity,
+                          search_paths=self.run.search_paths, task_vars=variables)
 
     def update(self, message: Any) -> None:
         return None
@@ -145,6 +168,7 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None],
     Ctrl-C, SIGTERM or SIGHUP stops the run: the workers stop their agents (remote processes end, temp files go)
     and the summary says which signal stopped it (exit code 99, 143 or 129).
     """
+    refuse_in_adhoc(ModuleIndex(run.library), run.module)
     summary = Summary()
     if not run.hosts:
         return summary
@@ -170,3 +194,11 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None],
 
     summary.stopped_by = run_with_workers(pool, everything)
     return summary
+
+
+def refuse_in_adhoc(index: ModuleIndex, module: str) -> None:
+    """An ``OptionError`` for a module whose controller-side action only makes sense inside a playbook."""
+    action = controller_action(index, module)
+    if action is not None and action.playbook_only:
+        raise OptionError(f"'{index.canonical(module)}' is not a valid action for ad-hoc commands: "
+                          f"{action.playbook_only}")

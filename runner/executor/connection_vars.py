@@ -36,7 +36,8 @@ _Found = list[tuple[Precedence, Mapping[str, Any]]]
 
 
 class VariableSources(Protocol):
-    """Where a worker keeps the variables (``runner.executor.task_exec.PlaybookWorker``, which uses this module)."""
+    """Where a worker keeps the variables (``runner.executor.playbook_worker.PlaybookWorker``, which uses this
+    module)."""
 
     inventory: Any
     scopes: list[VarScope]

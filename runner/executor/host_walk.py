@@ -11,6 +11,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.executor.task_result import IncludeEntry, TaskResult
 from runner.plan import PlanTask
 
 Key = tuple[int, ...]
@@ -24,7 +25,7 @@ class Step:
 
 
 class HostFailed(Exception):
-    def __init__(self, node: PlanTask, result: Mapping[str, Any]):
+    def __init__(self, node: PlanTask, result: TaskResult):
         super().__init__(node.name)
         self.node = node
         self.result = result
@@ -38,14 +39,14 @@ class HostEnded(Exception):
     """meta: end_host (or end_play, for every host)."""
 
 
-Walk = Generator[Step, dict[str, Any], None]
+Walk = Generator[Step, TaskResult, None]
 # Compiles an include for a host: (include node, one entry of its result) -> the included node ids.
-IncludeResolver = Callable[[PlanTask, Mapping[str, Any]], list[int]]
+IncludeResolver = Callable[[PlanTask, IncludeEntry], list[int]]
 
 
 class HostWalker:
     def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
-                 on_rescue: Callable[[PlanTask, Mapping[str, Any]], None], skip: frozenset[int] = frozenset()):
+                 on_rescue: Callable[[PlanTask, TaskResult], None], skip: frozenset[int] = frozenset()):
         self.nodes = nodes
         self.resolve_include = resolve_include
         self.on_rescue = on_rescue
@@ -62,17 +63,16 @@ class HostWalker:
                 yield from self._block(node, prefix, params)
                 continue
             result = yield Step(key, node, params)
-            if result.get("unreachable") and not result.get("_ignored"):
+            if result.unreachable and not result.ignored:
                 raise HostUnreachable(node.name)
-            if result.get("failed") and not result.get("_ignored"):
+            if result.failed and not result.ignored:
                 raise HostFailed(node, result)
-            include = result.get("_include")
-            if include:
-                for number, entry in enumerate(include["entries"]):
+            if result.include is not None:
+                for number, entry in enumerate(result.include.entries):
                     included = self.resolve_include(node, entry)
-                    yield from self.walk(included, (*key, number), {**params, **(entry.get("vars") or {})})
-            if result.get("_meta") in ("end_host", "end_play"):
-                raise HostEnded(result["_meta"])
+                    yield from self.walk(included, (*key, number), {**params, **entry.vars})
+            if result.meta in ("end_host", "end_play"):
+                raise HostEnded(result.meta)
 
     def _block(self, node: PlanTask, prefix: Key, params: dict[str, Any]) -> Walk:
         failure: HostFailed | None = None

@@ -1,4 +1,4 @@
-"""Running one module on one host: through a controller-side action when the module declares one, else
+"""Running one module on one host: through its controller-side action when the module declares one, else
 through the host's agent; within a task's timeout and its async limit, or as a background job. Shared by
 ad-hoc commands and playbook tasks."""
 
@@ -8,13 +8,19 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from runner.actions.run_state import DetachedRunState, RunState
 from runner.connection import BecomeSettings, HostSession
 from runner.connection.agent_client import InterpreterNotFound
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
+from runner.util.masking import mask_secrets
+
+if TYPE_CHECKING:
+    from runner.actions import Action
+    from runner.templating import Templar
 
 
 @dataclass
@@ -23,33 +29,54 @@ class ModuleCall:
 
     module: str
     args: dict[str, Any]
+    host: str | None = None  # the task's host; the session's when None
+    # Where facts and an action's changes to the run go: a call outside a playbook run keeps nothing.
+    state: RunState = field(default_factory=DetachedRunState)
+    templar: Templar | None = None  # over the task's variables; one over task_vars when None
     check: bool = False
     diff: bool = False
+    verbosity: int = 0
     become: BecomeSettings | None = None
     environment: dict[str, Any] | None = None
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
+    facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
 
 
-async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) -> dict[str, Any]:
-    """The module's result; an unreachable host gives ``unreachable: True`` instead of raising."""
+def controller_action(index: ModuleIndex, module: str) -> Action | None:
+    """The controller-side action that does ``module``'s work, or None when its host's agent runs it."""
+    info = index.get(module)
+    if not info.action:
+        return None
+    from runner.actions import action_for
+
+    return action_for(info.action, info.name)
+
+
+async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleCall) -> dict[str, Any]:
+    """The module's result; an unreachable host gives ``unreachable: True`` instead of raising. ``session`` may
+    be None only for an action that does not use the host."""
+    host = call.host or (session.settings.name if session is not None else "localhost")
     try:
         info = index.get(call.module)
-        if info.action and call.background is not None:
+        action = controller_action(index, call.module)
+        if action is not None and action.uses_host and call.background is not None:
             return {"failed": True, "changed": False,
                     "msg": f"'{call.module}' runs partly on the controller and cannot be started in the background "
                            "(async with poll: 0); give it a poll interval to wait for it"}
-        if info.action:
-            from runner.actions import ACTIONS
-            from runner.actions.context import ActionContext
+        if action is not None:
+            from runner.actions import ActionContext, run_action
+            from runner.templating import Templar
 
-            context = ActionContext(host=session.settings.name, session=session, module=info, args=call.args,
-                                    check=call.check, diff=call.diff, become=call.become,
-                                    environment=call.environment, search_paths=call.search_paths,
-                                    task_vars=call.task_vars)
-            result = await ACTIONS[info.action](context)
+            templar = call.templar if call.templar is not None else Templar(call.task_vars)
+            context = ActionContext(host=host, module=info, args=call.args, state=call.state,
+                                    templar=templar, connection=session, check=call.check, diff=call.diff,
+                                    verbosity=call.verbosity, become=call.become, environment=call.environment,
+                                    search_paths=call.search_paths, task_vars=call.task_vars)
+            result = await run_action(action, context)
         else:
+            assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
                                               background=call.background)
@@ -61,7 +88,13 @@ async def execute(session: HostSession, index: ModuleIndex, call: ModuleCall) ->
         return {"failed": True, "changed": False, "rc": 127, "msg": str(exc)}
     except UserError as exc:
         return {"failed": True, "changed": False, "msg": exc.message}
-    return mask_secrets(result, no_log_values(index, call))
+    result = mask_secrets(result, no_log_values(index, call))
+    facts = result.get("ansible_facts")
+    if action is None and isinstance(facts, Mapping) and not result.get("failed"):
+        # What a module run on the host reports as facts is the host's; an action reports its own changes
+        # through the run state (set_fact's ansible_facts are variables, not facts).
+        call.state.set_facts(call.facts_owner or host, facts)
+    return result
 
 
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
@@ -80,7 +113,7 @@ def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | Non
     return int(async_seconds), None
 
 
-async def execute_within(session: HostSession, index: ModuleIndex, call: ModuleCall, *,
+async def execute_within(session: HostSession | None, index: ModuleIndex, call: ModuleCall, *,
                          timeout: float | None = None, async_limit: int | None = None) -> dict[str, Any]:
     """``execute`` within the tighter of a task's ``timeout`` and its async limit; the agent stops the module
     and what it started when either passes (see AgentClient)."""
@@ -105,17 +138,3 @@ def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:
 
     info = index.find(call.module)
     return spec_no_log_values(info.argument_spec, call.args) if info else []
-
-
-def mask_secrets(result: Any, secrets: list[str]) -> Any:
-    """Replace every secret argument's value in a result with a mask, wherever it appears."""
-    if not secrets:
-        return result
-    if isinstance(result, dict):
-        return {key: mask_secrets(value, secrets) for key, value in result.items()}
-    if isinstance(result, list):
-        return [mask_secrets(value, secrets) for value in result]
-    if isinstance(result, str):
-        for secret in secrets:
-            result = result.replace(secret, "********")
-    return result

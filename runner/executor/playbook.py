@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import asyncio
 from collections import ChainMap
-from collections.abc import Callable, Collection, Generator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, UserError
-from runner.executor.controller_actions import join_group
-from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step
+from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
+from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.executor.pool import WorkerPool
 from runner.executor.start_at import any_match, skipped_before
-from runner.executor.task_exec import PlaybookWorker, RunOptions, status_of
+from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template
 
-# What a task result can tell about hosts (``_vars``: set_fact/register, ``_include_vars``, ``_facts``, each by host),
-# which every worker must learn; the update message sent to the workers uses the same names without ``_``.
-_HOST_STATE_KEYS = ("vars", "include_vars", "facts")
+if TYPE_CHECKING:
+    from runner.inventory import Inventory
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
@@ -55,7 +54,7 @@ class PlayState:
 
 
 class PlaybookExecutor:
-    def __init__(self, plan: Plan, inventory: Any, options: RunOptions, callbacks: Callback, *, forks: int,
+    def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None):
         self.plan = plan
@@ -186,20 +185,20 @@ class PlaybookExecutor:
 
     # -- sections -----------------------------------------------------------------------------------------
     def _walker(self, host: str, state: PlayState) -> HostWalker:
-        def on_rescue(node: PlanTask, result: Mapping[str, Any]) -> None:
+        def on_rescue(node: PlanTask, result: TaskResult) -> None:
             self._stats(host).rescued += 1
             self._stats(host).failed = max(0, self._stats(host).failed - 1)
             failed_task = {"name": node.name, "action": node.module, "position": node.position}
             values = {"ansible_failed_task": failed_task,
-                      "ansible_failed_result": {k: v for k, v in result.items() if not k.startswith("_")}}
+                      "ansible_failed_result": {k: v for k, v in result.result.items() if not k.startswith("_")}}
             assert self.pool is not None
             self.pool.broadcast({"vars": {host: values}})
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
                           on_rescue, skip=state.skip)
 
-    def _resolve_include(self, state: PlayState, node: PlanTask, entry: Mapping[str, Any], host: str) -> list[int]:
-        target = str(entry["target"])
+    def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
+        target = entry.target
         top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
         if (node.include or {}).get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
@@ -230,7 +229,7 @@ class PlaybookExecutor:
         else:
             await self._run_linear(state, walks)
 
-    async def _run_linear(self, state: PlayState, walks: dict[str, Generator[Step, dict[str, Any], None]]
+    async def _run_linear(self, state: PlayState, walks: dict[str, Walk]
                           ) -> None:
         pending: dict[str, Step] = {}
         for host, walk in walks.items():
@@ -248,7 +247,7 @@ class PlaybookExecutor:
             elif _flushes_handlers(node):
                 await self._flush_handlers(state, group)
 
-    async def _run_free(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None]) -> None:
+    async def _run_free(self, state: PlayState, host: str, walk: Walk) -> None:
         pending: dict[str, Step] = {}
         self._advance(state, host, walk, None, pending)
         while host in pending and not state.stop_play:
@@ -258,8 +257,8 @@ class PlaybookExecutor:
             if _flushes_handlers(step.node):
                 await self._flush_handlers(state, [host])
 
-    def _advance(self, state: PlayState, host: str, walk: Generator[Step, dict[str, Any], None],
-                 result: dict[str, Any] | None, pending: dict[str, Step]) -> None:
+    def _advance(self, state: PlayState, host: str, walk: Walk,
+                 result: TaskResult | None, pending: dict[str, Step]) -> None:
         """Feed ``result`` to the host's walk and record its next step (or why it stopped)."""
         pending.pop(host, None)
         if state.stop_play:
@@ -280,8 +279,8 @@ class PlaybookExecutor:
             if str(ended) == "end_play":
                 state.stop_play = True
 
-    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, dict[str, Any]]) -> bool:
-        failed = [h for h, r in results.items() if r.get("failed") and not r.get("_ignored")]
+    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]) -> bool:
+        failed = [h for h, r in results.items() if r.failed and not r.ignored]
         if not failed:
             return False
         if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
@@ -314,7 +313,7 @@ class PlaybookExecutor:
             return name
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
-                        is_handler: bool = False) -> dict[str, dict[str, Any]]:
+                        is_handler: bool = False) -> dict[str, TaskResult]:
         assert self.pool is not None
         hosts = list(steps)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler)
@@ -328,13 +327,13 @@ class PlaybookExecutor:
         limit = self._throttle(node)
         play_scopes = state.play.scopes
 
-        async def one(host: str) -> tuple[str, dict[str, Any]]:
+        async def one(host: str) -> tuple[str, TaskResult]:
             payload = {"task": node.id, "vars": steps[host].vars,
                        "play_scopes": [*play_scopes, *state.public_scopes.get(host, ())]}
             if limit is None:
-                return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
+                return host, received(await self.pool.run(host, payload))  # type: ignore[union-attr]
             async with limit:
-                return host, await self.pool.run(host, payload)  # type: ignore[union-attr]
+                return host, received(await self.pool.run(host, payload))  # type: ignore[union-attr]
 
         results = dict(await asyncio.gather(*(one(h) for h in targets)))
         for host in hosts[1:] if run_once else ():
@@ -353,47 +352,44 @@ class PlaybookExecutor:
             self.throttles[node.id] = asyncio.Semaphore(min(node.throttle, self.forks))
         return self.throttles[node.id]
 
-    def _after_result(self, state: PlayState, node: PlanTask, host: str, result: dict[str, Any],
+    def _after_result(self, state: PlayState, node: PlanTask, host: str, result: TaskResult,
                       info: TaskInfo, *, report: bool = True) -> None:
         assert self.pool is not None
-        updates: dict[str, Any] = {}
-        for key in _HOST_STATE_KEYS:
-            if result.get(f"_{key}"):
-                updates[key] = result[f"_{key}"]
-        for entry in result.get("_add_host", ()):
-            self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
-            self.pool.add_host(entry["name"])
-            updates.setdefault("add_host", []).append(entry)
-        for entry in result.get("_add_group", ()):
-            join_group(self.inventory, entry)
-            updates.setdefault("add_group", []).append(entry)
-        meta = result.get("_meta")
-        if meta == "clear_facts":
+        updates: dict[str, Any] = {kind: values for kind, values in result.host_values().items() if values}
+        for added in result.added_hosts:
+            added.apply(self.inventory)
+            self.pool.add_host(added.name)
+        for joined in result.joined_groups:
+            joined.apply(self.inventory)
+        if result.added_hosts:
+            updates["add_host"] = result.added_hosts
+        if result.joined_groups:
+            updates["add_group"] = result.joined_groups
+        if result.meta == "clear_facts":
             updates["clear_facts"] = [host]
-        elif meta == "end_batch":
+        elif result.meta == "end_batch":
             state.stop_play = True
         if updates:
             # When the host ran the task itself and the result speaks only of it, its own worker has applied all
             # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
             own = report and "clear_facts" not in updates and all(
-                set(updates.get(kind, {})) <= {host} for kind in _HOST_STATE_KEYS)
+                set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
-        status = result.get("_status") or status_of(result)
+        status = result.status
         if report:
-            self._stats(host).count(status, ignored=bool(result.get("_ignored")), changed=bool(result.get("changed")))
-        if result.get("changed") and node.notify and status != "failed":
+            self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
+        if result.changed and node.notify and status != "failed":
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
                     hosts.append(host)
-        include = result.get("_include")
         if not report:
             return
-        if include and status != "failed":
-            for entry in include["entries"]:
-                self.callbacks.include(str(entry["target"]), [host], entry.get("label"))
+        if result.include is not None and status != "failed":
+            for entry in result.include.entries:
+                self.callbacks.include(entry.target, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
-            self.callbacks.host_result(info, host, result)
+            self.callbacks.host_result(info, host, result.shown())
 
     # -- handlers -----------------------------------------------------------------------------------------
     async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
@@ -420,7 +416,7 @@ class PlaybookExecutor:
                 await self._run_handler(state, walks)
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 
-    async def _run_handler(self, state: PlayState, walks: dict[str, Generator[Step, dict[str, Any], None]]
+    async def _run_handler(self, state: PlayState, walks: dict[str, Walk]
                            ) -> None:
         pending: dict[str, Step] = {}
         for host, walk in walks.items():
@@ -434,16 +430,15 @@ class PlaybookExecutor:
                 self._advance(state, host, walks[host], results[host], pending)
 
 
-def _shared_result(result: dict[str, Any], ran_on: str, host: str) -> dict[str, Any]:
+def _shared_result(result: TaskResult, ran_on: str, host: str) -> TaskResult:
     """A run_once result as another host of the batch takes it: what it registered and the facts it set (unless
-    they were delegated to another host) apply to that host too."""
-    shared = dict(result)
-    for key in _HOST_STATE_KEYS:
-        values = (result.get(f"_{key}") or {}).get(ran_on)
-        shared[f"_{key}"] = {host: values} if values is not None else {}
-    shared.pop("_add_host", None)
-    shared.pop("_add_group", None)
-    return shared
+    they were delegated to another host) apply to that host too; hosts and groups it added were added once."""
+
+    def for_host(values: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        return {host: values[ran_on]} if ran_on in values else {}
+
+    return replace(result, vars=for_host(result.vars), include_vars=for_host(result.include_vars),
+                   facts=for_host(result.facts), added_hosts=[], joined_groups=[])
 
 
 def _flushes_handlers(node: PlanTask) -> bool:

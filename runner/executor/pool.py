@@ -37,8 +37,9 @@ _log = logging.getLogger(__name__)
 class WorkerContext(Protocol):
     """What a worker runs. Built by the controller before the fork; each worker holds its own copy."""
 
-    async def handle(self, host: str, payload: Any) -> dict[str, Any]:
-        """Do one job for one host and return its result (never raise for host trouble: report it)."""
+    async def handle(self, host: str, payload: Any) -> Any:
+        """Do one job for one host and return its result, picklable (a ``TaskResult`` for a playbook task, a result
+        dict for an ad-hoc command); never raise for host trouble: report it."""
         ...
 
     def update(self, message: Any) -> None:
@@ -238,8 +239,9 @@ class WorkerPool:
             if _log.isEnabledFor(DEBUG):
                 _log.debug("WORKER pid %s now also holds %s", self.processes[self.assignment[host]].pid, host)
 
-    async def run(self, host: str, payload: Any) -> dict[str, Any]:
-        """Run one job for ``host`` on its worker and wait for the result."""
+    async def run(self, host: str, payload: Any) -> Any:
+        """Run one job for ``host`` on its worker and wait for the result: what the context's ``handle`` returned,
+        or a failed result dict when it raised (a bug)."""
         self._attach()
         self.add_host(host)
         assert self._loop is not None

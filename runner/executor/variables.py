@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from runner import __version__
 from runner.connection.settings import SETTING_OF
@@ -19,7 +19,22 @@ from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
 if TYPE_CHECKING:
-    from runner.executor.task_exec import PlaybookWorker
+    from runner.executor.run_options import RunOptions
+    from runner.inventory import Inventory
+    from runner.plan import Plan, VarScope
+
+
+class WorkerState(Protocol):
+    """What the variables are read from: a playbook worker's state (``runner.executor.playbook_worker``, which
+    uses this module)."""
+
+    plan: Plan
+    inventory: Inventory
+    options: RunOptions
+    scopes: list[VarScope]
+    play_state: dict[str, Any]
+
+    def host_runtime(self, host: str) -> HostRuntime: ...
 
 ANSIBLE_VERSION = {"full": "2.17.0", "major": 2, "minor": 17, "revision": 0, "string": "2.17.0"}
 
@@ -62,7 +77,7 @@ def pick_connection_vars(values: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in values.items() if name in SETTING_OF}
 
 
-def host_layers(worker: PlaybookWorker, host: str) -> VariableLayers:
+def host_layers(worker: WorkerState, host: str) -> VariableLayers:
     """A host's own variables (inventory, facts, include_vars, set_fact/register), as ``hostvars[host]`` shows
     them."""
     runtime = worker.host_runtime(host)
@@ -78,7 +93,7 @@ def task_scope_ids(node: PlanTask, payload: Mapping[str, Any]) -> list[int]:
     return [*(payload.get("play_scopes") or ()), *node.scopes]
 
 
-def task_variables(worker: PlaybookWorker, host: str, node: PlanTask, payload: Mapping[str, Any]
+def task_variables(worker: WorkerState, host: str, node: PlanTask, payload: Mapping[str, Any]
                    ) -> Mapping[str, Any]:
     """The full variable stack for ``node`` on ``host``: the host's layers plus the play's and the task's."""
     layers = host_layers(worker, host)
@@ -93,7 +108,7 @@ def task_variables(worker: PlaybookWorker, host: str, node: PlanTask, payload: M
     return layers.as_mapping()
 
 
-def magic_variables(worker: PlaybookWorker, host: str) -> MagicVariables:
+def magic_variables(worker: WorkerState, host: str) -> MagicVariables:
     play = worker.play_state
     inventory = worker.inventory
     known = inventory.get_host(host) if hasattr(inventory, "get_host") else inventory.hosts.get(host)

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from runner.actions.run_state import AddedHost
 from runner.compiler import Compiler
 from runner.connection import ConnectionSettings
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
-from runner.executor.task_exec import PlaybookWorker, RunOptions
+from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.inventory.sources import load_inventory
 from runner.plan import PlanTask
 
@@ -78,7 +79,7 @@ def test_set_fact_and_include_vars_values_are_seen_at_their_levels(worker: Playb
 
 def test_add_host_changes_what_the_inventory_says(worker: PlaybookWorker) -> None:
     assert values(worker, "plain")["ansible_host"] == "10.0.0.1"
-    worker.update({"add_host": [{"name": "web1", "vars": {"ansible_host": "10.0.0.9"}}]})
+    worker.update({"add_host": [AddedHost("web1", vars={"ansible_host": "10.0.0.9"})]})
     assert values(worker, "plain")["ansible_host"] == "10.0.0.9"
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from modules._utils import validate_arguments
 from modules.server import ARGUMENT_SPEC
+from runner.actions.server_provider import server_from_arguments
 from runner.errors import UserError
 from runner.infra.provider_settings import UpcloudProviderSettings
 from runner.models.validation import validate
 from runner.providers import ProviderError, make_provider, provider_settings
-from runner.providers.action import server_from_arguments
 from runner.providers.aws_inventory import KeyedGroup, host_variables, keyed_group_names
 from runner.providers.base import TransientError
 from runner.providers.retry import with_retries

@@ -8,16 +8,18 @@ import pytest
 
 from modules.copy import walk_source_tree
 from runner.actions.context import ActionContext
+from runner.actions.run_state import DetachedRunState
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
+from runner.templating import Templar
 
 
 def context(search_paths: list[Path]) -> ActionContext:
     index = ModuleIndex()
     session = HostSession(ConnectionSettings.from_host_vars("localhost", {}), index)  # never connected here
-    return ActionContext(host="localhost", session=session, module=index.get("copy"), args={},
-                         search_paths=search_paths)
+    return ActionContext(host="localhost", module=index.get("copy"), args={}, state=DetachedRunState(),
+                         templar=Templar(), connection=session, search_paths=search_paths)
 
 
 def test_find_file_prefers_files_dir_then_search_path_order(tmp_path: Path) -> None:

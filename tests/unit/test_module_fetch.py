@@ -10,11 +10,14 @@ import pytest
 from runner.actions.arguments import ActionFailed
 from runner.actions.context import ActionContext
 from runner.actions.fetch import destination
+from runner.actions.run_state import DetachedRunState
 from runner.module_index import ModuleIndex
+from runner.templating import Templar
 
 
 def where(tmp_path: Path, **args: Any) -> Path:
-    ctx = ActionContext(host="web1", session=None, module=ModuleIndex().get("fetch"), args={},  # type: ignore[arg-type]
+    ctx = ActionContext(host="web1", module=ModuleIndex().get("fetch"), args={}, state=DetachedRunState(),
+                        templar=Templar(),
                         task_vars={"inventory_hostname": "web1", "playbook_dir": str(tmp_path)})
     return destination(ctx, {"flat": False, **args})
 

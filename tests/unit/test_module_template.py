@@ -11,9 +11,10 @@ import pytest
 
 from runner.actions.arguments import ActionFailed
 from runner.actions.context import ActionContext
+from runner.actions.run_state import DetachedRunState
 from runner.actions.template import render, rendered_file
 from runner.module_index import ModuleIndex
-from runner.templating import ANSIBLE_MANAGED
+from runner.templating import ANSIBLE_MANAGED, Templar
 
 DEFAULTS = {"dest": "/etc/app.conf", "trim_blocks": True, "lstrip_blocks": False, "newline_sequence": "\n",
             "block_start_string": "{%", "block_end_string": "%}", "variable_start_string": "{{",
@@ -23,7 +24,8 @@ DEFAULTS = {"dest": "/etc/app.conf", "trim_blocks": True, "lstrip_blocks": False
 def rendered(tmp_path: Path, text: str, task_vars: dict[str, Any] | None = None, **args: Any) -> str:
     src = tmp_path / "t.j2"
     src.write_text(text)
-    ctx = ActionContext(host="web1", session=None, module=ModuleIndex().get("template"), args={},  # type: ignore[arg-type]
+    ctx = ActionContext(host="web1", module=ModuleIndex().get("template"), args={}, state=DetachedRunState(),
+                        templar=Templar(),
                         search_paths=[tmp_path], task_vars=task_vars or {})
     return render(ctx, src, {**DEFAULTS, **args})
 

@@ -98,3 +98,11 @@ def test_an_ini_inventory_loads_neither_the_infra_nor_the_providers(tmp_path: Pa
     for heavy in ("pydantic", "runner.infra", "runner.providers"):
         assert heavy not in found["ini_modules"], heavy
         assert heavy in found["modules"], heavy  # a YAML source is asked whether it is an infra file
+
+
+def test_the_compiler_and_the_actions_never_load_the_executor() -> None:
+    """Names resolve through the module index; actions reach the run through their run state: neither needs the
+    executor, which imports them (no cycle through providers either)."""
+    modules = _loaded_after("import runner.compiler, runner.compiler.tasks, runner.compiler.infra, runner.actions\n"
+                            "import runner.actions.server_provider\n")["modules"]
+    assert not [name for name in modules if name.startswith("runner.executor")]

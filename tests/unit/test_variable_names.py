@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from runner.executor.controller_actions import variable_name_problem
+from runner.actions.set_fact import variable_name_problem
 
 
 @pytest.mark.parametrize("name", ["a", "_private", "web_port2", "Camel"])

@@ -1,4 +1,4 @@
-"""add_host in a loop (runner/executor/task_exec.py): every item's host joins the run's inventory, so a later
+"""add_host in a loop (runner/executor/playbook_worker.py): every item's host joins the run's inventory, so a later
 play over their group runs on all of them, as Ansible's add_host does."""
 
 from __future__ import annotations

@@ -1,42 +1,42 @@
-"""The ``server`` action: the controller side of modules/server.py.
+"""The ``server`` action's work, through ``runner.providers`` (loaded only when a task creates or deletes a server).
 
 It reads the task's arguments into the provider's server model (so a setting the provider lacks is an error,
 as in an infra file), runs ``ensure_present``/``ensure_absent`` in a thread (provider calls block), and hands
-a running server to the playbook's inventory the way ``add_host`` does (``_add_host``).
+a running server to the run's inventory the way ``add_host`` does.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from runner.actions.arguments import action_arguments
+from runner.actions.context import ActionContext
+from runner.actions.run_state import AddedHost
 from runner.errors import UserError
-from runner.executor.module_call import mask_secrets
 from runner.infra.servers import SERVERS, AnyServer, missing_settings
 from runner.models.validation import ParseErrors, validate
 from runner.providers import ensure_absent, ensure_present, make_provider
 from runner.providers.base import Provider
-
-if TYPE_CHECKING:
-    from runner.executor.controller_actions import ActionRequest
+from runner.util.masking import mask_secrets
 
 # Arguments that are server settings, read by the provider's model; the others steer the action.
 SETTING_ARGUMENTS = ("labels", "user", "ssh_port", "ssh_key", "address", "image", "disk_gb", "plan", "instance_type",
                      "zone", "region", "key_name", "security_groups", "subnet", "network", "tags")
 
 
-async def server(request: ActionRequest) -> dict[str, Any]:
-    params = request.validated("server")
+async def server(ctx: ActionContext) -> dict[str, Any]:
+    params = action_arguments(ctx)
     provider: Provider | None = None
     try:
         spec = server_from_arguments(params)
         provider = make_provider(params["provider"], _provider_settings(params), env_name=params["infra"],
                                  region=params.get("region"))
         if params["state"] == "absent":
-            outcome = await asyncio.to_thread(ensure_absent, provider, spec.hostname, check=request.check,
+            outcome = await asyncio.to_thread(ensure_absent, provider, spec.hostname, check=ctx.check,
                                               keep_storage=params["keep_storage"])
         else:
-            outcome = await asyncio.to_thread(ensure_present, provider, spec, check=request.check,
+            outcome = await asyncio.to_thread(ensure_present, provider, spec, check=ctx.check,
                                               wait=params["wait"])
     except UserError as error:
         secrets = provider.secrets() if provider is not None else []
@@ -44,10 +44,8 @@ async def server(request: ActionRequest) -> dict[str, Any]:
     result = outcome.as_result()
     if params["state"] == "present" and outcome.state is not None and outcome.state.running:
         variables = {**provider.login_vars(spec, outcome.state), **(params.get("host_vars") or {})}
-        entry = {"name": spec.hostname, "groups": list(spec.labels), "vars": variables}
-        request.worker.update({"add_host": [entry]})
+        ctx.state.add_host(AddedHost(spec.hostname, tuple(spec.labels), variables))
         result["add_host"] = {"host_name": spec.hostname, "groups": list(spec.labels), "host_vars": variables}
-        result["_add_host"] = [entry]
     return mask_secrets(result, provider.secrets())
 
 

@@ -6,9 +6,9 @@ the host's own worker is where these are produced, and the controller broadcasts
 expands the loop, templates the arguments, runs the module (through its controller action or the host's agent)
 and applies ``until``, ``changed_when``, ``failed_when`` and ``register``.
 
-The result goes back to the controller with the effects it must know about under keys starting with ``_``:
-``_status`` (ok/changed/failed/skipped/unreachable), ``_vars`` and ``_facts`` (to broadcast), ``_include``,
-``_meta``, ``_add_host``, ``_add_group``.
+The result goes back to the controller as a ``TaskResult`` (runner.executor.task_result): the module's result,
+its status, and the task's effects on the run (variables and facts to broadcast, an include to expand, a
+``meta`` request, hosts and groups added), recorded as the task makes them through its ``TaskRunState``.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import asyncio
 import time
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
-from runner.executor.controller_actions import CONTROLLER_ACTIONS, ActionFailed, ActionRequest, join_group
 from runner.executor.keywords import (
     TaskFailure,
     keyword_value,
@@ -38,46 +38,30 @@ from runner.executor.module_call import (
     DEFAULT_POLL_INTERVAL,
     ModuleCall,
     async_limits,
+    controller_action,
+    execute,
     execute_within,
 )
+from runner.executor.run_options import RunOptions
+from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import ModuleIndex
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 from runner.util import task_trace
 
+if TYPE_CHECKING:
+    from runner.inventory import Inventory
+
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 _COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
-
-
-@dataclass
-class RunOptions:
-    """What every task of the run shares (from the command line and the configuration)."""
-
-    defaults: ConnectionSettings
-    check: bool = False
-    diff: bool = False
-    extra_vars: dict[str, Any] = field(default_factory=dict)
-    library: list[Path] = field(default_factory=list)
-    verbosity: int = 0
-    playbook_dir: str = "."
-    force_handlers: bool = False
-
-
-def status_of(result: Mapping[str, Any]) -> str:
-    if result.get("unreachable"):
-        return "unreachable"
-    if result.get("failed"):
-        return "failed"
-    if result.get("skipped"):
-        return "skipped"
-    return "changed" if result.get("changed") else "ok"
 
 
 class PlaybookWorker:
     """The WorkerContext of a playbook run (see runner.executor.pool)."""
 
-    def __init__(self, plan: Plan, inventory: Any, options: RunOptions):
+    def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -115,40 +99,52 @@ class PlaybookWorker:
         for host in message.get("clear_facts", ()):
             self.host_runtime(host).facts.clear()
         for entry in message.get("add_host", ()):
-            self.inventory.add_host(entry["name"], entry.get("groups", []), entry.get("vars") or {})
+            self.add_host(entry)
         for entry in message.get("add_group", ()):
-            join_group(self.inventory, entry)
-        if message.get("add_host") or message.get("add_group"):
-            self.connection_sources.forget_inventory()
+            self.join_group(entry)
+
+    def add_host(self, entry: AddedHost) -> bool:
+        """Apply an added host to this worker's inventory; True when that changed its hosts or groups."""
+        changed = entry.changes(self.inventory)
+        entry.apply(self.inventory)
+        self.connection_sources.forget_inventory()
+        return changed
+
+    def join_group(self, entry: JoinedGroup) -> bool:
+        changed = entry.changes(self.inventory)
+        entry.apply(self.inventory)
+        self.connection_sources.forget_inventory()
+        return changed
 
     # -- one task -------------------------------------------------------------------------------------------
-    async def handle(self, host: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    async def handle(self, host: str, payload: Mapping[str, Any]) -> TaskResult:
         node = self.nodes[payload["task"]]
         started = time.monotonic()
         trace = task_trace.begin(host, describe_task(node)) if task_trace.tracing_tasks() else None
+        outcome = TaskResult()
+        state = TaskRunState(self, outcome)
         try:
             variables = task_variables(self, host, node, payload)
-            result = await self._run_node(host, node, variables, payload)
-        except (TemplateError, TaskFailure, ActionFailed, BadConnectionVariable) as exc:
+            result = await self._run_node(host, node, variables, payload, state)
+        except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
             message = exc.message if isinstance(exc, UserError) else str(exc)
             result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
         if trace is not None:
             trace.work_done()
-        result["_status"] = status_of(result)
-        result["_duration"] = round(time.monotonic() - started, 6)
+        outcome.status = status_of(result)
+        outcome.duration = round(time.monotonic() - started, 6)
         if result.get("failed") and self._flag("ignore_errors", host, node, payload):
-            result["_ignored"] = True
+            outcome.ignored = True
         if result.get("unreachable") and self._flag("ignore_unreachable", host, node, payload):
-            result["_ignored"] = True
-        if node.register_var and not result.get("_meta"):
-            registered = mark_unsafe(_public(result))
-            self.host_runtime(host).set_vars({node.register_var: registered})
-            result.setdefault("_vars", {}).setdefault(host, {})[node.register_var] = registered
+            outcome.ignored = True
+        if node.register_var and not outcome.meta:
+            state.set_vars(host, {node.register_var: mark_unsafe(_public(result))})
         if self._flag("no_log", host, node, payload):
             result = censor(result)
         if trace is not None:
-            trace.finish(result["_status"])
-        return result
+            trace.finish(outcome.status)
+        outcome.result = result
+        return outcome
 
     def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
         """A boolean keyword read after the task ran (ignore_errors, no_log ...); one that cannot be read is
@@ -162,10 +158,10 @@ class PlaybookWorker:
             return False
 
     async def _run_node(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                        payload: Mapping[str, Any]) -> dict[str, Any]:
+                        payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         templar = Templar(variables, search_paths=self._search_paths(node))
         if node.kind in ("include_tasks", "include_role"):
-            return self._include(node, templar)
+            return self._include(node, templar, state)
         try:
             items = self._loop_items(node, templar)
         except TemplateError as error:
@@ -174,8 +170,8 @@ class PlaybookWorker:
             skipped = self._false_condition(node, templar)
             if skipped is not None:
                 return skipped
-            return await self._run_once(host, node, variables, templar, payload)
-        return await self._run_loop(host, node, variables, items, payload)
+            return await self._run_once(host, node, variables, templar, payload, state)
+        return await self._run_loop(host, node, variables, items, payload, state)
 
     def _skip_or_raise(self, node: PlanTask, templar: Templar, error: TemplateError) -> dict[str, Any]:
         """As in Ansible, a loop over something undefined is no error when the task's condition, evaluated
@@ -203,7 +199,7 @@ class PlaybookWorker:
                         "false_condition": condition}
         return None
 
-    def _include(self, node: PlanTask, templar: Templar) -> dict[str, Any]:
+    def _include(self, node: PlanTask, templar: Templar, state: TaskRunState) -> dict[str, Any]:
         """Which file or role to include, once or per loop item; the loop variables become include params."""
         include = node.include or {}
         items = self._loop_items(node, templar)
@@ -213,15 +209,16 @@ class PlaybookWorker:
             scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
-            entry = {"target": scope_templar.template(include.get("file") or include.get("name")),
-                     "vars": {**scope_templar.template(include.get("vars") or {}), **layer}}
+            entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
+                                 vars={**scope_templar.template(include.get("vars") or {}), **layer})
             if items is not None:
                 label = node.loop_control.get("label")
-                entry["label"] = str(scope_templar.template(label) if label is not None else item)
+                entry.label = str(scope_templar.template(label) if label is not None else item)
             entries.append(entry)
         if not entries:
             return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False"}
-        return {"changed": False, "_include": {"kind": node.kind, "entries": entries}}
+        state.outcome.include = Include(node.kind, entries)
+        return {"changed": False}
 
     def _loop_items(self, node: PlanTask, templar: Templar) -> list[Any] | None:
         if node.loop is None:
@@ -241,7 +238,7 @@ class PlaybookWorker:
         return list(items or [])
 
     async def _run_loop(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                        items: list[Any], payload: Mapping[str, Any]) -> dict[str, Any]:
+                        items: list[Any], payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         control = node.loop_control
         loop_var = control.get("loop_var", "item")
         pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
@@ -252,7 +249,11 @@ class PlaybookWorker:
             templar = Templar(item_vars, search_paths=self._search_paths(node))
             result = self._false_condition(node, templar)
             if result is None:
-                result = await self._run_once(host, node, item_vars, templar, payload)
+                result = await self._run_once(host, node, item_vars, templar, payload, state)
+            # What the callbacks show of an item (its host's arrow, label and status) is kept on the item.
+            if state.outcome.delegated_to is not None:
+                result["_delegated_to"] = state.outcome.delegated_to
+                state.outcome.delegated_to = None
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
             label = keyword_value(templar, control.get("label"))
@@ -265,14 +266,14 @@ class PlaybookWorker:
         return _loop_summary(results)
 
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                        templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
+                        templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
         retries = task_number(templar, node, "retries", int, default=3)
         delay = task_number(templar, node, "delay", float, default=5.0)
         attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
-            result = await self._call(host, node, variables, templar, payload)
+            result = await self._call(host, node, variables, templar, payload, state)
             self._apply_conditions(node, result, variables)
             if not node.until:
                 break
@@ -317,46 +318,42 @@ class PlaybookWorker:
             result.update(failed=True, failed_when_result=_condition_error(error, node))
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
-                    templar: Templar, payload: Mapping[str, Any]) -> dict[str, Any]:
+                    templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         check = task_boolean(templar, node, "check_mode", default=self.options.check)
         diff = task_boolean(templar, node, "diff", default=self.options.diff)
-        if node.kind == "meta":
-            return {"changed": False, "_meta": node.args.get("_raw_params") or node.args.get("free_form")}
         module = node.module or ""
+        call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
+                          verbosity=self.options.verbosity, search_paths=self._search_paths(node),
+                          task_vars=variables)
+        if node.kind == "meta":  # its argument names what to do; it is never templated
+            return await execute(None, self.index, call)
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
-        args = drop_omitted(templar.template(node.args))
+        call.args = args = drop_omitted(templar.template(node.args))
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
                 and not _creates_or_removes(args):
             # Ansible skips these in check mode; the registered result still has the keys later tasks read.
             return dict(_COMMAND_KEYS, changed=False, skipped=True,
                         msg="Command would have run if not in check mode")
-        action = CONTROLLER_ACTIONS.get(self.index.canonical(module))
-        if action is not None:
-            request = ActionRequest(host=host, args=args, templar=templar, check=check, diff=diff,
-                                    worker=self, node=node, verbosity=self.options.verbosity)
-            return await action(request)
+        action = controller_action(self.index, module)
+        if action is not None and not action.uses_host:
+            # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
+            return await execute(None, self.index, call)
         delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar, payload, delegated=target != host)
         session = self._session(target, settings)
-        environment = _environment(templar, node.environment)
-        limit, background = async_limits(
+        call.environment = _environment(templar, node.environment)
+        call.become = settings.become_settings()
+        limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
             task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
-        call = ModuleCall(module, args, check=check, diff=diff, become=settings.become_settings(),
-                          environment=environment, search_paths=self._search_paths(node),
-                          task_vars=variables, background=background)
+        if delegate and task_boolean(templar, node, "delegate_facts", default=False):
+            call.facts_owner = target
         timeout = task_number(templar, node, "timeout", int)
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
-            result["_delegated_to"] = target
-        facts = result.get("ansible_facts")
-        if isinstance(facts, Mapping) and not result.get("failed"):
-            owner = target if (delegate and task_boolean(templar, node, "delegate_facts", default=False)) else host
-            facts = mark_unsafe(dict(facts))
-            self.host_runtime(owner).facts.update(facts)
-            result["_facts"] = {owner: facts}
+            state.outcome.delegated_to = target
         return result
 
     def _settings(self, target: str, node: PlanTask, templar: Templar, payload: Mapping[str, Any], *,
@@ -468,17 +465,6 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         summary["msg"] = "One or more items failed"
     if any(r.get("unreachable") for r in results):
         summary["unreachable"] = True
-    for key in ("_facts", "_vars", "_include_vars"):  # what the items told about hosts, for the other workers
-        merged: dict[str, dict[str, Any]] = {}
-        for result in results:
-            for host, values in (result.get(key) or {}).items():
-                merged.setdefault(host, {}).update(values)
-        if merged:
-            summary[key] = merged
-    for key in ("_add_host", "_add_group"):  # add_host and group_by in a loop: every item's host or group
-        entries = [entry for result in results for entry in result.get(key) or ()]
-        if entries:
-            summary[key] = entries
     if not results:
         summary["skipped"] = True
         summary["skipped_reason"] = "No items in the list"

@@ -1,0 +1,28 @@
+"""``assert`` and ``fail``: end the host's task in failure, on conditions or unconditionally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.actions.arguments import action_arguments
+from runner.actions.context import ActionContext
+
+
+async def run_assert(ctx: ActionContext) -> dict[str, Any]:
+    params = action_arguments(ctx)
+    # One condition given as a string stays whole: the list type would split it at commas ("x in [1, 2]").
+    that = ctx.args.get("that")
+    conditions = [that] if isinstance(that, str) else params["that"]
+    for condition in conditions:
+        if not ctx.templar.evaluate_conditional(condition):
+            message = params.get("fail_msg") or params.get("msg") or "Assertion failed"
+            return {"failed": True, "changed": False, "assertion": condition, "evaluated_to": False,
+                    "msg": message}
+    if params["quiet"]:
+        return {"changed": False, "msg": "All assertions passed"}
+    return {"changed": False, "msg": params.get("success_msg") or "All assertions passed"}
+
+
+async def run_fail(ctx: ActionContext) -> dict[str, Any]:
+    params = action_arguments(ctx)
+    return {"failed": True, "changed": False, "msg": params["msg"]}

@@ -1,0 +1,23 @@
+"""What every task of a playbook run shares, from the command line and the configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.connection import ConnectionSettings
+
+
+@dataclass
+class RunOptions:
+    """What every task of the run shares (from the command line and the configuration)."""
+
+    defaults: ConnectionSettings
+    check: bool = False
+    diff: bool = False
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    library: list[Path] = field(default_factory=list)
+    verbosity: int = 0
+    playbook_dir: str = "."
+    force_handlers: bool = False

@@ -1,0 +1,51 @@
+"""Ad-hoc commands run controller-side actions through the same action layer as playbooks: debug, set_fact and
+the like answer without contacting the host (its port here is closed), and the actions that only steer a
+playbook are refused up front with the reason."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.scripts import script
+
+
+@pytest.fixture
+def inventory(tmp_path: Path) -> Path:
+    path = tmp_path / "hosts.ini"
+    path.write_text("web1 ansible_host=127.0.0.1 ansible_port=1 ansible_connection=ssh who=web-one\n")
+    return path
+
+
+def adhoc(inventory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([script("provisioning"), "web1", "-i", str(inventory), *args], capture_output=True,
+                          text=True, timeout=120, cwd=inventory.parent)
+
+
+def test_debug_shows_its_message_as_ansible_does(inventory: Path) -> None:
+    run = adhoc(inventory, "-m", "debug", "-a", "msg=hi")
+    assert (run.returncode, run.stdout) == (0, 'web1 | SUCCESS => {\n    "msg": "hi"\n}\n'), run.stderr
+    run = adhoc(inventory, "-m", "ansible.builtin.debug", "-a", "var=who", "-o")
+    assert (run.returncode, run.stdout) == (0, 'web1 | SUCCESS => {"who": "web-one"}\n'), run.stderr
+
+
+def test_debug_verbosity_is_compared_with_the_commands(inventory: Path) -> None:
+    assert "SKIPPED" in adhoc(inventory, "-m", "debug", "-a", "msg=hi verbosity=1").stdout
+    assert '"msg": "hi"' in adhoc(inventory, "-m", "debug", "-a", "msg=hi verbosity=1", "-v").stdout
+
+
+def test_set_fact_and_fail_report_like_any_module(inventory: Path) -> None:
+    run = adhoc(inventory, "-m", "set_fact", "-a", "x=1", "-o")
+    assert (run.returncode, run.stdout) == (0, 'web1 | SUCCESS => {"ansible_facts": {"x": "1"}, "changed": false}\n')
+    run = adhoc(inventory, "-m", "fail", "-a", "msg=boom", "-o")
+    assert run.returncode == 2 and '"msg": "boom"' in run.stdout
+
+
+@pytest.mark.parametrize("module", ["meta", "include_vars"])
+def test_playbook_only_actions_are_refused_with_the_reason(inventory: Path, module: str) -> None:
+    run = adhoc(inventory, "-m", module, "-a", "noop")
+    assert run.returncode == 5 and run.stdout == ""
+    assert f"'{module}' is not a valid action for ad-hoc commands" in run.stderr
+    assert "Traceback" not in run.stderr
