@@ -155,7 +155,8 @@ class InfraPlays:
         return {"name": "the servers", "add_host": {"name": "{{ item.name }}", "groups": [self.server_group],
                                                      SERVER_ARGS: "{{ item.args }}"},
                 "loop": items, "loop_control": {"label": "{{ item.name }}"}, "tags": ["always"],
-                POSITION_KEY: self.infra.position}
+                # Bookkeeping of this run's inventory, not a change to anything: a second run reports none.
+                "changed_when": False, POSITION_KEY: self.infra.position}
 
     def _server_arguments(self, server: AnyServer, action: ServerAction) -> dict[str, Any]:
         """The server's own arguments of the ``server`` module: its settings, groups and host variables."""

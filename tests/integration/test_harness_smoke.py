@@ -1,8 +1,24 @@
+"""The module test harness itself: one module converged on a test host (check predicts, the run changes, the next
+run does not), read back through testinfra."""
+
+from __future__ import annotations
+
+import os
+
 from tests.integration.remote_harness import converge, infra_for, remote_host_fixture
 
 host = remote_host_fixture()
-def test_smoke(host, testenv):
+
+
+def test_smoke(host, testenv) -> None:
     infra = infra_for(testenv)
-    converge(host, "file", {"path": "/tmp/harness-dir", "state": "directory", "mode": "0750"},
-             state=lambda: infra.file("/tmp/harness-dir").exists)
-    assert infra.file("/tmp/harness-dir").mode == 0o750
+    # A path of this test run's own, removed first: an interrupted run (or another session on the same hosts)
+    # may have left one behind.
+    path = f"/tmp/harness-dir-{os.getpid()}"
+    infra.run(f"rm -rf {path}")
+    try:
+        converge(host, "file", {"path": path, "state": "directory", "mode": "0750"},
+                 state=lambda: infra.file(path).exists)
+        assert infra.file(path).mode == 0o750
+    finally:
+        infra.run(f"rm -rf {path}")
