@@ -24,6 +24,7 @@ from typing import Any
 
 import modules as shipped_modules
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, NATIVE_EQUIVALENTS, find_collection_module, split_fqcn
+from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.packer import pack
 from runner.errors import UserError, did_you_mean
@@ -173,6 +174,13 @@ class ModuleIndex:
         self._cache[name] = info
         return info
 
+    def in_some_collection(self, name: str) -> bool:
+        """Whether any collection in the collections path has a module ``name`` (a short name)."""
+        if not name.isidentifier():
+            return False
+        return any(True for base in self.collections_paths
+                   for _ in base.glob(f"ansible_collections/*/*/plugins/modules/{name}.py"))
+
     def _collection_module(self, name: str, collection: str, short: str) -> ModuleInfo | None:
         native = NATIVE_EQUIVALENTS.get(name)
         if native is not None:
@@ -187,6 +195,7 @@ class ModuleIndex:
         run). A UserError when ansible-core is not installed or an import is not found."""
         cached = self._packed.get(info.name)
         if cached is None:
+            ansible_core_dir(f"the module {info.name}")  # first: without ansible-core, say so before anything else
             result = pack(info.path, info.name.rsplit(".", 1)[-1], collection=info.collection,
                           module_utils_dirs=self.module_utils_dirs, collections_paths=self.collections_paths)
             cached = self._packed[info.name] = ModuleSource(info.name, result.data, result.digest, result.fqn)
@@ -232,3 +241,13 @@ class ModuleIndex:
                 raise UserError(f"module helper modules.{name} does not exist")
             cached = self._helpers[name] = _read_source(name, path)
         return cached
+
+
+def plan_module_index(plan: Any, library: Iterable[Path], collections_paths: Iterable[Path]) -> ModuleIndex:
+    """The index a run's workers resolve modules with: the compiler's, with the ``library/`` and ``module_utils/``
+    of the plan's playbook directory, its plays' and its roles' directories, in the order the compiler met them."""
+    index = ModuleIndex(library, collections_paths=collections_paths)
+    directories = [plan.playbook_dir, *(path for play in plan.plays for path in play.search_paths),
+                   *(role.path for role in plan.roles)]
+    index.add_project_dirs(Path(directory) for directory in dict.fromkeys(directories) if directory)
+    return index

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from runner.errors import UserError
 
-INSTALL_HINT = ("install ansible-core beside provisioning (pip install 'provisioning[ansible]', or pip install "
-                "ansible-core into the same environment): it is the user's install, never shipped with provisioning")
+INSTALL_HINT = ("install it into provisioning's environment: pip install 'provisioning[ansible]' or pip install "
+                "ansible-core; it is the user's install, never shipped with provisioning")
 
 
 @cache
