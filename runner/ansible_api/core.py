@@ -58,9 +58,14 @@ def pass_vars() -> frozenset[str]:
         return frozenset()
     tree = ast.parse((found / "module_utils" / "common" / "parameters.py").read_bytes())
     for node in ast.walk(tree):
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
-        if isinstance(target, ast.Name) and target.id == "PASS_VARS" and isinstance(node.value, ast.Dict):
-            return frozenset(key.value for key in node.value.keys
+        targets: list[ast.expr]
+        if isinstance(node, ast.AnnAssign):
+            targets, value = [node.target], node.value
+        elif isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "PASS_VARS" for t in targets) and isinstance(value, ast.Dict):
+            return frozenset(key.value for key in value.keys
                              if isinstance(key, ast.Constant) and isinstance(key.value, str))
     return frozenset()

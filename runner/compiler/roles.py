@@ -12,6 +12,7 @@ from runner.compiler.context import Inherited
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.loader.role import RoleSource, find_role, load_role
 from runner.models import RoleReference, Task
+from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import is_template
 
@@ -23,6 +24,7 @@ class RoleTasks(Protocol):
     compiler: Any
     playbook_dir: str
     role_handlers: list[int]
+    index: ModuleIndex  # a role's library/ and module_utils/ join it before its tasks load
 
     def is_module(self, name: str) -> bool: ...
 
