@@ -165,14 +165,27 @@ class ModuleIndex:
             info = self._collection_module(name, *fqcn)
         elif name.isidentifier() and not name.startswith("_"):
             for directory in self.dirs:
-                path = directory / f"{name}.py"
-                if path.is_file():
-                    source = _read_source(name, path)
-                    info = ModuleInfo(name, path, source,
-                                      ansible_api=directory != self.shipped and uses_ansible_api(source.source))
+                info = self._library_module(directory, name)
+                if info is not None:
                     break
         self._cache[name] = info
         return info
+
+    def _library_module(self, directory: Path, name: str) -> ModuleInfo | None:
+        """``name.py`` in ``directory``; in a library directory also a file without the extension (Ansible's
+        modules may have none), when it is written against Ansible's API: other such files are scripts of other
+        kinds (old-style, binary), which are not run here."""
+        path = directory / f"{name}.py"
+        if path.is_file():
+            source = _read_source(name, path)
+            return ModuleInfo(name, path, source,
+                              ansible_api=directory != self.shipped and uses_ansible_api(source.source))
+        path = directory / name
+        if directory != self.shipped and path.is_file():
+            source = _read_source(name, path)
+            if uses_ansible_api(source.source):
+                return ModuleInfo(name, path, source, ansible_api=True)
+        return None
 
     def in_some_collection(self, name: str) -> bool:
         """Whether any collection in the collections path has a module ``name`` (a short name)."""

@@ -312,17 +312,25 @@ class AnsibleModuleRun(object):
 
 
 def parse_module_output(stdout, stderr, rc):
-    """The result an Ansible module printed: the JSON object on its stdout, with anything printed before or after
-    it left out (as ansible-core does); none is a module failure with what the module said."""
-    start = stdout.find("{")
-    while start > 0 and stdout[start - 1] != "\n":
-        start = stdout.find("{", start + 1)
+    """The result an Ansible module printed: the JSON object starting on the first line that starts with ``{``,
+    with the lines before it left out and those after it warned about (as ansible-core does); none is a module
+    failure with what the module said."""
+    start, offset = -1, 0
+    for line in stdout.splitlines(True):
+        if line.strip().startswith("{"):
+            start = offset + line.index("{")
+            break
+        offset += len(line)
     if start >= 0:
         try:
-            result, _ = json.JSONDecoder().raw_decode(stdout, start)
+            result, end = json.JSONDecoder().raw_decode(stdout, start)
         except ValueError:
             result = None
         if isinstance(result, dict):
+            junk = stdout[end:].split("\n", 1)[1] if "\n" in stdout[end:] else ""
+            if junk.strip():
+                result.setdefault("warnings", []).append(
+                    "Module invocation had junk after the JSON data: %s" % "\n".join(junk.splitlines()))
             return result
     return {"failed": True, "rc": rc, "module_stdout": stdout, "module_stderr": stderr,
             "msg": "MODULE FAILURE: No start of json char found\nSee stdout/stderr for the exact error"}

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.ansible_api.arguments import ModuleRunContext, module_args
+from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.become import BecomeFailure, explain_failure, wrap
 from runner.connection.local import LocalTransport
@@ -107,7 +108,8 @@ class HostSession:
             if _log.isEnabledFor(VERBOSE):
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
-            return await client.run_ansible_module(packed, module_args(params, context), environment=environment)
+            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment)
+            return normalize_result(result)
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)

@@ -13,6 +13,7 @@ import pytest
 
 from runner.ansible_api import core
 from runner.ansible_api.collections import NATIVE_EQUIVALENTS
+from runner.ansible_api.results import normalize_result
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
 from tests.support.ansible_core import ansible_core
@@ -103,3 +104,23 @@ def test_without_ansible_core_packing_says_what_to_install(tmp_path: Path,
         assert "pip install" in (caught.value.hint or "")
     finally:
         core._find.cache_clear()
+
+
+def test_a_library_module_without_extension_is_found_when_it_uses_ansibles_api(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "ping").write_bytes(b"#!/usr/bin/python\n" + ANSIBLE_MODULE)
+    (tmp_path / "library" / "script_module").write_text("#!/bin/bash\necho '{}'\n")
+    index = ModuleIndex()
+    index.add_project_dirs([tmp_path])
+    assert index.get("ping").ansible_api and index.get("ping").path == tmp_path / "library" / "ping"
+    assert index.find("script_module") is None  # other kinds of modules are not run here
+
+
+def test_an_error_summary_becomes_the_results_message_and_traceback() -> None:
+    summary = {"__ansible_type": "ErrorSummary", "event": {
+        "msg": "module failed", "formatted_traceback": "Traceback ...", "chain": {
+            "event": {"msg": "caused by this"}}}}
+    result = normalize_result({"failed": True, "exception": summary})
+    assert result == {"failed": True, "msg": "module failed: caused by this", "exception": "Traceback ..."}
+    given = normalize_result({"failed": True, "msg": "own words", "exception": {"event": {"msg": "x"}}})
+    assert given == {"failed": True, "msg": "own words"}
