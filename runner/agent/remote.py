@@ -227,12 +227,12 @@ class AbortWatch(object):
 
 class AnsibleModuleRun(object):
     """A module written against Ansible's API, packed with its module_utils in a zip (see
-    ``runner/ansible_api/packer.py``), run as AnsiballZ runs it: in a child of its own, so its imports, global
-    state, ``sys.exit`` and the JSON it prints on stdout never touch the agent. The child is in the agent's
-    process group: stopping the agent stops it too."""
+    ``runner/ansible_api/packer.py``, unpacked by ``op_stash``), run as AnsiballZ runs it: in a child of its own,
+    so its imports, global state, ``sys.exit`` and the JSON it prints on stdout never touch the agent. The child
+    is in the agent's process group: stopping the agent stops it too."""
 
-    def __init__(self, agent, zip_path, fqn, header):
-        self.agent, self.zip_path, self.fqn, self.header = agent, zip_path, fqn, header
+    def __init__(self, agent, modlib_path, fqn, header):
+        self.agent, self.modlib_path, self.fqn, self.header = agent, modlib_path, fqn, header
 
     def run(self):
         errors_path = os.path.join(self.agent.workdir(), "module-stderr.%d" % os.getpid())
@@ -280,8 +280,8 @@ class AnsibleModuleRun(object):
             sys.stderr = os.fdopen(2, "w")
             if self.header.get("env"):
                 os.environ.update({k: str(v) for k, v in self.header["env"].items()})
-            sys.path.insert(0, self.zip_path)
-            sys.argv = [self.zip_path]
+            sys.path.insert(0, self.modlib_path)
+            sys.argv = [self.modlib_path]
             params = json.dumps({"ANSIBLE_MODULE_ARGS": self.header["args"]}).encode("utf-8")
             try:
                 from ansible.module_utils._internal._ansiballz import _loader  # ansible-core >= 2.19
@@ -289,7 +289,7 @@ class AnsibleModuleRun(object):
                 _loader = None
             if _loader is not None:
                 _loader.run_module(json_params=params, profile="legacy", module_fqn=self.fqn,
-                                   modlib_path=self.zip_path, extensions={})
+                                   modlib_path=self.modlib_path, extensions={})
             else:
                 import runpy
 
@@ -393,13 +393,25 @@ class Agent(object):
         return {"loaded": name}
 
     def op_stash(self, header, body):
-        """Keep a packed Ansible-API module (a zip, not executed here) in the temp directory, by its hash."""
+        """Keep a packed Ansible-API module (a zip, never executed here) unpacked in the temp directory, by its
+        hash: unpacked, the children that run it leave their compiled code in ``__pycache__`` beside it, so only
+        the first task of an agent compiles ansible-core's module_utils (from a zip, every task would)."""
         name, digest = header["name"], header["hash"]
         if hashlib.sha256(body).hexdigest() != digest:
             return {"failed": True, "msg": "module %s arrived damaged (hash mismatch)" % name}
-        path = os.path.join(self.workdir(), "%s-%s.zip" % (name, digest))
-        if not os.path.exists(path):
-            replace_file(path, body)
+        path = os.path.join(self.workdir(), "ansible-%s" % digest)
+        if not os.path.isdir(path):
+            import io
+            import shutil
+            import zipfile
+            partial = path + ".partial"
+            try:
+                with zipfile.ZipFile(io.BytesIO(body)) as archive:
+                    archive.extractall(partial)  # entry names are the packer's own, relative and plain
+                os.rename(partial, path)
+            except BaseException:  # a full disk, or the agent told to stop: nothing half-unpacked stays
+                shutil.rmtree(partial, ignore_errors=True)
+                raise
         self.packed[name] = (path, header["fqn"])
         self.hashes[name] = digest
         return {"loaded": name}
