@@ -1,4 +1,8 @@
-"""Finding modules: the shipped ``modules`` package first, then the configured ``library`` directories.
+"""Finding modules: the configured ``library`` directories (and the playbook's and roles' ``library/``) first,
+then the shipped ``modules`` package; a collection's module by its fully qualified name (``NS.COLL.NAME``)
+through the collections path, or natively where it has a native equivalent (``runner.ansible_api.collections``).
+A module file written against Ansible's Python API (``ansible.module_utils``) is run through the compatibility
+layer (``runner.ansible_api``): it is packed with what it imports and never imported on the controller.
 
 A module's source is read once per run and identified by its sha256, which is how the remote agent caches it.
 Its argument spec is read on the controller too, so the compiler can check a task's arguments before any
@@ -11,6 +15,7 @@ import hashlib
 import importlib.util
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -18,12 +23,16 @@ from types import ModuleType
 from typing import Any
 
 import modules as shipped_modules
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, NATIVE_EQUIVALENTS, find_collection_module, split_fqcn
+from runner.ansible_api.core import ansible_core_dir
+from runner.ansible_api.detect import uses_ansible_api
+from runner.ansible_api.packer import pack
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
 # ``from modules._files import x`` / ``import modules._files``: helper files a module needs on the target.
 _HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
-BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.", "provisioning.builtin.")
+BUILTIN_PREFIXES = tuple(f"{collection}." for collection in BUILTIN_COLLECTIONS)
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,7 @@ class ModuleSource:
     name: str
     source: bytes
     digest: str
+    fqn: str | None = None  # a packed Ansible-API module (a zip): the dotted name it runs as
 
 
 @dataclass
@@ -41,10 +51,18 @@ class ModuleInfo:
     path: Path
     source: ModuleSource
     _loaded: ModuleType | None = field(default=None, repr=False)
+    ansible_api: bool = False  # written against ansible.module_utils: packed and run by the compatibility layer
+    collection: str | None = None  # NS.COLL of a collection's module
 
     @cached_property
     def python(self) -> ModuleType:
-        """The module imported on the controller, to read its spec and documentation (never to run it)."""
+        """The module imported on the controller, to read its spec and documentation (never to run it). An
+        Ansible-API module is never imported here (it runs only on the host): it stands for a module that takes
+        any argument, which its own AnsibleModule checks on the host."""
+        if self.ansible_api:
+            stand_in = ModuleType(self.name)
+            stand_in.ANY_ARGUMENTS = True  # type: ignore[attr-defined]
+            return stand_in
         module_name = f"modules.{self.name}"
         existing = sys.modules.get(module_name)
         if existing is not None and getattr(existing, "__file__", None) == str(self.path):
@@ -92,9 +110,15 @@ def _read_source(name: str, path: Path) -> ModuleSource:
 class ModuleIndex:
     """Every module available to a run, by name."""
 
-    def __init__(self, library_dirs: list[Path] | tuple[Path, ...] = ()):
-        self.dirs = [Path(d) for d in library_dirs] + [Path(shipped_modules.__file__).parent]
+    def __init__(self, library_dirs: Iterable[Path] = (), *, collections_paths: Iterable[Path] = (),
+                 module_utils_dirs: Iterable[Path] = ()):
+        self.shipped = Path(shipped_modules.__file__).parent
+        self.dirs = [Path(d) for d in library_dirs] + [self.shipped]
+        self.collections_paths = [Path(d) for d in collections_paths]
+        self.module_utils_dirs = [Path(d) for d in module_utils_dirs]
         self._cache: dict[str, ModuleInfo | None] = {}
+        self._packed: dict[str, ModuleSource] = {}
+        self._project_libraries = 0  # how many of ``dirs`` come from playbooks' and roles' directories
         self.utils = _read_source(UTILS, Path(shipped_modules.__file__).parent / f"{UTILS}.py")
         self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
         self._sources: dict[str, list[ModuleSource]] = {}  # module -> what the agent needs to run it
@@ -106,19 +130,89 @@ class ModuleIndex:
                 return name[len(prefix):]
         return name
 
-    def find(self, name: str) -> ModuleInfo | None:
+    def add_project_dirs(self, directories: Iterable[Path]) -> None:
+        """Add the ``library/`` and ``module_utils/`` of a playbook's or a role's directory, as Ansible does:
+        their modules come before the configured and shipped ones."""
+        added = False
+        for directory in directories:
+            library, module_utils = Path(directory) / "library", Path(directory) / "module_utils"
+            if library.is_dir() and library not in self.dirs:
+                # after the project's earlier ones, before the configured and shipped modules (as Ansible does)
+                self.dirs.insert(self._project_libraries, library)
+                self._project_libraries += 1
+                added = True
+            if module_utils.is_dir() and module_utils not in self.module_utils_dirs:
+                self.module_utils_dirs.append(module_utils)
+                self._packed.clear()
+        if added:
+            self._cache.clear()
+
+    def find(self, name: str, collections: Iterable[str] = ()) -> ModuleInfo | None:
+        """The module ``name`` stands for: a short name is looked up in ``collections`` (a play's or role's
+        ``collections:`` keyword) first, then among the library and native modules."""
         name = self.canonical(name)
+        if "." not in name:
+            for collection in collections:
+                if collection not in BUILTIN_COLLECTIONS:
+                    found = self.find(f"{collection}.{name}")
+                    if found is not None:
+                        return found
         if name in self._cache:
             return self._cache[name]
         info = None
-        if name.isidentifier() and not name.startswith("_"):
+        fqcn = split_fqcn(name)
+        if fqcn is not None:
+            info = self._collection_module(name, *fqcn)
+        elif name.isidentifier() and not name.startswith("_"):
             for directory in self.dirs:
-                path = directory / f"{name}.py"
-                if path.is_file():
-                    info = ModuleInfo(name, path, _read_source(name, path))
+                info = self._library_module(directory, name)
+                if info is not None:
                     break
         self._cache[name] = info
         return info
+
+    def _library_module(self, directory: Path, name: str) -> ModuleInfo | None:
+        """``name.py`` in ``directory``; in a library directory also a file without the extension (Ansible's
+        modules may have none), when it is written against Ansible's API: other such files are scripts of other
+        kinds (old-style, binary), which are not run here."""
+        path = directory / f"{name}.py"
+        if path.is_file():
+            source = _read_source(name, path)
+            return ModuleInfo(name, path, source,
+                              ansible_api=directory != self.shipped and uses_ansible_api(source.source))
+        path = directory / name
+        if directory != self.shipped and path.is_file():
+            source = _read_source(name, path)
+            if uses_ansible_api(source.source):
+                return ModuleInfo(name, path, source, ansible_api=True)
+        return None
+
+    def in_some_collection(self, name: str) -> bool:
+        """Whether any collection in the collections path has a module ``name`` (a short name)."""
+        if not name.isidentifier():
+            return False
+        return any(True for base in self.collections_paths
+                   for _ in base.glob(f"ansible_collections/*/*/plugins/modules/{name}.py"))
+
+    def _collection_module(self, name: str, collection: str, short: str) -> ModuleInfo | None:
+        native = NATIVE_EQUIVALENTS.get(name)
+        if native is not None:
+            return self.find(native)
+        path = find_collection_module(collection, short, self.collections_paths)
+        if path is None:
+            return None
+        return ModuleInfo(name, path, _read_source(name, path), ansible_api=True, collection=collection)
+
+    def packed(self, info: ModuleInfo) -> ModuleSource:
+        """An Ansible-API module packed with the module_utils it imports, as the agent receives it (once per
+        run). A UserError when ansible-core is not installed or an import is not found."""
+        cached = self._packed.get(info.name)
+        if cached is None:
+            ansible_core_dir(f"the module {info.name}")  # first: without ansible-core, say so before anything else
+            result = pack(info.path, info.name.rsplit(".", 1)[-1], collection=info.collection,
+                          module_utils_dirs=self.module_utils_dirs, collections_paths=self.collections_paths)
+            cached = self._packed[info.name] = ModuleSource(info.name, result.data, result.digest, result.fqn)
+        return cached
 
     def get(self, name: str) -> ModuleInfo:
         info = self.find(name)
@@ -160,3 +254,13 @@ class ModuleIndex:
                 raise UserError(f"module helper modules.{name} does not exist")
             cached = self._helpers[name] = _read_source(name, path)
         return cached
+
+
+def plan_module_index(plan: Any, library: Iterable[Path], collections_paths: Iterable[Path]) -> ModuleIndex:
+    """The index a run's workers resolve modules with: the compiler's, with the ``library/`` and ``module_utils/``
+    of the plan's playbook directory, its plays' and its roles' directories, in the order the compiler met them."""
+    index = ModuleIndex(library, collections_paths=collections_paths)
+    directories = [plan.playbook_dir, *(path for play in plan.plays for path in play.search_paths),
+                   *(role.path for role in plan.roles)]
+    index.add_project_dirs(Path(directory) for directory in dict.fromkeys(directories) if directory)
+    return index

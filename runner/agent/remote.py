@@ -225,6 +225,117 @@ class AbortWatch(object):
             os.killpg(os.getpgrp(), signal.SIGKILL)
 
 
+class AnsibleModuleRun(object):
+    """A module written against Ansible's API, packed with its module_utils in a zip (see
+    ``runner/ansible_api/packer.py``, unpacked by ``op_stash``), run as AnsiballZ runs it: in a child of its own,
+    so its imports, global state, ``sys.exit`` and the JSON it prints on stdout never touch the agent. The child
+    is in the agent's process group: stopping the agent stops it too."""
+
+    def __init__(self, agent, modlib_path, fqn, header):
+        self.agent, self.modlib_path, self.fqn, self.header = agent, modlib_path, fqn, header
+
+    def run(self):
+        errors_path = os.path.join(self.agent.workdir(), "module-stderr.%d" % os.getpid())
+        read_fd, write_fd = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(read_fd)
+            self._child(write_fd, errors_path)  # never returns
+        os.close(write_fd)
+        chunks = []
+        try:
+            with AbortWatch(self.agent):
+                while True:
+                    block = os.read(read_fd, CHUNK)
+                    if not block:
+                        break
+                    chunks.append(block)
+                _, status = os.waitpid(child, 0)
+        finally:
+            os.close(read_fd)
+        stderr = b""
+        try:
+            with open(errors_path, "rb") as handle:
+                stderr = handle.read()
+            os.unlink(errors_path)
+        except OSError:
+            pass
+        rc = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+        return parse_module_output(b"".join(chunks).decode("utf-8", "replace"),
+                                   stderr.decode("utf-8", "replace"), rc)
+
+    def _child(self, stdout_fd, errors_path):
+        code = 1
+        try:
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, signal.SIG_DFL)
+            os.close(self.agent.channel.reader.fileno())
+            os.close(self.agent.channel.writer.fileno())
+            os.dup2(stdout_fd, 1)
+            os.close(stdout_fd)
+            errors = os.open(errors_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(errors, 2)
+            os.close(errors)
+            sys.stdout = os.fdopen(1, "w")
+            sys.stderr = os.fdopen(2, "w")
+            if self.header.get("env"):
+                os.environ.update({k: str(v) for k, v in self.header["env"].items()})
+            sys.path.insert(0, self.modlib_path)
+            sys.argv = [self.modlib_path]
+            params = json.dumps({"ANSIBLE_MODULE_ARGS": self.header["args"]}).encode("utf-8")
+            try:
+                from ansible.module_utils._internal._ansiballz import _loader  # ansible-core >= 2.19
+            except ImportError:
+                _loader = None
+            if _loader is not None:
+                _loader.run_module(json_params=params, profile="legacy", module_fqn=self.fqn,
+                                   modlib_path=self.modlib_path, extensions={})
+            else:
+                import runpy
+
+                from ansible.module_utils import basic
+                basic._ANSIBLE_ARGS = params
+                runpy.run_module(self.fqn, run_name="__main__", alter_sys=True)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+        finally:
+            try:
+                import atexit
+                atexit._run_exitfuncs()  # AnsibleModule removes its temp directory at exit
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+
+
+def parse_module_output(stdout, stderr, rc):
+    """The result an Ansible module printed: the JSON object starting on the first line that starts with ``{``,
+    with the lines before it left out and those after it warned about (as ansible-core does); none is a module
+    failure with what the module said."""
+    start, offset = -1, 0
+    for line in stdout.splitlines(True):
+        if line.strip().startswith("{"):
+            start = offset + line.index("{")
+            break
+        offset += len(line)
+    if start >= 0:
+        try:
+            result, end = json.JSONDecoder().raw_decode(stdout, start)
+        except ValueError:
+            result = None
+        if isinstance(result, dict):
+            junk = stdout[end:].split("\n", 1)[1] if "\n" in stdout[end:] else ""
+            if junk.strip():
+                result.setdefault("warnings", []).append(
+                    "Module invocation had junk after the JSON data: %s" % "\n".join(junk.splitlines()))
+            return result
+    return {"failed": True, "rc": rc, "module_stdout": stdout, "module_stderr": stderr,
+            "msg": "MODULE FAILURE: No start of json char found\nSee stdout/stderr for the exact error"}
+
+
 def write_job_result(path, result):
     """An async job's state, replaced whole."""
     replace_file(path, json.dumps(result, default=str).encode("utf-8"))
@@ -247,6 +358,7 @@ class Agent(object):
         self.tmpdir = None
         self.bytecode = BytecodeCache()
         self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
+        self.packed = {}  # name -> (zip path, dotted name) of the Ansible-API modules sent to this agent
         self._install_package()
 
     @staticmethod
@@ -279,6 +391,36 @@ class Agent(object):
         self.modules[name] = module
         self.hashes[name] = digest
         return {"loaded": name}
+
+    def op_stash(self, header, body):
+        """Keep a packed Ansible-API module (a zip, never executed here) unpacked in the temp directory, by its
+        hash: unpacked, the children that run it leave their compiled code in ``__pycache__`` beside it, so only
+        the first task of an agent compiles ansible-core's module_utils (from a zip, every task would)."""
+        name, digest = header["name"], header["hash"]
+        if hashlib.sha256(body).hexdigest() != digest:
+            return {"failed": True, "msg": "module %s arrived damaged (hash mismatch)" % name}
+        path = os.path.join(self.workdir(), "ansible-%s" % digest)
+        if not os.path.isdir(path):
+            import io
+            import shutil
+            import zipfile
+            partial = path + ".partial"
+            try:
+                with zipfile.ZipFile(io.BytesIO(body)) as archive:
+                    archive.extractall(partial)  # entry names are the packer's own, relative and plain
+                os.rename(partial, path)
+            except BaseException:  # a full disk, or the agent told to stop: nothing half-unpacked stays
+                shutil.rmtree(partial, ignore_errors=True)
+                raise
+        self.packed[name] = (path, header["fqn"])
+        self.hashes[name] = digest
+        return {"loaded": name}
+
+    def op_run_ansible(self, header, body):
+        entry = self.packed.get(header["module"])
+        if entry is None:
+            return {"failed": True, "msg": "module %s was not loaded on this host" % header["module"]}
+        return AnsibleModuleRun(self, entry[0], entry[1], header).run()
 
     def op_run(self, header, body):
         if header.get("background"):

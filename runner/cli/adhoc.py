@@ -66,7 +66,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
 
     project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)
-    index = ModuleIndex(project.library)
+    index = ModuleIndex(project.library, collections_paths=project.collections_path)
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])
@@ -85,6 +85,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
                    check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
+                   collections_path=project.collections_path,
                    background=background, poll=poll, timeout=task_timeout or None,
                    verbosity=options["verbosity"])
     from runner.callbacks.adhoc_events import AdhocEvents

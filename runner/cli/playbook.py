@@ -113,6 +113,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
+                                     collections_path=project.collections_path,
                                      filter_plugins=project.filter_plugins, **play_defaults(project.config),
                                      precompile=not (syntax_check or plan_file or list_tasks or list_tags
                                                      or options["list_hosts"]))

@@ -19,6 +19,7 @@ class Project:
     config: Config
     inventory: Inventory
     library: list[Path] = field(default_factory=list)
+    collections_path: list[Path] = field(default_factory=list)
     roles_path: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
     log: LogFile | None = None  # log_path, open for the command
@@ -91,7 +92,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         warn(warning)
     install_vault_secrets(config, options or {})
     inventory = load_hosts(config, playbook_dir, configured=need_inventory)
-    return Project(config, inventory, library=_existing(config.library), roles_path=_existing(config.roles_path),
+    return Project(config, inventory, library=_existing(config.library),
+                   collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)
 
 

@@ -44,7 +44,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
         callbacks.callbacks.append(recorder)
     run_options = RunOptions(defaults=connection_defaults(project.config, options), check=options["check"],
                              diff=options["diff"], extra_vars=extra_vars, library=project.library,
-                             verbosity=options["verbosity"], playbook_dir=str(Path(playbook_dir).resolve()),
+                             collections_path=project.collections_path, verbosity=options["verbosity"],
+                             playbook_dir=str(Path(playbook_dir).resolve()),
                              force_handlers=force_handlers)
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,

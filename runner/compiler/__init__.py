@@ -36,6 +36,7 @@ class CompileOptions:
     skip_tags: list[str] = field(default_factory=list)
     roles_path: list[Path] = field(default_factory=list)
     library: list[Path] = field(default_factory=list)
+    collections_path: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
     extra_vars: dict[str, Any] = field(default_factory=dict)
     # Play keywords' defaults from the configuration: 'gathering' implicit (True) or explicit (False),
@@ -92,6 +93,7 @@ class Compiler:
             self.error(ParseError(f"import_playbook cycle: {chain}"))
             return
         try:
+            self.tasks.index.add_project_dirs([path.parent])  # the playbook's library/ and module_utils/
             playbook = load_playbook(path, self.tasks.is_module)
         except UserError as exc:
             self.error(exc)

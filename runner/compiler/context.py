@@ -30,6 +30,8 @@ class Inherited:
     module_defaults: tuple[tuple[str, Any], ...] = ()
     notify: tuple[str, ...] = ()
     apply: dict[str, Any] = field(default_factory=dict)
+    # The ``collections:`` keyword in force: where a short module name is looked up before the native modules.
+    collections: tuple[str, ...] = ()
 
     def keyword(self, name: str) -> Any:
         return dict(self.keywords).get(name)
@@ -55,6 +57,7 @@ class Inherited:
             fallbacks=tuple(fallbacks.items()),
             module_defaults=tuple(defaults.items()),
             notify=self.notify + tuple(getattr(model, "notify", None) or ()),
+            collections=tuple(getattr(model, "collections", None) or ()) or self.collections,
         )
 
 

@@ -12,6 +12,7 @@ from runner.compiler.context import Inherited
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.loader.role import RoleSource, find_role, load_role
 from runner.models import RoleReference, Task
+from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import is_template
 
@@ -23,6 +24,7 @@ class RoleTasks(Protocol):
     compiler: Any
     playbook_dir: str
     role_handlers: list[int]
+    index: ModuleIndex  # a role's library/ and module_utils/ join it before its tasks load
 
     def is_module(self, name: str) -> bool: ...
 
@@ -49,6 +51,7 @@ class RoleExpander:
     def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
         key = (path, tasks_from)
         if key not in self.cache:
+            self.tasks.index.add_project_dirs([path])  # the role's library/ and module_utils/, before its tasks
             self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
         return self.cache[key]
 
@@ -110,8 +113,10 @@ class RoleExpander:
         scopes = [s for s in (plan_role.defaults_scope, plan_role.vars_scope, plan_role.params_scope)
                   if s is not None]
         context = inherited.under(reference) if reference is not None else inherited
+        # A role's short module names go through its own meta/main.yml collections, never the play's (as Ansible).
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
-                          search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir))
+                          search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
+                          collections=tuple(role.meta.collections))
         ids += self.tasks.compile_list(role.tasks, context)
         self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
         return ids

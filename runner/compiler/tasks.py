@@ -27,7 +27,7 @@ class TaskCompiler:
     def __init__(self, compiler: Compiler, tags: TagFilter):
         self.compiler = compiler
         self.tags = tags
-        self.index = ModuleIndex(compiler.options.library)
+        self.index = ModuleIndex(compiler.options.library, collections_paths=compiler.options.collections_path)
         self.templar = Templar()
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []
@@ -41,7 +41,9 @@ class TaskCompiler:
         return self.compiler.plan
 
     def is_module(self, name: str) -> bool:
-        return self.index.find(name) is not None
+        # A short name may be a module of a collection a collections: keyword lists, which only the compile
+        # step knows: here any installed collection's module counts, the compile step resolves it exactly.
+        return self.index.find(name) is not None or self.index.in_some_collection(name)
 
     def start_play(self, playbook_dir: str) -> None:
         self.playbook_dir = playbook_dir
@@ -139,17 +141,18 @@ class TaskCompiler:
         if module == META:
             args = task.module_args if isinstance(task.module_args, dict) else {"_raw_params": task.module_args}
             return self.compiler.new_node(kind="meta", module="meta", args=dict(args), **fields)
-        args = self._arguments(task)
+        args, resolved = self._arguments(task, context.collections)
         for default_module, defaults in context.module_defaults:
-            if self.index.canonical(default_module) == module and isinstance(defaults, dict):
+            if self.index.canonical(default_module) in (module, resolved) and isinstance(defaults, dict):
                 args = {**defaults, **args}
-        node = self.compiler.new_node(kind=kind or "task", module=module, args=args, **fields)
+        node = self.compiler.new_node(kind=kind or "task", module=resolved, args=args, **fields)
         self._precompile(node)
         return node
 
-    def _arguments(self, task: Task) -> dict[str, Any]:
+    def _arguments(self, task: Task, collections: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
+        """The task's arguments, and the name its module resolved to (a collection's through ``collections``)."""
         module = task.module
-        info = self.index.find(module)
+        info = self.index.find(module, collections)
         if info is None:
             raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
         if info.action:
@@ -159,6 +162,11 @@ class TaskCompiler:
                 action_for(info.action, info.name)
             except UserError as exc:  # a library module whose marker names no registered action
                 raise ParseError(exc.message, task.module_position or task.position) from None
+        if info.ansible_api:
+            try:
+                self.index.packed(info)  # needs ansible-core, and every module_utils it imports found
+            except UserError as exc:
+                raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
         raw = task.module_args
         free_form = info.free_form
         if isinstance(raw, str):
@@ -177,7 +185,7 @@ class TaskCompiler:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
             except ArgumentError as exc:
                 raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
-        return args
+        return args, info.name
 
     def _precompile(self, node: PlanTask) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any

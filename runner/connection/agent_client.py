@@ -270,16 +270,27 @@ class AgentClient:
                          background: int | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
         ``background``: start it as an async job of at most that many seconds and return its job id at once."""
+        return await self._load_and_run(modules, {
+            "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
+            "env": environment or None, "background": background})
+
+    async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
+                                 environment: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run a packed Ansible-API module (a zip, see ``runner/ansible_api``) with Ansible's
+        ``ANSIBLE_MODULE_ARGS``; the zip goes only where the agent lacks it."""
+        return await self._load_and_run([packed], {
+            "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None})
+
+    async def _load_and_run(self, modules: list[ModuleSource], run: dict[str, Any]) -> dict[str, Any]:
         async with self._exchange():
             frames = []
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:
-                    frames.append(self._note("load", encode_frame(
-                        {"op": "load", "name": source.name, "hash": source.digest}, source.source)))
-            module = modules[-1]
-            frames.append(self._note("run", encode_frame(
-                {"op": "run", "module": module.name, "params": params, "check": check, "diff": diff,
-                 "env": environment or None, "background": background})))
+                    # A packed Ansible-API module is kept as a zip (stash), a native one executed (load).
+                    load = ({"op": "load", "name": source.name, "hash": source.digest} if source.fqn is None
+                            else {"op": "stash", "name": source.name, "hash": source.digest, "fqn": source.fqn})
+                    frames.append(self._note("load", encode_frame(load, source.source)))
+            frames.append(self._note(run["op"], encode_frame(run)))
             self.process.write(b"".join(frames))
             for source in modules:
                 if self.loaded.get(source.name) != source.digest:

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.arguments import ModuleRunContext, module_args
+from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.become import BecomeFailure, explain_failure, wrap
 from runner.connection.local import LocalTransport
@@ -90,8 +92,24 @@ class HostSession:
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
-                         background: int | None = None) -> dict[str, Any]:
+                         background: int | None = None, no_log: bool = False,
+                         verbosity: int = 0) -> dict[str, Any]:
+        """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
+        against Ansible's API (native modules' results are masked on the controller)."""
         info = self.index.get(name)
+        if info.ansible_api:
+            if background is not None:
+                return {"failed": True, "changed": False,
+                        "msg": f"'{name}' is an Ansible-API module, which cannot be started in the background "
+                               "(async with poll: 0) yet; give it a poll interval to wait for it"}
+            packed = self.index.packed(info)
+            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
+            client = await self.agent(become)
+            if _log.isEnabledFor(VERBOSE):
+                _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
+                          size(len(packed.source)))
+            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment)
+            return normalize_result(result)
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)

@@ -52,6 +52,7 @@ class AdhocRun:
     diff: bool = False
     extra_vars: dict[str, Any] = field(default_factory=dict)
     library: list[Path] = field(default_factory=list)
+    collections_path: list[Path] = field(default_factory=list)
     search_paths: list[Path] = field(default_factory=lambda: [Path.cwd()])
     background: int | None = None  # -B: run asynchronously, failing after this many seconds
     poll: int = DEFAULT_POLL_INTERVAL  # -P: with -B, 0 starts a background job and does not wait
@@ -90,7 +91,7 @@ class AdhocContext:
 
     def __init__(self, run: AdhocRun):
         self.run = run
-        self.index = ModuleIndex(run.library)
+        self.index = ModuleIndex(run.library, collections_paths=run.collections_path)
         self.sessions: dict[str, HostSession] = {}
         self.settings = SettingsCache()
 
@@ -168,7 +169,7 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None],
     Ctrl-C, SIGTERM or SIGHUP stops the run: the workers stop their agents (remote processes end, temp files go)
     and the summary says which signal stopped it (exit code 99, 143 or 129).
     """
-    refuse_in_adhoc(ModuleIndex(run.library), run.module)
+    refuse_in_adhoc(ModuleIndex(run.library, collections_paths=run.collections_path), run.module)
     summary = Summary()
     if not run.hosts:
         return summary

@@ -42,6 +42,7 @@ class ModuleCall:
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
+    no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
 
 
 def controller_action(index: ModuleIndex, module: str) -> Action | None:
@@ -79,7 +80,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
-                                              background=call.background)
+                                              background=call.background, no_log=call.no_log,
+                                              verbosity=call.verbosity)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:

@@ -46,7 +46,7 @@ from runner.executor.run_options import RunOptions
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
-from runner.module_index import ModuleIndex
+from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 from runner.util import task_trace
@@ -69,7 +69,7 @@ class PlaybookWorker:
         self.scopes = list(plan.scopes)
         self.runtime: dict[str, HostRuntime] = {}
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
-        self.index = ModuleIndex(options.library)
+        self.index = plan_module_index(plan, options.library, options.collections_path)
         self.play_state: dict[str, Any] = {}
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
@@ -350,6 +350,7 @@ class PlaybookWorker:
             task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
         if delegate and task_boolean(templar, node, "delegate_facts", default=False):
             call.facts_owner = target
+        call.no_log = bool(task_boolean(templar, node, "no_log", default=False))
         timeout = task_number(templar, node, "timeout", int)
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:

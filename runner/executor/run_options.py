@@ -18,6 +18,7 @@ class RunOptions:
     diff: bool = False
     extra_vars: dict[str, Any] = field(default_factory=dict)
     library: list[Path] = field(default_factory=list)
+    collections_path: list[Path] = field(default_factory=list)
     verbosity: int = 0
     playbook_dir: str = "."
     force_handlers: bool = False

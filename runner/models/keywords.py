@@ -50,7 +50,8 @@ class CommonKeywords(Described):
     no_log: Bool | None = None
     throttle: Int | None = None
     timeout: Int | None = None
-    collections: StringList = Field(default_factory=list, description="Accepted for compatibility; not used.")
+    collections: StringList = Field(default_factory=list, description=(
+        "Collections (NS.COLL) where short module names are looked up first, before the native modules."))
 
 
 class Conditional(Model):

@@ -137,7 +137,8 @@ class RoleMeta(LazyModel):
     allow_duplicates: Bool = False
     galaxy_info: AnyMapping = Field(default_factory=dict)
     argument_specs: EntryPoints = Field(default_factory=dict)
-    collections: StringList = Field(default_factory=list, description="Accepted for compatibility; not used.")
+    collections: StringList = Field(default_factory=list, description=(
+        "Collections (NS.COLL) where the role's short module names are looked up first (the play's do not apply)."))
     taskserv: TaskservMeta | None = Field(
         default=None, description="The role as a taskserv: version, requirements, conflicts, health check")
 

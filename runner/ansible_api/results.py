@@ -1,0 +1,36 @@
+"""A result as an Ansible-API module returns it, made what the callbacks and conditionals expect.
+
+ansible-core 2.19 reports an exception that escaped a module (and ``fail_json(exception=...)``) as an
+``ErrorSummary``: ``{"event": {"msg", "chain", "formatted_traceback", ...}, "__ansible_type": "ErrorSummary"}``.
+Its controller turns that into the result's ``msg`` (when the module gave none) and a traceback text; so does
+this, so ``result.msg`` reads as under ansible-playbook and the output shows a message, not a structure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _event_message(event: dict[str, Any]) -> str:
+    """The event's message followed by those of its causes, as ansible-core chains them."""
+    parts: list[str] = []
+    while isinstance(event, dict) and len(parts) < 20:  # a chain is short; the bound guards a malformed one
+        if event.get("msg"):
+            parts.append(str(event["msg"]))
+        chain = event.get("chain")
+        event = chain.get("event") if isinstance(chain, dict) else None  # type: ignore[assignment]
+    return ": ".join(parts)
+
+
+def normalize_result(result: dict[str, Any]) -> dict[str, Any]:
+    exception = result.get("exception")
+    if isinstance(exception, dict) and isinstance(exception.get("event"), dict):
+        event = exception["event"]
+        if not result.get("msg"):
+            result["msg"] = _event_message(event) or "the module failed"
+        traceback = event.get("formatted_traceback")
+        if traceback:
+            result["exception"] = str(traceback)
+        else:
+            del result["exception"]
+    return result
