@@ -10,6 +10,11 @@ from runner.models.play import InfraImport, Play, Playbook, PlaybookImport, Play
 from runner.models.role import ArgumentOption, ArgumentSpecs, EntryPoint, RoleMeta, RoleReference
 from runner.models.task import Handler, LoopControl, RoleInclude, Task, TasksInclude
 from runner.models.validation import ParseErrors, validate
+from runner.util.model_cache import complete
+
+# Every run reads these; inner models first, so that each outer one reuses the schemas of those it contains.
+complete((RoleReference, LoopControl, TasksInclude, RoleInclude, Task, Handler, Block, HandlerBlock,
+          PlaybookImport, InfraImport, Play), sources=("runner/models",))
 
 __all__ = [
     "BUILTIN_PREFIXES",
