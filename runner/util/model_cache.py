@@ -21,14 +21,14 @@ import pickle
 import stat
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FunctionType
 from typing import Any
 
 import pydantic
 import pydantic_core
-from pydantic import BaseModel, GetJsonSchemaHandler
+from pydantic import BaseModel, GetJsonSchemaHandler, TypeAdapter
 
 from runner.util.files import atomic_write_bytes
 
@@ -40,23 +40,32 @@ _ROOT = Path(__file__).resolve().parents[2]
 _STALE_AFTER = 30 * 24 * 3600
 
 
-def complete(models: Sequence[type[BaseModel]], sources: Sequence[str]) -> None:
-    """Make ``models`` (declared with pydantic's ``defer_build``) ready to validate: from the cache when it holds
-    them, else built in their order (inner models first, so an outer one reuses their schemas) and then cached
-    for the next command. ``sources`` are the files and directories, relative to the package's parent, whose
-    code decides their schemas."""
-    path = _cache_file(models, sources)
-    if path is not None and _install(models, _read(path)):
+# What is cached: a model class, or a type adapter (a list of models, say) made with ``defer_build``.
+Target = type[BaseModel] | TypeAdapter[Any]
+
+
+def complete(models: Sequence[type[BaseModel]], sources: Sequence[str],
+             adapters: Mapping[str, TypeAdapter[Any]] | None = None) -> None:
+    """Make ``models`` and ``adapters`` (all declared with pydantic's ``defer_build``) ready to validate: from the
+    cache when it holds them, else built in their order, models first (inner models first, so an outer one reuses
+    their schemas) and then cached for the next command. ``sources`` are the files and directories, relative to
+    the package's parent, whose code decides their schemas."""
+    targets: dict[str, Target] = {model.__qualname__: model for model in models} | dict(adapters or {})
+    path = _cache_file(targets, sources)
+    if path is not None and _install(targets, _read(path)):
         return
-    for model in models:
-        model.model_rebuild()
+    for target in targets.values():
+        if isinstance(target, TypeAdapter):
+            target.rebuild()
+        else:
+            target.model_rebuild()
     if path is not None:
-        _write(path, models)
+        _write(path, targets)
 
 
-def _cache_file(models: Sequence[type[BaseModel]], sources: Sequence[str]) -> Path | None:
+def _cache_file(targets: Mapping[str, Target], sources: Sequence[str]) -> Path | None:
     digest = hashlib.sha256()
-    for part in (sys.version, pydantic.VERSION, pydantic_core.__version__, *(m.__qualname__ for m in models)):
+    for part in (sys.version, pydantic.VERSION, pydantic_core.__version__, *targets):
         digest.update(part.encode() + b"\0")
     try:
         for source in _source_files((*sources, *_COMMON_SOURCES)):
@@ -89,21 +98,26 @@ def _read(path: Path) -> dict[str, Any] | None:
     return cached if isinstance(cached, dict) else None
 
 
-def _install(models: Sequence[type[BaseModel]], cached: dict[str, Any] | None) -> bool:
-    """Give each model its validator and serializer from the cached schemas; False when they do not fit."""
-    if cached is None or set(cached) != {model.__qualname__ for model in models}:
+def _install(targets: Mapping[str, Target], cached: dict[str, Any] | None) -> bool:
+    """Give each target its validator and serializer from the cached schemas; False when they do not fit."""
+    if cached is None or set(cached) != set(targets):
         return False
     try:
-        built = [(model, *_validators(*cached[model.__qualname__])) for model in models]
+        built = {name: _validators(*cached[name]) for name in targets}
     except Exception:  # a schema pydantic-core no longer accepts: build instead
         return False
-    for model, schema, validator, serializer in built:
-        # What pydantic's own completion of a model sets (its computed fields: these models have none).
-        model.__pydantic_core_schema__ = schema
-        model.__pydantic_validator__ = validator
-        model.__pydantic_serializer__ = serializer
-        model.__pydantic_computed_fields__ = {}
-        model.__pydantic_complete__ = True
+    for name, (schema, validator, serializer) in built.items():
+        target = targets[name]
+        # What pydantic's own completion of a model or an adapter sets (these models have no computed fields).
+        if isinstance(target, TypeAdapter):
+            target.core_schema, target.validator, target.serializer = schema, validator, serializer
+            target.pydantic_complete = True
+        else:
+            target.__pydantic_core_schema__ = schema
+            target.__pydantic_validator__ = validator
+            target.__pydantic_serializer__ = serializer
+            target.__pydantic_computed_fields__ = {}
+            target.__pydantic_complete__ = True
     return True
 
 
@@ -111,23 +125,28 @@ def _validators(schema: Any, config: Any) -> tuple[Any, pydantic_core.SchemaVali
     return schema, pydantic_core.SchemaValidator(schema, config), pydantic_core.SchemaSerializer(schema, config)
 
 
-def _write(path: Path, models: Sequence[type[BaseModel]]) -> None:
-    from pydantic._internal._config import ConfigWrapper
-
+def _write(path: Path, targets: Mapping[str, Target]) -> None:
     try:
-        cached = {model.__qualname__: (model.__pydantic_core_schema__,
-                                       ConfigWrapper(model.model_config, check=False).core_config(model.__name__))
-                  for model in models}
         buffer = io.BytesIO()
-        _SchemaPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(cached)
-        data = buffer.getvalue()
+        _SchemaPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(
+            {name: _schema_and_config(target) for name, target in targets.items()})
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write_bytes(path, data, mode=0o600)
+        atomic_write_bytes(path, buffer.getvalue(), mode=0o600)
         for other in path.parent.glob("*.pickle"):
             if other != path and other.stat().st_mtime < time.time() - _STALE_AFTER:
                 other.unlink(missing_ok=True)
     except Exception:  # a cache that cannot be written costs the next command the build, nothing more
         return
+
+
+def _schema_and_config(target: Target) -> tuple[Any, Any]:
+    """The core schema and the core config pydantic built ``target``'s validator with."""
+    from pydantic._internal._config import ConfigWrapper
+
+    if isinstance(target, TypeAdapter):
+        return target.core_schema, ConfigWrapper(target._config, check=False).core_config(None)
+    return target.__pydantic_core_schema__, ConfigWrapper(target.model_config, check=False).core_config(
+        target.__name__)
 
 
 class _SchemaPickler(pickle.Pickler):
