@@ -11,7 +11,6 @@ import datetime
 import json
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from typing import Any
 
@@ -87,6 +86,8 @@ def to_toml(data: Any) -> str:
 
 
 def from_toml(text: Any) -> dict[str, Any]:
+    import tomllib  # here: every templating environment loads this file; its parser compiles regexes at import
+
     return tomllib.loads(str(text))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from runner.actions.arguments import action_arguments
@@ -13,6 +12,8 @@ async def run_pause(ctx: ActionContext) -> dict[str, Any]:
     params = action_arguments(ctx)
     seconds = float(params.get("seconds") or 0) + 60 * float(params.get("minutes") or 0)
     if not ctx.check or seconds:
+        import asyncio  # here, not with the module: the compiler loads every action and needs no asyncio
+
         await asyncio.sleep(seconds)
     return {"changed": False, "delta": seconds, "echo": True, "stdout": f"Paused for {seconds} seconds",
             "user_input": ""}

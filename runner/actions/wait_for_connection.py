@@ -8,14 +8,12 @@ new one.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import replace
 from typing import Any
 
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
-from runner.connection import HostSession
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure
 
@@ -23,6 +21,12 @@ from runner.errors import ConnectionFailure
 async def _attempt(ctx: ActionContext, connect_timeout: float, remaining: float) -> str | None:
     """One try: None when ping answered through a new connection and agent, else why it did not."""
     settings = replace(ctx.session.settings, timeout=connect_timeout, connect_retries=1)
+    # asyncio and the session (with the SSH transport) are imported here, not with the module: the compiler loads
+    # every action, and a syntax check needs neither.
+    import asyncio
+
+    from runner.connection import HostSession
+
     probe = HostSession(settings, ctx.session.index)
     try:
         result = await asyncio.wait_for(probe.run_module("ping", {}, become=ctx.become),
@@ -39,6 +43,8 @@ async def _attempt(ctx: ActionContext, connect_timeout: float, remaining: float)
 
 
 async def run_wait_for_connection(ctx: ActionContext) -> dict[str, Any]:
+    import asyncio  # see _attempt
+
     try:
         args = action_arguments(ctx)
     except ActionFailed as failure:

@@ -9,7 +9,15 @@ from runner.models.block import Block, HandlerBlock, HandlerEntry, HandlerList, 
 from runner.models.play import InfraImport, Play, Playbook, PlaybookImport, PlayEntry, PlayList
 from runner.models.role import ArgumentOption, ArgumentSpecs, EntryPoint, RoleMeta, RoleReference
 from runner.models.task import Handler, LoopControl, RoleInclude, Task, TasksInclude
-from runner.models.validation import ParseErrors, validate
+from runner.models.validation import ParseErrors, deferred_adapter, validate
+from runner.util.model_cache import complete
+
+# Every run reads these; inner models first, so that each outer one reuses the schemas of those it contains. The
+# lists are what playbook, task and handler files are read as.
+complete((RoleReference, LoopControl, TasksInclude, RoleInclude, Task, Handler, Block, HandlerBlock,
+          PlaybookImport, InfraImport, Play), sources=("runner/models",),
+         adapters={"PlayList": deferred_adapter(PlayList), "TaskList": deferred_adapter(TaskList),
+                   "HandlerList": deferred_adapter(HandlerList)})
 
 __all__ = [
     "BUILTIN_PREFIXES",

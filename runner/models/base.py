@@ -54,9 +54,15 @@ class Source:
 
 
 class Model(BaseModel):
-    """A mapping of keywords; field aliases are the keywords as written in YAML."""
+    """A mapping of keywords; field aliases are the keywords as written in YAML.
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    No model builds its validator when its class is made (pydantic's ``defer_build``): the ones every run reads
+    are completed together by ``runner.util.model_cache`` (from the user's cache when it holds them), the rest
+    (a role's meta, a taskserv's section, infra files) on first use, so a run that reads none of them does not
+    pay for building them.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     KIND: ClassVar[str] = "mapping"  # how errors name this mapping: "a task", "a play", ... without the article
     # Fields filled by the model itself, never written by the user.
@@ -112,14 +118,6 @@ class Model(BaseModel):
     def _normalise(cls, data: dict[Any, Any], source: Source) -> dict[Any, Any]:
         """Reshape what was written into the fields (a hook for subclasses)."""
         return data
-
-
-class LazyModel(Model):
-    """A mapping that only some runs read (a role's meta, a taskserv's section): its validator is built on first
-    use (pydantic's ``defer_build``) rather than when its module is imported, so a run that reads none of these
-    does not pay for building them."""
-
-    model_config = ConfigDict(defer_build=True)
 
 
 @cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable, Notifiable
 from runner.models.task import Handler, Task
@@ -32,8 +32,6 @@ def _task_list(value: Any) -> list[Any]:
 
 class Block(CommonKeywords, Conditional, Delegatable, Notifiable):
     """Tasks run together; when one fails, ``rescue`` runs, and ``always`` runs in every case."""
-
-    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "block"
 
@@ -62,6 +60,3 @@ HandlerEntry = Annotated[
 ]
 TaskList = Annotated[list[TaskEntry], BeforeValidator(_task_list)]
 HandlerList = Annotated[list[HandlerEntry], BeforeValidator(_task_list)]
-
-Block.model_rebuild()
-HandlerBlock.model_rebuild()

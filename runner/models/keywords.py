@@ -5,14 +5,14 @@ This mirrors how Ansible declares its playbook keywords (``Base``, ``Conditional
 keyword has one type and one meaning everywhere. ``Model.keywords()`` turns a combination into the table
 keyword → field used for unknown-keyword checks and did-you-mean hints.
 
-A group is only ever validated as part of the mappings that combine it, so it builds no validator of its own
-(pydantic's ``defer_build``); those mappings set ``defer_build=False`` again: every run reads them, so they are
-built as they are imported, and a mapping that contains another reuses the other's schema.
+A group is only ever validated as part of the mappings that combine it, so it never builds a validator of its
+own; the mappings every run reads are built by ``runner.util.model_cache``, a mapping that contains another
+reusing the other's schema.
 """
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from runner.models.base import Model
 from runner.models.types import Bool, CommaList, Conditions, Int, Layered, StringList, Text, Variables
@@ -20,8 +20,6 @@ from runner.models.types import Bool, CommaList, Conditions, Int, Layered, Strin
 
 class Described(Model):
     """What anything that runs can have, ``import_playbook`` included: a name, variables and tags."""
-
-    model_config = ConfigDict(defer_build=True)
 
     name: Text | None = None
     vars: Variables = Field(default_factory=dict)
@@ -55,19 +53,13 @@ class CommonKeywords(Described):
 
 
 class Conditional(Model):
-    model_config = ConfigDict(defer_build=True)
-
     when: Conditions = Field(default_factory=list)
 
 
 class Delegatable(Model):
-    model_config = ConfigDict(defer_build=True)
-
     delegate_to: Text | None = None
     delegate_facts: Bool | None = None
 
 
 class Notifiable(Model):
-    model_config = ConfigDict(defer_build=True)
-
     notify: StringList = Field(default_factory=list)

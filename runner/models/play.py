@@ -47,8 +47,6 @@ VarsFiles = Annotated[
 class Play(CommonKeywords):
     """A mapping of hosts to the roles and tasks they run."""
 
-    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
-
     KIND = "play"
     UNSUPPORTED: ClassVar[dict[str, str]] = {
         "vars_prompt": "'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files",
@@ -84,7 +82,7 @@ def _import_schema(schema: dict[str, Any]) -> None:
 class PlaybookImport(Described, Conditional):
     """``- import_playbook: other.yml``: the compiler reads it in place, relative to this playbook."""
 
-    model_config = ConfigDict(json_schema_extra=_import_schema, defer_build=False)  # see runner.models.keywords
+    model_config = ConfigDict(json_schema_extra=_import_schema)
 
     KIND = "import_playbook"
 
@@ -108,8 +106,6 @@ class InfraImport(Described):
     """``- import_infra: ../infra/local.yml``: the plays that create the infra's servers, install their taskservs
     and set up its clusters, expanded by the compiler (``runner.compiler.infra``); its ``vars`` and ``tags`` go
     to each of those plays."""
-
-    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "import_infra"
 

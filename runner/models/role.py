@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema
 
-from runner.models.base import POSITION_KEY, LazyModel, Model, Source
+from runner.models.base import POSITION_KEY, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
 from runner.models.taskserv import TaskservMeta
 from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
@@ -19,8 +19,6 @@ from runner.positions import position_of
 
 class RoleReference(CommonKeywords, Conditional, Delegatable):
     """``- common`` or ``- role: common`` (``name:`` too) with keywords; any other key is a role parameter."""
-
-    model_config = ConfigDict(defer_build=False)  # built at import: see runner.models.keywords
 
     KIND = "role"
     DERIVED = Model.DERIVED | {"params"}
@@ -69,7 +67,7 @@ RoleList = Annotated[list[RoleReference], BeforeValidator(_role_names_to_mapping
 OptionType = Literal["str", "list", "dict", "bool", "int", "float", "path", "raw", "jsonarg", "json", "bytes", "bits"]
 
 
-class SpecRules(LazyModel):
+class SpecRules(Model):
     """Rules between options, as a module's argument spec has them."""
 
     mutually_exclusive: list[list[str]] = Field(default_factory=list)
@@ -120,7 +118,7 @@ class EntryPoint(SpecRules):
 EntryPoints = Annotated[dict[str, EntryPoint], BeforeValidator(lambda value: {} if value is None else value)]
 
 
-class ArgumentSpecs(LazyModel):
+class ArgumentSpecs(Model):
     """``meta/argument_specs.yml``."""
 
     KIND = "argument_specs"
@@ -128,7 +126,7 @@ class ArgumentSpecs(LazyModel):
     argument_specs: EntryPoints = Field(default_factory=dict)
 
 
-class RoleMeta(LazyModel):
+class RoleMeta(Model):
     """``meta/main.yml``."""
 
     KIND = "role meta"

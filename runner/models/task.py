@@ -113,7 +113,7 @@ def _task_schema(schema: dict[str, Any]) -> None:
 
 
 class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
-    model_config = ConfigDict(json_schema_extra=_task_schema, defer_build=False)  # see runner.models.keywords
+    model_config = ConfigDict(json_schema_extra=_task_schema)
 
     KIND = "task"
     DERIVED = Model.DERIVED | {"module", "module_args", "module_position", "loop_with", "include"}

@@ -30,7 +30,7 @@ from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, WithJsonSchem
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from runner.models.base import POSITION_KEY, LazyModel, Source
+from runner.models.base import POSITION_KEY, Model, Source
 from runner.models.types import Int, Text, Variables, describe, expected
 from runner.positions import position_of
 
@@ -119,7 +119,7 @@ Statuses = Annotated[list[int], BeforeValidator(_statuses),
                      WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]})]
 
 
-class Requirement(LazyModel):
+class Requirement(Model):
     """A taskserv (or what one provides) with an optional version constraint: ``containerd>=1.6``, or written
     out as ``{name: containerd, version: ">=1.6"}``."""
 
@@ -173,7 +173,7 @@ def _requirement_strings(value: Any) -> list[Any]:
 Requirements = Annotated[list[Requirement], BeforeValidator(_requirement_strings)]
 
 
-class HealthCheck(LazyModel):
+class HealthCheck(Model):
     """How to tell that a taskserv works once its role ran: a TCP port that accepts connections, a URL that
     answers with an expected status, or a command that succeeds, tried ``retries`` more times ``interval``
     seconds apart. Values may use variables (``port: "{{ redis_port }}"``)."""
@@ -220,7 +220,7 @@ Profiles = Annotated[dict[Name, Variables], BeforeValidator(_profiles),
                                      "additionalProperties": {"type": "object"}})]
 
 
-class TaskservMeta(LazyModel):
+class TaskservMeta(Model):
     """``taskserv:`` in a role's meta/main.yml. A role without it can still be named as a taskserv: it has no
     version, requirements or health check."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from runner.errors import ParseError, SourcePosition, UserError
@@ -127,6 +127,13 @@ def _adapter(target: Any) -> TypeAdapter[Any]:
     if key not in _adapters:
         _adapters[key] = TypeAdapter(target)
     return _adapters[key]
+
+
+def deferred_adapter(target: Any) -> TypeAdapter[Any]:
+    """The adapter ``validate`` will use for ``target``, made now but built later (``runner.util.model_cache``)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(target, config=ConfigDict(defer_build=True))
+    _adapters[repr(target)] = adapter
+    return adapter
 
 
 def translate(exc: ValidationError, root: Any, where: SourcePosition | None = None) -> list[UserError]:

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.util.model_cache import complete
+
 PLAN_VERSION = 1
 
 
@@ -27,8 +29,14 @@ class ScopeKind(IntEnum):
     ROLE_PARAMS = 100
 
 
+def _all_facts() -> list[str]:
+    # A named function, not a lambda: the cached schema refers to it by name.
+    return ["all"]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Built together at the end of the module, from the user's cache when it holds them (runner.util.model_cache).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class VarScope(_Strict):
@@ -108,7 +116,7 @@ class PlanPlay(_Strict):
     scopes: list[int] = Field(default_factory=list)
     vars_files: list[Any] = Field(default_factory=list)
     gather_facts: Any = True
-    gather_subset: list[str] = Field(default_factory=lambda: ["all"])
+    gather_subset: list[str] = Field(default_factory=_all_facts)
     serial: list[Any] = Field(default_factory=list)
     strategy: str = "linear"
     max_fail_percentage: Any = None
@@ -149,3 +157,6 @@ class PlanFragment(_Strict):
     scopes: list[VarScope] = Field(default_factory=list)
     roles: list[PlanRole] = Field(default_factory=list)
     handlers: list[int] = Field(default_factory=list, description="Handlers of an included role, for the play")
+
+
+complete((VarScope, PlanRole, PlanTask, PlanPlay, Plan, PlanFragment), sources=("runner/plan",))

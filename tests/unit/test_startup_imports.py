@@ -6,6 +6,7 @@ Each check runs in a fresh interpreter, since this test process has long importe
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,10 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _loaded_after(code: str) -> dict[str, object]:
+def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:
     """Run ``code`` in a new interpreter; it leaves its findings in ``found`` (a dict), with sys.modules' names."""
     script = f"import json, sys\nfound = {{}}\n{code}\nfound['modules'] = sorted(sys.modules)\nprint(json.dumps(found))"
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
+                            env={**os.environ, **(env or {})})
     return json.loads(result.stdout)
 
 
@@ -106,3 +108,22 @@ def test_the_compiler_and_the_actions_never_load_the_executor() -> None:
     modules = _loaded_after("import runner.compiler, runner.compiler.tasks, runner.compiler.infra, runner.actions\n"
                             "import runner.actions.server_provider\n")["modules"]
     assert not [name for name in modules if name.startswith("runner.executor")]
+
+
+def test_syntax_check_loads_no_transport_no_event_loop_and_builds_no_validator(tmp_path: Path) -> None:
+    """--syntax-check compiles and stops: nothing of the SSH transport, asyncio, the output's rich views or the
+    records' database loads, and with the models' schemas cached (the second command of a version) pydantic
+    builds no validator: its plugin loader, which scans every installed distribution, is never imported."""
+    check = (
+        "import contextlib, io\n"
+        "from runner.cli.playbook import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main.main(args=['tests/data/playbooks/reports.yml', '--syntax-check'], prog_name='p')\n")
+    cache = {"XDG_CACHE_HOME": str(tmp_path)}
+    first = _loaded_after(check, cache)["modules"]
+    assert "runner.compiler" in first  # the syntax check did run
+    modules = _loaded_after(check, cache)["modules"]
+    assert "runner.compiler" in modules
+    for unneeded in ("asyncssh", "cryptography", "asyncio", "rich", "sqlalchemy", "importlib.metadata",
+                     "pydantic.plugin._loader", "runner.executor.playbook", "runner.connection.ssh"):
+        assert unneeded not in modules, unneeded
