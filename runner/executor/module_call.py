@@ -127,7 +127,9 @@ async def execute_within(session: HostSession | None, index: ModuleIndex, call: 
             return {"failed": True, "changed": False, "finished": True,
                     "msg": f"async task did not complete within the requested time - {async_limit}s"}
         # Ansible's result for a task over its timeout: the message and the timedout key the test reads
-        period = int(float(timeout)) if float(timeout).is_integer() else float(timeout)
+        assert timeout is not None  # the wait ended on a bound: the async limit's is handled above
+        seconds = float(timeout)
+        period = int(seconds) if seconds.is_integer() else seconds
         return {"failed": True, "changed": False, "timedout": {"period": period},
                 "msg": f"Timed out after {period} second(s)."}
     if async_limit is not None:

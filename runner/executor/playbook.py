@@ -319,7 +319,7 @@ class PlaybookExecutor:
         info = self._task_info(state, node, next(iter(steps.values())), is_handler)
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
-            return {host: {"changed": False, "skipped": True, "_status": "skipped"} for host in hosts}
+            return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
         if node.kind != "meta" or node.name:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
