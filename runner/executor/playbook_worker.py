@@ -445,6 +445,8 @@ def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dic
         layer["ansible_index_var"] = control["index_var"]
     if control.get("extended"):
         layer["ansible_loop"] = _loop_info(items, index)
+        if control.get("extended_allitems") is False:  # a long loop would copy every item into every item
+            del layer["ansible_loop"]["allitems"]
     return layer
 
 

@@ -155,7 +155,10 @@ def _hosts(value: Any) -> list[Any]:
 
 def check_variable_name(name: Any) -> str:
     if not isinstance(name, str) or not name.isidentifier():
-        raise PydanticCustomError("variable_name", "'{name}' is not a valid variable name", {"name": name})
+        # Ansible's words (playbooks and its tests match on "Invalid variable name").
+        of_type = "" if isinstance(name, str) else f" of type '{type(name).__name__}'"
+        raise PydanticCustomError("variable_name", "Invalid variable name '{name}'{of_type}",
+                                  {"name": name, "of_type": of_type})
     return name
 
 
@@ -207,13 +210,35 @@ Int = Annotated[
     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": r"^\s*\d+\s*$|\{\{|\{%"}]}),
 ]
 Number = Annotated[
-    float | int | str, BeforeValidator(_number), WithJsonSchema({"anyOf": [{"type": "number"}, _TEMPLATE_SCHEMA]})
+    float | int | str,
+    BeforeValidator(_number),
+    WithJsonSchema({"anyOf": [{"type": "number"},
+                              {"type": "string", "pattern": r"^\s*[-+]?\d+(\.\d*)?\s*$|\{\{|\{%"}]}),
 ]
 Percent = Annotated[
     float | str,
     BeforeValidator(_percent),
     WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0, "maximum": 100}, {"type": "string"}]}),
 ]
+
+
+def one_of(words: tuple[str, ...]) -> str:
+    """``'a', 'b' or 'c'``, as an error message lists what it expected."""
+    quoted = [f"'{word}'" for word in words]
+    return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+
+
+def choice(*words: str) -> Any:
+    """One of ``words``, or a template that renders to one (checked when it is rendered)."""
+    listed = one_of(words)
+
+    def read(value: Any) -> str:
+        if isinstance(value, str) and (value in words or is_template(value)):
+            return value
+        raise expected(listed, value)
+
+    return Annotated[str, BeforeValidator(read),
+                     WithJsonSchema({"anyOf": [{"enum": list(words)}, _TEMPLATE_SCHEMA]})]
 
 
 def _one_or_many(item: Any, item_schema: dict[str, Any], *, commas: bool = False) -> Any:
