@@ -261,6 +261,8 @@ class PlaybookWorker:
                 result["_label"] = label
             result["_status"] = status_of(result)
             results.append(result)
+            if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
+                break
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
         return _loop_summary(results)

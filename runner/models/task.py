@@ -76,6 +76,7 @@ class LoopControl(Model):
     pause: Number | None = None
     extended: Bool | None = None
     extended_allitems: Bool | None = None  # false: ansible_loop without allitems (a long loop's copy per item)
+    break_when: Conditions | None = None  # ends the loop after the first item for which every condition holds
 
 
 class TasksInclude(Model):

@@ -88,3 +88,18 @@ def test_register_refuses_a_name_in_ansibles_words(local_hosts: LocalHosts) -> N
     """)
     assert run.exit_code == 4, run.output
     assert "playbook.yml:6:17: Invalid variable name '200' of type 'int'" in run.output
+
+
+def test_break_when_ends_the_loop_after_the_item_that_meets_it(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: counted
+              debug: var=item
+              loop: [1, 2, 3, 4]
+              loop_control:
+                break_when: item >= 2
+    """)
+    assert run.exit_code == 0, run.output
+    assert [item["item"] for item in run.task("counted")["h1"]["results"]] == [1, 2]
