@@ -205,7 +205,7 @@ class PlaybookWorker:
         items = self._loop_items(node, templar)
         entries = []
         for index, item in enumerate(items if items is not None else [None]):
-            layer = _item_layer(node.loop_control, items, index) if items is not None else {}
+            layer = _item_layer(_loop_control(node, templar), items, index) if items is not None else {}
             scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
@@ -239,7 +239,7 @@ class PlaybookWorker:
 
     async def _run_loop(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         items: list[Any], payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
-        control = node.loop_control
+        control = _loop_control(node, Templar(variables))
         loop_var = control.get("loop_var", "item")
         pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
         results = []
@@ -436,6 +436,13 @@ def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
     return public
+
+
+def _loop_control(node: PlanTask, templar: Templar) -> dict[str, Any]:
+    """``loop_control`` with its variable names rendered (``loop_var: "{{ name }}"``, as Ansible allows)."""
+    control = node.loop_control
+    return {**control, **{key: keyword_value(templar, control[key]) for key in ("loop_var", "index_var")
+                          if key in control}}
 
 
 def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from runner.models.types import (
     Int,
     Number,
     StringList,
+    TemplatedVariableName,
     Text,
     VariableName,
     describe,
@@ -70,8 +71,8 @@ def _task_args(value: Any) -> Any:
 class LoopControl(Model):
     KIND = "loop_control"
 
-    loop_var: VariableName | None = None
-    index_var: VariableName | None = None
+    loop_var: TemplatedVariableName | None = None
+    index_var: TemplatedVariableName | None = None
     label: Text | None = None
     pause: Number | None = None
     extended: Bool | None = None

@@ -264,6 +264,11 @@ Hosts = Annotated[
 ]
 AnyMapping = Annotated[dict[str, Any], BeforeValidator(_mapping), WithJsonSchema({"type": "object"})]
 VariableName = Annotated[str, BeforeValidator(check_variable_name), WithJsonSchema({"type": "string"})]
+# A variable name, or a template that renders to one (``loop_var: "{{ name }}"``), rendered when the task runs.
+TemplatedVariableName = Annotated[
+    str, BeforeValidator(lambda value: value if is_template(value) else check_variable_name(value)),
+    WithJsonSchema({"type": "string"}),
+]
 Variables = Annotated[
     dict[VariableName, Any],
     BeforeValidator(_variables),

@@ -103,3 +103,22 @@ def test_break_when_ends_the_loop_after_the_item_that_meets_it(local_hosts: Loca
     """)
     assert run.exit_code == 0, run.output
     assert [item["item"] for item in run.task("counted")["h1"]["results"]] == [1, 2]
+
+
+def test_loop_var_and_index_var_given_as_templates(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars:
+            name: fruit
+          tasks:
+            - name: named
+              debug:
+                msg: "{{ fruit }} {{ position }}"
+              loop: [apple, pear]
+              loop_control:
+                loop_var: "{{ name }}"
+                index_var: "{{ 'position' }}"
+    """)
+    assert run.exit_code == 0, run.output
+    assert [item["msg"] for item in run.task("named")["h1"]["results"]] == ["apple 0", "pear 1"]
