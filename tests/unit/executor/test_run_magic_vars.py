@@ -6,6 +6,10 @@ from __future__ import annotations
 import os
 import sys
 
+from click.testing import CliRunner
+
+from runner.cli.adhoc import main as adhoc_main
+from tests.support.playbook_run import CONFIG
 from tests.unit.executor.conftest import LocalHosts
 
 SHOW = """
@@ -50,3 +54,13 @@ def test_playbook_python_as_the_interpreter_of_a_local_host(local_hosts: LocalHo
     """)
     assert run.exit_code == 0, run.output
     assert run.task("ping")["h4"].get("ping") == "pong"
+
+
+def test_ad_hoc_runs_see_them_too(local_hosts: LocalHosts) -> None:
+    """``provisioning h4 -m ping`` on an inventory that gives the local host the controller's Python."""
+    local_hosts.add("h4", ansible_python_interpreter="{{ ansible_playbook_python }}")
+    local_hosts.play("- hosts: h4\n  gather_facts: false\n  tasks: []\n")  # writes the inventory
+    result = CliRunner().invoke(adhoc_main, ["h4", "-m", "ping", "-i", str(local_hosts.base / "inventory.yml")],
+                                env={"PROVISIONING_CONFIG": str(CONFIG)})
+    assert result.exit_code == 0, result.output
+    assert '"ping": "pong"' in result.output
