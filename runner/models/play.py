@@ -15,13 +15,13 @@ from runner.models.base import Source
 from runner.models.block import HandlerList, TaskList
 from runner.models.keywords import CommonKeywords, Conditional, Described
 from runner.models.role import RoleList
-from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, choice, expected
+from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, choice, choice_schema, expected
 
 # Play keywords Ansible templates with the play's variables and the extra vars (runner.compiler renders them).
 STRATEGIES = ("linear", "free")
 HOST_ORDERS = ("inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle")
-Strategy = choice(*STRATEGIES)
-HostOrder = choice(*HOST_ORDERS)
+Strategy = Annotated[str, BeforeValidator(choice(*STRATEGIES)), WithJsonSchema(choice_schema(*STRATEGIES))]
+HostOrder = Annotated[str, BeforeValidator(choice(*HOST_ORDERS)), WithJsonSchema(choice_schema(*HOST_ORDERS))]
 
 IMPORT_INFRA = "import_infra"
 

@@ -7,7 +7,7 @@ for a list of conditions) and normalises it, so later stages see one shape. A va
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, WithJsonSchema
@@ -228,17 +228,19 @@ def one_of(words: tuple[str, ...]) -> str:
     return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
 
 
-def choice(*words: str) -> Any:
-    """One of ``words``, or a template that renders to one (checked when it is rendered)."""
-    listed = one_of(words)
+def choice(*words: str) -> Callable[[Any], str]:
+    """A validator: one of ``words``, or a template that renders to one (checked when it is rendered)."""
 
     def read(value: Any) -> str:
         if isinstance(value, str) and (value in words or is_template(value)):
             return value
-        raise expected(listed, value)
+        raise expected(one_of(words), value)
 
-    return Annotated[str, BeforeValidator(read),
-                     WithJsonSchema({"anyOf": [{"enum": list(words)}, _TEMPLATE_SCHEMA]})]
+    return read
+
+
+def choice_schema(*words: str) -> dict[str, Any]:
+    return {"anyOf": [{"enum": list(words)}, _TEMPLATE_SCHEMA]}
 
 
 def _one_or_many(item: Any, item_schema: dict[str, Any], *, commas: bool = False) -> Any:
