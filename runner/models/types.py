@@ -7,6 +7,7 @@ for a list of conditions) and normalises it, so later stages see one shape. A va
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
@@ -162,6 +163,10 @@ def check_variable_name(name: Any) -> str:
     return name
 
 
+def _variable_name_or_template(value: Any) -> str:
+    return value if is_template(value) else check_variable_name(value)
+
+
 def _variables(value: Any) -> dict[Any, Any]:
     """``vars``: a mapping (Ansible also still reads a list of mappings, merged in order)."""
     if value is None:
@@ -229,14 +234,15 @@ def one_of(words: tuple[str, ...]) -> str:
 
 
 def choice(*words: str) -> Callable[[Any], str]:
-    """A validator: one of ``words``, or a template that renders to one (checked when it is rendered)."""
+    """A validator: one of ``words``, or a template that renders to one (checked when it is rendered). A partial
+    of a named function, so the models' cached schemas (runner.util.model_cache) can pickle it."""
+    return functools.partial(_one_of_words, words)
 
-    def read(value: Any) -> str:
-        if isinstance(value, str) and (value in words or is_template(value)):
-            return value
-        raise expected(one_of(words), value)
 
-    return read
+def _one_of_words(words: tuple[str, ...], value: Any) -> str:
+    if isinstance(value, str) and (value in words or is_template(value)):
+        return value
+    raise expected(one_of(words), value)
 
 
 def choice_schema(*words: str) -> dict[str, Any]:
@@ -268,8 +274,7 @@ AnyMapping = Annotated[dict[str, Any], BeforeValidator(_mapping), WithJsonSchema
 VariableName = Annotated[str, BeforeValidator(check_variable_name), WithJsonSchema({"type": "string"})]
 # A variable name, or a template that renders to one (``loop_var: "{{ name }}"``), rendered when the task runs.
 TemplatedVariableName = Annotated[
-    str, BeforeValidator(lambda value: value if is_template(value) else check_variable_name(value)),
-    WithJsonSchema({"type": "string"}),
+    str, BeforeValidator(_variable_name_or_template), WithJsonSchema({"type": "string"}),
 ]
 Variables = Annotated[
     dict[VariableName, Any],
