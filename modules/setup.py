@@ -22,6 +22,9 @@ DOCUMENTATION = {
         "excludes one; min is always gathered unless !min is given.",
         "filter keeps only the facts whose names match one of its shell-style patterns (with or without the "
         "ansible_ prefix).",
+        "gather_facts is the same file under the name of Ansible's action (modules/gather_facts.py links to it), "
+        "so a task may call either; gather_facts' parallel is accepted and changes nothing, one host's facts "
+        "being gathered in one process.",
     ],
     "options": {
         "gather_subset": {"description": "Which facts to gather.", "type": "list", "elements": "str",
@@ -32,6 +35,7 @@ DOCUMENTATION = {
                            "type": "int", "default": 10},
         "fact_path": {"description": "Directory of local facts (*.fact files: JSON or INI, or executables "
                                      "printing JSON).", "type": "path", "default": "/etc/ansible/facts.d"},
+        "parallel": {"description": "gather_facts' option, accepted for compatibility.", "type": "bool"},
     },
 }
 
@@ -44,6 +48,11 @@ EXAMPLES = """
 - name: Only memory facts
   setup:
     filter: ["ansible_mem*"]
+
+- name: The distribution's facts, unless the play gathered them
+  gather_facts:
+    gather_subset: distribution
+  when: ansible_distribution is not defined
 """
 
 RETURN = {"ansible_facts": "Facts by name, without the ansible_ prefix"}
@@ -53,6 +62,7 @@ ARGUMENT_SPEC = {
     "filter": {"type": "list", "elements": "str", "default": []},
     "gather_timeout": {"type": "int", "default": 10},
     "fact_path": {"type": "path", "default": "/etc/ansible/facts.d"},
+    "parallel": {"type": "bool"},
 }
 SUPPORTS_CHECK_MODE = True
 

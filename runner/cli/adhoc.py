@@ -63,6 +63,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     """Run MODULE on the hosts PATTERN selects (an Ansible host pattern: all, web*, web:&prod, ...)."""
     # Imported here, not with the module: --help and option errors answer without the executor and asyncssh.
     from runner.cli.project import load_project
+    from runner.cli.run_magic import run_magic_variables
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
 
     project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)
@@ -84,7 +85,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     results_tree = ResultTree(tree, display.warning) if tree is not None else None
     run = AdhocRun(hosts=hosts, module=module, args=args, host_vars=project.inventory.host_vars,
                    defaults=connection_defaults(project.config, options), forks=project.config.forks,
-                   check=options["check"], diff=options["diff"], extra_vars=extra_vars, library=project.library,
+                   check=options["check"], diff=options["diff"], extra_vars=extra_vars,
+                   magic_vars=run_magic_variables(project, options), library=project.library,
                    collections_path=project.collections_path,
                    background=background, poll=poll, timeout=task_timeout or None,
                    verbosity=options["verbosity"])

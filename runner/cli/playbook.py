@@ -114,7 +114,8 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
                                      roles_path=project.roles_path, library=project.library,
                                      collections_path=project.collections_path,
-                                     filter_plugins=project.filter_plugins, **play_defaults(project.config),
+                                     filter_plugins=project.filter_plugins, extra_vars=extra_vars,
+                                     **play_defaults(project.config),
                                      precompile=not (syntax_check or plan_file or list_tasks or list_tags
                                                      or options["list_hosts"]))
     compiler = Compiler(compile_options)

@@ -14,6 +14,7 @@ from runner.callbacks.base import Callback, TaskInfo
 from runner.cli.options import connection_defaults
 from runner.cli.project import Project
 from runner.cli.recording import plan_recorder
+from runner.cli.run_magic import run_magic_variables
 from runner.compiler import Compiler
 from runner.config import Config
 from runner.config.support import enabled_callback
@@ -46,7 +47,9 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              diff=options["diff"], extra_vars=extra_vars, library=project.library,
                              collections_path=project.collections_path, verbosity=options["verbosity"],
                              playbook_dir=str(Path(playbook_dir).resolve()),
-                             force_handlers=force_handlers)
+                             force_handlers=force_handlers,
+                             magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
+                                                            skip_tags=compiler.options.skip_tags))
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task, step=step)

@@ -23,6 +23,8 @@ from runner.errors import ParseError, UserError
 from runner.loader.playbook import load_playbook
 from runner.loader.yaml import load_yaml_file
 from runner.models import InfraImport, Play, PlaybookImport
+from runner.models.play import HOST_ORDERS, STRATEGIES
+from runner.models.types import one_of
 from runner.models.validation import raise_collected
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, ScopeKind, VarScope
 from runner.templating import Templar, is_template
@@ -132,6 +134,11 @@ class Compiler:
         files_scope = self._vars_files(play, path, name)
         if files_scope is not None:
             scopes.append(files_scope)
+        keyword_vars = {**play.vars, **import_vars,
+                        **(self.plan.scopes[files_scope].vars if files_scope is not None else {}),
+                        **self.options.extra_vars}
+        strategy = self._play_keyword(play, "strategy", play.strategy, STRATEGIES, keyword_vars)
+        order = self._play_keyword(play, "order", play.order, HOST_ORDERS, keyword_vars)
         search = (playbook_dir,)
         imported = Inherited(search_paths=search, when=tuple(c for entry in imports for c in entry.when),
                              tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))
@@ -139,12 +146,12 @@ class Compiler:
         plan_play = PlanPlay(
             name=name, hosts=play.hosts if len(play.hosts) != 1 else play.hosts[0], position=position,
             scopes=scopes, tags=list(dict.fromkeys([*imported.tags, *play.tags])), serial=list(play.serial or []),
-            strategy=play.strategy or self.options.strategy,
+            strategy=strategy or self.options.strategy,
             max_fail_percentage=play.max_fail_percentage,
             any_errors_fatal=bool(self.options.any_errors_fatal if play.any_errors_fatal is None
                                   else play.any_errors_fatal),
             force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
-            order=play.order or "inventory", check_mode=play.check_mode, diff=play.diff,
+            order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir)
@@ -160,6 +167,23 @@ class Compiler:
         # tasks also see them through its scopes, where its parameters rank above them.
         plan_play.scopes += [scope for scope in self.tasks.roles.play_scopes if scope not in plan_play.scopes]
         self.plan.plays.append(plan_play)
+
+    def _play_keyword(self, play: Play, keyword: str, value: str | None, choices: tuple[str, ...],
+                      variables: dict[str, Any]) -> str | None:
+        """A play keyword that picks one of ``choices``, rendered now if it is a template: Ansible renders it once
+        per play with the play's variables and the extra vars, before any host runs."""
+        if value is None or not is_template(value):
+            return value
+        try:
+            rendered = Templar(variables).template(value)
+        except UserError as exc:
+            self.error(ParseError(f"{keyword} {value!r}: {exc.message}", play.position))
+            return None
+        if rendered not in choices:
+            self.error(ParseError(f"{keyword} {value!r} renders to {rendered!r}; expected {one_of(choices)}",
+                                  play.position))
+            return None
+        return str(rendered)
 
     def _facts(self, play: PlanPlay, inherited: Inherited) -> list[int]:
         if play.gather_facts is False:

@@ -51,6 +51,7 @@ class AdhocRun:
     check: bool = False
     diff: bool = False
     extra_vars: dict[str, Any] = field(default_factory=dict)
+    magic_vars: dict[str, Any] = field(default_factory=dict)  # run-wide ones (runner.cli.run_magic)
     library: list[Path] = field(default_factory=list)
     collections_path: list[Path] = field(default_factory=list)
     search_paths: list[Path] = field(default_factory=lambda: [Path.cwd()])
@@ -97,7 +98,7 @@ class AdhocContext:
 
     def _variables(self, host: str) -> Mapping[str, Any]:
         # Read only: ChainMap's stubs want every map mutable, though writes only ever go to the first.
-        return ChainMap(self.run.extra_vars, self.run.host_vars(host))  # type: ignore[arg-type]
+        return ChainMap(self.run.magic_vars, self.run.extra_vars, self.run.host_vars(host))  # type: ignore[arg-type]
 
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
         if not task_trace.tracing_tasks():

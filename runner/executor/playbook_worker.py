@@ -205,7 +205,7 @@ class PlaybookWorker:
         items = self._loop_items(node, templar)
         entries = []
         for index, item in enumerate(items if items is not None else [None]):
-            layer = _item_layer(node.loop_control, items, index) if items is not None else {}
+            layer = _item_layer(_loop_control(node, templar), items, index) if items is not None else {}
             scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
@@ -239,7 +239,7 @@ class PlaybookWorker:
 
     async def _run_loop(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         items: list[Any], payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
-        control = node.loop_control
+        control = _loop_control(node, Templar(variables))
         loop_var = control.get("loop_var", "item")
         pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
         results = []
@@ -261,6 +261,8 @@ class PlaybookWorker:
                 result["_label"] = label
             result["_status"] = status_of(result)
             results.append(result)
+            if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
+                break
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
         return _loop_summary(results)
@@ -436,6 +438,13 @@ def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     return public
 
 
+def _loop_control(node: PlanTask, templar: Templar) -> dict[str, Any]:
+    """``loop_control`` with its variable names rendered (``loop_var: "{{ name }}"``, as Ansible allows)."""
+    control = node.loop_control
+    return {**control, **{key: keyword_value(templar, control[key]) for key in ("loop_var", "index_var")
+                          if key in control}}
+
+
 def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dict[str, Any]:
     """The variables one loop item adds: the loop variable, and the index and ``ansible_loop`` when asked for."""
     loop_var = control.get("loop_var", "item")
@@ -445,6 +454,8 @@ def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dic
         layer["ansible_index_var"] = control["index_var"]
     if control.get("extended"):
         layer["ansible_loop"] = _loop_info(items, index)
+        if control.get("extended_allitems") is False:  # a long loop would copy every item into every item
+            del layer["ansible_loop"]["allitems"]
     return layer
 
 

@@ -22,3 +22,4 @@ class RunOptions:
     verbosity: int = 0
     playbook_dir: str = "."
     force_handlers: bool = False
+    magic_vars: dict[str, Any] = field(default_factory=dict)  # run-wide magic variables (runner.cli.run_magic)

@@ -123,6 +123,7 @@ def magic_variables(worker: WorkerState, host: str) -> MagicVariables:
         check_mode=worker.options.check,
         diff_mode=worker.options.diff,
         playbook_dir=worker.options.playbook_dir,
-        extra={"ansible_play_name": play.get("name", ""), "ansible_verbosity": worker.options.verbosity,
+        extra={**worker.options.magic_vars,
+               "ansible_play_name": play.get("name", ""), "ansible_verbosity": worker.options.verbosity,
                "ansible_version": ANSIBLE_VERSION, "provisioning_version": __version__},
     )

@@ -25,6 +25,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from runner.errors import ParseError, SourcePosition
 from runner.loader.aliases import check_alias_expansion
 from runner.positions import PositionedDict, PositionedList, Positions
+from runner.util.unsafe import mark_unsafe
 
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -76,6 +77,15 @@ class _Loader(_BaseLoader):
                                    "encrypt_string writes it)", node.start_mark)
         return VaultEncryptedValue(str(node.value), where)
 
+    def construct_unsafe(self, node: Node) -> Any:
+        """``!unsafe``: the value (a string, or every string of a list or mapping) is never rendered as a
+        template, as in Ansible: ``'{{ x }}'`` stays that text."""
+        if isinstance(node, ScalarNode):
+            return mark_unsafe(self.construct_scalar(node))
+        if isinstance(node, MappingNode):
+            return mark_unsafe(self.construct_mapping(node, deep=True))
+        return mark_unsafe(self.construct_sequence(node, deep=True))
+
     def construct_yaml_int(self, node: Node) -> Any:
         text = str(node.value)
         if _NOT_A_NUMBER.match(text):
@@ -93,6 +103,7 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_positioned_se
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.add_constructor("!vault", _Loader.construct_vault)
 _Loader.add_constructor("!vault-encrypted", _Loader.construct_vault)
+_Loader.add_constructor("!unsafe", _Loader.construct_unsafe)
 
 # Booleans as YAML 1.2 writes them: yes/no/on/off/y/n are strings here.
 _Loader.yaml_implicit_resolvers = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
 
@@ -15,7 +15,13 @@ from runner.models.base import Source
 from runner.models.block import HandlerList, TaskList
 from runner.models.keywords import CommonKeywords, Conditional, Described
 from runner.models.role import RoleList
-from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, expected
+from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, choice, choice_schema, expected
+
+# Play keywords Ansible templates with the play's variables and the extra vars (runner.compiler renders them).
+STRATEGIES = ("linear", "free")
+HOST_ORDERS = ("inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle")
+Strategy = Annotated[str, BeforeValidator(choice(*STRATEGIES)), WithJsonSchema(choice_schema(*STRATEGIES))]
+HostOrder = Annotated[str, BeforeValidator(choice(*HOST_ORDERS)), WithJsonSchema(choice_schema(*HOST_ORDERS))]
 
 IMPORT_INFRA = "import_infra"
 
@@ -64,10 +70,10 @@ class Play(CommonKeywords):
     post_tasks: TaskList = Field(default_factory=list)
     handlers: HandlerList = Field(default_factory=list)
     serial: Serial | None = None
-    strategy: Literal["linear", "free"] | None = None
+    strategy: Strategy | None = None
     max_fail_percentage: Percent | None = None
     force_handlers: Bool | None = None
-    order: Literal["inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle"] | None = None
+    order: HostOrder | None = None
 
 
 def _import_schema(schema: dict[str, Any]) -> None:

@@ -38,6 +38,7 @@ from runner.models.types import (
     Int,
     Number,
     StringList,
+    TemplatedVariableName,
     Text,
     VariableName,
     describe,
@@ -70,11 +71,13 @@ def _task_args(value: Any) -> Any:
 class LoopControl(Model):
     KIND = "loop_control"
 
-    loop_var: VariableName | None = None
-    index_var: VariableName | None = None
+    loop_var: TemplatedVariableName | None = None
+    index_var: TemplatedVariableName | None = None
     label: Text | None = None
     pause: Number | None = None
     extended: Bool | None = None
+    extended_allitems: Bool | None = None  # false: ansible_loop without allitems (a long loop's copy per item)
+    break_when: Conditions | None = None  # ends the loop after the first item for which every condition holds
 
 
 class TasksInclude(Model):
@@ -134,7 +137,7 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
     failed_when: Conditions | None = None
     until: Conditions | None = None
     retries: Int | None = None
-    delay: Int | None = None
+    delay: Number | None = None  # seconds; Ansible takes fractions (0.5)
     # async: run in the background on the host for at most this many seconds; poll: how often to check on it
     # (0: do not wait, the task's result names the job for async_status)
     async_seconds: Int | None = Field(default=None, alias="async")

@@ -7,7 +7,8 @@ for a list of conditions) and normalises it, so later stages see one shape. A va
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, WithJsonSchema
@@ -155,8 +156,15 @@ def _hosts(value: Any) -> list[Any]:
 
 def check_variable_name(name: Any) -> str:
     if not isinstance(name, str) or not name.isidentifier():
-        raise PydanticCustomError("variable_name", "'{name}' is not a valid variable name", {"name": name})
+        # Ansible's words (playbooks and its tests match on "Invalid variable name").
+        of_type = "" if isinstance(name, str) else f" of type '{type(name).__name__}'"
+        raise PydanticCustomError("variable_name", "Invalid variable name '{name}'{of_type}",
+                                  {"name": name, "of_type": of_type})
     return name
+
+
+def _variable_name_or_template(value: Any) -> str:
+    return value if is_template(value) else check_variable_name(value)
 
 
 def _variables(value: Any) -> dict[Any, Any]:
@@ -207,13 +215,38 @@ Int = Annotated[
     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": r"^\s*\d+\s*$|\{\{|\{%"}]}),
 ]
 Number = Annotated[
-    float | int | str, BeforeValidator(_number), WithJsonSchema({"anyOf": [{"type": "number"}, _TEMPLATE_SCHEMA]})
+    float | int | str,
+    BeforeValidator(_number),
+    WithJsonSchema({"anyOf": [{"type": "number"},
+                              {"type": "string", "pattern": r"^\s*[-+]?\d+(\.\d*)?\s*$|\{\{|\{%"}]}),
 ]
 Percent = Annotated[
     float | str,
     BeforeValidator(_percent),
     WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0, "maximum": 100}, {"type": "string"}]}),
 ]
+
+
+def one_of(words: tuple[str, ...]) -> str:
+    """``'a', 'b' or 'c'``, as an error message lists what it expected."""
+    quoted = [f"'{word}'" for word in words]
+    return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+
+
+def choice(*words: str) -> Callable[[Any], str]:
+    """A validator: one of ``words``, or a template that renders to one (checked when it is rendered). A partial
+    of a named function, so the models' cached schemas (runner.util.model_cache) can pickle it."""
+    return functools.partial(_one_of_words, words)
+
+
+def _one_of_words(words: tuple[str, ...], value: Any) -> str:
+    if isinstance(value, str) and (value in words or is_template(value)):
+        return value
+    raise expected(one_of(words), value)
+
+
+def choice_schema(*words: str) -> dict[str, Any]:
+    return {"anyOf": [{"enum": list(words)}, _TEMPLATE_SCHEMA]}
 
 
 def _one_or_many(item: Any, item_schema: dict[str, Any], *, commas: bool = False) -> Any:
@@ -239,6 +272,10 @@ Hosts = Annotated[
 ]
 AnyMapping = Annotated[dict[str, Any], BeforeValidator(_mapping), WithJsonSchema({"type": "object"})]
 VariableName = Annotated[str, BeforeValidator(check_variable_name), WithJsonSchema({"type": "string"})]
+# A variable name, or a template that renders to one (``loop_var: "{{ name }}"``), rendered when the task runs.
+TemplatedVariableName = Annotated[
+    str, BeforeValidator(_variable_name_or_template), WithJsonSchema({"type": "string"}),
+]
 Variables = Annotated[
     dict[VariableName, Any],
     BeforeValidator(_variables),

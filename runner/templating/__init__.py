@@ -16,7 +16,7 @@ from runner.templating.omit import OMIT, drop_omitted
 from runner.templating.plugins import PluginError
 from runner.templating.scope import VariableScope
 from runner.templating.templar import Templar, run_lookup
-from runner.templating.unsafe import UnsafeDict, UnsafeList, UnsafeText, is_unsafe, mark_unsafe, strip_unsafe
+from runner.util.unsafe import UnsafeDict, UnsafeList, UnsafeText, is_unsafe, mark_unsafe, strip_unsafe
 
 ANSIBLE_MANAGED = "Managed by provisioning: local changes will be overwritten"
 

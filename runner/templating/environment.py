@@ -33,14 +33,16 @@ from runner.templating.jinja_tests import builtin_tests
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
-from runner.templating.unsafe import UNSAFE_TYPES
+from runner.util.unsafe import UNSAFE_TYPES
 
 TEMPLATE_MARKERS = ("{{", "{%", "{#")
 
 
 def is_template(value: Any) -> bool:
-    """True for a string that Jinja2 would change; everything else is returned as is, without Jinja2."""
-    return isinstance(value, str) and "{" in value and any(marker in value for marker in TEMPLATE_MARKERS)
+    """True for a string that Jinja2 would change; everything else (unsafe text too: ``!unsafe``, a host's data)
+    is returned as is, without Jinja2."""
+    return (isinstance(value, str) and not isinstance(value, UNSAFE_TYPES) and "{" in value
+            and any(marker in value for marker in TEMPLATE_MARKERS))
 
 
 class Undefined(StrictUndefined):

@@ -8,7 +8,7 @@ from typing import Any
 
 from runner.templating.lookups import run_lookup
 from runner.templating.state import current_state, taint
-from runner.templating.unsafe import UnsafeText
+from runner.util.unsafe import UnsafeText
 
 
 def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:

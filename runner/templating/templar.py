@@ -21,7 +21,7 @@ from runner.templating.environment import TemplateEnvironment, get_environment, 
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
-from runner.templating.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
+from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
 _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
 _UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
@@ -103,7 +103,9 @@ class Templar:
             raise TemplateError(f"conditional {condition!r} is of type '{type(condition).__name__}'; expected a "
                                 "boolean or an expression such as 'x is defined'")
         if isinstance(condition, UnsafeText):
-            raise TemplateError(f"refusing to evaluate a conditional that came from a host: {condition!r}")
+            # Ansible's words: the text came from a host or was marked !unsafe, so it is data, not an expression.
+            raise TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {condition!r}, "
+                                "which came from a host or is marked !unsafe")
         expression = condition.strip()
         if not expression:
             return True

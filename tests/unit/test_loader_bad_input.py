@@ -118,8 +118,8 @@ def test_a_missing_role_names_every_place_searched(tmp_path: Path) -> None:
      "expected 'inventory', 'reverse_inventory', 'sorted', 'reverse_sorted' or 'shuffle', got 'random'"),
     ("- hosts: all\n  max_fail_percentage: 120\n", 2, 24, "expected a percentage from 0 to 100, got 120"),
     ("- hosts: all\n  tasks:\n    - debug:\n      register: my-result\n", 4, 17,
-     "'my-result' is not a valid variable name"),
-    ("- hosts: all\n  vars:\n    web-port: 80\n", 3, 5, "'web-port' is not a valid variable name"),
+     "Invalid variable name 'my-result'"),
+    ("- hosts: all\n  vars:\n    web-port: 80\n", 3, 5, "Invalid variable name 'web-port'"),
     ("- hosts: all\n  tasks:\n    - meta: flush_handler\n", 3, 13,
      "expected a meta action (clear_facts, clear_host_errors, end_batch, end_host, end_play, end_role, "
      "flush_handlers, noop, refresh_inventory, reset_connection, role_complete), got 'flush_handler'"),

@@ -80,7 +80,7 @@ def test_hostvars_of_another_host_stay_verbatim(templar: Templar, host: tuple[Va
 
 
 def test_a_condition_cannot_come_from_a_host(templar: Templar) -> None:
-    with pytest.raises(TemplateError, match="came from a host"):
+    with pytest.raises(TemplateError, match="untrusted template or expression"):
         templar.evaluate_conditional(UnsafeText("lookup('pipe', 'id') == ''"), {})
 
 

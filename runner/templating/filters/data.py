@@ -11,7 +11,7 @@ import yaml
 from runner.errors import ParseError
 from runner.loader.aliases import bounded_safe_load
 from runner.templating.errors import TemplateError
-from runner.templating.unsafe import strip_unsafe
+from runner.util.unsafe import strip_unsafe
 
 
 class _JSONEncoder(json.JSONEncoder):

@@ -17,7 +17,7 @@ from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, data, files
 from runner.templating.lookups.base import LookupContext, listify
 from runner.templating.state import Renderer
-from runner.templating.unsafe import mark_unsafe
+from runner.util.unsafe import mark_unsafe
 
 LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
