@@ -19,6 +19,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import time
 import traceback
@@ -112,12 +113,20 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
             result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
                       "exception": traceback.format_exc(), "_internal_error": True}
-        if not aborted:
-            try:
-                # Secrets this worker decrypted go with the result, so the controller's output hides them too.
-                conn.send((job_id, result, censor.take_new()))
-            except (BrokenPipeError, OSError):
-                pass
+        if aborted:
+            return
+        secrets = censor.take_new()  # what this worker decrypted goes with the result, so the output hides it too
+        try:
+            message = pickle.dumps((job_id, result, secrets))
+        except Exception as exc:  # a value that cannot travel (a lambda a filter returned): the host's failure,
+            # not a reply that never comes and a run that waits for it forever
+            message = pickle.dumps((job_id, {
+                "failed": True, "changed": False, "_internal_error": True,
+                "msg": f"the task's result cannot be sent to the controller: {type(exc).__name__}: {exc}"}, secrets))
+        try:
+            conn.send_bytes(message)
+        except (BrokenPipeError, OSError):
+            pass
 
     def abort() -> None:
         nonlocal aborted
