@@ -120,7 +120,7 @@ def test_inventory_output_toml_yaml_and_list_hosts(tmp_path: Path) -> None:
 
 def test_a_module_from_module_path_runs(tmp_path: Path) -> None:
     (tmp_path / "mods").mkdir()
-    (tmp_path / "mods" / "myping.py").write_text((Path(__file__).parents[2] / "modules" / "ping.py").read_text())
+    (tmp_path / "mods" / "myping.py").write_text((Path(__file__).parents[3] / "modules" / "ping.py").read_text())
     done = run(tmp_path, "provisioning", "localhost", *LOCAL, "-M", "mods", "-m", "myping", "-a", "data=hi")
     assert done.returncode == 0, done.stdout + done.stderr
     assert '"ping": "hi"' in done.stdout

@@ -12,7 +12,7 @@ from runner.errors import UserError
 from runner.executor.start_at import any_match, skipped_before
 from runner.plan import Plan, PlanTask
 
-PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
+PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
 
 
 def compiled(name: str, **options: object) -> tuple[Compiler, Plan]:

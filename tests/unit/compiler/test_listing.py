@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from runner.cli.playbook import main
 
-PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
+PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
 CONFIG = {"PROVISIONING_CONFIG": str(PLAYBOOKS / "provisioning.cfg")}
 
 

@@ -15,7 +15,7 @@ from runner.models.schemas import SCHEMA_DIR
 from runner.plan import PLAN_VERSION, Plan
 from runner.plan import schema as plan_schema
 
-PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
+PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
 CONFIG = {"PROVISIONING_CONFIG": str(PLAYBOOKS / "provisioning.cfg")}
 
 

@@ -10,7 +10,7 @@ from runner.compiler import CompileOptions, Compiler
 from runner.errors import UserError
 from runner.plan import Plan, ScopeKind
 
-PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
+PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
 
 
 def compile_text(tmp_path: Path, text: str) -> Plan:

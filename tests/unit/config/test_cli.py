@@ -97,7 +97,7 @@ def test_view_without_a_file_says_where_it_looked(project: Path) -> None:
 
 
 def test_the_example_project_config_loads(project: Path) -> None:
-    example = Path(__file__).resolve().parents[2] / "provisioning.cfg"
+    example = Path(__file__).resolve().parents[3] / "provisioning.cfg"
     result = run("--config", str(example), "dump", "--only-changed")
     assert result.exit_code == 0, result.output
     root = example.parent

@@ -14,7 +14,7 @@ from runner.config.support import unsupported_settings
 from runner.errors import OptionError
 from tests.support.scripts import script
 
-RUNNER = Path(__file__).resolve().parents[2] / "runner"
+RUNNER = Path(__file__).resolve().parents[3] / "runner"
 
 
 def _is_config(node: ast.expr) -> bool:

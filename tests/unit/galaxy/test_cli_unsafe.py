@@ -15,7 +15,7 @@ from runner.galaxy.archive import RoleArchive, sha256_digest
 from runner.galaxy.artifact import RoleConfig, build_manifest
 from runner.galaxy.cache import ContentCache
 from tests.support.scripts import script
-from tests.unit.test_galaxy_archive import _file, _link, archive_of
+from tests.unit.galaxy.test_archive import _file, _link, archive_of
 
 # Nothing listens there: a command that tried the registry instead of the cache would fail differently.
 REPOSITORY = "oci://127.0.0.1:9/team/evil"

@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 from ruamel.yaml import YAML
 
 from runner.cli.inventory import main
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 FILES = {
     "inv/hosts": """

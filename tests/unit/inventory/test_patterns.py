@@ -9,7 +9,7 @@ import pytest
 from runner.errors import OptionError, UserError
 from runner.inventory import Inventory, load_inventory
 from runner.inventory.patterns import split_pattern
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 HOSTS = """
     lonely

@@ -17,7 +17,7 @@ from runner.errors import ParseError
 from runner.inventory import load_inventory, script_source
 from tests.support.ansible_core import ansible_binary
 
-DATA = Path(__file__).parent.parent / "data" / "inventory_plugins"
+DATA = Path(__file__).parents[2] / "data" / "inventory_plugins"
 
 
 def ours(*args: str) -> str:

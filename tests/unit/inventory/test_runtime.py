@@ -8,7 +8,7 @@ import pytest
 
 from runner.errors import ParseError, UserError
 from runner.inventory import Inventory, load_inventory
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 
 @pytest.fixture

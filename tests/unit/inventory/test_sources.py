@@ -9,7 +9,7 @@ import pytest
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 
 def test_directory_reads_every_inventory_file_in_sorted_order(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 # Every place a variable can come from, lowest precedence first (Ansible's default order).
 LEVELS = [

@@ -9,7 +9,7 @@ import pytest
 
 from runner.errors import ParseError
 from runner.inventory import load_inventory
-from tests.unit.inventory_files import write_tree
+from tests.unit.inventory.files import write_tree
 
 EXAMPLE = """
     all:

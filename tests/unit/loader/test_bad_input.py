@@ -11,7 +11,7 @@ from runner.loader.playbook import load_playbook
 from runner.loader.role import find_role, load_role
 from runner.models import ParseErrors
 
-BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
+BAD = Path(__file__).resolve().parents[2] / "data" / "bad"
 MODULES = {"command", "copy", "debug", "file", "shell"}
 
 

@@ -11,7 +11,7 @@ from runner.errors import SourcePosition
 from runner.loader.playbook import load_playbook, load_task_file
 from runner.models import Block, Handler, HandlerBlock, Play, PlaybookImport, RoleInclude, Task, TasksInclude
 
-GOOD = Path(__file__).resolve().parents[1] / "data" / "good"
+GOOD = Path(__file__).resolve().parents[2] / "data" / "good"
 MODULES = {"apt", "command", "copy", "debug", "file", "service", "shell"}
 
 

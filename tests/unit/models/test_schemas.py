@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 
 from runner.models import schemas
 
-GOOD = Path(__file__).resolve().parents[1] / "data" / "good"
+GOOD = Path(__file__).resolve().parents[2] / "data" / "good"
 
 
 def schema(name: str) -> dict:

@@ -10,7 +10,7 @@ from runner.errors import ParseError
 from runner.loader.role import load_role
 from runner.models.validation import ParseErrors
 from runner.taskservs.catalog import TaskservCatalog
-from tests.unit.taskserv_roles import write_role
+from tests.unit.taskservs.roles import write_role
 
 FULL = """\
 description: A container runtime

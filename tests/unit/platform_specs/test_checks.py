@@ -6,7 +6,7 @@ import pytest
 
 from runner.errors import SourcePosition
 from runner.platform_specs import SEED_KINDS
-from tests.unit.platform_spec_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
+from tests.unit.platform_specs.examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase, problems, seed_yaml
 
 
 def key_line(text: str, key: str) -> int:

@@ -136,7 +136,7 @@ def test_a_missing_file_is_a_parse_error(tmp_path: Path) -> None:
 
 
 def test_the_document_example_of_the_docs_reads(tmp_path: Path) -> None:
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "schemas.md").read_text()
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "schemas.md").read_text()
     example = docs.split("### The nested provisioning document", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     document = validate_seed_file(write(tmp_path, example), "nested-provisioning",
                                   taskservs={"containerd", "kubernetes"})

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.unit.platform_spec_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
+from tests.unit.platform_specs.examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 
 def values(model: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import pytest
 
 import runner.platform_specs.document as document_module
 from runner.platform_specs import NestedProvisioning
-from tests.unit.platform_spec_examples import VALID, messages, read, seed_yaml
+from tests.unit.platform_specs.examples import VALID, messages, read, seed_yaml
 
 
 def values(model: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from runner.platform_specs import HarborRegistryConfig, OCIRegistryConfig, ZotRegistryConfig
-from tests.unit.platform_spec_examples import VALID, messages, problems, read, seed_yaml
+from tests.unit.platform_specs.examples import VALID, messages, problems, read, seed_yaml
 
 LOCAL_EXAMPLE = """\
 deployment: local

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from runner.platform_specs import check_references
-from tests.unit.platform_spec_examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
+from tests.unit.platform_specs.examples import SHA256, VALID, WHEN, messages, problems, read, seed_yaml
 
 
 def stack(**changes: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 
 from runner.platform_specs import SEED_KINDS
 from runner.platform_specs import schemas as seed_schemas
-from tests.unit.platform_spec_examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
+from tests.unit.platform_specs.examples import ALLOWED, CHECKS, RULES, VALID, CheckCase, RuleCase
 
 
 @cache

@@ -15,7 +15,7 @@ from tests.support.records import (
     start_run,
     write,
 )
-from tests.unit.records_fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
+from tests.unit.records.fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
 
 PLAYBOOK = """
 - hosts: localhost

@@ -8,7 +8,7 @@ from pathlib import Path
 from runner.records.web.openapi import PATHS
 from tests.support.records import run_in_process, write
 from tests.support.records_web import fetch, serving
-from tests.unit.records_fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
+from tests.unit.records.fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
 
 PLAYBOOK = """
 - hosts: localhost

@@ -15,7 +15,7 @@ from runner.cli.playbook import main
 from tests.support.taskserv_infra import CONFIG, INFRA, write_infra
 
 ENV = {"PROVISIONING_CONFIG": str(CONFIG)}
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 
 
 def run(*args: str) -> Any:

@@ -9,7 +9,7 @@ import pytest
 from runner.errors import ParseError
 from runner.models.validation import ParseErrors
 from runner.taskservs.resolve import Wanted, resolve
-from tests.unit.taskserv_roles import catalog_of
+from tests.unit.taskservs.roles import catalog_of
 
 CONTAINERS = {
     "os": None,
