@@ -15,8 +15,8 @@ import yaml
 
 from runner.testenv import TestEnv
 from runner.vars import precedence_of
-from tests.integration.playbook_run import run_playbook
 from tests.integration.variable_levels import LEVELS, expected, write_project
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.hosts
 

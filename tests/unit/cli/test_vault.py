@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import CONFIG as TEST_CONFIG
+from tests.support.playbook_run import CONFIG as TEST_CONFIG
 from tests.support.scripts import script
 from tests.support.secrets import fresh_censor
 

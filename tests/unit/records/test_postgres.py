@@ -15,7 +15,6 @@ from tests.support.records import (
     start_run,
     write,
 )
-from tests.unit.records.fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
 
 PLAYBOOK = """
 - hosts: localhost
@@ -28,11 +27,11 @@ PLAYBOOK = """
 """
 
 
-def test_migrations_from_the_first_revision_match_the_schema_in_postgres(postgres_url: str) -> None:  # noqa: F811
+def test_migrations_from_the_first_revision_match_the_schema_in_postgres(postgres_url: str) -> None:
     assert migrate_and_compare(postgres_url) == []
 
 
-def test_a_run_recorded_into_postgres_reads_back(tmp_path: Path, postgres_url: str) -> None:  # noqa: F811
+def test_a_run_recorded_into_postgres_reads_back(tmp_path: Path, postgres_url: str) -> None:
     playbook = write(tmp_path, "site.yml", PLAYBOOK)
     assert run_in_process(playbook, postgres_url).exit_code == 0
     [run] = rows(postgres_url, "runs")
@@ -50,7 +49,7 @@ def test_a_run_recorded_into_postgres_reads_back(tmp_path: Path, postgres_url: s
     assert listed.returncode == 0 and "site.yml" in listed.stdout
 
 
-def test_two_runs_at_once_into_postgres_lose_nothing(tmp_path: Path, postgres_url: str) -> None:  # noqa: F811
+def test_two_runs_at_once_into_postgres_lose_nothing(tmp_path: Path, postgres_url: str) -> None:
     first = start_run(busy_playbook(tmp_path, "one.yml"), postgres_url)
     second = start_run(busy_playbook(tmp_path, "two.yml"), postgres_url)
     for process in (first, second):

@@ -8,7 +8,6 @@ from pathlib import Path
 from runner.records.web.openapi import PATHS
 from tests.support.records import run_in_process, write
 from tests.support.records_web import fetch, serving
-from tests.unit.records.fixtures import postgres, postgres_url  # noqa: F401 (fixtures)
 
 PLAYBOOK = """
 - hosts: localhost
@@ -22,7 +21,7 @@ PLAYBOOK = """
 """
 
 
-def test_the_api_over_postgres(tmp_path: Path, postgres_url: str) -> None:  # noqa: F811
+def test_the_api_over_postgres(tmp_path: Path, postgres_url: str) -> None:
     assert run_in_process(write(tmp_path, "site.yml", PLAYBOOK), postgres_url).exit_code == 2
     with serving(postgres_url) as base:
         listed = fetch(f"{base}/api/runs?status=failed&since=1h").json()

@@ -13,7 +13,7 @@ import pytest
 
 from runner.loader.yaml import load_yaml_file
 from runner.templating import Templar
-from tests.integration.playbook_run import CONFIG as TEST_CONFIG
+from tests.support.playbook_run import CONFIG as TEST_CONFIG
 from tests.support.scripts import script
 from tests.support.secrets import age_keygen, find_ansible_vault, fresh_censor, install_ansible_core, keyring
 

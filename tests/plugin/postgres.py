@@ -1,4 +1,4 @@
-"""Fixtures of the run records' tests (imported by their test files, not a conftest)."""
+"""A PostgreSQL server for the session (``postgres``) and a new empty database on it per test (``postgres_url``)."""
 
 from __future__ import annotations
 
