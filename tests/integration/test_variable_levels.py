@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import yaml
 
 from runner.testenv import TestEnv
 from runner.vars import precedence_of
 from tests.integration.variable_levels import LEVELS, expected, write_project
 from tests.support.playbook_run import run_playbook
-
-pytestmark = pytest.mark.hosts
 
 
 def _connection_of(env: TestEnv, name: str) -> dict[str, str]:
