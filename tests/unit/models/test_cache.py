@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # What a command sees of the models: their JSON schemas (which read the core schemas' metadata), an error report
 # and whether the models came from the cache (no validator built: pydantic's plugin loader never imported).
