@@ -16,9 +16,6 @@ from runner.ansible_api.collections import NATIVE_EQUIVALENTS
 from runner.ansible_api.results import normalize_result
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
-from tests.support.ansible_core import ansible_core
-
-__all__ = ["ansible_core"]
 
 ANSIBLE_MODULE = b"from ansible.module_utils.basic import AnsibleModule\n"
 
