@@ -46,7 +46,7 @@ class Setting:
     minimum: int | None = None
     # Accepted (an Ansible user's file carries it) but not done: reported when set (runner.config.support).
     # A setting with an ``Unsupported`` for every value is read nowhere; every other one is read by the code
-    # (tests/unit/test_config_support.py checks both).
+    # (tests/unit/config/test_support.py checks both).
     unsupported: tuple[Unsupported, ...] = ()
 
     @property

@@ -1,7 +1,7 @@
 """Running ``provisioning-playbook`` on the session's test hosts and reading what it did.
 
-Not a conftest.py: the playbook test files import what they need from it. Running a playbook and reading its
-report is shared with the unit tests (tests.support.playbook_run); what is here knows about the test hosts.
+Running a playbook and reading its report is tests.support.playbook_run (the unit tests use it too); what is
+here knows about the test hosts.
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from runner.testenv import TestEnv
-from tests.support.playbook_run import CONFIG, PLAYBOOKS, PlaybookRun, run_playbook
-
-__all__ = ["CONFIG", "HOSTS", "PLAYBOOKS", "PlaybookRun", "fresh_dir", "host_file", "host_root",
-           "inventory_with_unreachable_host", "run_playbook"]
 
 HOSTS = ("host1", "host2", "host3")
 

@@ -18,12 +18,11 @@ from runner.connection import HostSession
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
 from runner.testenv import TestEnv
-from tests.integration.playbook_run import CONFIG, fresh_dir, run_playbook
+from tests.integration.playbook_run import fresh_dir
 from tests.integration.test_testenv import out, settings_for
-from tests.support.ansible_core import ansible_core
+from tests.support.playbook_run import CONFIG, run_playbook
 
-pytestmark = [pytest.mark.hosts, pytest.mark.usefixtures("ansible_core")]
-__all__ = ["ansible_core"]
+pytestmark = pytest.mark.usefixtures("ansible_core")
 
 HOST = "host3"
 SOURCES = Path(__file__).parent / "ansible_api"

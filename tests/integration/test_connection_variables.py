@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import CONFIG, PlaybookRun, run_playbook
+from tests.support.playbook_run import CONFIG, PlaybookRun, run_playbook
 from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts

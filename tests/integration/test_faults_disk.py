@@ -23,7 +23,7 @@ import yaml
 
 from runner.actions.copy import INLINE_LIMIT
 from runner.testenv import TestEnv, unavailable_reason
-from tests.integration.playbook_run import PlaybookRun, run_playbook
+from tests.support.playbook_run import PlaybookRun, run_playbook
 
 pytestmark = pytest.mark.hosts
 

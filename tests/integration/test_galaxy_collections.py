@@ -17,14 +17,13 @@ import pytest
 from runner.galaxy.local_registry import BINARIES, LocalRegistry
 from runner.galaxy.lockfile import read_lock
 from tests.integration.test_galaxy_sources import git
-from tests.support.galaxy import Galaxy, basic_registry
+from tests.support.galaxy import Galaxy
 
 ANSIBLE_GALAXY = Path("/opt/ansible-core/bin/ansible-galaxy")
 needs_ansible = pytest.mark.skipif(not ANSIBLE_GALAXY.exists(), reason="ansible-core is not at /opt/ansible-core")
 needs_registry = pytest.mark.skipif(not any(shutil.which(name) for name in BINARIES),
                                     reason="no registry binary (apt-get install docker-registry)")
 
-__all__ = ["basic_registry"]  # the fixture, imported so pytest finds it here
 
 
 def make_collection(parent: Path, fqcn: str, version: str, dependencies: dict[str, str] | None = None) -> Path:

@@ -30,13 +30,12 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.x509.oid import NameOID
 
 from runner.galaxy.local_registry import BINARIES, LocalRegistry
-from tests.integration.playbook_run import run_playbook
-from tests.support.galaxy import PASSWORD, USER, Galaxy, basic_registry, free_port, make_role
+from tests.support.galaxy import PASSWORD, USER, Galaxy, free_port, make_role
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.skipif(not any(shutil.which(name) for name in BINARIES),
                                 reason="no registry binary (apt-get install docker-registry)")
 
-__all__ = ["basic_registry"]  # the fixture, imported so pytest finds it here
 
 
 @pytest.mark.hosts

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from runner.testenv import TestEnv
-from tests.integration.playbook_run import HOSTS, PLAYBOOKS, host_file, run_playbook
+from tests.integration.playbook_run import HOSTS, host_file
+from tests.support.playbook_run import PLAYBOOKS, run_playbook
 
 pytestmark = pytest.mark.hosts
 BAD = PLAYBOOKS / "bad"

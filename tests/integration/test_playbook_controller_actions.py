@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import PlaybookRun, run_playbook
+from tests.support.playbook_run import PlaybookRun, run_playbook
 
 pytestmark = pytest.mark.hosts
 HOSTS = ("host1", "host2")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from runner.testenv import SUDOPW_PASSWORD
-from tests.integration.playbook_run import HOSTS, PLAYBOOKS, run_playbook
+from tests.integration.playbook_run import HOSTS
+from tests.support.playbook_run import PLAYBOOKS, run_playbook
 
 pytestmark = pytest.mark.hosts
 

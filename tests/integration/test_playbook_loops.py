@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from runner.testenv import TestEnv
-from tests.integration.playbook_run import PlaybookRun, fresh_dir, host_file, run_playbook
+from tests.integration.playbook_run import fresh_dir, host_file
+from tests.support.playbook_run import PlaybookRun, run_playbook
 
 pytestmark = pytest.mark.hosts
 

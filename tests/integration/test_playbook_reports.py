@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
-from tests.integration.playbook_run import inventory_with_unreachable_host, run_playbook
+from tests.integration.playbook_run import inventory_with_unreachable_host
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.hosts
 TASKS = ["ok everywhere", "changed everywhere", "skipped on host1", "failure ignored", "host3 fails"]

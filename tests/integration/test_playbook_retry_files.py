@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import PLAYBOOKS, PlaybookRun, inventory_with_unreachable_host, run_playbook
+from tests.integration.playbook_run import inventory_with_unreachable_host
+from tests.support.playbook_run import PLAYBOOKS, PlaybookRun, run_playbook
 
 pytestmark = pytest.mark.hosts
 

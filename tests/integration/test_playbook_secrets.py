@@ -20,7 +20,8 @@ import pytest
 from runner.secrets.age_files import encrypt_age
 from runner.secrets.vault_format import encrypt
 from runner.testenv import TestEnv
-from tests.integration.playbook_run import CONFIG, fresh_dir, host_file
+from tests.integration.playbook_run import fresh_dir, host_file
+from tests.support.playbook_run import CONFIG
 from tests.support.scripts import script
 from tests.support.secrets import age_keygen
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.hosts
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.playbook_run import PLAYBOOKS, run_playbook
+from tests.support.playbook_run import PLAYBOOKS, run_playbook
 
 pytestmark = pytest.mark.hosts
 

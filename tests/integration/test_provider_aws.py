@@ -18,7 +18,7 @@ from runner.infra import AwsServer
 from runner.models.validation import validate
 from runner.providers import CredentialsError, ensure_absent, ensure_present, make_provider
 from runner.providers.aws import SSH_GROUP, AwsProvider
-from tests.integration.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook
 
 REGION = "eu-west-1"
 IMAGE = "ami-03cf127a"  # one of the images moto's EC2 has from the start

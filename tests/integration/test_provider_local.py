@@ -19,7 +19,7 @@ from runner.providers.local import LocalProvider
 from runner.providers.waiting import ssh_answers, wait_for_ssh
 from runner.testenv import TestEnv, unavailable_reason
 from runner.testenv.machine import mount_points_under, start_time
-from tests.integration.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook
 
 UNAVAILABLE = unavailable_reason()
 pytestmark = [pytest.mark.hosts,

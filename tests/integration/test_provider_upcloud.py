@@ -14,7 +14,7 @@ from runner.infra import UpcloudServer
 from runner.models.validation import validate
 from runner.providers import CredentialsError, ProviderError, QuotaError, ensure_absent, ensure_present, make_provider
 from runner.providers.upcloud import UpcloudProvider
-from tests.integration.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook
 from tests.support.upcloud_api import TEMPLATES, UpcloudApi
 
 DEBIAN = TEMPLATES[0]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from runner.testenv import TestEnv
-from tests.integration.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook
 from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts

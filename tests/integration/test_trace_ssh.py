@@ -12,8 +12,8 @@ import pytest
 
 from runner.testenv import TestEnv
 from runner.testenv.users import SUDOPW_PASSWORD
-from tests.integration.playbook_run import run_playbook
 from tests.integration.test_ssh_config import address_of, behind_bastion  # noqa: F401 (a fixture, used by name)
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.hosts
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import yaml
 
 from runner.testenv import TestEnv
 from runner.vars import precedence_of
-from tests.integration.playbook_run import run_playbook
 from tests.integration.variable_levels import LEVELS, expected, write_project
-
-pytestmark = pytest.mark.hosts
+from tests.support.playbook_run import run_playbook
 
 
 def _connection_of(env: TestEnv, name: str) -> dict[str, str]:

@@ -1,5 +1,6 @@
-"""Finding an ansible-core to compare with: its Python, or a skip that says why there is none; and ansible-core in
-the test interpreter itself, for modules written against Ansible's API (the optional extra ``provisioning[ansible]``).
+"""Finding an ansible-core to compare with: its Python, or a skip that says why there is none; and whether
+ansible-core is importable in the test interpreter itself, for modules written against Ansible's API (the optional
+extra ``provisioning[ansible]``; the plugin's ``ansible_core`` fixture installs it).
 """
 
 from __future__ import annotations
@@ -41,18 +42,7 @@ def _imports_ansible(python: str) -> bool:
     return done.returncode == 0
 
 
-@pytest.fixture(scope="session")
-def ansible_core() -> None:
-    """ansible-core importable in this interpreter, where the controller finds Ansible-API modules' module_utils:
-    installed into the running venv when missing, a skip saying why when the package index cannot be reached."""
-    if _importable():
-        return
-    install = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "ansible-core>=2.15"],
-                             capture_output=True, text=True, timeout=600, check=False)
-    if install.returncode != 0 or not _importable():
-        pytest.skip(f"ansible-core is not installed and could not be: {install.stderr.strip()[-300:]}")
-
-
-def _importable() -> bool:
+def ansible_core_importable() -> bool:
+    """ansible-core importable in this interpreter (looked for afresh: it may have just been installed)."""
     importlib.invalidate_caches()
     return importlib.util.find_spec("ansible") is not None

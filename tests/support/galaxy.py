@@ -7,16 +7,13 @@ runner), with configuration, credentials and content cache in a temporary direct
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import bcrypt
-import pytest
 from click.testing import CliRunner
 
 from runner.cli.galaxy import main
-from runner.galaxy.local_registry import LocalRegistry
 
 USER, PASSWORD = "alice", "correct horse battery staple"
 
@@ -78,14 +75,6 @@ def htpasswd_file(path: Path) -> Path:
     hashed = bcrypt.hashpw(PASSWORD.encode(), bcrypt.gensalt(rounds=4)).decode()
     path.write_text(f"{USER}:{hashed}\n")
     return path
-
-
-@pytest.fixture
-def basic_registry(tmp_path: Path) -> Iterator[LocalRegistry]:
-    registry = LocalRegistry(data_dir=tmp_path / "registry", port=free_port(),
-                             htpasswd=htpasswd_file(tmp_path / "htpasswd"))
-    with registry:
-        yield registry
 
 
 def make_role(parent: Path, name: str, meta: str, task: str) -> Path:

@@ -1,0 +1,71 @@
+"""Roles in the compiler: dependency order, once per play per parameter set, parameters, argument_specs, cycles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import UserError
+from runner.plan import Plan, ScopeKind
+
+PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
+
+
+def compile_text(tmp_path: Path, text: str) -> Plan:
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(text)
+    return Compiler(CompileOptions(roles_path=[PLAYBOOKS / "roles"])).compile_playbooks([playbook])
+
+
+def compile_error(tmp_path: Path, text: str) -> str:
+    with pytest.raises(UserError) as caught:
+        compile_text(tmp_path, text)
+    return caught.value.render()
+
+
+def play_with_roles(roles: str) -> str:
+    return f"- hosts: all\n  gather_facts: false\n  roles:\n{roles}"
+
+
+def test_dependencies_come_first_and_run_once_per_parameter_set() -> None:
+    plan = Compiler(CompileOptions()).compile_playbooks([PLAYBOOKS / "roles.yml"])
+    assert [role.name for role in plan.roles] == ["common", "common", "web", "db", "dup", "dup", "spec", "spec",
+                                                  "exported"]
+    params = [plan.scopes[role.params_scope].vars if role.params_scope is not None else None for role in plan.roles]
+    assert params[:2] == [None, {"who": "web"}]
+    assert params[6:8] == [{"listen_port": 8080, "flavour": "fancy"}, {"listen_port": "{{ 8000 + 81 }}"}]
+    assert all(plan.scopes[s].kind is ScopeKind.ROLE_PARAMS for s in (r.params_scope for r in plan.roles) if s)
+
+
+def test_a_role_listed_twice_with_the_same_parameters_runs_once(tmp_path: Path) -> None:
+    plan = compile_text(tmp_path, play_with_roles("    - common\n    - role: common\n    - role: common\n"
+                                                  "      vars: {who: x}\n"))
+    assert [role.name for role in plan.roles] == ["common", "common"]
+
+
+def test_a_dependency_cycle_is_an_error_where_it_closes(tmp_path: Path) -> None:
+    message = compile_error(tmp_path, play_with_roles("    - cycle_a\n"))
+    assert f"{PLAYBOOKS}/roles/cycle_b/meta/main.yml:1:16: role dependency cycle: cycle_a -> cycle_b -> cycle_a" \
+        in message
+
+
+@pytest.mark.parametrize(("params", "said"), [
+    ("", "missing required arguments: listen_port"),
+    ("      listen_port: eighty\n", "argument 'listen_port' is of type str and we were unable to convert to int"),
+    ("      listen_port: 80\n      flavour: spicy\n", "flavour"),
+])
+def test_argument_specs_reject_bad_parameters_at_the_reference(tmp_path: Path, params: str, said: str) -> None:
+    message = compile_error(tmp_path, play_with_roles("    - role: spec\n" + params))
+    assert f"{tmp_path}/site.yml:4:7: role 'spec' argument validation failed" in message and said in message
+
+
+def test_argument_specs_accept_templated_values_and_reference_vars(tmp_path: Path) -> None:
+    plan = compile_text(tmp_path, play_with_roles("    - role: spec\n      vars:\n        listen_port: '{{ p }}'\n"))
+    assert [role.name for role in plan.roles] == ["spec"]
+
+
+def test_a_missing_role_names_where_it_was_looked_for(tmp_path: Path) -> None:
+    message = compile_error(tmp_path, play_with_roles("    - nowhere\n"))
+    assert f"{tmp_path}/site.yml:4:7: the role 'nowhere' was not found in" in message
