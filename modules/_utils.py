@@ -194,8 +194,11 @@ def alias_table(spec):
     return table
 
 
-def validate_arguments(spec, params, rules=None, name=None, check_values=True):
+def validate_arguments(spec, params, rules=None, name=None, check_values=True, module=None):
     """Return ``params`` resolved against ``spec``: aliases folded, types converted, defaults filled.
+
+    ``module``: the module being run, whose unknown parameters are reported in ansible-core's words (playbooks
+    and tests match on them).
 
     With ``check_values=False`` only the names are checked (unknown, duplicate, mutually exclusive): the compiler
     does this before templating, when values may still be Jinja expressions.
@@ -217,6 +220,11 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True):
         if canonical in resolved:
             raise ArgumentError("argument '%s' was given twice (as '%s' and an alias)%s" % (canonical, key, where))
         resolved[canonical] = value
+    if unknown and module:
+        canonical = sorted(spec)
+        spelled = sorted(set(aliases) - set(spec))
+        raise ArgumentError("Unsupported parameters for (%s) module: %s. Supported parameters include: %s%s." % (
+            module, ", ".join(sorted(unknown)), ", ".join(canonical), " (%s)" % ", ".join(spelled) if spelled else ""))
     if unknown:
         raise ArgumentError("unsupported parameter%s%s: %s. Supported parameters include: %s" % (
             "s" if len(unknown) > 1 else "", where, ", ".join(sorted(unknown)), ", ".join(sorted(aliases))))

@@ -1,8 +1,14 @@
 """Install, upgrade and remove packages with the host's own package manager (apt on Debian and Ubuntu)."""
 
-from modules._apt import apt_params, run_apt
+from modules._apt import ARGUMENT_SPEC as APT_SPEC
+from modules._apt import SPEC_RULES as APT_RULES
+from modules._apt import run_apt
 from modules._pkgmgr import binaries, detect_manager
+from modules._rpmtools import OPTIONS as DNF_OPTIONS
+from modules._rpmtools import SPEC_RULES as DNF_RULES
 from modules._rpmtools import run_dnf, run_dnf5
+from modules._spec import argument_spec
+from modules._utils import validate_arguments
 
 DOCUMENTATION = {
     "short_description": "Generic OS package manager",
@@ -12,6 +18,8 @@ DOCUMENTATION = {
         "the apt module's on Debian; dnf, dnf5 and yum run the dnf and dnf5 modules, which fail as "
         "ansible-core's do where their tools are missing.",
         "use names the manager explicitly (apt, dnf, dnf5, yum); any other is a clear failure.",
+        "Every other argument goes to the manager's module as it is and is checked there, as ansible-core's "
+        "package action passes it on: update_cache works on Debian, enablerepo fails there with apt's message.",
     ],
     "options": {
         "name": {"description": "Package names, with versions as the manager spells them (foo=1.0 for apt).",
@@ -33,25 +41,37 @@ EXAMPLES = """
 RETURN = {"cache_updated": "As apt returns it", "stdout": "The package manager's output",
           "diff": "The packages installed or removed"}
 
-ARGUMENT_SPEC = {
+# Only package's own arguments are named: the others belong to the manager's module (checked in run()).
+ANY_ARGUMENTS = True
+OWN_SPEC = {
     "name": {"type": "list", "elements": "str", "required": True},
     "state": {"type": "str", "required": True, "choices": ["absent", "installed", "latest", "present", "removed"]},
     "use": {"type": "str", "default": "auto"},
 }
+ARGUMENT_SPEC = {}
 SUPPORTS_CHECK_MODE = True
+DNF_SPEC = argument_spec(DNF_OPTIONS)
 
 # The managers this runner drives, as ansible-core's package action dispatches to their modules: dnf and dnf5
 # (and yum, which ansible-core redirects to dnf) behave as those modules do on this host.
 SUPPORTED = {
-    "apt": lambda module, name, state: run_apt(module, apt_params({"name": name, "state": state})),
-    "dnf": lambda module, name, state: run_dnf(module, "dnf"),
-    "dnf5": lambda module, name, state: run_dnf5(module),
-    "yum": lambda module, name, state: run_dnf(module, "auto"),
+    "apt": lambda module, params: run_apt(module, validate_arguments(APT_SPEC, params, APT_RULES, module="apt")),
+    "dnf": lambda module, params: run_dnf(_as_dnf(module, params), "dnf"),
+    "dnf5": lambda module, params: run_dnf5(_as_dnf(module, params)),
+    "yum": lambda module, params: run_dnf(_as_dnf(module, params), "auto"),
 }
 
 
+def _as_dnf(module, params):
+    module.params = validate_arguments(DNF_SPEC, params, DNF_RULES, module="dnf")
+    return module
+
+
 def run(module):
-    params = module.params
+    given = module.params
+    params = validate_arguments(OWN_SPEC, {key: value for key, value in given.items() if key in OWN_SPEC},
+                                module="package")
+    passed_on = {key: value for key, value in given.items() if key not in OWN_SPEC}
     manager = params["use"]
     if manager == "auto":
         manager = detect_manager(module)
@@ -62,6 +82,6 @@ def run(module):
     if handler is None:
         module.fail("package manager '%s' is not supported (use: %s); supported: %s"
                     % (manager, params["use"], ", ".join(sorted(SUPPORTED))))
-    result = handler(module, params["name"], params["state"])
+    result = handler(module, {"name": params["name"], "state": params["state"], **passed_on})
     result["ansible_facts"] = {"pkg_mgr": manager}
     return result

@@ -440,8 +440,10 @@ class Agent(object):
             os.environ.update({k: str(v) for k, v in header["env"].items()})
         cwd = os.getcwd()
         try:
-            params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), header.get("params") or {},
-                                              getattr(module, "SPEC_RULES", None))
+            params = header.get("params") or {}
+            if not getattr(module, "ANY_ARGUMENTS", False):  # such a module checks what it is given itself
+                params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), params,
+                                                  getattr(module, "SPEC_RULES", None), module=name)
             context = utils.Module(params, check_mode=header.get("check", False),
                                    diff_mode=header.get("diff", False), tmpdir=self.workdir,
                                    predictions=self.predictions, staged=self.temporaries)

@@ -106,7 +106,7 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         if not handlers and not self.tags.selects(context.tags):
             return []
-        node = self._node(task, context)
+        node = self._node(task, context, may_not_run=handlers)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
             # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
@@ -116,7 +116,7 @@ class TaskCompiler:
             self.handler_names.update([node.name or "", *node.listen])
         return [node.id]
 
-    def _node(self, task: Task, context: Inherited, kind: str | None = None) -> PlanTask:
+    def _node(self, task: Task, context: Inherited, kind: str | None = None, *, may_not_run: bool = False) -> PlanTask:
         module = task.module
         fields: dict[str, Any] = {
             "name": task.name, "position": str(task.position or ""), "role": context.role,
@@ -141,7 +141,11 @@ class TaskCompiler:
         if module == META:
             args = task.module_args if isinstance(task.module_args, dict) else {"_raw_params": task.module_args}
             return self.compiler.new_node(kind="meta", module="meta", args=dict(args), **fields)
-        args, resolved = self._arguments(task, context.collections)
+        # A task that may never run (a condition of its own or inherited, or a handler that may never be notified)
+        # has its argument names checked where it runs, as Ansible does: a branch for another OS family naming
+        # that family's parameters must not stop the run.
+        args, resolved = self._arguments(task, context.collections,
+                                         check_names=not (may_not_run or context.when))
         for default_module, defaults in context.module_defaults:
             if self.index.canonical(default_module) in (module, resolved) and isinstance(defaults, dict):
                 args = {**defaults, **args}
@@ -149,8 +153,13 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
-    def _arguments(self, task: Task, collections: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
-        """The task's arguments, and the name its module resolved to (a collection's through ``collections``)."""
+    def _arguments(self, task: Task, collections: tuple[str, ...] = (), *,
+                   check_names: bool = True) -> tuple[dict[str, Any], str]:
+        """The task's arguments, and the name its module resolved to (a collection's through ``collections``).
+
+        ``check_names``: refuse unknown or conflicting argument names now; without it the module's own check
+        where the task runs reports them.
+        """
         module = task.module
         info = self.index.find(module, collections)
         if info is None:
@@ -180,7 +189,7 @@ class TaskCompiler:
             args = {**task.args, **args}
         if "_raw_params" in args and free_form and free_form != "_raw_params":
             args[free_form] = args.pop("_raw_params")
-        if not info.any_arguments:
+        if check_names and not info.any_arguments:
             try:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
             except ArgumentError as exc:

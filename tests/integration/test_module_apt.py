@@ -73,6 +73,19 @@ def test_package_dispatches_to_apt_on_the_host(host: RemoteHost, testenv) -> Non
     assert other.get("failed") and "package manager 'pacman' is not supported" in other["msg"], other
 
 
+def test_package_passes_the_other_arguments_to_the_managers_module(host: RemoteHost) -> None:
+    # As ansible-core's package action: apt's own arguments work through package, another manager's fail in
+    # apt's words, and package's own are still checked.
+    passed = host.run("package", {"name": "coreutils", "state": "present", "update_cache": True,
+                                  "cache_valid_time": 86400})
+    assert not passed.get("failed") and passed["changed"] is False, passed
+    foreign = host.run("package", {"name": "coreutils", "state": "present", "enablerepo": "epel"})
+    assert foreign.get("failed") and foreign["msg"].startswith(
+        "Unsupported parameters for (apt) module: enablerepo. Supported parameters include: "), foreign
+    nameless = host.run("package", {"state": "present"})
+    assert nameless.get("failed") and "missing required arguments: name" in nameless["msg"], nameless
+
+
 @pytest.mark.parametrize(("args", "message"), [
     ({"name": "no-such-package-here"}, "no-such-package-here"),
     ({"name": "hello", "state": "latest", "deb": "/tmp/x.deb"}, "mutually exclusive"),

@@ -1,0 +1,43 @@
+"""Argument names a module does not have: a compile error where the task runs whenever its play does, and the
+module's own failure, in ansible-core's words, where the task may never run (a condition of its own or of a
+block, role or import above it, or a handler) — so a branch for another OS family does not stop the run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from tests.support.scripts import script
+
+
+def playbook(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "play.yml").write_text("- hosts: localhost\n  gather_facts: false\n  connection: local\n" + text)
+    environment = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
+    return subprocess.run([script("provisioning-playbook"), "-i", "localhost,", "play.yml"],
+                          capture_output=True, text=True, cwd=tmp_path, env=environment, timeout=120)
+
+
+def test_an_unconditional_task_with_an_unknown_argument_stops_the_run_before_it_starts(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n    - debug: msg=first\n    - file: path=/tmp/x bogus=1\n")
+    assert result.returncode == 4, (result.stdout, result.stderr)
+    assert f"{tmp_path / 'play.yml'}:6:7: file: unsupported parameter: bogus" in result.stderr
+    assert "first" not in result.stdout
+
+
+def test_a_skipped_branch_with_another_familys_arguments_runs(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n"
+                      "    - name: RedHat only\n      package: {name: git, state: present, enablerepo: epel}\n"
+                      "      when: ansible_os_family | default('Debian') == 'RedHat'\n"
+                      "    - block:\n        - file: path=/tmp/x bogus=1\n      when: false\n"
+                      "  handlers:\n    - name: never notified\n      file: path=/tmp/x bogus=1\n"
+                      "  post_tasks:\n    - debug: msg=reached\n")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert "reached" in result.stdout and "skipped=2" in result.stdout
+
+
+def test_a_conditional_task_that_runs_fails_with_the_modules_message(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n    - file: path=/tmp/x bogus=1\n      when: true\n")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    expected = "Unsupported parameters for (file) module: bogus. Supported parameters include: access_time, "
+    assert expected in result.stdout
