@@ -71,6 +71,40 @@ def view(env: dict[str, str]) -> None:
     click.echo(config.path.read_text(encoding="utf-8"), nl=False)
 
 
+@main.command(name="persist-status")
+@report_errors
+def persist_status() -> None:
+    """This user's connection keeper: its pid, idle time limit and the connections it holds."""
+    from runner.connection.keeper.place import KeeperPlaceError, keeper_dir
+    from runner.connection.keeper.start import keeper_status
+
+    try:
+        status = keeper_status()
+    except KeeperPlaceError as exc:
+        raise UserError(str(exc)) from None
+    if status is None:
+        click.echo(f"no connection keeper running (socket directory {keeper_dir()})")
+        return
+    click.echo(f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s")
+    for connection in status.get("connections") or ():
+        click.echo(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
+                   f"{connection['borrowers']} run(s) using it")
+
+
+@main.command(name="persist-stop")
+@report_errors
+def persist_stop() -> None:
+    """End this user's connection keeper: its connections close and their agents on the hosts exit."""
+    from runner.connection.keeper.place import KeeperPlaceError
+    from runner.connection.keeper.start import stop_keeper
+
+    try:
+        stopped = stop_keeper()
+    except KeeperPlaceError as exc:
+        raise UserError(str(exc)) from None
+    click.echo("connection keeper stopped" if stopped else "no connection keeper running")
+
+
 def _load(env: dict[str, str]) -> Config:
     config = load_config(env=env)
     for warning in config.warnings:

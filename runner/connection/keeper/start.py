@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection.keeper import KeeperAddress
-from runner.connection.keeper.place import LOCK_NAME, SOCKET_NAME, boot_id, checked_dir
+from runner.connection.keeper.place import LOCK_NAME, SOCKET_NAME, boot_id, checked_dir, keeper_dir
 from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message, peer_uid
 
 START_TIMEOUT = 15.0
@@ -51,14 +51,20 @@ def _exchange(path: Path, message: dict[str, Any]) -> dict[str, Any] | None:
 
 def keeper_status(directory: Path | None = None) -> dict[str, Any] | None:
     """What the running keeper says of itself (pid, persist, connections), or None when none runs."""
-    directory = checked_dir(directory, create=False)
+    directory = directory or keeper_dir()
+    if not directory.exists():
+        return None
+    checked_dir(directory, create=False)
     hello = _exchange(directory / SOCKET_NAME, {"op": "hello"})
     return hello if hello is not None and _ours(hello) else None
 
 
 def stop_keeper(directory: Path | None = None) -> bool:
     """End the keeper (it closes its connections; their agents exit); False when none was running."""
-    directory = checked_dir(directory, create=False)
+    directory = directory or keeper_dir()
+    if not directory.exists():
+        return False
+    checked_dir(directory, create=False)
     stopped = _exchange(directory / SOCKET_NAME, {"op": "stop"}) is not None
     if stopped:
         _wait_gone(directory)

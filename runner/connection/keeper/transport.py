@@ -14,10 +14,13 @@ import contextlib
 import json
 import logging
 import os
+import sys
 from typing import Any
 
-from runner.connection.keeper import KeeperAddress
+from runner.connection.keeper import KeeperAddress, KeeperChoice
 from runner.connection.keeper.identity import agent_key, connection_key, connection_settings
+from runner.connection.keeper.place import KeeperPlaceError
+from runner.connection.keeper.start import KeeperStartError, ensure_keeper
 from runner.connection.keeper.wire import (
     EXIT,
     RETURN,
@@ -43,6 +46,29 @@ _log = logging.getLogger(__name__)
 # Seconds for the keeper to say it holds an agent for us (it starts one if it has none idle: a process on the
 # host, whose own start is timed by the agent client).
 AGENT_REPLY_TIMEOUT = 30.0
+
+
+class _Found:
+    """This process's keeper, found (or started) by its first SSH connection; None once it could not be."""
+
+    address: KeeperAddress | None = None
+    failed = False
+    lock: asyncio.Lock | None = None
+
+
+async def _keeper(choice: KeeperChoice) -> KeeperAddress | None:
+    if _Found.address is not None or _Found.failed:
+        return _Found.address
+    _Found.lock = _Found.lock or asyncio.Lock()
+    async with _Found.lock:
+        if _Found.address is None and not _Found.failed:
+            try:
+                _Found.address = await asyncio.to_thread(ensure_keeper, choice.persist, choice.directory)
+            except (KeeperPlaceError, KeeperStartError) as exc:
+                _Found.failed = True
+                sys.stderr.write(f"[WARNING]: {exc}; connecting directly, without keeping connections for the "
+                                 "next run\n")
+    return _Found.address
 
 
 async def _open(address: KeeperAddress) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -160,9 +186,10 @@ class KeeperTransport(Transport):
 
     close_ends_processes = True
 
-    def __init__(self, settings: ConnectionSettings, address: KeeperAddress):
+    def __init__(self, settings: ConnectionSettings, choice: KeeperChoice):
         self.settings = settings
-        self.address = address
+        self.choice = choice
+        self.address = KeeperAddress(choice.directory, choice.persist, b"")  # the keeper's, once connected
         self.direct: SSHTransport | None = None
         self.key = ""
         self._files: list[str] = []
@@ -179,9 +206,13 @@ class KeeperTransport(Transport):
         return self.settings.timeout * max(1, self.settings.connect_retries) + 30
 
     async def connect(self) -> None:
-        self.key, self._files = connection_key(self.settings, self.address.salt)
+        address = await _keeper(self.choice)
         try:
-            reader, writer = await _open(self.address)
+            if address is None:
+                raise ConnectionRefusedError("no keeper")
+            self.address = address
+            self.key, self._files = connection_key(self.settings, address.salt)
+            reader, writer = await _open(address)
             reply = await _ask(reader, writer, self._connect_message("connect"), self._connect_timeout())
         except (OSError, ConnectionError, TimeoutError) as exc:
             # The keeper went since the run started (killed, expired): connect as if there were none.
