@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     directory = config.stash.get(_RUNTIME_DIR, None)
     if directory:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def keeper_runtime(request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A runtime directory (0700) of the test's own for a keeper: ``XDG_RUNTIME_DIR`` of the runs that keep
+    connections. Any keeper serving there is ended with the test."""
+    root = request.config.stash[_RUNTIME_DIR]
+    directory = Path(tempfile.mkdtemp(prefix="keeper-", dir=root))
+    try:
+        yield directory
+    finally:
+        for pid in keepers_under(str(directory)):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
