@@ -2,7 +2,8 @@
 
     python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--ours-forks F] [--keep-env]
 
-For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
+For each runner: the median wall time of the first (changing, cold) run, and of the second (idempotent) run warm
+(right after the first, with what the runner keeps between runs) and cold (after ending it), the
 controller's CPU time and peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
 ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
 (the test hosts are namespaces). See bench/README.md.
@@ -43,22 +44,35 @@ def timed_run(runner: Runner, hosts: HostSet, logs: Path, label: str) -> tuple[M
 def bench_runner(runner: Runner, hosts: HostSet, runs: int, logs: Path) -> RunnerResults:
     runner.prepare()
     results = RunnerResults(runner.name, runner.version(), len(hosts), smaller_hosts=len(hosts) // 2)
-    for repetition in range(1, runs + 1):
-        hosts.remove_paths([runner.target_dir])
-        measurement, changes = timed_run(runner, hosts, logs, f"first-{repetition}")
-        results.first.append(measurement)
-        results.first_changes.append(changes)
-        measurement, changes = timed_run(runner, hosts, logs, f"second-{repetition}")
-        results.second.append(measurement)
-        results.second_changes.append(changes)
-        print(f"  {runner.name} run {repetition}/{runs}: first {results.first[-1].seconds:.2f} s, "
-              f"second {results.second[-1].seconds:.2f} s", flush=True)
-    if results.smaller_hosts:
-        fewer = hosts.first(results.smaller_hosts)
+    try:
         for repetition in range(1, runs + 1):
+            # cold: nothing kept from an earlier run; then warm: what the first run kept (ControlPersist masters,
+            # our keeper's connections and agents); then the same idempotent run cold again
+            runner.forget_connections()
             hosts.remove_paths([runner.target_dir])
-            results.smaller_first.append(timed_run(runner, fewer, logs, f"first-{repetition}")[0])
-        print(f"  {runner.name} on {len(fewer)} hosts: first {results.smaller_first[-1].seconds:.2f} s", flush=True)
+            measurement, changes = timed_run(runner, hosts, logs, f"first-{repetition}")
+            results.first.append(measurement)
+            results.first_changes.append(changes)
+            measurement, changes = timed_run(runner, hosts, logs, f"second-{repetition}")
+            results.second.append(measurement)
+            results.second_changes.append(changes)
+            if runner.keeps_connections:
+                runner.forget_connections()
+                measurement = timed_run(runner, hosts, logs, f"second-cold-{repetition}")[0]
+            results.second_cold.append(measurement)
+            print(f"  {runner.name} run {repetition}/{runs}: first (cold) {results.first[-1].seconds:.2f} s, "
+                  f"second warm {results.second[-1].seconds:.2f} s, second cold "
+                  f"{results.second_cold[-1].seconds:.2f} s", flush=True)
+        if results.smaller_hosts:
+            fewer = hosts.first(results.smaller_hosts)
+            for repetition in range(1, runs + 1):
+                runner.forget_connections()
+                hosts.remove_paths([runner.target_dir])
+                results.smaller_first.append(timed_run(runner, fewer, logs, f"first-{repetition}")[0])
+            print(f"  {runner.name} on {len(fewer)} hosts: first {results.smaller_first[-1].seconds:.2f} s",
+                  flush=True)
+    finally:
+        runner.forget_connections()  # nothing of the benchmark's outlives it
     return results
 
 
