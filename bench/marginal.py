@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hosts import HostSet
+from hosts import HostSet, add_env_arguments
 from measure import Measurement, measure
 from runners import OursRunner
 
@@ -40,6 +40,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tasks", type=int, default=10, help="tasks the longer playbook adds (default 10)")
     parser.add_argument("--runs", type=int, default=5, help="repetitions of each playbook (default 5)")
     parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    add_env_arguments(parser)
     parser.add_argument("--direct", action="store_true",
                         help="connect directly (persist 0), not through the connection keeper: every run connects "
                              "and starts its agents, and tasks talk to them without the keeper's relay")
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> int:
     if min(arguments.hosts, arguments.tasks, arguments.runs) < 1:
         parser.error("--hosts, --tasks and --runs must be at least 1")
 
-    env, hosts = HostSet.start(arguments.hosts)
+    env, hosts = HostSet.start(arguments.hosts, arguments.env_name, arguments.base_address)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-marginal-") as scratch:
             work = Path(scratch)

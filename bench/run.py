@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from hosts import HostSet
+from hosts import HostSet, add_env_arguments
 from measure import Measurement, measure
 from report import RunnerResults, describe_machine, machine, table, write_json
 from runners import RUNNERS, Runner
@@ -91,6 +91,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="worker processes for this runner (default: one per host, as the others get); each "
                              "worker serves its share of the hosts concurrently, so the CPU count suits it")
     parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    add_env_arguments(parser)
     arguments = parser.parse_args(argv)
     arguments.only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     unknown = [name for name in arguments.only if name not in RUNNERS]
@@ -109,7 +110,7 @@ def main(argv: list[str]) -> int:
     at_start = machine()
     print(describe_machine(at_start), flush=True)
     print(f"starting {arguments.hosts} local test hosts", flush=True)
-    env, hosts = HostSet.start(arguments.hosts)
+    env, hosts = HostSet.start(arguments.hosts, arguments.env_name, arguments.base_address)
     results: list[RunnerResults] = []
     try:
         for name in arguments.only:

@@ -144,6 +144,9 @@ class AnsibleRunner(Runner):
         )
         return config
 
+    def prepare(self) -> None:
+        tool_command(self.name)  # installed before anything is timed (and before its version is asked)
+
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
         config = self._config(self.forks(hosts), hosts.known_hosts)
@@ -166,6 +169,9 @@ class PyinfraRunner(Runner):
 
     name = "pyinfra"
     keeps_connections = False  # every run connects afresh: its second run is its warm one and its cold one
+
+    def prepare(self) -> None:
+        tool_command(self.name)  # installed before anything is timed (and before its version is asked)
 
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_pyinfra_inventory(self.workdir / f"inventory_{len(hosts)}.py")

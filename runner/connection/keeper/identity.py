@@ -73,6 +73,7 @@ def decisive_files(settings: ConnectionSettings) -> list[str]:
 def connection_key(settings: ConnectionSettings, salt: bytes) -> tuple[str, list[str]]:
     """The key of the connection ``settings`` make, and the files it depends on."""
     values = connection_settings(settings)
+    del values["name"]  # two inventory names of one place share its connection
     values["password"] = secret_digest(settings.password, salt)
     files = decisive_files(settings)
     values["files"] = [fingerprint(path) for path in files]
