@@ -138,9 +138,12 @@ class Keeper:
     async def _expire(self) -> None:
         while True:
             await asyncio.sleep(CHECK_INTERVAL)
+            # Every kept connection's files, each read once however many connections share it (with a hundred
+            # hosts, the same key and known_hosts are most of them).
+            paths = sorted({path for entry in self.connections.values() for path in entry.files})
+            now = dict(zip(paths, await asyncio.to_thread(_fingerprints, paths), strict=True))
             for key, entry in list(self.connections.items()):
-                if entry.transport.is_closed() or not await asyncio.to_thread(
-                        _unchanged, entry.files, entry.fingerprints):
+                if entry.transport.is_closed() or [now[path] for path in entry.files] != entry.fingerprints:
                     self._drop(key)
             if self.clients == 0 and time.monotonic() - self.last_used >= self.persist:
                 _log.info("idle for %.0f s: ending", self.persist)
@@ -356,10 +359,6 @@ def _fingerprints(files: list[str]) -> list[list[Any]]:
     from runner.connection.keeper.identity import fingerprint
 
     return [fingerprint(path) for path in files]
-
-
-def _unchanged(files: list[str], fingerprints: list[list[Any]]) -> bool:
-    return _fingerprints(files) == fingerprints
 
 
 def _version() -> str:

@@ -90,9 +90,5 @@ def agent_key(settings: ConnectionSettings, become: BecomeSettings | None, salt:
     return _digest(values)
 
 
-def files_unchanged(files: list[str], fingerprints: list[list[Any]]) -> bool:
-    return [fingerprint(path) for path in files] == fingerprints
-
-
 def _digest(values: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()
