@@ -1,6 +1,7 @@
 """The connection keeper on test hosts of this module's own (env "keeper", 127.0.0.30-31): a second run reuses the
-first run's connections and agents (the hosts' sshd logs one login), a changed setting or key file gets a new
-connection, a killed keeper or a restarted host is recovered without error, an unsafe socket directory is refused,
+first run's connections and agents (the hosts' sshd logs one login), a changed setting, user or key file gets a
+new connection, become passwords are checked as on a fresh connection (a wrong one fails, the right one's agent
+is lent again), a killed keeper or a restarted host is recovered without error, an unsafe socket directory is refused,
 and idle expiry ends the keeper and its agents on the hosts."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.testenv import TestEnv, unavailable_reason
+from runner.testenv import SUDOPW_PASSWORD, TestEnv, unavailable_reason
 from tests.integration.host_faults import AGENT_COMMAND, host_processes
 from tests.plugin.keeper import keepers_under
 from tests.support.scripts import script
@@ -32,7 +33,7 @@ PLAYBOOK = textwrap.dedent("""\
         - ping:
         - command: echo hello
           changed_when: false
-        - copy: {content: "kept\\n", dest: /tmp/keeper-test}
+        - copy: {content: "kept\\n", dest: "/tmp/keeper-test-{{ ansible_user }}"}
         - raw: echo raw
           changed_when: false
     """)
@@ -136,6 +137,32 @@ def test_changed_settings_or_key_file_get_a_new_connection(env: TestEnv, keeper_
     _playbook(env, keeper_runtime, playbook, "-b", "--become-method", "su")
     assert _logins(env) == {name: count + 3 for name, count in logins.items()}, "become is the agent's, not the login's"
     assert all(len(now - agents[name]) == 1 for name, now in _agents(env).items()), "becoming gets a new agent"
+
+
+def test_another_user_gets_a_new_connection(env: TestEnv, keeper_runtime: Path, playbook: Path) -> None:
+    _playbook(env, keeper_runtime, playbook)
+    logins = _logins(env)
+    for _ in range(2):
+        _playbook(env, keeper_runtime, playbook, "-e", "ansible_user=deploy")
+        assert _logins(env) == {name: count + 1 for name, count in logins.items()}
+
+
+def test_become_passwords_are_checked_as_on_a_fresh_connection(env: TestEnv, keeper_runtime: Path) -> None:
+    def adhoc(*args: str) -> subprocess.CompletedProcess[str]:
+        return _run(env, keeper_runtime, [script("provisioning"), "kp1", "-e", "ansible_user=sudopw", *args])
+
+    right = ("-b", "-e", f"ansible_become_password={SUDOPW_PASSWORD}")
+    assert adhoc("-m", "raw", "-a", "sudo -K").returncode == 0  # sudo forgets a recent password: it must ask
+    first = adhoc("-a", "id -un", *right)
+    assert first.returncode == 0 and first.stdout.endswith("root\n"), first.stdout + first.stderr
+    agents = _agents(env)["kp1"]
+    wrong = adhoc("-a", "id -un", "-b", "-e", "ansible_become_password=nope")
+    assert wrong.returncode == 2 and "Incorrect sudo password" in wrong.stdout, wrong.stdout
+    missing = adhoc("-a", "id -un", "-b")
+    assert missing.returncode == 2 and "Missing sudo password" in missing.stdout, missing.stdout
+    again = adhoc("-a", "id -un", *right)
+    assert again.returncode == 0 and again.stdout.endswith("root\n"), again.stdout + again.stderr
+    assert agents <= _agents(env)["kp1"], "the agent started with the right password is kept and lent again"
 
 
 def test_a_killed_keeper_is_replaced(env: TestEnv, keeper_runtime: Path, playbook: Path) -> None:
