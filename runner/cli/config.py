@@ -75,20 +75,10 @@ def view(env: dict[str, str]) -> None:
 @report_errors
 def persist_status() -> None:
     """This user's connection keeper: its pid, idle time limit and the connections it holds."""
-    from runner.connection.keeper.place import KeeperPlaceError, keeper_dir
-    from runner.connection.keeper.start import keeper_status
+    from runner.cli.keeper import keeper_lines
 
-    try:
-        status = keeper_status()
-    except KeeperPlaceError as exc:
-        raise UserError(str(exc)) from None
-    if status is None:
-        click.echo(f"no connection keeper running (socket directory {keeper_dir()})")
-        return
-    click.echo(f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s")
-    for connection in status.get("connections") or ():
-        click.echo(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
-                   f"{connection['borrowers']} run(s) using it")
+    for line in keeper_lines():
+        click.echo(line)
 
 
 @main.command(name="persist-stop")
