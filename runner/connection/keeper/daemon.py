@@ -27,7 +27,7 @@ import signal
 import socket
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -240,6 +240,8 @@ class Keeper:
                     return {"error": str(exc), "kind": "argument"}, None
                 except ConnectionFailure as exc:
                     return {"error": str(exc), "kind": "unreachable"}, None
+                # The password has done its work: a new connection comes with a run's settings, never from these.
+                transport.settings = replace(settings, password=None)
                 files = [str(path) for path in message.get("files") or ()]
                 entry = KeptConnection(key, f"{settings.user or ''}@{settings.address}:{settings.port or 22}",
                                        transport, files, await asyncio.to_thread(_fingerprints, files))
