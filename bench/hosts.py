@@ -6,6 +6,7 @@ ansible-playbook and provisioning-playbook, and a Python inventory for pyinfra.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import shlex
 from dataclasses import dataclass
@@ -32,8 +33,8 @@ class HostSet:
     known_hosts: Path
 
     @classmethod
-    def start(cls, count: int) -> tuple[TestEnv, HostSet]:
-        env = TestEnv(name=ENV_NAME, count=count, base_address=BASE_ADDRESS)
+    def start(cls, count: int, name: str = ENV_NAME, base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
+        env = TestEnv(name=name, count=count, base_address=base_address)
         started = env.up()
         hosts = cls([(host.name, host.address) for host in started], env.private_key, env.known_hosts)
         hosts.use_stock_shell_startup()
@@ -96,3 +97,10 @@ class HostSet:
             await asyncio.gather(*(run_on(name, address) for name, address in self.hosts))
 
         asyncio.run(run_on_all())
+
+
+def add_env_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--env-name`` and ``--base-address``: hosts apart from another benchmark's on the same machine."""
+    parser.add_argument("--env-name", default=ENV_NAME, help=f"the test env's name (default {ENV_NAME})")
+    parser.add_argument("--base-address", type=int, default=BASE_ADDRESS, metavar="N",
+                        help=f"the first host's address is 127.0.0.N (default {BASE_ADDRESS})")

@@ -1,12 +1,15 @@
 """The marginal cost of a host-task: what one more task on one more host costs this runner once its start-up,
 connections and agents are paid.
 
-    python3 bench/marginal.py [--hosts 20] [--tasks 10] [--runs 5] [--keep-env]
+    python3 bench/marginal.py [--hosts 20] [--tasks 10] [--runs 5] [--direct] [--keep-env]
 
 Runs a playbook of one task and one of 1 + TASKS tasks (each ``command: echo N``, the same on every host)
 against the same hosts, alternately, RUNS times each; the slope between their median wall times, divided by
 TASKS x HOSTS, is the marginal cost. It includes what the hosts spend on each task (their sshd and agent share
 the machine's CPUs), and so does the controller-CPU slope printed beside it, which leaves the hosts out.
+
+By default the runs keep their connections in the connection keeper, so each task's frames pass through its
+relay (and the keeper's CPU is not the controller's); ``--direct`` measures the direct channel instead.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hosts import HostSet
+from hosts import HostSet, add_env_arguments
 from measure import Measurement, measure
 from runners import OursRunner
 
@@ -37,11 +40,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tasks", type=int, default=10, help="tasks the longer playbook adds (default 10)")
     parser.add_argument("--runs", type=int, default=5, help="repetitions of each playbook (default 5)")
     parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    add_env_arguments(parser)
+    parser.add_argument("--direct", action="store_true",
+                        help="connect directly (persist 0), not through the connection keeper: every run connects "
+                             "and starts its agents, and tasks talk to them without the keeper's relay")
     arguments = parser.parse_args(argv)
     if min(arguments.hosts, arguments.tasks, arguments.runs) < 1:
         parser.error("--hosts, --tasks and --runs must be at least 1")
 
-    env, hosts = HostSet.start(arguments.hosts)
+    env, hosts = HostSet.start(arguments.hosts, arguments.env_name, arguments.base_address)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-marginal-") as scratch:
             work = Path(scratch)
@@ -49,14 +56,18 @@ def main(argv: list[str]) -> int:
             runner.prepare()
             short, long = echo_playbook(work, 1), echo_playbook(work, 1 + arguments.tasks)
             times: dict[Path, list[Measurement]] = {short: [], long: []}
-            for _ in range(arguments.runs):
-                for playbook in (short, long):
-                    invocation = runner.invocation(hosts, playbook)
-                    measurement = measure(invocation.argv, work / "run.log", env=invocation.env, cwd=invocation.cwd)
-                    if measurement.exit_code != 0:
-                        print((work / "run.log").read_text(errors="replace")[-3000:])
-                        return 1
-                    times[playbook].append(measurement)
+            try:
+                for _ in range(arguments.runs):
+                    for playbook in (short, long):
+                        invocation = runner.invocation(hosts, playbook)
+                        environment = {**invocation.env, **({"PROVISIONING_PERSIST": "0"} if arguments.direct else {})}
+                        measurement = measure(invocation.argv, work / "run.log", env=environment, cwd=invocation.cwd)
+                        if measurement.exit_code != 0:
+                            print((work / "run.log").read_text(errors="replace")[-3000:])
+                            return 1
+                        times[playbook].append(measurement)
+            finally:
+                runner.forget_connections()  # the keeper that held the connections between the runs
     finally:
         if not arguments.keep_env:
             env.down()

@@ -2,7 +2,8 @@
 
     python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--ours-forks F] [--keep-env]
 
-For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
+For each runner: the median wall time of the first (changing, cold) run, and of the second (idempotent) run warm
+(right after the first, with what the runner keeps between runs) and cold (after ending it), the
 controller's CPU time and peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
 ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
 (the test hosts are namespaces). See bench/README.md.
@@ -15,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from hosts import HostSet
+from hosts import HostSet, add_env_arguments
 from measure import Measurement, measure
 from report import RunnerResults, describe_machine, machine, table, write_json
 from runners import RUNNERS, Runner
@@ -43,22 +44,35 @@ def timed_run(runner: Runner, hosts: HostSet, logs: Path, label: str) -> tuple[M
 def bench_runner(runner: Runner, hosts: HostSet, runs: int, logs: Path) -> RunnerResults:
     runner.prepare()
     results = RunnerResults(runner.name, runner.version(), len(hosts), smaller_hosts=len(hosts) // 2)
-    for repetition in range(1, runs + 1):
-        hosts.remove_paths([runner.target_dir])
-        measurement, changes = timed_run(runner, hosts, logs, f"first-{repetition}")
-        results.first.append(measurement)
-        results.first_changes.append(changes)
-        measurement, changes = timed_run(runner, hosts, logs, f"second-{repetition}")
-        results.second.append(measurement)
-        results.second_changes.append(changes)
-        print(f"  {runner.name} run {repetition}/{runs}: first {results.first[-1].seconds:.2f} s, "
-              f"second {results.second[-1].seconds:.2f} s", flush=True)
-    if results.smaller_hosts:
-        fewer = hosts.first(results.smaller_hosts)
+    try:
         for repetition in range(1, runs + 1):
+            # cold: nothing kept from an earlier run; then warm: what the first run kept (ControlPersist masters,
+            # our keeper's connections and agents); then the same idempotent run cold again
+            runner.forget_connections()
             hosts.remove_paths([runner.target_dir])
-            results.smaller_first.append(timed_run(runner, fewer, logs, f"first-{repetition}")[0])
-        print(f"  {runner.name} on {len(fewer)} hosts: first {results.smaller_first[-1].seconds:.2f} s", flush=True)
+            measurement, changes = timed_run(runner, hosts, logs, f"first-{repetition}")
+            results.first.append(measurement)
+            results.first_changes.append(changes)
+            measurement, changes = timed_run(runner, hosts, logs, f"second-{repetition}")
+            results.second.append(measurement)
+            results.second_changes.append(changes)
+            if runner.keeps_connections:
+                runner.forget_connections()
+                measurement = timed_run(runner, hosts, logs, f"second-cold-{repetition}")[0]
+            results.second_cold.append(measurement)
+            print(f"  {runner.name} run {repetition}/{runs}: first (cold) {results.first[-1].seconds:.2f} s, "
+                  f"second warm {results.second[-1].seconds:.2f} s, second cold "
+                  f"{results.second_cold[-1].seconds:.2f} s", flush=True)
+        if results.smaller_hosts:
+            fewer = hosts.first(results.smaller_hosts)
+            for repetition in range(1, runs + 1):
+                runner.forget_connections()
+                hosts.remove_paths([runner.target_dir])
+                results.smaller_first.append(timed_run(runner, fewer, logs, f"first-{repetition}")[0])
+            print(f"  {runner.name} on {len(fewer)} hosts: first {results.smaller_first[-1].seconds:.2f} s",
+                  flush=True)
+    finally:
+        runner.forget_connections()  # nothing of the benchmark's outlives it
     return results
 
 
@@ -77,6 +91,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="worker processes for this runner (default: one per host, as the others get); each "
                              "worker serves its share of the hosts concurrently, so the CPU count suits it")
     parser.add_argument("--keep-env", action="store_true", help="leave the test hosts running afterwards")
+    add_env_arguments(parser)
     arguments = parser.parse_args(argv)
     arguments.only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     unknown = [name for name in arguments.only if name not in RUNNERS]
@@ -95,7 +110,7 @@ def main(argv: list[str]) -> int:
     at_start = machine()
     print(describe_machine(at_start), flush=True)
     print(f"starting {arguments.hosts} local test hosts", flush=True)
-    env, hosts = HostSet.start(arguments.hosts)
+    env, hosts = HostSet.start(arguments.hosts, arguments.env_name, arguments.base_address)
     results: list[RunnerResults] = []
     try:
         for name in arguments.only:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -51,8 +52,14 @@ class Runner(ABC):
         """Where on each host this runner's workload works; removed before each first run."""
         return f"/tmp/bench-{self.name}"
 
+    # Whether the runner keeps connections between runs (a warm run differs from a cold one).
+    keeps_connections = True
+
     def prepare(self) -> None:  # noqa: B027 - most runners need nothing
         """Bring the runner to the state a user's installation is in, before anything is timed."""
+
+    def forget_connections(self) -> None:  # noqa: B027 - a runner that keeps nothing has nothing to forget
+        """End what the runner keeps between runs (connections, agents), so the next run is a cold one."""
 
     @abstractmethod
     def invocation(self, hosts: HostSet) -> Invocation:
@@ -89,11 +96,23 @@ class OursRunner(Runner):
 
     def invocation(self, hosts: HostSet, playbook: Path = WORKLOAD) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
-        config = self.workdir / "provisioning.cfg"
-        config.write_text("[defaults]\nstdout_callback = default\n")
         return Invocation([_ours_command("provisioning-playbook"), str(playbook), "-i", str(inventory),
                            "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
-                          self._environment(PROVISIONING_CONFIG=str(config)), self.workdir)
+                          self._ours_environment(), self.workdir)
+
+    def _ours_environment(self) -> dict[str, str]:
+        """An otherwise empty configuration, connections kept 60 s (the default) by a keeper of the benchmark's
+        own: its runtime directory is the runner's, not the user's."""
+        config = self.workdir / "provisioning.cfg"
+        config.write_text("[defaults]\nstdout_callback = default\n")
+        runtime = self.workdir / "run"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        return self._environment(PROVISIONING_CONFIG=str(config), PROVISIONING_PERSIST="60",
+                                 XDG_RUNTIME_DIR=str(runtime))
+
+    def forget_connections(self) -> None:
+        subprocess.run([_ours_command("provisioning-config"), "persist-stop"], env=self._ours_environment(),
+                       capture_output=True, check=False, timeout=60)
 
     def version(self) -> str:
         from importlib.metadata import version
@@ -125,6 +144,9 @@ class AnsibleRunner(Runner):
         )
         return config
 
+    def prepare(self) -> None:
+        tool_command(self.name)  # installed before anything is timed (and before its version is asked)
+
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
         config = self._config(self.forks(hosts), hosts.known_hosts)
@@ -135,11 +157,21 @@ class AnsibleRunner(Runner):
     def version(self) -> str:
         return "ansible-core " + tool_version("ansible")
 
+    def forget_connections(self) -> None:
+        """End the SSH masters ControlPersist keeps (``ssh -O exit`` on each control socket)."""
+        for control in (self.workdir / "cp").glob("*"):
+            subprocess.run(["ssh", "-o", f"ControlPath={control}", "-O", "exit", "bench-host"],
+                           capture_output=True, check=False, timeout=30)
+
 
 class PyinfraRunner(Runner):
     """pyinfra with the same deploy as a Python file, one parallel connection per host."""
 
     name = "pyinfra"
+    keeps_connections = False  # every run connects afresh: its second run is its warm one and its cold one
+
+    def prepare(self) -> None:
+        tool_command(self.name)  # installed before anything is timed (and before its version is asked)
 
     def invocation(self, hosts: HostSet) -> Invocation:
         inventory = hosts.write_pyinfra_inventory(self.workdir / f"inventory_{len(hosts)}.py")

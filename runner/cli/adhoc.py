@@ -11,6 +11,7 @@ import click
 from runner.callbacks.adhoc import AdhocDisplay
 from runner.callbacks.tree import ResultTree
 from runner.cli.common import Command, report_errors
+from runner.cli.keeper import keep_connections
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
 from runner.errors import ExitCode, OptionError
 from runner.module_index import ModuleIndex
@@ -90,6 +91,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    collections_path=project.collections_path,
                    background=background, poll=poll, timeout=task_timeout or None,
                    verbosity=options["verbosity"])
+    keep_connections(config)
     from runner.callbacks.adhoc_events import AdhocEvents
     from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor

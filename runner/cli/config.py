@@ -71,6 +71,30 @@ def view(env: dict[str, str]) -> None:
     click.echo(config.path.read_text(encoding="utf-8"), nl=False)
 
 
+@main.command(name="persist-status")
+@report_errors
+def persist_status() -> None:
+    """This user's connection keeper: its pid, idle time limit and the connections it holds."""
+    from runner.cli.keeper import keeper_lines
+
+    for line in keeper_lines():
+        click.echo(line)
+
+
+@main.command(name="persist-stop")
+@report_errors
+def persist_stop() -> None:
+    """End this user's connection keeper: its connections close and their agents on the hosts exit."""
+    from runner.connection.keeper.place import KeeperPlaceError
+    from runner.connection.keeper.start import stop_keeper
+
+    try:
+        stopped = stop_keeper()
+    except KeeperPlaceError as exc:
+        raise UserError(str(exc)) from None
+    click.echo("connection keeper stopped" if stopped else "no connection keeper running")
+
+
 def _load(env: dict[str, str]) -> Config:
     config = load_config(env=env)
     for warning in config.warnings:

@@ -11,6 +11,7 @@ from typing import Any
 
 from runner.callbacks import Callbacks, make_callbacks
 from runner.callbacks.base import Callback, TaskInfo
+from runner.cli.keeper import keep_connections
 from runner.cli.options import connection_defaults
 from runner.cli.project import Project
 from runner.cli.recording import plan_recorder
@@ -50,6 +51,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              force_handlers=force_handlers,
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
+    keep_connections(project.config)
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task, step=step)

@@ -194,6 +194,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("ssh_keepalive_count_max", "ssh_connection", "int", None,
       "Unanswered keepalive probes after which a host is unreachable; unset: ServerAliveCountMax of the OpenSSH "
       "configuration, else 3.", minimum=1),
+    S("persist", "ssh_connection", "float", 60,
+      "Seconds an idle SSH connection and its agents are kept for the next run by this user's connection keeper "
+      "(as OpenSSH's ControlPersist); 0: no keeper, every run connects anew.", minimum=0),
     S("pipelining", "ssh_connection", "bool", True, "Accepted for compatibility: the agent always pipelines.",
       also=("connection.pipelining",), ansible_env=("ANSIBLE_PIPELINING", "ANSIBLE_SSH_PIPELINING"),
       unsupported=(U("the agent always pipelines: modules run in one persistent process per host, "

@@ -72,7 +72,15 @@ class AgentClient:
         if _log.isEnabledFor(VERBOSE):
             escalation = f" as {become.user} via {become.method}" if become is not None else ""
             _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "python3 (first found)", escalation)
-        process = await transport.start(command)
+        process = await transport.start_agent(command, become)
+        if process.adopted:
+            adopted = await cls._adopt(process, host, address, timeout)
+            if adopted is not None:
+                return adopted
+            # The kept agent did not answer (its host restarted, its connection died unnoticed): start afresh on
+            # a new connection, as the first run did.
+            await transport.reset()
+            process = await transport.start_agent(command, become, fresh=True)
         client = cls(host, process, address)
         try:
             await asyncio.wait_for(client._handshake(become, marker, prompt, interpreter), timeout)
@@ -89,6 +97,24 @@ class AgentClient:
             _log.debug("<%s> AGENT started in %s: Python %s at %s, pid %s, uid %s, as %s", client.address,
                        milliseconds(time.perf_counter() - started), version, info.get("executable", "?"),
                        info.get("pid", "?"), info.get("uid", "?"), user)
+        return client
+
+    @classmethod
+    async def _adopt(cls, process: RemoteProcess, host: str, address: str | None, timeout: float
+                     ) -> AgentClient | None:
+        """An agent already running (lent by the keeper), checked with a ``hello``; None when it does not answer."""
+        client = cls(host, process, address)
+        client.loaded = dict(process.loaded)
+        client._stderr_task = asyncio.ensure_future(client._drain_stderr())
+        try:
+            client.info = await asyncio.wait_for(client.request({"op": "hello"}), timeout)
+        except (ConnectionFailure, TimeoutError):
+            client.abort()
+            return None
+        if _log.isEnabledFor(DEBUG):
+            _log.debug("<%s> AGENT reused from the connection keeper: pid %s, uid %s, %d module%s loaded",
+                       client.address, client.info.get("pid", "?"), client.info.get("uid", "?"),
+                       len(client.loaded), "" if len(client.loaded) == 1 else "s")
         return client
 
     async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
@@ -336,7 +362,12 @@ class AgentClient:
                 return header, b"".join(chunks)
 
     def release(self) -> None:
-        """Tell the agent to end (it removes its temp files and exits), without waiting for it to have done so."""
+        """Tell the agent to end (it removes its temp files and exits), without waiting for it to have done so;
+        an agent kept between runs is handed back instead, idle, with the modules it holds."""
+        if not self.dead and self.process.give_back(self.loaded):
+            if self._stderr_task is not None:
+                self._stderr_task.cancel()
+            return
         try:
             self.process.write(encode_frame({"op": "exit"}))
             self.process.close_stdin()

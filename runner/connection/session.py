@@ -14,6 +14,7 @@ from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.keeper import keeper_in_use
 from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
@@ -33,6 +34,11 @@ def make_transport(settings: ConnectionSettings) -> Transport:
     if settings.connection == "local":
         return LocalTransport()
     if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
+        keeper = keeper_in_use()
+        if keeper is not None:
+            from runner.connection.keeper.transport import KeeperTransport
+
+            return KeeperTransport(settings, keeper)
         return SSHTransport(settings)
     raise ConnectionFailure(f"unknown connection type '{settings.connection}' (expected ssh or local)")
 

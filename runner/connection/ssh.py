@@ -94,6 +94,13 @@ class SSHProcess(RemoteProcess):
         except (OSError, asyncssh.Error) as exc:
             raise self.lost(exc) from None
 
+    async def read_some(self, size: int) -> bytes:
+        """Up to ``size`` bytes of stdout as they come, b'' at its end (what a relay forwards)."""
+        try:
+            return await self.process.stdout.read(size)
+        except (OSError, asyncssh.Error) as exc:
+            raise self.lost(exc) from None
+
     async def read_stderr(self, size: int = 4096) -> bytes:
         try:
             return await self.process.stderr.read(size)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from runner.errors import ConnectionFailure
+
+if TYPE_CHECKING:
+    from runner.connection.settings import BecomeSettings
 
 
 class TransportLost(ConnectionFailure):
@@ -21,6 +25,11 @@ class CommandResult:
 
 class RemoteProcess(ABC):
     """A process on the host with binary stdin/stdout/stderr: the agent, or the shell wrapping it."""
+
+    # An agent lent by the connection keeper that is already running (``adopted``) skips the start-up handshake,
+    # and holds the modules in ``loaded`` (name -> hash).
+    adopted = False
+    loaded: dict[str, str] = {}
 
     @abstractmethod
     def write(self, data: bytes) -> None: ...
@@ -46,6 +55,11 @@ class RemoteProcess(ABC):
     @abstractmethod
     def close_stdin(self) -> None: ...
 
+    def give_back(self, loaded: dict[str, str]) -> bool:
+        """Hand an idle agent back to whoever keeps it for the next run, holding the modules ``loaded``; False
+        when nobody keeps it (then it is told to exit)."""
+        return False
+
 
 class Transport(ABC):
     """One connection to one host, opened once and reused for every task of the run."""
@@ -59,6 +73,16 @@ class Transport(ABC):
 
     @abstractmethod
     async def start(self, command: str) -> RemoteProcess: ...
+
+    async def start_agent(self, command: str, become: BecomeSettings | None, *, fresh: bool = False
+                          ) -> RemoteProcess:
+        """The agent's process: started with ``command``, or, where agents outlive runs, an idle one started
+        earlier for the same settings and ``become`` (``fresh``: never that)."""
+        return await self.start(command)
+
+    async def reset(self) -> None:
+        """A reused connection stopped answering: replace it (only a kept connection can be reused)."""
+        return None
 
     @abstractmethod
     async def run(self, command: str, stdin: bytes | None = None, timeout: float | None = None) -> CommandResult:

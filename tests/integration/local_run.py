@@ -29,6 +29,8 @@ def run_command(project: Path, command: str, *args: str, **env: str) -> subproce
     variables left out, ``env`` added), colour forced on as on a terminal."""
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith(("PROVISIONING_", "ANSIBLE_")) and key != "NO_COLOR"}
-    environment.update({"PROVISIONING_FORCE_COLOR": "1", **env})
+    # The suite's choice stays: no connection keeper unless a test asks for one.
+    environment.update({"PROVISIONING_FORCE_COLOR": "1",
+                        "PROVISIONING_PERSIST": os.environ.get("PROVISIONING_PERSIST", "0"), **env})
     return subprocess.run([script(command), *args], cwd=project, capture_output=True, text=True,
                           env=environment, timeout=300)

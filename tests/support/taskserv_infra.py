@@ -49,4 +49,6 @@ def write_infra(directory: Path, state_dir: Path, base: int = 150, text: str = I
 def environment() -> dict[str, str]:
     """The environment the commands run with: the tests' configuration, nothing of the developer's."""
     kept = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
-    return {**kept, "PROVISIONING_CONFIG": str(CONFIG)}
+    # The suite's choice stays: no connection keeper unless a test asks for one.
+    return {**kept, "PROVISIONING_CONFIG": str(CONFIG),
+            "PROVISIONING_PERSIST": os.environ.get("PROVISIONING_PERSIST", "0")}

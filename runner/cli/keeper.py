@@ -1,0 +1,45 @@
+"""The commands' side of the connection keeper: whether a run keeps its connections, decided before its workers
+fork."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.cli.project import warn
+
+
+def keep_connections(config: Any) -> None:
+    """Route the run's SSH connections through this user's keeper (started by the first of them if none runs)
+    when ``persist`` is on. A socket directory that is not safe is warned about, and the run connects
+    directly."""
+    from runner.connection.keeper import KeeperChoice, use_keeper
+
+    persist = float(config.persist or 0)
+    if persist <= 0:
+        use_keeper(None)
+        return
+    from runner.connection.keeper.place import KeeperPlaceError, checked_dir
+
+    try:
+        use_keeper(KeeperChoice(checked_dir(), persist))
+    except KeeperPlaceError as exc:
+        warn(f"{exc}; connecting directly, without keeping connections for the next run")
+        use_keeper(None)
+
+
+def keeper_lines() -> list[str]:
+    """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds."""
+    from runner.connection.keeper.place import KeeperPlaceError, keeper_dir
+    from runner.connection.keeper.start import keeper_status
+    from runner.errors import UserError
+
+    try:
+        status = keeper_status()
+    except KeeperPlaceError as exc:
+        raise UserError(str(exc)) from None
+    if status is None:
+        return [f"no connection keeper running (socket directory {keeper_dir()})"]
+    lines = [f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s"]
+    lines.extend(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
+                 f"{connection['borrowers']} run(s) using it" for connection in status.get("connections") or ())
+    return lines

@@ -1,0 +1,125 @@
+"""Finding this user's keeper, starting one when none answers, asking what it holds, and stopping it.
+
+These run in the controller (and in ``provisioning-config``), with plain blocking sockets: a few exchanges before
+the run's event loop exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from runner.connection.keeper import KeeperAddress
+from runner.connection.keeper.place import LOCK_NAME, SOCKET_NAME, boot_id, checked_dir, keeper_dir
+from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message, peer_uid
+
+START_TIMEOUT = 15.0
+ANSWER_TIMEOUT = 5.0
+
+
+class KeeperStartError(Exception):
+    """The keeper could not be started (the run then connects directly)."""
+
+
+def _exchange(path: Path, message: dict[str, Any]) -> dict[str, Any] | None:
+    """One request to the keeper at ``path`` and its reply; None when nothing of this user answers there."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(ANSWER_TIMEOUT)
+            sock.connect(str(path))
+            if peer_uid(sock) != os.getuid():
+                return None
+            sock.sendall(encode_message(message))
+            reader = sock.makefile("rb")
+            head = reader.read(MESSAGE_HEADER.size)
+            if len(head) < MESSAGE_HEADER.size:
+                return None
+            import json
+
+            reply = json.loads(reader.read(MESSAGE_HEADER.unpack(head)[0]))
+    except (OSError, ValueError):
+        return None
+    return reply if isinstance(reply, dict) else None
+
+
+def keeper_status(directory: Path | None = None) -> dict[str, Any] | None:
+    """What the running keeper says of itself (pid, persist, connections), or None when none runs."""
+    directory = directory or keeper_dir()
+    if not directory.exists():
+        return None
+    checked_dir(directory, create=False)
+    hello = _exchange(directory / SOCKET_NAME, {"op": "hello"})
+    return hello if hello is not None and _ours(hello) else None
+
+
+def stop_keeper(directory: Path | None = None) -> bool:
+    """End the keeper (it closes its connections; their agents exit); False when none was running."""
+    directory = directory or keeper_dir()
+    if not directory.exists():
+        return False
+    checked_dir(directory, create=False)
+    stopped = _exchange(directory / SOCKET_NAME, {"op": "stop"}) is not None
+    if stopped:
+        _wait_gone(directory)
+    return stopped
+
+
+def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddress:
+    """The address of this user's keeper, started if none answers. Raises ``KeeperPlaceError`` for an unsafe
+    directory and ``KeeperStartError`` when the keeper does not start."""
+    directory = checked_dir(directory)
+    path = directory / SOCKET_NAME
+    hello = _exchange(path, {"op": "hello", "persist": persist})
+    if hello is not None and not _ours(hello):
+        _exchange(path, {"op": "stop"})  # another build's keeper (the package was upgraded): replace it
+        _wait_gone(directory)
+        hello = None
+    if hello is None:
+        _spawn(directory, persist)
+        hello = _exchange(path, {"op": "hello", "persist": persist})
+        if hello is None or not _ours(hello):
+            raise KeeperStartError(f"the connection keeper did not answer on {path}")
+    return KeeperAddress(path, persist, bytes.fromhex(hello["salt"]))
+
+
+def _ours(hello: dict[str, Any]) -> bool:
+    return (hello.get("version") == build_id() and hello.get("boot_id") == boot_id()
+            and hello.get("uid") == os.getuid() and isinstance(hello.get("salt"), str))
+
+
+def _spawn(directory: Path, persist: float) -> None:
+    """Start the keeper and wait until it listens (it binds its socket before loading what it serves with)."""
+    try:
+        started = subprocess.run([sys.executable, "-m", "runner.connection.keeper.daemon", str(directory),
+                                  str(persist)], stdin=subprocess.DEVNULL, capture_output=True,
+                                 timeout=START_TIMEOUT, check=False, start_new_session=True)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise KeeperStartError(f"the connection keeper did not start: {exc}") from None
+    if started.returncode != 0 or not started.stdout:
+        detail = started.stderr.decode(errors="replace").strip().splitlines()
+        raise KeeperStartError("the connection keeper did not start"
+                               + (f": {detail[-1]}" if detail else f" (exit code {started.returncode})"))
+
+
+def _wait_gone(directory: Path, timeout: float = START_TIMEOUT) -> None:
+    """Wait until no keeper holds the directory's lock (one that was told to stop has closed its connections)."""
+    deadline = time.monotonic() + timeout
+    with contextlib.suppress(OSError):
+        lock = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(lock, fcntl.LOCK_UN)
+                    return
+                except BlockingIOError:
+                    time.sleep(0.05)
+        finally:
+            os.close(lock)

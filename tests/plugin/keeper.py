@@ -1,0 +1,81 @@
+"""The connection keeper in the suite: off for every run unless a test turns it on, and never left behind.
+
+Runs of the suite (in-process, and the commands it starts, which inherit the environment) get
+``PROVISIONING_PERSIST=0`` and a runtime directory of the session's own (``XDG_RUNTIME_DIR``), so a keeper a test
+starts lives there, never in the tester's. At the session's end a keeper still running from that directory is
+stopped and fails the session: a test must end what it started.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+KEEPER_MODULE = "runner.connection.keeper.daemon"
+_RUNTIME_DIR = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["PROVISIONING_PERSIST"] = "0"
+    config.stash[_RUNTIME_DIR] = os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="provisioning-test-run-")
+
+
+def keepers_under(directory: str) -> dict[int, str]:
+    """Keeper processes serving a socket under ``directory``, by pid: their command lines."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        words = [word.decode(errors="replace") for word in argv]
+        if KEEPER_MODULE in words and any(word.startswith(directory) for word in words):
+            found[int(entry.name)] = " ".join(words).strip()
+    return found
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    directory = session.config.stash.get(_RUNTIME_DIR, None)
+    if not directory:
+        return
+    left = keepers_under(directory)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    if left:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"connection keepers left running by the tests (stopped now): {left}", red=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    directory = config.stash.get(_RUNTIME_DIR, None)
+    if directory:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def keeper_runtime(request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A runtime directory (0700) of the test's own for a keeper: ``XDG_RUNTIME_DIR`` of the runs that keep
+    connections. Any keeper serving there is ended with the test."""
+    root = request.config.stash[_RUNTIME_DIR]
+    directory = Path(tempfile.mkdtemp(prefix="keeper-", dir=root))
+    try:
+        yield directory
+    finally:
+        for pid in keepers_under(str(directory)):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
