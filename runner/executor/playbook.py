@@ -19,6 +19,7 @@ from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, Ho
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.executor.pool import WorkerPool
+from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
@@ -56,7 +57,8 @@ class PlayState:
 class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
-                 start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None):
+                 start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
+                 resume: ResumePlan | None = None):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -78,6 +80,10 @@ class PlaybookExecutor:
         # One limit per throttled task node, shared by every call of it: under the free strategy each host runs
         # the task on its own, and the limit must still hold across them.
         self.throttles: dict[int, asyncio.Semaphore] = {}
+        # --resume: what the resumed run left; each host's position in the current play, until it passes it
+        self.resume = resume
+        self.positions: dict[str, HostPosition] = {}
+        self.fragment_base: dict[int, int] = {}  # an included task's id -> the id of its include's first task
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -90,14 +96,28 @@ class PlaybookExecutor:
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
 
         async def plays() -> None:
-            for play in self.plan.plays:
-                if not await self._run_play(play):
+            self._restore_values()
+            for index, play in enumerate(self.plan.plays):
+                if not await self._run_play(play, index):
                     break
 
         self.stopped_by = run_with_workers(self.pool, plays)
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
+
+    def _restore_values(self) -> None:
+        """--resume: the variables hosts had registered and set in the resumed run, given back to every worker
+        (and recorded again, so resuming this run restores them too)."""
+        if self.resume is None:
+            return
+        assert self.pool is not None
+        for host, values in self.resume.values.items():
+            self.pool.broadcast({kind: {host: named} for kind, named in values.items()})
+            self.callbacks.host_values(None, host, values)
+        for host, names in self.resume.hidden.items():
+            self.callbacks.warning(f"{host}: not restored from run {self.resume.run_id}, set by a no_log task: "
+                                   f"{', '.join(names)}")
 
     def exit_code(self) -> int:
         return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.ever_unreachable),
@@ -143,7 +163,7 @@ class PlaybookExecutor:
             index += 1
         return batches
 
-    async def _run_play(self, play: PlanPlay) -> bool:
+    async def _run_play(self, play: PlanPlay, index: int) -> bool:
         """Run one play; False when the run must stop (any_errors_fatal, max_fail_percentage, end of hosts)."""
         skip: frozenset[int] = frozenset()
         if self.start_at_task is not None:
@@ -152,8 +172,17 @@ class PlaybookExecutor:
                 return True  # the task is in a later play: nothing of this one runs
             skip, self.start_at_task = frozenset(before), None
         hosts = self._play_hosts(play)
+        finished: list[str] = []
+        if self.resume is not None:
+            finished = [h for h in hosts if h in self.resume.finished.get(index, set())]
+            hosts = [h for h in hosts if h not in finished]
+            self.positions = dict(self.resume.positions.get(index, {}))
         check = play.check_mode if isinstance(play.check_mode, bool) else self.options.check
         self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, check, play.strategy), hosts)
+        if finished:
+            self.callbacks.play_hosts_done(finished)  # finished in the resumed run: finished in this one too
+            if not hosts:
+                return True
         if not hosts:
             self.callbacks.warning("No hosts matched, nothing to do" if not self.limit else
                                    f"No hosts matched the limit '{self.limit}', nothing to do")
@@ -162,6 +191,8 @@ class PlaybookExecutor:
             self._stats(host)
         for batch in self._batches(play, hosts):
             state = PlayState(play, batch, skip=skip)
+            if self.resume is not None:
+                self._renotify(state, self.resume.notified.get(index, {}))
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
             for section in play.sections:
@@ -169,6 +200,7 @@ class PlaybookExecutor:
                 await self._flush_handlers(state)
                 if state.stop_play:
                     break
+            self.callbacks.play_hosts_done([h for h in batch if h not in state.failed | state.unreachable])
             if (state.failed or state.unreachable) and (
                     play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
                 return False
@@ -176,6 +208,29 @@ class PlaybookExecutor:
                 self.callbacks.no_hosts_remaining()
                 return False
         return True
+
+    @staticmethod
+    def _renotify(state: PlayState, notified: Mapping[str, list[str]]) -> None:
+        """Handlers a host's tasks had notified in the resumed run and that had not run for it yet."""
+        for host in state.batch:
+            for name in notified.get(host, ()):
+                hosts = state.notified.setdefault(name, [])
+                if host not in hosts:
+                    hosts.append(host)
+
+    def _resumes_later(self, host: str, key: Key, node: PlanTask) -> bool:
+        """--resume: whether ``host`` skips this step, being before where it stopped in the resumed run. Fact
+        gathering runs again (facts are the host's now); once the host reaches its position it runs as usual."""
+        position = self.positions.get(host)
+        if position is None or node.kind == "facts":
+            return False
+        stable = stable_key(key, self.fragment_base)
+        if len(stable) < len(position.key) and position.key[:len(stable)] == stable:
+            return False  # the include that holds the position: it runs to bring its tasks back
+        if position.before(stable):
+            return True
+        del self.positions[host]
+        return False
 
     def _over_fail_percentage(self, play: PlanPlay, state: PlayState) -> bool:
         if play.max_fail_percentage is None:
@@ -195,7 +250,9 @@ class PlaybookExecutor:
             self.pool.broadcast({"vars": {host: values}})
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
-                          on_rescue, skip=state.skip)
+                          on_rescue, skip=state.skip,
+                          resumes_later=(lambda key, node: self._resumes_later(host, key, node))
+                          if self.positions else None)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
@@ -212,6 +269,7 @@ class PlaybookExecutor:
         fragment = self.include_compiler(node, target)
         for new in fragment.tasks:
             self.nodes[new.id] = new
+            self.fragment_base[new.id] = fragment.tasks[0].id
         # An included role's handlers join the play's, so its tasks can notify them.
         state.play.handlers.extend(h for h in fragment.handlers if h not in state.play.handlers)
         assert self.pool is not None
@@ -298,7 +356,8 @@ class PlaybookExecutor:
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
-                        diff=node.diff if isinstance(node.diff, bool) else None, uid=".".join(map(str, step.key)))
+                        diff=node.diff if isinstance(node.diff, bool) else None,
+                        uid=".".join(map(str, stable_key(step.key, self.fragment_base))))
 
     def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
@@ -375,6 +434,7 @@ class PlaybookExecutor:
             own = report and "clear_facts" not in updates and all(
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
+        self._record_values(info, result)
         status = result.status
         if report:
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
@@ -390,6 +450,16 @@ class PlaybookExecutor:
                 self.callbacks.include(entry.target, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
+
+    def _record_values(self, info: TaskInfo, result: TaskResult) -> None:
+        """The variables the task set (register, set_fact, include_vars), by host, for the run records."""
+        by_host: dict[str, dict[str, dict[str, Any]]] = {}
+        for kind, values in (("vars", result.vars), ("include_vars", result.include_vars)):
+            for host, named in values.items():
+                if named:
+                    by_host.setdefault(host, {})[kind] = named
+        for host, values in by_host.items():
+            self.callbacks.host_values(info, host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
     async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
