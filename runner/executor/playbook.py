@@ -84,6 +84,7 @@ class PlaybookExecutor:
         self.resume = resume
         self.positions: dict[str, HostPosition] = {}
         self.fragment_base: dict[int, int] = {}  # an included task's id -> the id of its include's first task
+        self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -192,7 +193,7 @@ class PlaybookExecutor:
         for batch in self._batches(play, hosts):
             state = PlayState(play, batch, skip=skip)
             if self.resume is not None:
-                self._renotify(state, self.resume.notified.get(index, {}))
+                self.notified_before = self.resume.notified.get(index, {})
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
             for section in play.sections:
@@ -209,18 +210,10 @@ class PlaybookExecutor:
                 return False
         return True
 
-    @staticmethod
-    def _renotify(state: PlayState, notified: Mapping[str, list[str]]) -> None:
-        """Handlers a host's tasks had notified in the resumed run and that had not run for it yet."""
-        for host in state.batch:
-            for name in notified.get(host, ()):
-                hosts = state.notified.setdefault(name, [])
-                if host not in hosts:
-                    hosts.append(host)
-
-    def _resumes_later(self, host: str, key: Key, node: PlanTask) -> bool:
+    def _resumes_later(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
         """--resume: whether ``host`` skips this step, being before where it stopped in the resumed run. Fact
-        gathering runs again (facts are the host's now); once the host reaches its position it runs as usual."""
+        gathering runs again (facts are the host's now). Once the host reaches its position it runs as usual,
+        with the handlers its earlier tasks had notified notified again (they had not run for it)."""
         position = self.positions.get(host)
         if position is None or node.kind == "facts":
             return False
@@ -230,6 +223,10 @@ class PlaybookExecutor:
         if position.before(stable):
             return True
         del self.positions[host]
+        for name in self.notified_before.get(host, ()):
+            hosts = state.notified.setdefault(name, [])
+            if host not in hosts:
+                hosts.append(host)
         return False
 
     def _over_fail_percentage(self, play: PlanPlay, state: PlayState) -> bool:
@@ -239,7 +236,8 @@ class PlaybookExecutor:
         return failed * 100.0 / len(state.batch) > float(play.max_fail_percentage)
 
     # -- sections -----------------------------------------------------------------------------------------
-    def _walker(self, host: str, state: PlayState) -> HostWalker:
+    def _walker(self, host: str, state: PlayState, *, tasks: bool = True) -> HostWalker:
+        """A host's walk through ``state``'s play: its tasks, or (``tasks`` False) a handler."""
         def on_rescue(node: PlanTask, result: TaskResult) -> None:
             self._stats(host).rescued += 1
             self._stats(host).failed = max(0, self._stats(host).failed - 1)
@@ -251,8 +249,8 @@ class PlaybookExecutor:
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
                           on_rescue, skip=state.skip,
-                          resumes_later=(lambda key, node: self._resumes_later(host, key, node))
-                          if self.positions else None)
+                          resumes_later=(lambda key, node: self._resumes_later(state, host, key, node))
+                          if tasks and host in self.positions else None)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
@@ -482,7 +480,7 @@ class PlaybookExecutor:
                 state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
             hosts = [h for h in hosts if h in allowed]
             if hosts:
-                walks = {host: self._walker(host, state).walk([handler_id]) for host in hosts}
+                walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
                 await self._run_handler(state, walks)
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 
