@@ -87,10 +87,13 @@ class OursRunner(Runner):
         for package in (runner, modules, filter_plugins):
             compileall.compile_dir(Path(package.__file__).parent, quiet=1)
 
+    record_runs = True  # every run is recorded by default: into a database in the work directory here
+
     def invocation(self, hosts: HostSet, playbook: Path = WORKLOAD) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
-        config = self.workdir / "provisioning.cfg"
-        config.write_text("[defaults]\nstdout_callback = default\n")
+        config = self.workdir / f"{self.name}.cfg"
+        records = f"runs_database = {self.workdir / 'runs.db'}\n" if self.record_runs else "record_runs = false\n"
+        config.write_text(f"[defaults]\nstdout_callback = default\n{records}")
         return Invocation([_ours_command("provisioning-playbook"), str(playbook), "-i", str(inventory),
                            "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
                           self._environment(PROVISIONING_CONFIG=str(config)), self.workdir)
@@ -99,6 +102,13 @@ class OursRunner(Runner):
         from importlib.metadata import version
 
         return version("provisioning")
+
+
+class OursUnrecordedRunner(OursRunner):
+    """The same with the run records switched off (``record_runs = false``): what recording costs."""
+
+    name = "ours-unrecorded"
+    record_runs = False
 
 
 class AnsibleRunner(Runner):
@@ -157,7 +167,8 @@ class PyinfraRunner(Runner):
         return 0 if match.group(1) == "-" else int(match.group(1))
 
 
-RUNNERS: dict[str, type[Runner]] = {runner.name: runner for runner in (OursRunner, AnsibleRunner, PyinfraRunner)}
+RUNNERS: dict[str, type[Runner]] = {runner.name: runner for runner in (OursRunner, OursUnrecordedRunner, AnsibleRunner,
+                                                                     PyinfraRunner)}
 
 
 def _ours_command(script: str) -> str:
