@@ -4,9 +4,10 @@
                          [--keep-env]
 
 ``ours`` records its runs (the default, into a database in the work directory); ``ours-unrecorded`` is the same
-with recording off, so the two side by side give what recording costs. For each runner: the median wall time of the first (changing) and the second (idempotent) run, the
-controller's CPU time and peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
-ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
+with recording off, so the two side by side give what recording costs. For each runner: the median wall time of
+the first (changing) and the second (idempotent) run, the controller's CPU time and peak memory, the marginal
+cost of a host-task (the slope between N and N/2 hosts) and the ratios to this runner. Prints a table and
+writes JSON and the runners' logs to bench/results/. Needs root
 (the test hosts are namespaces). See bench/README.md.
 """
 

@@ -86,6 +86,13 @@ class OursRunner(Runner):
 
         for package in (runner, modules, filter_plugins):
             compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+        if self.record_runs:
+            # The database made (and its schema migrated) before the timed runs, as a user's first run ever did.
+            from runner.records.location import database_target
+            from runner.records.writer import open_store
+
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            open_store(database_target(str(self.workdir / "runs.db"), self.workdir)).close()
 
     record_runs = True  # every run is recorded by default: into a database in the work directory here
 
