@@ -99,4 +99,38 @@ def run_progress(connection: Connection, playbook: str, run_id: int | None) -> R
     return progress
 
 
-__all__ = ["RESUMABLE", "RecordedStep", "RunProgress", "run_progress"]
+
+
+
+@dataclass
+class CreatedServer:
+    """A server a run's ``server`` task created (it did not exist before), from the task's recorded result."""
+
+    name: str
+    provider: str
+
+
+def servers_created(connection: Connection, run_id: int) -> tuple[Any, list[CreatedServer]]:
+    """The run ``run_id`` and the servers it created, in the order they were created. Refused (a RecordsError)
+    when the run is not recorded or did not fail."""
+    run = connection.execute(select(runs).where(runs.c.id == run_id)).first()
+    if run is None:
+        raise NotRecorded(f"run {run_id} is not recorded")
+    if run.status not in (*RESUMABLE, "error"):
+        raise RecordsError(f"run {run_id} {'is still running' if run.status == 'running' else 'ended ' + run.status}"
+                           ": only the servers of a run that failed are rolled back")
+    created = select(host_results.c.host, host_results.c.result, tasks.c.module) \
+        .join(tasks, tasks.c.id == host_results.c.task_id) \
+        .where(host_results.c.run_id == run_id).order_by(host_results.c.id)
+    servers: list[CreatedServer] = []
+    for row in connection.execute(created):
+        result = row.result if isinstance(row.result, dict) else {}
+        if row.module.rsplit(".", 1)[-1] != "server" or result.get("created") is not True:
+            continue
+        recorded = result.get("server")
+        server: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
+        name = str(server.get("name") or row.host)
+        provider = str(server.get("provider") or "")
+        if name not in [known.name for known in servers]:
+            servers.append(CreatedServer(name, provider))
+    return run, servers
