@@ -124,13 +124,15 @@ def servers_created(connection: Connection, run_id: int) -> tuple[Any, list[Crea
         .where(host_results.c.run_id == run_id).order_by(host_results.c.id)
     servers: list[CreatedServer] = []
     for row in connection.execute(created):
-        result = row.result if isinstance(row.result, dict) else {}
-        if row.module.rsplit(".", 1)[-1] != "server" or result.get("created") is not True:
+        if row.module.rsplit(".", 1)[-1] != "server" or not isinstance(row.result, dict):
             continue
-        recorded = result.get("server")
-        server: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-        name = str(server.get("name") or row.host)
-        provider = str(server.get("provider") or "")
-        if name not in [known.name for known in servers]:
-            servers.append(CreatedServer(name, provider))
+        looped = row.result.get("results")
+        for result in looped if isinstance(looped, list) else [row.result]:  # a looped task: each item's own
+            if not isinstance(result, dict) or result.get("created") is not True:
+                continue
+            recorded = result.get("server")
+            server: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
+            name = str(server.get("name") or row.host)
+            if name not in [known.name for known in servers]:
+                servers.append(CreatedServer(name, str(server.get("provider") or "")))
     return run, servers
