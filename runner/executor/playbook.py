@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
@@ -114,11 +115,29 @@ class PlaybookExecutor:
             return
         assert self.pool is not None
         for host, values in self.resume.values.items():
-            self.pool.broadcast({kind: {host: named} for kind, named in values.items()})
+            self.pool.broadcast({kind: {host: named} for kind, named in values.items()
+                                 if kind in ("vars", "include_vars")})
+            self._restore_inventory(values)
             self.callbacks.host_values(None, host, values)
         for host, names in self.resume.hidden.items():
             self.callbacks.warning(f"{host}: not restored from run {self.resume.run_id}, set by a no_log task: "
                                    f"{', '.join(names)}")
+
+    def _restore_inventory(self, values: Mapping[str, Mapping[str, Any]]) -> None:
+        """The hosts and groups the resumed run's tasks added (add_host, a created server, group_by), added again:
+        the plays after them find them, even where the task that added them is not run again."""
+        assert self.pool is not None
+        added = [AddedHost(name, tuple(entry["groups"]), dict(entry["vars"]))
+                 for name, entry in values.get("add_host", {}).items()]
+        joined = [JoinedGroup(entry["group"], entry["host"], tuple(entry["parents"]))
+                  for entry in values.get("group_by", {}).values()]
+        changes: list[AddedHost | JoinedGroup] = [*added, *joined]
+        for change in changes:
+            change.apply(self.inventory)
+        for host in added:
+            self.pool.add_host(host.name)
+        if added or joined:
+            self.pool.broadcast({"add_host": added, "add_group": joined})
 
     def exit_code(self) -> int:
         return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.ever_unreachable),
@@ -432,7 +451,7 @@ class PlaybookExecutor:
             own = report and "clear_facts" not in updates and all(
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
-        self._record_values(info, result)
+        self._record_values(info, host, result)
         status = result.status
         if report:
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
@@ -449,15 +468,25 @@ class PlaybookExecutor:
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
 
-    def _record_values(self, info: TaskInfo, result: TaskResult) -> None:
-        """The variables the task set (register, set_fact, include_vars), by host, for the run records."""
+    def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
+        """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added
+        (recorded as ``host``'s), for the run records: what a resumed run restores."""
         by_host: dict[str, dict[str, dict[str, Any]]] = {}
         for kind, values in (("vars", result.vars), ("include_vars", result.include_vars)):
-            for host, named in values.items():
+            for values_host, named in values.items():
                 if named:
-                    by_host.setdefault(host, {})[kind] = named
-        for host, values in by_host.items():
-            self.callbacks.host_values(info, host, values)
+                    by_host.setdefault(values_host, {})[kind] = named
+        if result.added_hosts or result.joined_groups:
+            inventory = by_host.setdefault(host, {})
+            if result.added_hosts:
+                inventory["add_host"] = {added.name: {"groups": list(added.groups), "vars": added.vars}
+                                         for added in result.added_hosts}
+            if result.joined_groups:
+                inventory["group_by"] = {f"{joined.group}/{joined.host}": {"group": joined.group, "host": joined.host,
+                                                                           "parents": list(joined.parents)}
+                                         for joined in result.joined_groups}
+        for values_host, values in by_host.items():
+            self.callbacks.host_values(info, values_host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
     async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:

@@ -217,3 +217,29 @@ def test_values_set_under_no_log_are_not_recorded_nor_restored(tmp_path: Path) -
     assert resumed.exit_code == 0, resumed.output
     assert "h1: not restored from run 1, set by a no_log task: secret" in resumed.output
     assert '"msg": "gone"' in resumed.output and "s3cret" not in resumed.output
+
+
+ADDING = """
+- hosts: h1
+  gather_facts: false
+  tasks:
+    - name: add it
+      add_host: {name: extra, groups: [added], ansible_connection: local, marker: from-add-host}
+- hosts: added
+  gather_facts: false
+  tasks:
+    - name: checks
+      assert: {that: not (broken | bool)}
+    - name: after
+      debug: {msg: "{{ marker }}"}
+"""
+
+
+def test_hosts_a_finished_play_added_are_there_for_the_resumed_plays(tmp_path: Path) -> None:
+    database = str(tmp_path / "runs.db")
+    playbook = write(tmp_path, "site.yml", ADDING)
+    assert run(playbook, database, "-e", "broken=true").exit_code == 2
+    resumed = run(playbook, database, "-e", "broken=false", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert tasks_run(resumed.output) == ["checks", "after"]  # h1's play, finished, is not run again
+    assert '"msg": "from-add-host"' in resumed.output
