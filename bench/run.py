@@ -1,11 +1,14 @@
 """Benchmark: the same workload on the same local test hosts with this runner, ansible-core and pyinfra.
 
-    python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ansible,pyinfra] [--ours-forks F] [--keep-env]
+    python3 bench/run.py [--hosts 20] [--runs 3] [--only ours,ours-unrecorded,ansible,pyinfra] [--ours-forks F]
+                         [--keep-env]
 
-For each runner: the median wall time of the first (changing, cold) run, and of the second (idempotent) run warm
-(right after the first, with what the runner keeps between runs) and cold (after ending it), the
-controller's CPU time and peak memory, the marginal cost of a host-task (the slope between N and N/2 hosts) and the
-ratios to this runner. Prints a table and writes JSON and the runners' logs to bench/results/. Needs root
+``ours`` records its runs (the default, into a database in the work directory); ``ours-unrecorded`` is the same
+with recording off, so the two side by side give what recording costs. For each runner: the median wall time of
+the first (changing, cold) run, and of the second (idempotent) run warm (right after the first, with what the
+runner keeps between runs) and cold (after ending it), the controller's CPU time and peak memory, the marginal
+cost of a host-task (the slope between N and N/2 hosts) and the ratios to this runner. Prints a table and
+writes JSON and the runners' logs to bench/results/. Needs root
 (the test hosts are namespaces). See bench/README.md.
 """
 
@@ -115,7 +118,7 @@ def main(argv: list[str]) -> int:
     try:
         for name in arguments.only:
             print(f"{name}:", flush=True)
-            runner = RUNNERS[name](logs / "work", arguments.ours_forks if name == "ours" else None)
+            runner = RUNNERS[name](logs / "work", arguments.ours_forks if name.startswith("ours") else None)
             try:
                 results.append(bench_runner(runner, hosts, arguments.runs, logs))
             except RunFailed as failure:

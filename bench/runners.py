@@ -93,6 +93,15 @@ class OursRunner(Runner):
 
         for package in (runner, modules, filter_plugins):
             compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+        if self.record_runs:
+            # The database made (and its schema migrated) before the timed runs, as a user's first run ever did.
+            from runner.records.location import database_target
+            from runner.records.writer import open_store
+
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            open_store(database_target(str(self.workdir / "runs.db"), self.workdir)).close()
+
+    record_runs = True  # every run is recorded by default: into a database in the work directory here
 
     def invocation(self, hosts: HostSet, playbook: Path = WORKLOAD) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
@@ -103,8 +112,9 @@ class OursRunner(Runner):
     def _ours_environment(self) -> dict[str, str]:
         """An otherwise empty configuration, connections kept 60 s (the default) by a keeper of the benchmark's
         own: its runtime directory is the runner's, not the user's."""
-        config = self.workdir / "provisioning.cfg"
-        config.write_text("[defaults]\nstdout_callback = default\n")
+        config = self.workdir / f"{self.name}.cfg"
+        records = f"runs_database = {self.workdir / 'runs.db'}\n" if self.record_runs else "record_runs = false\n"
+        config.write_text(f"[defaults]\nstdout_callback = default\n{records}")
         runtime = self.workdir / "run"
         runtime.mkdir(mode=0o700, exist_ok=True)
         return self._environment(PROVISIONING_CONFIG=str(config), PROVISIONING_PERSIST="60",
@@ -118,6 +128,13 @@ class OursRunner(Runner):
         from importlib.metadata import version
 
         return version("provisioning")
+
+
+class OursUnrecordedRunner(OursRunner):
+    """The same with the run records switched off (``record_runs = false``): what recording costs."""
+
+    name = "ours-unrecorded"
+    record_runs = False
 
 
 class AnsibleRunner(Runner):
@@ -189,7 +206,8 @@ class PyinfraRunner(Runner):
         return 0 if match.group(1) == "-" else int(match.group(1))
 
 
-RUNNERS: dict[str, type[Runner]] = {runner.name: runner for runner in (OursRunner, AnsibleRunner, PyinfraRunner)}
+RUNNERS: dict[str, type[Runner]] = {runner.name: runner for runner in (OursRunner, OursUnrecordedRunner, AnsibleRunner,
+                                                                     PyinfraRunner)}
 
 
 def _ours_command(script: str) -> str:

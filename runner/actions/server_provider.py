@@ -17,7 +17,7 @@ from runner.errors import UserError
 from runner.infra.servers import SERVERS, AnyServer, missing_settings
 from runner.models.validation import ParseErrors, validate
 from runner.providers import ensure_absent, ensure_present, make_provider
-from runner.providers.base import Provider
+from runner.providers.base import Provider, ProviderError
 from runner.util.masking import mask_secrets
 
 # Arguments that are server settings, read by the provider's model; the others steer the action.
@@ -40,7 +40,11 @@ async def server(ctx: ActionContext) -> dict[str, Any]:
                                               wait=params["wait"])
     except UserError as error:
         secrets = provider.secrets() if provider is not None else []
-        return mask_secrets({"failed": True, "changed": False, "msg": _message(error)}, secrets)
+        failed: dict[str, Any] = {"failed": True, "changed": False, "msg": _message(error)}
+        if isinstance(error, ProviderError) and error.server_created:
+            # It exists now: a rollback of the run deletes it.
+            failed.update(changed=True, created=True, server={"name": params["name"], "provider": params["provider"]})
+        return mask_secrets(failed, secrets)
     result = outcome.as_result()
     if params["state"] == "present" and outcome.state is not None and outcome.state.running:
         variables = {**provider.login_vars(spec, outcome.state), **(params.get("host_vars") or {})}

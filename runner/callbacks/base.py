@@ -83,6 +83,13 @@ class Callback:
     def include(self, path: str, hosts: list[str], item_label: str | None = None) -> None:
         """A dynamic include (include_tasks / include_role) was resolved to ``path`` for ``hosts``."""
 
+    def host_values(self, task: TaskInfo | None, host: str, values: dict[str, dict[str, Any]]) -> None:
+        """Variables ``task`` set for ``host``, by kind: ``vars`` (register, set_fact) and ``include_vars``;
+        ``task`` None: restored at the start of a resumed run."""
+
+    def play_hosts_done(self, hosts: list[str]) -> None:
+        """These hosts finished the current play: their batch ended and they neither failed nor were unreachable."""
+
     def no_hosts_remaining(self) -> None: ...
 
     def warning(self, message: str) -> None: ...

@@ -8,6 +8,7 @@ provisioning-infra taskserv catalog
 provisioning-infra cluster create|delete|show NAME / cluster list
 provisioning-infra validate FILE [--kind KIND]
 provisioning-infra deps TASKSERV
+provisioning-infra rollback RUN [--check] [--yes]   (runner.cli.infra_rollback)
 provisioning-infra image build SPEC / image list|show|delete|prune (runner.cli.infra_images)
 ```
 
@@ -34,6 +35,7 @@ from runner.cli.image_build import build_image
 from runner.cli.infra_images import image
 from runner.cli.infra_output import confirm as _confirm
 from runner.cli.infra_output import emit, out_option
+from runner.cli.infra_rollback import rollback_command
 from runner.cli.infra_views import order_lines, validate_file
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars
 from runner.cli.project import Project, load_project, play_defaults
@@ -444,6 +446,15 @@ def cluster_delete(name: str, infra: Path | None, **options: Any) -> int:
 
 # -- golden images ---------------------------------------------------------------------------------------------
 main.add_command(image)
+
+
+def _read_with_config(infra: Path | None, vault: dict[str, Any]) -> tuple[InfraPlays, Any]:
+    path = _infra_file(infra)
+    project, compiler = _project(path.parent, options=vault)
+    return _plays(path, compiler), project.config
+
+
+main.add_command(rollback_command(infra_option, _read_with_config))
 
 
 @image.command("build")

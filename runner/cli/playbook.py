@@ -86,15 +86,22 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
 @click.option("--plan", "plan_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the compiled execution plan as JSON to FILE and exit.")
 @click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE (repeatable).")
+@click.option("--resume", "resume", is_flag=False, flag_value="last", default=None, metavar="[RUN]",
+              help="Continue the last failed run of this playbook (or run RUN) where each host stopped, from the "
+                   "run records.")
+@click.option("--force", is_flag=True, help="With --resume: resume even though the playbook's tasks changed.")
 @shared_options
 @report_errors
 def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
          start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
-         step: bool, plan_file: Path | None, reports: tuple[str, ...], **options: Any) -> int:
+         step: bool, plan_file: Path | None, reports: tuple[str, ...], resume: str | None, force: bool,
+         **options: Any) -> int:
     """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
+    from runner.cli.resume import parse_resume
     from runner.cli.step import StepPrompt
 
     stepper = StepPrompt() if step else None  # before anything runs: no terminal to ask on is a bad option
+    resume_run = parse_resume(resume, force, start_at_task)
     if not playbooks and not infras:
         raise OptionError("name a playbook to run (or an infra with --infra FILE)")
     for playbook in playbooks:
@@ -134,6 +141,12 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK
+    resumed = None
+    if resume_run is not False:
+        from runner.cli.resume import load_resume
+
+        resumed = load_resume(plan, project.config, Path(playbook_dir), resume_run, force=force,
+                              check=bool(options["check"]))
     return run_plan(plan, compiler, project, options, extra_vars=extra_vars, playbook_dir=playbook_dir,
                     reports=reports, force_handlers=force_handlers, start_at_task=start_at_task, retry_files=True,
-                    step=stepper)
+                    step=stepper, resume=resumed)

@@ -21,7 +21,7 @@ def plan_recorder(plan: Plan, compiler: Compiler, project: Project, options: dic
     if not project.config.record_runs:
         return None
     from runner.records import RunDescription, run_recorder
-    from runner.records.description import inventory_sources, plan_files, plan_hash
+    from runner.records.description import inventory_sources, plan_files, plan_hash, tasks_hash
 
     # An infra run without -i runs on the servers it creates: the configured inventory was not read.
     sources = project.config.inventory if options.get("inventory") or kind != "infra" else []
@@ -29,7 +29,7 @@ def plan_recorder(plan: Plan, compiler: Compiler, project: Project, options: dic
     description = RunDescription(kind=kind, argv=command_line(), project_dir=playbook_dir.resolve(),
                                  check=bool(options["check"]), diff=bool(options["diff"]),
                                  playbook=str(playbook.resolve()) if playbook.is_file() else plan.playbook or None,
-                                 plan_hash=plan_hash(plan),
+                                 plan_hash=plan_hash(plan), tasks_hash=tasks_hash(plan),
                                  files=plan_files(plan, compiler.vars_files) + inventory_sources(sources))
     return run_recorder(project.config, description)
 

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.callbacks import Callbacks, make_callbacks
 from runner.callbacks.base import Callback, TaskInfo
@@ -21,17 +21,21 @@ from runner.config import Config
 from runner.config.support import enabled_callback
 from runner.plan import Plan
 
+if TYPE_CHECKING:
+    from runner.executor.resume import ResumePlan
+
 
 def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str, Any], *,
              extra_vars: dict[str, Any], playbook_dir: str | Path, reports: Sequence[str] = (),
              force_handlers: bool = False, start_at_task: str | None = None, retry_files: bool = False,
              kind: str = "playbook", summary: Callback | None = None,
-             step: Callable[[TaskInfo], bool] | None = None) -> int:
+             step: Callable[[TaskInfo], bool] | None = None, resume: ResumePlan | None = None) -> int:
     """Run ``plan`` on ``project.inventory``; ``options`` are the shared command-line options (check, diff,
     verbosity, limit, connection ...). ``retry_files``: the command takes ``--limit @FILE``, so the
     configuration's retry files are written for it. ``kind`` names the command for the run records.
     ``summary``: a callback that replaces the configured output and reports (a command that prints its own
-    summary). ``step``: asked before each task whether to run it (``--step``).
+    summary). ``step``: asked before each task whether to run it (``--step``). ``resume``: where each host
+    picks up (``--resume``).
     Returns the exit code."""
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
@@ -54,7 +58,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     keep_connections(project.config)
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
-                                start_at_task=start_at_task, step=step)
+                                start_at_task=start_at_task, step=step, resume=resume)
     return executor.run()
 
 

@@ -11,10 +11,9 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from runner.executor.resume import Key
 from runner.executor.task_result import IncludeEntry, TaskResult
 from runner.plan import PlanTask
-
-Key = tuple[int, ...]
 
 
 @dataclass
@@ -46,11 +45,13 @@ IncludeResolver = Callable[[PlanTask, IncludeEntry], list[int]]
 
 class HostWalker:
     def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
-                 on_rescue: Callable[[PlanTask, TaskResult], None], skip: frozenset[int] = frozenset()):
+                 on_rescue: Callable[[PlanTask, TaskResult], None], skip: frozenset[int] = frozenset(),
+                 resumes_later: Callable[[Key, PlanTask], bool] | None = None):
         self.nodes = nodes
         self.resolve_include = resolve_include
         self.on_rescue = on_rescue
         self.skip = skip  # task ids never run (those before --start-at-task)
+        self.resumes_later = resumes_later  # --resume: whether a step comes before where the host stopped
 
     def walk(self, ids: list[int], prefix: Key = (), params: dict[str, Any] | None = None) -> Walk:
         params = params or {}
@@ -61,6 +62,8 @@ class HostWalker:
             key = (*prefix, task_id)
             if node.kind == "block":
                 yield from self._block(node, prefix, params)
+                continue
+            if self.resumes_later is not None and self.resumes_later(key, node):
                 continue
             result = yield Step(key, node, params)
             if result.unreachable and not result.ignored:

@@ -13,12 +13,14 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.executor.pool import WorkerPool
+from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
@@ -56,7 +58,8 @@ class PlayState:
 class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
-                 start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None):
+                 start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
+                 resume: ResumePlan | None = None):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -78,6 +81,11 @@ class PlaybookExecutor:
         # One limit per throttled task node, shared by every call of it: under the free strategy each host runs
         # the task on its own, and the limit must still hold across them.
         self.throttles: dict[int, asyncio.Semaphore] = {}
+        # --resume: what the resumed run left; each host's position in the current play, until it passes it
+        self.resume = resume
+        self.positions: dict[str, HostPosition] = {}
+        self.fragment_base: dict[int, int] = {}  # an included task's id -> the id of its include's first task
+        self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -90,14 +98,46 @@ class PlaybookExecutor:
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
 
         async def plays() -> None:
-            for play in self.plan.plays:
-                if not await self._run_play(play):
+            self._restore_values()
+            for index, play in enumerate(self.plan.plays):
+                if not await self._run_play(play, index):
                     break
 
         self.stopped_by = run_with_workers(self.pool, plays)
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
+
+    def _restore_values(self) -> None:
+        """--resume: the variables hosts had registered and set in the resumed run, given back to every worker
+        (and recorded again, so resuming this run restores them too)."""
+        if self.resume is None:
+            return
+        assert self.pool is not None
+        for host, values in self.resume.values.items():
+            self.pool.broadcast({kind: {host: named} for kind, named in values.items()
+                                 if kind in ("vars", "include_vars")})
+            self._restore_inventory(values)
+            self.callbacks.host_values(None, host, values)
+        for host, names in self.resume.hidden.items():
+            self.callbacks.warning(f"{host}: not restored from run {self.resume.run_id}, set by a no_log task: "
+                                   f"{', '.join(names)}")
+
+    def _restore_inventory(self, values: Mapping[str, Mapping[str, Any]]) -> None:
+        """The hosts and groups the resumed run's tasks added (add_host, a created server, group_by), added again:
+        the plays after them find them, even where the task that added them is not run again."""
+        assert self.pool is not None
+        added = [AddedHost(name, tuple(entry["groups"]), dict(entry["vars"]))
+                 for name, entry in values.get("add_host", {}).items()]
+        joined = [JoinedGroup(entry["group"], entry["host"], tuple(entry["parents"]))
+                  for entry in values.get("group_by", {}).values()]
+        changes: list[AddedHost | JoinedGroup] = [*added, *joined]
+        for change in changes:
+            change.apply(self.inventory)
+        for host in added:
+            self.pool.add_host(host.name)
+        if added or joined:
+            self.pool.broadcast({"add_host": added, "add_group": joined})
 
     def exit_code(self) -> int:
         return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.ever_unreachable),
@@ -143,7 +183,7 @@ class PlaybookExecutor:
             index += 1
         return batches
 
-    async def _run_play(self, play: PlanPlay) -> bool:
+    async def _run_play(self, play: PlanPlay, index: int) -> bool:
         """Run one play; False when the run must stop (any_errors_fatal, max_fail_percentage, end of hosts)."""
         skip: frozenset[int] = frozenset()
         if self.start_at_task is not None:
@@ -152,8 +192,17 @@ class PlaybookExecutor:
                 return True  # the task is in a later play: nothing of this one runs
             skip, self.start_at_task = frozenset(before), None
         hosts = self._play_hosts(play)
+        finished: list[str] = []
+        if self.resume is not None:
+            finished = [h for h in hosts if h in self.resume.finished.get(index, set())]
+            hosts = [h for h in hosts if h not in finished]
+            self.positions = dict(self.resume.positions.get(index, {}))
         check = play.check_mode if isinstance(play.check_mode, bool) else self.options.check
         self.callbacks.play_start(PlayInfo(play.name, str(play.hosts), play.position, check, play.strategy), hosts)
+        if finished:
+            self.callbacks.play_hosts_done(finished)  # finished in the resumed run: finished in this one too
+            if not hosts:
+                return True
         if not hosts:
             self.callbacks.warning("No hosts matched, nothing to do" if not self.limit else
                                    f"No hosts matched the limit '{self.limit}', nothing to do")
@@ -162,6 +211,8 @@ class PlaybookExecutor:
             self._stats(host)
         for batch in self._batches(play, hosts):
             state = PlayState(play, batch, skip=skip)
+            if self.resume is not None:
+                self.notified_before = self.resume.notified.get(index, {})
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
             for section in play.sections:
@@ -169,6 +220,7 @@ class PlaybookExecutor:
                 await self._flush_handlers(state)
                 if state.stop_play:
                     break
+            self.callbacks.play_hosts_done([h for h in batch if h not in state.failed | state.unreachable])
             if (state.failed or state.unreachable) and (
                     play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
                 return False
@@ -177,6 +229,25 @@ class PlaybookExecutor:
                 return False
         return True
 
+    def _resumes_later(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
+        """--resume: whether ``host`` skips this step, being before where it stopped in the resumed run. Fact
+        gathering runs again (facts are the host's now). Once the host reaches its position it runs as usual,
+        with the handlers its earlier tasks had notified notified again (they had not run for it)."""
+        position = self.positions.get(host)
+        if position is None or node.kind == "facts":
+            return False
+        stable = stable_key(key, self.fragment_base)
+        if len(stable) < len(position.key) and position.key[:len(stable)] == stable:
+            return False  # the include that holds the position: it runs to bring its tasks back
+        if position.before(stable):
+            return True
+        del self.positions[host]
+        for name in self.notified_before.get(host, ()):
+            hosts = state.notified.setdefault(name, [])
+            if host not in hosts:
+                hosts.append(host)
+        return False
+
     def _over_fail_percentage(self, play: PlanPlay, state: PlayState) -> bool:
         if play.max_fail_percentage is None:
             return False
@@ -184,7 +255,8 @@ class PlaybookExecutor:
         return failed * 100.0 / len(state.batch) > float(play.max_fail_percentage)
 
     # -- sections -----------------------------------------------------------------------------------------
-    def _walker(self, host: str, state: PlayState) -> HostWalker:
+    def _walker(self, host: str, state: PlayState, *, tasks: bool = True) -> HostWalker:
+        """A host's walk through ``state``'s play: its tasks, or (``tasks`` False) a handler."""
         def on_rescue(node: PlanTask, result: TaskResult) -> None:
             self._stats(host).rescued += 1
             self._stats(host).failed = max(0, self._stats(host).failed - 1)
@@ -195,7 +267,9 @@ class PlaybookExecutor:
             self.pool.broadcast({"vars": {host: values}})
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
-                          on_rescue, skip=state.skip)
+                          on_rescue, skip=state.skip,
+                          resumes_later=(lambda key, node: self._resumes_later(state, host, key, node))
+                          if tasks and host in self.positions else None)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
@@ -212,6 +286,7 @@ class PlaybookExecutor:
         fragment = self.include_compiler(node, target)
         for new in fragment.tasks:
             self.nodes[new.id] = new
+            self.fragment_base[new.id] = fragment.tasks[0].id
         # An included role's handlers join the play's, so its tasks can notify them.
         state.play.handlers.extend(h for h in fragment.handlers if h not in state.play.handlers)
         assert self.pool is not None
@@ -298,7 +373,8 @@ class PlaybookExecutor:
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
-                        diff=node.diff if isinstance(node.diff, bool) else None, uid=".".join(map(str, step.key)))
+                        diff=node.diff if isinstance(node.diff, bool) else None,
+                        uid=".".join(map(str, stable_key(step.key, self.fragment_base))))
 
     def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
@@ -375,6 +451,7 @@ class PlaybookExecutor:
             own = report and "clear_facts" not in updates and all(
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
+        self._record_values(info, host, result)
         status = result.status
         if report:
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
@@ -390,6 +467,26 @@ class PlaybookExecutor:
                 self.callbacks.include(entry.target, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
+
+    def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
+        """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added
+        (recorded as ``host``'s), for the run records: what a resumed run restores."""
+        by_host: dict[str, dict[str, dict[str, Any]]] = {}
+        for kind, values in (("vars", result.vars), ("include_vars", result.include_vars)):
+            for values_host, named in values.items():
+                if named:
+                    by_host.setdefault(values_host, {})[kind] = named
+        if result.added_hosts or result.joined_groups:
+            inventory = by_host.setdefault(host, {})
+            if result.added_hosts:
+                inventory["add_host"] = {added.name: {"groups": list(added.groups), "vars": added.vars}
+                                         for added in result.added_hosts}
+            if result.joined_groups:
+                inventory["group_by"] = {f"{joined.group}/{joined.host}": {"group": joined.group, "host": joined.host,
+                                                                           "parents": list(joined.parents)}
+                                         for joined in result.joined_groups}
+        for values_host, values in by_host.items():
+            self.callbacks.host_values(info, values_host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
     async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
@@ -412,7 +509,7 @@ class PlaybookExecutor:
                 state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
             hosts = [h for h in hosts if h in allowed]
             if hosts:
-                walks = {host: self._walker(host, state).walk([handler_id]) for host in hosts}
+                walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
                 await self._run_handler(state, walks)
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 

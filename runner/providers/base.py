@@ -21,6 +21,9 @@ REDACTED = "********"
 class ProviderError(UserError):
     """A provider refused or failed a request; the message never holds a secret."""
 
+    # Set when the server was created before the error (it never came up): a rollback deletes it.
+    server_created: bool = False
+
 
 class CredentialsError(ProviderError):
     """The provider does not accept the credentials (or there are none)."""

@@ -21,9 +21,12 @@ class Outcome:
     changed: bool
     msg: str
     state: ServerState | None = None
+    created: bool = False  # the server did not exist and was created: what ``provisioning-infra rollback`` undoes
 
     def as_result(self) -> dict[str, Any]:
         result: dict[str, Any] = {"changed": self.changed, "msg": self.msg}
+        if self.created:
+            result["created"] = True
         if self.state is not None:
             result["server"] = self.state.as_result()
         return result
@@ -35,6 +38,7 @@ def ensure_present(provider: Provider, server: AnyServer, *, check: bool = False
     ``wait_for_ssh_answer`` say not to wait for that)."""
     name = f"{provider.name} server '{server.hostname}'"
     state = provider.find(server.hostname)
+    created = state is None and not check
     if state is None:
         if check:
             return Outcome(True, f"would create {name}")
@@ -46,16 +50,26 @@ def ensure_present(provider: Provider, server: AnyServer, *, check: bool = False
     else:
         done = ""
     if wait and not check:
-        settings = provider.settings
-        if not state.running:
-            state = wait_until_running(lambda: provider.find(server.hostname), server.hostname,
-                                       settings.wait_timeout, settings.poll_interval)
-        ssh = settings.wait_for_ssh if wait_for_ssh_answer is None else wait_for_ssh_answer
-        if ssh:
-            if not state.address:
-                raise ProviderError(f"{name} runs but has no address to reach by SSH")
-            wait_for_ssh(state.address, server.ssh_port, settings.wait_timeout, settings.poll_interval)
-    return Outcome(bool(done), done or f"{name} exists ({state.state})", state)
+        try:
+            state = _wait(provider, server, state, name, wait_for_ssh_answer)
+        except ProviderError as error:
+            error.server_created = created
+            raise
+    return Outcome(bool(done), done or f"{name} exists ({state.state})", state, created=created)
+
+
+def _wait(provider: Provider, server: AnyServer, state: ServerState, name: str, wait_for_ssh_answer: bool | None
+          ) -> ServerState:
+    settings = provider.settings
+    if not state.running:
+        state = wait_until_running(lambda: provider.find(server.hostname), server.hostname,
+                                   settings.wait_timeout, settings.poll_interval)
+    ssh = settings.wait_for_ssh if wait_for_ssh_answer is None else wait_for_ssh_answer
+    if ssh:
+        if not state.address:
+            raise ProviderError(f"{name} runs but has no address to reach by SSH")
+        wait_for_ssh(state.address, server.ssh_port, settings.wait_timeout, settings.poll_interval)
+    return state
 
 
 def ensure_absent(provider: Provider, hostname: str, *, check: bool = False, keep_storage: bool = False) -> Outcome:

@@ -16,6 +16,7 @@ from runner.infra.provider_settings import LocalProviderSettings
 from runner.infra.servers import AnyServer
 from runner.providers.base import CapturedImage, Provider, ProviderError, ServerState
 from runner.providers.golden import ImageCatalog, is_golden, parse_ref
+from runner.providers.local_identity import BuildIdentity, running_services
 from runner.providers.local_layers import capture_layer
 from runner.testenv import TestEnv, TestHost
 from runner.testenv.host import HostDir
@@ -56,12 +57,15 @@ class LocalProvider(Provider):
     def capture_image(self, state: ServerState, name: str) -> CapturedImage:
         # Stopped first: overlayfs does not expect its upper layer read (or changed) under a mounted overlay, and
         # a stopped server's daemons have written everything out.
+        pid = state.details.get("pid")
+        running = running_services(pid) if isinstance(pid, int) else []
         self.env.stop_host(state.name, keep_state=True)
         host_dir = HostDir(self.env.state_dir / state.name)
         if host_dir.lowers():
             raise ProviderError(f"server '{state.name}' runs from a golden image itself: capture one built on the "
                                 "machine's root")
-        layer = capture_layer(host_dir.upper, self.layers_dir)
+        identity = BuildIdentity(state.name, state.private_address, running) if state.private_address else None
+        layer = capture_layer(host_dir.upper, self.layers_dir, identity=identity)
         return CapturedImage(layer.digest, str(layer.path), layer.digest, layer.size)
 
     def delete_image(self, image_id: str) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.providers.base import ProviderError
+from runner.providers.local_identity import BuildIdentity, templatize
 from runner.testenv.layer import AUTHORIZED_KEYS, HOST_KEY, SSHD_CONFIG
 
 # The build server's own identity: never part of an image (every server from it writes its own).
@@ -38,8 +39,11 @@ class Layer:
     size: int
 
 
-def capture_layer(upper: Path, store: Path, *, drop_package_cache: bool = True) -> Layer:
-    """Copy ``upper`` into ``store`` as a content-named layer (``store/<sha256>``) and return it."""
+def capture_layer(upper: Path, store: Path, *, drop_package_cache: bool = True,
+                  identity: BuildIdentity | None = None) -> Layer:
+    """Copy ``upper`` into ``store`` as a content-named layer (``store/<sha256>``) and return it. ``identity``:
+    the build server's, made tokens that each server from the layer renders as its own
+    (``runner.providers.local_identity``)."""
     store.mkdir(parents=True, exist_ok=True)
     staging = store / f".capture-{uuid.uuid4().hex}"
     try:
@@ -52,6 +56,8 @@ def capture_layer(upper: Path, store: Path, *, drop_package_cache: bool = True) 
         if drop_package_cache:
             for package in (staging / PACKAGE_CACHE.lstrip("/")).glob("*.deb"):
                 package.unlink()
+        if identity is not None:
+            templatize(staging, identity)
         digest = tree_digest(staging)
         target = store / digest
         if target.is_dir():

@@ -30,6 +30,7 @@ class RunDescription:
     argv: list[str] = field(default_factory=lambda: list(sys.argv))  # the command line, as typed
     playbook: str | None = None
     plan_hash: str | None = None
+    tasks_hash: str | None = None
     # (kind, path) of what the run read: playbooks and task files, vars files, inventory; a directory (a role,
     # an inventory directory) stands for the files in it, listed by the writer thread
     files: list[tuple[str, Path]] = field(default_factory=list)
@@ -40,6 +41,19 @@ def plan_hash(plan: Plan) -> str:
     from runner.plan.export import plan_document
 
     text = json.dumps(plan_document(plan), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def tasks_hash(plan: Plan) -> str:
+    """sha256 of the plan without its variables' values (play, role, block and vars-file scopes emptied): what
+    ``--resume`` compares. A run fixed by a variable (``-e``, a vars file, play vars) resumes; a task, play or
+    role that was added, removed, moved or edited makes it another plan."""
+    from runner.plan.export import plan_document
+
+    document = plan_document(plan)
+    for scope in document.get("scopes", []):
+        scope["vars"] = {}
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

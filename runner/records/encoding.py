@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 # Columns of JSON type (runner.records.schema); a test keeps this list and the schema in step.
-JSON_COLUMNS = frozenset({"result", "diff", "facts"})
+JSON_COLUMNS = frozenset({"result", "diff", "facts", "value", "names"})
 
 
 def to_json(value: Any) -> str:

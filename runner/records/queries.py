@@ -10,7 +10,18 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, delete, desc, exists, func, or_, select, update
 
 from runner.records.database import NotRecorded, RecordsError
-from runner.records.schema import files, host_facts, host_results, plays, run_files, run_hosts, runs, tasks
+from runner.records.schema import (
+    files,
+    host_facts,
+    host_results,
+    host_values,
+    play_hosts,
+    plays,
+    run_files,
+    run_hosts,
+    runs,
+    tasks,
+)
 
 COUNTS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
 SLOWEST = 10
@@ -232,7 +243,7 @@ def prune_runs(connection: Connection, older_than: timedelta) -> dict[str, int]:
     cutoff = datetime.now(UTC) - older_than
     old = select(runs.c.id).where(runs.c.started_at < cutoff, runs.c.status != "running").scalar_subquery()
     connection.execute(update(host_facts).where(host_facts.c.run_id.in_(old)).values(run_id=None))
-    for table in (host_results, tasks, plays, run_hosts, run_files):
+    for table in (host_values, play_hosts, host_results, tasks, plays, run_hosts, run_files):
         connection.execute(delete(table).where(table.c.run_id.in_(old)))
     pruned = connection.execute(delete(runs).where(runs.c.id.in_(old))).rowcount or 0
     unused = connection.execute(delete(files).where(~exists().where(run_files.c.sha256 == files.c.sha256)))

@@ -58,6 +58,12 @@ class RunRecorder(Callback):
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         self.events.put(("result", self._task_seq(task), task, host, result, utc_now()))
 
+    def host_values(self, task: TaskInfo | None, host: str, values: dict[str, dict[str, Any]]) -> None:
+        self.events.put(("values", None if task is None else self._task_seq(task), task, host, values))
+
+    def play_hosts_done(self, hosts: list[str]) -> None:
+        self.events.put(("play_hosts", self._play, list(hosts)))
+
     def playbook_end(self, stats: dict[str, HostStats], exit_code: int) -> None:
         counts = {host: asdict(host_stats) for host, host_stats in stats.items()}
         self.events.put(("end", counts, exit_code, utc_now()))

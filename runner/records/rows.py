@@ -86,3 +86,12 @@ def facts_of(task: TaskInfo, result: Mapping[str, Any]) -> dict[str, dict[str, A
     if not isinstance(facts, Mapping) or is_censored(task, result):
         return {}
     return {str(host): dict(values) for host, values in facts.items() if isinstance(values, Mapping)}
+
+
+def values_rows(run_id: int, task_id: int | None, task: TaskInfo | None, host: str,
+                values: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The variables a task set for a host, one row per kind; a no_log task's are kept by name only."""
+    hidden = task is not None and task.no_log
+    return [{"run_id": run_id, "task_id": task_id, "host": host, "kind": kind,
+             "value": None if hidden else dict(named), "censored": hidden, "names": sorted(named)}
+            for kind, named in values.items() if named]

@@ -56,6 +56,8 @@ runs = Table(
     Column("check_mode", Boolean, nullable=False),
     Column("diff_mode", Boolean, nullable=False),
     Column("plan_hash", String(64)),  # sha256 of the compiled plan's JSON
+    # sha256 of the plan without its variables' values: what --resume compares (a fix by a variable resumes)
+    Column("tasks_hash", String(64)),
     Index(None, "started_at"),
     Index(None, "playbook"),
 )
@@ -140,4 +142,31 @@ run_files = Table(
     Column("kind", String(16), nullable=False),  # playbook | role | vars | inventory
     Column("sha256", String(64), ForeignKey("files.sha256"), nullable=False),
     Index(None, "sha256"),
+)
+
+# What a resumed run restores (``provisioning-playbook --resume``): the variables each result set for hosts
+# (register and set_fact values, include_vars values), in the order they were set. Values set by a no_log task
+# are not stored (``censored``): a resumed run cannot restore them.
+host_values = Table(
+    "host_values", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    # null: restored at the start of a resumed run from the run it resumed
+    Column("task_id", Integer, ForeignKey("tasks.id", ondelete="CASCADE")),
+    Column("host", String(255), nullable=False),
+    Column("kind", String(16), nullable=False),  # vars | include_vars
+    Column("value", JSON(none_as_null=True)),  # name -> value; null when censored
+    Column("censored", Boolean, nullable=False),
+    Column("names", JSON, nullable=False),  # the variables' names (kept when the values are censored)
+    Index(None, "run_id"),
+)
+
+# The hosts that finished a play (their batch ended without a failure of theirs): a resumed run leaves them out
+# of that play.
+play_hosts = Table(
+    "play_hosts", metadata,
+    Column("play_id", Integer, ForeignKey("plays.id", ondelete="CASCADE"), primary_key=True),
+    Column("host", String(255), primary_key=True),
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    Index(None, "run_id"),
 )

@@ -25,7 +25,7 @@ from runner.records.description import RunDescription, expand
 from runner.records.liveness import controller_name, mark_interrupted, process_start_ticks
 from runner.records.location import DatabaseTarget
 from runner.records.migrations import HEAD_REVISION
-from runner.records.rows import censored_command, facts_of, result_row, run_status, task_row
+from runner.records.rows import censored_command, facts_of, result_row, run_status, task_row, values_rows
 from runner.records.store import RowStore
 
 BATCH_SECONDS = 0.25
@@ -99,9 +99,10 @@ class RecordWriter(threading.Thread):
                        "the rest of this run is not recorded")
 
     def _write_events(self, store: RowStore, batch: list[tuple[Any, ...]]) -> None:
-        """A batch's rows, parents first: the run, its plays, its tasks, the results (one statement for all),
-        the end."""
-        by_kind: dict[str, list[tuple[Any, ...]]] = {"run": [], "play": [], "task": [], "result": [], "end": []}
+        """A batch's rows, parents first: the run, its plays, its tasks, the results (one statement for all), the
+        values they set and the hosts that finished a play, the end."""
+        by_kind: dict[str, list[tuple[Any, ...]]] = {"run": [], "play": [], "task": [], "result": [], "values": [],
+                                                     "play_hosts": [], "end": []}
         for event in batch:
             by_kind[event[0]].append(event)
         for _, started in by_kind["run"]:
@@ -122,6 +123,11 @@ class RecordWriter(threading.Thread):
             for fact_host, facts in facts_of(task, result).items():
                 self._facts.setdefault(fact_host, {}).update(facts)
         store.insert("host_results", results)
+        store.insert("host_values", [row for _, seq, task, host, values in by_kind["values"]
+                                     for row in values_rows(self.run_id, self._tasks.get(seq), task, host, values)])  # type: ignore[arg-type]
+        store.insert("play_hosts", [{"play_id": self._plays[seq], "host": host, "run_id": self.run_id}
+                                    for _, seq, hosts in by_kind["play_hosts"] if seq in self._plays
+                                    for host in hosts])
         for _, counts, exit_code, ended in by_kind["end"]:
             self._end_run(store, counts, exit_code, ended)
 
@@ -132,7 +138,7 @@ class RecordWriter(threading.Thread):
                "pid": os.getpid(), "pid_started": process_start_ticks(os.getpid()),
                "project_path": str(description.project_dir), "git_commit": git_commit(description.project_dir),
                "started_at": started, "check_mode": description.check, "diff_mode": description.diff,
-               "plan_hash": description.plan_hash}
+               "plan_hash": description.plan_hash, "tasks_hash": description.tasks_hash}
         [self.run_id] = store.insert_returning_ids("runs", [row])
         self._record_files(store)
 

@@ -131,7 +131,7 @@ def running_host(host_dir: HostDir) -> TestHost | None:
 
 def launch(host_dir: HostDir, name: str, address: str, hide: Path) -> subprocess.Popen:
     """Start the host's init in new mount, UTS and PID namespaces; it runs on after this process exits."""
-    config = {"hostname": name, "root": str(host_dir.root), "upper": str(host_dir.upper),
+    config = {"hostname": name, "address": address, "root": str(host_dir.root), "upper": str(host_dir.upper),
               "work": str(host_dir.work), "pid_file": str(host_dir.pid_file), "hide": str(hide),
               "sshd_config": SSHD_CONFIG, "lowers": [str(path) for path in host_dir.lowers()],
               "stack": str(host_dir.stack)}

@@ -31,6 +31,8 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MNT_DETACH = 2
 
+BOOT_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
+
 # glibc has no wrapper for pivot_root(2); these are its syscall numbers.
 PIVOT_ROOT_SYSCALL = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "loongarch64": 41, "ppc64le": 203,
                       "s390x": 217, "i686": 217, "armv7l": 218}
@@ -139,6 +141,41 @@ def enter_root(root):
     os.chdir("/")
 
 
+# A golden image's host-specific files and boot services (runner/providers/local_identity.py writes it).
+IMAGE_HOST_MANIFEST = "/etc/provisioning/image-host.json"
+SERVICE_START_SECONDS = 120
+
+
+def personalize(config):
+    """On a root from a golden image: render its tokens with this host's name and address, then start the
+    services the image enabled at boot, so the host is what a machine booted from the image would be."""
+    try:
+        with open(IMAGE_HOST_MANIFEST) as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError):
+        return
+    values = {manifest["tokens"]["hostname"]: config["hostname"], manifest["tokens"]["address"]: config["address"]}
+    for name in manifest.get("files", []):
+        try:
+            with open("/" + name, "r+b") as handle:
+                content = handle.read()
+                rendered = content
+                for token, value in values.items():
+                    rendered = rendered.replace(token.encode(), value.encode())
+                if rendered != content:
+                    handle.seek(0)
+                    handle.write(rendered)
+                    handle.truncate()
+        except OSError as exc:
+            sys.stderr.write(f"init: cannot render {name}: {exc}\n")
+    for service in manifest.get("services", []):
+        try:
+            subprocess.run(["/etc/init.d/" + service, "start"], stdin=subprocess.DEVNULL, env=BOOT_ENV,
+                           timeout=SERVICE_START_SECONDS, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            sys.stderr.write(f"init: cannot start {service}: {exc}\n")
+
+
 def outer_pid():
     """Our pid as the machine sees it: /proc is still the machine's until the host's own is mounted."""
     return int(os.readlink("/proc/self"))
@@ -186,9 +223,10 @@ def main():
         socket.sethostname(config["hostname"])
         build_root(config)
         enter_root(config["root"])
+        if config.get("lowers"):
+            personalize(config)
         sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config["sshd_config"]], stdin=subprocess.DEVNULL,
-                                env={"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                                     "LANG": "C.UTF-8"})
+                                env=BOOT_ENV)
         code = reap_until_sshd_exits(sshd.pid)
         sys.stderr.write(f"init: sshd exited with status {code}; stopping the host\n")
         end_all_processes()

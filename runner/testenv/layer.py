@@ -11,6 +11,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from runner.testenv.image_host import hosts_from_layers
 from runner.testenv.users import TEST_USERS, AccountFiles, sudoers_rules, with_test_users
 
 SSHD_CONFIG = "/etc/ssh/provisioning_sshd_config"
@@ -127,7 +128,7 @@ def prepare_upper(upper: Path, name: str, address: str, peers: list[tuple[str, s
     write_file(upper, "/etc/hostname", f"{name}\n", lowers=lowers)
     hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
     hosts += "".join(f"{peer_address}\t{peer_name}\n" for peer_name, peer_address in peers)
-    write_file(upper, "/etc/hosts", hosts, lowers=lowers)
+    write_file(upper, "/etc/hosts", hosts_from_layers(hosts, lowers, name, address), lowers=lowers)
     write_file(upper, POLICY_RC, POLICY_RC_TEXT, mode=0o755, lowers=lowers)
     write_file(upper, SSHD_CONFIG, SSHD_CONFIG_TEXT.format(name=name, address=address, host_key=HOST_KEY,
                                                            authorized_keys=AUTHORIZED_KEYS), lowers=lowers)

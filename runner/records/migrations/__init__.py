@@ -4,4 +4,4 @@
 SQLAlchemy or Alembic; a test checks it names the newest migration.
 """
 
-HEAD_REVISION = "0001"
+HEAD_REVISION = "0002"
