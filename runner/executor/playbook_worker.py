@@ -160,12 +160,12 @@ class PlaybookWorker:
     async def _run_node(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         templar = Templar(variables, search_paths=self._search_paths(node))
-        if node.kind in ("include_tasks", "include_role"):
-            return self._include(node, templar, state)
         try:
             items = self._loop_items(node, templar)
         except TemplateError as error:
             return self._skip_or_raise(node, templar, error)
+        if node.kind in ("include_tasks", "include_role"):
+            return self._include(node, templar, items, state)
         if items is None:
             skipped = self._false_condition(node, templar)
             if skipped is not None:
@@ -199,10 +199,10 @@ class PlaybookWorker:
                         "false_condition": condition}
         return None
 
-    def _include(self, node: PlanTask, templar: Templar, state: TaskRunState) -> dict[str, Any]:
+    def _include(self, node: PlanTask, templar: Templar, items: list[Any] | None,
+                 state: TaskRunState) -> dict[str, Any]:
         """Which file or role to include, once or per loop item; the loop variables become include params."""
         include = node.include or {}
-        items = self._loop_items(node, templar)
         entries = []
         for index, item in enumerate(items if items is not None else [None]):
             layer = _item_layer(_loop_control(node, templar), items, index) if items is not None else {}

@@ -68,6 +68,8 @@ def test_registered_results_have_ansibles_shape(run: PlaybookRun) -> None:
 def test_a_false_condition_skips_a_loop_over_an_undefined_variable(run: PlaybookRun) -> None:
     results = run.task("a loop over an undefined variable under a false condition")
     assert all(result.get("skipped") is True for result in results.values()), results
+    included = run.task("an include looping over an undefined variable under a false condition")
+    assert all(result.get("skipped") is True for result in included.values()), included
 
 
 def test_a_condition_in_error_fails_the_task_and_keeps_the_modules_result(run: PlaybookRun) -> None:
