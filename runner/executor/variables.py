@@ -96,7 +96,10 @@ def task_scope_ids(node: PlanTask, payload: Mapping[str, Any]) -> list[int]:
 def task_variables(worker: WorkerState, host: str, node: PlanTask, payload: Mapping[str, Any]
                    ) -> Mapping[str, Any]:
     """The full variable stack for ``node`` on ``host``: the host's layers plus the play's and the task's."""
-    layers = host_layers(worker, host)
+    # As Ansible's play context does for a task, the connection's own variables are defined when nothing sets
+    # them (roles test `ansible_connection == 'chroot'`); hostvars[host] still shows only what was set.
+    layers = host_layers(worker, host).with_defaults(
+        {"ansible_connection": worker.options.defaults.connection, "ansible_host": host})
     for scope_id in task_scope_ids(node, payload):
         scope = worker.scopes[scope_id]
         layers = layers.with_layer(scope.kind.name, scope.vars)

@@ -89,6 +89,13 @@ class VariableLayers:
         """A child view with ``values`` at ``level`` (a ``Precedence`` or its name, such as "task_vars")."""
         return self._copy(self._inserted(precedence_of(level), values))
 
+    def with_defaults(self, values: Mapping[str, Any]) -> VariableLayers:
+        """A child view with ``values`` below every level (where ``ansible_managed`` is): what a task sees when
+        nothing sets those names, such as the connection it runs over."""
+        child = self._copy(self._layers)
+        child._defaults = {**self._defaults, **values}
+        return child
+
     def with_magic(self, magic: Mapping[str, Any]) -> VariableLayers:
         """A child view with other magic variables (for instance ``MagicVariables.for_role(...)``)."""
         return self._copy(self._layers, magic)

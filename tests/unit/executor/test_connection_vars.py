@@ -13,6 +13,7 @@ from runner.compiler import Compiler
 from runner.connection import ConnectionSettings
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
+from runner.executor.variables import task_variables
 from runner.inventory.sources import load_inventory
 from runner.plan import PlanTask
 
@@ -106,3 +107,13 @@ def test_a_value_that_cannot_be_used_names_the_host_and_the_problem() -> None:
                        match=r"connection variables of web1 .* ansible_port must be a port number from 1 to 65535"):
         SettingsCache().get("web1", {"ansible_port": "x"}, ConnectionSettings(name="-", address="-"), dict)
 
+
+
+def test_a_task_sees_the_connection_it_runs_over_where_nothing_names_it(worker: PlaybookWorker) -> None:
+    payload = {"play_scopes": worker.plan.plays[0].scopes}
+    seen = task_variables(worker, "web1", node(worker, "plain"), payload)
+    # ssh by default, as Ansible's play context defines it; the inventory's ansible_host wins over the default
+    assert seen["ansible_connection"] == "ssh" and seen["ansible_host"] == "10.0.0.1"
+    assert "ansible_connection" not in seen["hostvars"]["web1"]  # hostvars show only what was set, as Ansible's
+    worker.host_runtime("web1").set_vars({"ansible_connection": "local"})
+    assert task_variables(worker, "web1", node(worker, "plain"), payload)["ansible_connection"] == "local"
