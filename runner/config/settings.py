@@ -155,6 +155,8 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_VAULT_ENCRYPT_IDENTITY",)),
     S("ask_vault_pass", "defaults", "bool", False, "Ask for the vault password (like --ask-vault-pass).",
       ansible_env=("ANSIBLE_ASK_VAULT_PASS",)),
+    S("plan_cache", "defaults", "bool", True,
+      "Keep compiled plans in the user's cache directory: a run of an unchanged playbook skips compiling it."),
     S("record_runs", "defaults", "bool", True,
       "Record every run (plays, tasks, host results, facts, files read) in the runs database."),
     S("runs_database", "defaults", "str", None,
