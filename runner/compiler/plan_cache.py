@@ -30,6 +30,7 @@ them too.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import json
 import logging
@@ -37,7 +38,8 @@ import marshal
 import os
 import pickle
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,17 +80,32 @@ def compile_with_cache(compiler: Compiler, playbooks: Sequence[Path], infras: Se
         path = _entry_path(compiler.options, playbooks, config) if enabled and not infras and not reads.secret \
             else None
         if path is not None:
-            entry = _load(path)
+            with _no_collection():
+                entry = _load(path)
+                if entry is not None:
+                    compiler.plan, compiler.vars_files = entry.plan, entry.vars_files
+                    get_environment().adopt_compiled({source: marshal.loads(code)
+                                                      for source, code in entry.templates.items()})
             if entry is not None:
-                compiler.plan, compiler.vars_files = entry.plan, entry.vars_files
-                get_environment().adopt_compiled({source: marshal.loads(code)
-                                                  for source, code in entry.templates.items()})
                 log.info("PLAN CACHE hit: %s", path)
                 return entry.plan
         plan = compiler.compile_playbooks(list(playbooks), list(infras))
     if path is not None:
         _store(path, compiler, reads)
     return plan
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The garbage collector paused: loading a plan makes many objects and no garbage, and the collector's passes
+    over them (set off by the count of new objects) would cost more than the load itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # -- the key ------------------------------------------------------------------------------------------------------
