@@ -8,8 +8,8 @@ import tempfile
 
 import pytest
 
-pytest_plugins = ["tests.plugin.hosts", "tests.plugin.keeper", "tests.plugin.postgres", "tests.plugin.galaxy",
-                  "tests.plugin.ansible_core"]
+pytest_plugins = ["tests.plugin.hosts", "tests.plugin.keeper", "tests.plugin.remote_hosts", "tests.plugin.local_hosts",
+                  "tests.plugin.postgres", "tests.plugin.galaxy", "tests.plugin.ansible_core"]
 
 _DATA_HOME = pytest.StashKey[str]()
 
