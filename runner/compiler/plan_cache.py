@@ -152,6 +152,8 @@ def _uncacheable(compiler: Compiler, reads: ReadLog) -> str | None:
         return f"it read a secret ({sorted(reads.secret)[0]})"
     if any(task.kind in ("include_tasks", "include_role") for task in compiler.plan.tasks):
         return "it has dynamic includes, compiled at run time"
+    if compiler.imported_infras:
+        return "it imports an infra, whose catalogues the loader does not read"
     return None
 
 

@@ -181,3 +181,12 @@ def test_inline_vault_values_stay_encrypted_in_the_cache(project: Path, outcomes
     assert b"secret-hello" not in entry.read_bytes()
     value = vars_files_values(second)["greeting"]
     assert value.ciphertext == ciphertext
+
+
+def test_a_plan_that_imports_an_infra_is_not_stored(project: Path, outcomes: _Outcomes) -> None:
+    repository = Path(__file__).resolve().parents[3]
+    compiler = Compiler(CompileOptions(roles_path=[repository / "roles"]))
+    compile_with_cache(compiler, [repository / "playbooks" / "site.yml"], [], load_config({}), enabled=True)
+    assert compiler.imported_infras
+    assert "PLAN CACHE not stored: it imports an infra, whose catalogues the loader does not read" in outcomes.lines
+    assert cache_files(project) == []
