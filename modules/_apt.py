@@ -114,7 +114,7 @@ def version_matches(installed, wanted):
 
 def parse_simulation(output):
     """``apt-get -s`` output -> {"install": [...], "upgrade": [...], "remove": [...]} of "name (version)" texts."""
-    changes = {"install": [], "upgrade": [], "remove": []}
+    changes = {"install": [], "upgrade": [], "remove": []}  # type: dict[str, list]
     for action, name, old, new in _SIMULATED.findall(output):
         if action == "Inst":
             changes["upgrade" if old else "install"].append("%s (%s)" % (name, new) if new else name)
@@ -307,7 +307,7 @@ class Apt(object):
         params = self.params
         state = _STATE_ALIASES.get(params["state"], params["state"])
         specs = params["name"] or []
-        empty = {"install": [], "upgrade": [], "remove": []}
+        empty = {"install": [], "upgrade": [], "remove": []}  # type: dict[str, list]
         if params["deb"]:
             targets = self.deb_targets(params["deb"])
             return self.apply("install", targets) if targets else empty

@@ -179,7 +179,7 @@ def _opener(params, url, follow_redirects, username, password):
 
 
 def _header_table(message):
-    table = {}
+    table = {}  # type: dict
     for name, value in message.items():
         key = name.lower()
         # Repeated headers (Set-Cookie) are joined as one value, as Python's http.client and Ansible do.

@@ -20,4 +20,4 @@ EXAMPLES = """
     ansible_user: deploy
 """
 RETURN = {"add_host": "The host and groups added"}
-ARGUMENT_SPEC = {}
+ARGUMENT_SPEC = {}  # type: dict

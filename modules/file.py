@@ -152,7 +152,7 @@ class FileTask(object):
             diff["before"]["state"] = self.prev_state
             diff["after"]["state"] = self.state
             if self.state == "absent" and self.prev_state == "directory":
-                content = {"directories": [], "files": []}
+                content = {"directories": [], "files": []}  # type: dict[str, list]
                 for root, dirnames, filenames in os.walk(path):
                     content["directories"].extend(os.path.join(root, name) for name in dirnames)
                     content["files"].extend(os.path.join(root, name) for name in filenames)

@@ -170,7 +170,7 @@ def _without_status(url):
 def _attributes(module, dest, diffs):
     """Apply mode/owner/group to dest; True when they changed (or would)."""
     params = module.params
-    attribute_diff = {}
+    attribute_diff = {}  # type: dict
     changed = module.set_file_attributes(dest, params["mode"], params["owner"], params["group"], attribute_diff)
     if attribute_diff:
         attribute_diff.update(before_header=dest, after_header=dest)

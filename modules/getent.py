@@ -43,7 +43,7 @@ NO_ENUMERATION = 3
 
 def parse_entries(text, separator):
     """getent's lines -> {first field: [other fields]}; a later entry with the same key keeps the first's."""
-    entries = {}
+    entries = {}  # type: dict
     for line in text.splitlines():
         if not line.strip():
             continue

@@ -15,7 +15,7 @@ DOCUMENTATION = {
 EXAMPLES = """
 - meta: flush_handlers
 """
-RETURN = {}
+RETURN = {}  # type: dict
 ARGUMENT_SPEC = {
     "_raw_params": {"type": "str", "required": True, "aliases": ["free_form"],
                     "choices": ["flush_handlers", "end_play", "end_host", "end_batch", "clear_facts",

@@ -277,7 +277,7 @@ def run(module):
 
 
 def first_of_each(module, mounts):
-    points, by_source = {}, {}
+    points, by_source = {}, {}  # type: dict, dict
     for entry in mounts:
         points.setdefault(entry["mount"], entry)
         by_source.setdefault(entry["ansible_context"]["source"], []).append(entry["mount"])

@@ -48,7 +48,7 @@ OWN_SPEC = {
     "state": {"type": "str", "required": True, "choices": ["absent", "installed", "latest", "present", "removed"]},
     "use": {"type": "str", "default": "auto"},
 }
-ARGUMENT_SPEC = {}
+ARGUMENT_SPEC = {}  # type: dict
 SUPPORTS_CHECK_MODE = True
 DNF_SPEC = argument_spec(DNF_OPTIONS)
 

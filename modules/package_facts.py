@@ -63,7 +63,7 @@ def apt_packages(module):
     if rc != 0:
         module.warn("Failed to retrieve packages with apt: %s" % err.strip())
         return {}
-    packages = {}
+    packages = {}  # type: dict
     for line in out.splitlines():
         status, name, version, arch, section, origin = (line.split("\t") + [""] * 6)[:6]
         if not status.startswith(("ii", "hi", "iU", "iF", "hU", "hF")):
@@ -83,7 +83,7 @@ def rpm_packages(module):
     if rc != 0:
         module.warn("Failed to retrieve packages with rpm: %s" % err.strip())
         return {}
-    packages = {}
+    packages = {}  # type: dict
     for line in out.splitlines():
         name, version, release, epoch, arch = (line.split("\t") + [""] * 5)[:5]
         packages.setdefault(name, []).append({"name": name, "version": version, "release": release,
@@ -107,7 +107,7 @@ def run(module):
         for manager in (MANAGERS if name == "auto" else [canonical(name)]):
             if manager not in order:
                 order.append(manager)
-    packages, found = {}, 0
+    packages, found = {}, 0  # type: dict, int
     for manager in order:
         if params["strategy"] == "first" and found:
             break

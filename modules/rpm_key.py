@@ -35,7 +35,7 @@ EXAMPLES = """
   when: ansible_facts.os_family == "RedHat"
 """
 
-RETURN = {}
+RETURN = {}  # type: dict
 
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SUPPORTS_CHECK_MODE = True

@@ -28,7 +28,7 @@ EXAMPLES = """
 
 RETURN = {"ansible_facts": "services: name -> {name, state, source, status (systemd)}"}
 
-ARGUMENT_SPEC = {}
+ARGUMENT_SPEC = {}  # type: dict
 SUPPORTS_CHECK_MODE = True
 
 C_LOCALE = {"LANG": "C", "LC_ALL": "C"}

@@ -18,4 +18,4 @@ EXAMPLES = """
     web_url: "http://{{ inventory_hostname }}:8080"
 """
 RETURN = {"ansible_facts": "The variables set"}
-ARGUMENT_SPEC = {}
+ARGUMENT_SPEC = {}  # type: dict

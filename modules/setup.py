@@ -265,7 +265,7 @@ def apparmor_facts(module):
 
 
 def dns_facts(module):
-    dns = {}
+    dns = {}  # type: dict
     for line in (read_file("/etc/resolv.conf") or "").splitlines():
         words = line.split()
         if not words or words[0].startswith(("#", ";")):
@@ -285,7 +285,7 @@ def dns_facts(module):
 
 def cmdline_facts(module):
     text = (read_file("/proc/cmdline") or "").strip()
-    cmdline, proc_cmdline = {}, {}
+    cmdline, proc_cmdline = {}, {}  # type: dict, dict
     for word in text.split():
         key, found, value = word.partition("=")
         value = value if found else True
@@ -306,7 +306,7 @@ def local_facts(module):
     """*.fact files under fact_path: JSON or INI text, or an executable that prints JSON."""
     import json
     directory = module.params["fact_path"]
-    local = {}
+    local = {}  # type: dict
     if not os.path.isdir(directory):
         return {"local": local}
     for name in sorted(os.listdir(directory)):
@@ -485,7 +485,7 @@ def _netlink_ipv4_addresses():
         request = NLMSG_HEADER.pack(NLMSG_HEADER.size + IFADDRMSG.size, RTM_GETADDR, NLM_F_REQUEST | NLM_F_DUMP,
                                     1, 0) + IFADDRMSG.pack(socket.AF_INET, 0, 0, 0, 0)
         sock.sendto(request, (0, 0))
-        listed = []
+        listed = []  # type: list
         while True:
             data = sock.recv(1 << 16)
             offset = 0
@@ -545,7 +545,7 @@ def _ioctl_ipv4_addresses(names):
 def ipv6_addresses():
     """{interface: [{address, prefix, scope}]} from /proc/net/if_inet6."""
     scopes = {"00": "global", "10": "host", "20": "link", "40": "site", "50": "compat"}
-    found = {}
+    found = {}  # type: dict
     for line in (read_file("/proc/net/if_inet6") or "").splitlines():
         fields = line.split()
         if len(fields) < 6:
@@ -587,7 +587,7 @@ def interface_facts(module):
     ipv4 = ipv4_addresses(names)
     ipv6 = ipv6_addresses()
     facts = {"interfaces": names}
-    all_ipv4, all_ipv6 = [], []
+    all_ipv4, all_ipv6 = [], []  # type: list, list
     for name in names:
         base = os.path.join(sys_net, name)
         kind = (read_file(os.path.join(base, "type")) or "").strip()

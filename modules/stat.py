@@ -109,7 +109,7 @@ def file_attributes(path):
 
 
 # libmagic, opened once per agent: loading its database costs milliseconds, a lookup microseconds.
-_MAGIC = {}
+_MAGIC = {}  # type: dict
 MAGIC_MIME = 0x410  # MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING: "text/plain; charset=us-ascii", as file --mime
 
 

@@ -253,7 +253,7 @@ def count_connections(lines, family, port, addresses, states, excluded):
 
 def active_connections(host, port, states, excluded):
     addresses = _addresses(host)
-    excluded_ips = set()
+    excluded_ips = set()  # type: set
     for name in excluded:
         excluded_ips.update(_addresses(name) or ())
     count = 0

@@ -183,7 +183,7 @@ def run(module):
             module.atomic_write(dest, text.getvalue().encode("utf-8"))
         else:
             remove_quietly(dest)
-    attribute_diff = {}
+    attribute_diff = {}  # type: dict
     if os.path.isfile(dest) and not (module.check_mode and not parser.sections()):
         changed = module.set_file_attributes(dest, params["mode"], params["owner"], params["group"],
                                              attribute_diff) or changed

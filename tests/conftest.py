@@ -8,19 +8,23 @@ import tempfile
 
 import pytest
 
-pytest_plugins = ["tests.plugin.hosts", "tests.plugin.keeper", "tests.plugin.postgres", "tests.plugin.galaxy",
-                  "tests.plugin.ansible_core"]
+pytest_plugins = ["tests.plugin.hosts", "tests.plugin.keeper", "tests.plugin.remote_hosts", "tests.plugin.local_hosts",
+                  "tests.plugin.postgres", "tests.plugin.galaxy", "tests.plugin.ansible_core"]
 
 _DATA_HOME = pytest.StashKey[str]()
+_CACHE_HOME = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Runs are recorded by default into the user's data directory: the suite's runs (in-process, and the commands
-    it starts, which inherit the environment) go to a directory of this session instead, never the tester's own."""
+    """Runs are recorded by default into the user's data directory, and compiled plans and validators kept in the
+    user's cache directory: the suite's (in-process, and the commands it starts, which inherit the environment) go
+    to directories of this session instead, never the tester's own."""
     config.stash[_DATA_HOME] = os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="provisioning-test-data-")
+    config.stash[_CACHE_HOME] = os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="provisioning-test-cache-")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    data_home = config.stash.get(_DATA_HOME, None)
-    if data_home:
-        shutil.rmtree(data_home, ignore_errors=True)
+    for key in (_DATA_HOME, _CACHE_HOME):
+        directory = config.stash.get(key, None)
+        if directory:
+            shutil.rmtree(directory, ignore_errors=True)

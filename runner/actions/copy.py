@@ -18,7 +18,7 @@ from modules._utils import file_checksum
 from modules.copy import DIRECTORIES, FILES, LINKS, NEEDS, TREE, walk_source_tree
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
-from runner.actions.secret_sources import decrypted_source, hide_diff, is_encrypted_source
+from runner.actions.secret_sources import decrypted_source, is_encrypted_source, secret_diff
 from runner.errors import UserError
 
 INLINE_LIMIT = 1 << 20  # a file below this size travels inside the module call
@@ -149,6 +149,6 @@ async def run_copy(ctx: ActionContext) -> dict[str, Any]:
             return await ctx.run_module()
         plan = plan_source(ctx, args)
         result = await send(ctx, plan)
-        return hide_diff(result) if plan.has_secrets else result
+        return secret_diff(result) if plan.has_secrets else result
     except ActionFailed as failure:
         return failure.result

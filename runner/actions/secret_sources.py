@@ -1,7 +1,9 @@
 """Sources that were encrypted on the controller (``copy``/``template`` of a vault or age file).
 
 Their plaintext goes to the host inside the module call (never through a file on the controller), and the
-``--diff`` of such a file shows no content: the file's old and new text would be the secret itself.
+``--diff`` of such a file shows no content: the file's old and new text would be the secret itself. With
+``diff_secret_sources`` (``--diff-secrets``) it shows the content, as ansible-core always does, exempt from the
+masking of secrets in output.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from typing import Any
 from runner.actions.arguments import ActionFailed
 from runner.errors import UserError
 from runner.loader.yaml import is_encrypted_start
+from runner.secrets.censor import Revealed, secret_diffs_revealed
 
 HIDDEN_DIFF = "[content hidden: the source is encrypted]\n"
+# The old content gets its own note: with the same one on both sides a changed file would show no diff at all.
+HIDDEN_BEFORE = "[old content hidden: the source is encrypted]\n"
 
 
 def is_encrypted_source(path: Path) -> bool:
@@ -36,17 +41,24 @@ def decrypted_source(path: Path) -> bytes:
         raise ActionFailed(f"could not read src={path}: {exc.strerror}") from None
 
 
-def hide_diff(result: dict[str, Any]) -> dict[str, Any]:
-    """``result`` with the content of its diff (one entry or a list of them) replaced by a note."""
+def secret_diff(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with the content of its diff (one entry or a list of them) replaced by a note, or, when the
+    user asked to see such diffs, marked to be shown as it is."""
+    change = _revealed if secret_diffs_revealed() else _hidden
     diff = result.get("diff")
     if isinstance(diff, dict):
-        result["diff"] = _hidden(diff)
+        result["diff"] = change(diff)
     elif isinstance(diff, list):
-        result["diff"] = [_hidden(entry) if isinstance(entry, dict) else entry for entry in diff]
+        result["diff"] = [change(entry) if isinstance(entry, dict) else entry for entry in diff]
     return result
 
 
 def _hidden(entry: dict[str, Any]) -> dict[str, Any]:
     if "before" not in entry and "after" not in entry:
         return entry
-    return {**entry, "before": HIDDEN_DIFF if entry.get("before") else "", "after": HIDDEN_DIFF}
+    return {**entry, "before": HIDDEN_BEFORE if entry.get("before") else "", "after": HIDDEN_DIFF}
+
+
+def _revealed(entry: dict[str, Any]) -> dict[str, Any]:
+    return {key: Revealed(value) if key in ("before", "after") and isinstance(value, str) else value
+            for key, value in entry.items()}

@@ -19,7 +19,7 @@ from typing import Any
 from modules.copy import DIRECTORIES, FILES, LINKS, TREE
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
-from runner.actions.secret_sources import hide_diff, is_encrypted_source
+from runner.actions.secret_sources import is_encrypted_source, secret_diff
 from runner.errors import UserError
 from runner.templating import ANSIBLE_MANAGED, Templar
 
@@ -86,4 +86,4 @@ async def run_template(ctx: ActionContext) -> dict[str, Any]:
     copy_args = {name: args[name] for name in COPY_ARGUMENTS if args.get(name) is not None}
     copy_args.update({"src": str(src), FILES: [rendered_file(src, data)], TREE: False, DIRECTORIES: [], LINKS: []})
     result = await ctx.run_module("copy", copy_args)
-    return hide_diff(result) if is_encrypted_source(src) else result
+    return secret_diff(result) if is_encrypted_source(src) else result

@@ -52,6 +52,9 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
                                       "printing it ('-': standard input)."),
     click.option("-C", "--check", is_flag=True, help="Predict changes without making them."),
     click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files and templates."),
+    click.option("--diff-secrets", is_flag=True, default=None,
+                 help="With --diff, show the content of files copied or templated from an encrypted source "
+                      "(diff_secret_sources)."),
     click.option("--list-hosts", is_flag=True, help="List the matching hosts and exit."),
     click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
                  help="Directory used as playbook_dir (for group_vars/host_vars and relative paths)."),
@@ -88,6 +91,7 @@ def config_overrides(options: dict[str, Any]) -> dict[str, Any]:
         "become_user": options.get("become_user"),
         "become_method": options.get("become_method"),
         "library": module_path_override(options),
+        "diff_secret_sources": options.get("diff_secrets") or None,
     }
 
 

@@ -90,12 +90,14 @@ def _flatten(plan: Plan, ids: list[int]) -> list[int]:
               help="Continue the last failed run of this playbook (or run RUN) where each host stopped, from the "
                    "run records.")
 @click.option("--force", is_flag=True, help="With --resume: resume even though the playbook's tasks changed.")
+@click.option("--no-plan-cache", is_flag=True,
+              help="Compile the playbook afresh, neither reading nor writing the plan cache (plan_cache = false).")
 @shared_options
 @report_errors
 def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str, ...], skip_tags: tuple[str, ...],
          start_at_task: str | None, list_tasks: bool, list_tags: bool, syntax_check: bool, force_handlers: bool,
          step: bool, plan_file: Path | None, reports: tuple[str, ...], resume: str | None, force: bool,
-         **options: Any) -> int:
+         no_plan_cache: bool, **options: Any) -> int:
     """Run PLAYBOOKS (Ansible's playbook language) against the inventory."""
     from runner.cli.resume import parse_resume
     from runner.cli.step import StepPrompt
@@ -114,19 +116,23 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     from runner.cli.project import load_hosts, load_project, play_defaults
     from runner.cli.run import run_plan
     from runner.compiler import CompileOptions, Compiler
+    from runner.compiler.plan_cache import compile_with_cache
+    from runner.loader.reads import recording_reads
 
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
     project = load_project(config_overrides(options), playbook_dir, need_inventory=False, options=options)
-    extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
-    compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
-                                     roles_path=project.roles_path, library=project.library,
-                                     collections_path=project.collections_path,
-                                     filter_plugins=project.filter_plugins, extra_vars=extra_vars,
-                                     **play_defaults(project.config),
-                                     precompile=not (syntax_check or plan_file or list_tasks or list_tags
-                                                     or options["list_hosts"]))
-    compiler = Compiler(compile_options)
-    plan = compiler.compile_playbooks(list(playbooks), list(infras))
+    with recording_reads():  # an -e @file is read for the plan too: the plan cache keys it by content
+        extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
+        compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),
+                                         roles_path=project.roles_path, library=project.library,
+                                         collections_path=project.collections_path,
+                                         filter_plugins=project.filter_plugins, extra_vars=extra_vars,
+                                         **play_defaults(project.config),
+                                         precompile=not (syntax_check or plan_file or list_tasks or list_tags
+                                                         or options["list_hosts"]))
+        compiler = Compiler(compile_options)
+        plan = compile_with_cache(compiler, playbooks, infras, project.config,
+                                  enabled=project.config.plan_cache and not no_plan_cache)
     if plan_file:
         _write_plan(plan, plan_file)
         return ExitCode.OK

@@ -83,6 +83,7 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     not supported, the run — is in it; ``runner.cli.common.report_errors`` closes it when the command ends.
     """
     from runner.cli.vault_options import install_vault_secrets
+    from runner.secrets.censor import reveal_secret_diffs
 
     config = load_config(overrides)
     log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
@@ -91,6 +92,7 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:
         warn(warning)
     install_vault_secrets(config, options or {})
+    reveal_secret_diffs(config.diff_secret_sources)
     inventory = load_hosts(config, playbook_dir, configured=need_inventory)
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),

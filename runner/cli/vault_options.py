@@ -63,4 +63,4 @@ def install_vault_secrets(config: Config, options: dict[str, Any], *, confirm: b
     for text in specs:
         spec = VaultIdSpec.parse(text)
         passwords.append(VaultPassword(spec.label, read_password(spec, confirm=confirm), spec.source))
-    install_keyring(Keyring(passwords))
+    install_keyring(Keyring(passwords, id_match=config.vault_id_match, default_id=config.vault_identity or "default"))

@@ -24,6 +24,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from runner.errors import ParseError, SourcePosition
 from runner.loader.aliases import check_alias_expansion
+from runner.loader.reads import note_read, note_secret
 from runner.positions import PositionedDict, PositionedList, Positions
 from runner.util.unsafe import mark_unsafe
 
@@ -159,7 +160,9 @@ def read_text_and_encryption(path: str | Path) -> tuple[str, bool]:
     """A text file's content, decrypted when it is a vault or an age file (errors name the file), and whether
     it was. ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
     data = Path(path).read_bytes()
-    if not is_encrypted_start(data):
+    encrypted = is_encrypted_start(data)
+    note_read(path, data, secret=encrypted)
+    if not encrypted:
         return data.decode("utf-8"), False
     from runner.secrets.files import decrypt_bytes
 
@@ -192,6 +195,7 @@ def decrypt_document(data: Any, path: str) -> Any:
         from runner.secrets.sops import decrypt_sops_document, is_sops_document
 
         if is_sops_document(data):
+            note_secret(path)
             return decrypt_sops_document(data, path)
     return data
 

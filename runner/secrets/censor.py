@@ -27,6 +27,25 @@ _armed = False  # anything to hide yet: a secret decrypted, or an inline vault v
 # (``runner.secrets.encrypted``), so that this module, which they use, does not import them: a value of such a
 # type exists only once its module is loaded, and so registered.
 _masked_types: tuple[type, ...] = ()
+_diffs_revealed = False  # diff_secret_sources: the --diff of a file from an encrypted source shows its content
+
+
+class Revealed(str):
+    """Text that holds a secret the user chose to see (the diff of an encrypted source, with
+    ``diff_secret_sources``): output shows it as it is."""
+
+    __slots__ = ()
+
+
+def reveal_secret_diffs(enabled: bool) -> None:
+    """Whether the ``--diff`` of a file copied or templated from an encrypted source shows its content (the
+    process's setting, made by the command before workers fork, as the keyring is)."""
+    global _diffs_revealed
+    _diffs_revealed = enabled
+
+
+def secret_diffs_revealed() -> bool:
+    return _diffs_revealed
 
 
 def arm() -> None:
@@ -110,6 +129,8 @@ def censor(value: Any) -> Any:
 def _censor(value: Any, sealed: tuple[type, ...]) -> Any:
     if isinstance(value, sealed):  # an inline vault value: never decrypted for output (json's default=str would)
         return MASK
+    if isinstance(value, Revealed):
+        return value
     if isinstance(value, str):
         masked = censor_text(value)
         return value if masked == value else masked

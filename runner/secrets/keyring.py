@@ -3,6 +3,8 @@
 A command reads its passwords once, at start (``install_keyring``), before any file is loaded; workers forked
 later inherit them. A vault that names a vault id is tried first with that id's passwords, then with the others
 (Ansible's default, ``vault_id_match`` off: the id in the header is a hint, not part of what is authenticated).
+With ``vault_id_match`` on, only that id's passwords are tried (a vault without an id in its header is the
+``vault_identity``'s, ``default`` unless configured), as ansible-core does.
 Every plaintext that comes out is remembered (``runner.secrets.censor``) so output can hide it.
 """
 
@@ -25,8 +27,11 @@ class VaultPassword:
 class Keyring:
     """Passwords in the order given: the first is the one ``encrypt`` uses unless an id is named."""
 
-    def __init__(self, passwords: list[VaultPassword] | None = None):
+    def __init__(self, passwords: list[VaultPassword] | None = None, *, id_match: bool = False,
+                 default_id: str = DEFAULT_VAULT_ID):
         self.passwords = list(passwords or [])
+        self.id_match = id_match  # vault_id_match: a vault is tried only with the passwords of its own id
+        self.default_id = default_id  # vault_identity: the id of a vault whose header names none
 
     @property
     def vault_ids(self) -> list[str]:
@@ -40,12 +45,13 @@ class Keyring:
             envelope = parse_envelope(data)
         except VaultFormatError as exc:
             raise VaultFormatError(f"{origin}: {exc.message}") from None
-        wanted = envelope.vault_id or DEFAULT_VAULT_ID
+        wanted = envelope.vault_id or self.default_id
         if not self.passwords:
             raise SecretError(f"{origin} is vault-encrypted (vault id '{wanted}') and no vault password was given",
                               hint="use --vault-id, --vault-password-file or --ask-vault-pass")
-        ordered = ([entry for entry in self.passwords if entry.vault_id == wanted]
-                   + [entry for entry in self.passwords if entry.vault_id != wanted])
+        ordered = [entry for entry in self.passwords if entry.vault_id == wanted]
+        if not self.id_match:
+            ordered += [entry for entry in self.passwords if entry.vault_id != wanted]
         for entry in ordered:
             try:
                 plaintext = decrypt_payload(envelope.payload, entry.password)
@@ -57,6 +63,11 @@ class Keyring:
             return plaintext
         known = ", ".join(f"'{vault_id}'" for vault_id in dict.fromkeys(self.vault_ids))
         unknown = "" if wanted in self.vault_ids else f"; vault id '{wanted}' has no password given"
+        if self.id_match:
+            outcome = "none opens it" if wanted in self.vault_ids else "none was given for it"
+            raise SecretError(f"decryption of {origin} failed (vault id '{wanted}'): with vault_id_match on, only "
+                              f"the passwords of vault id '{wanted}' are tried, and {outcome} (vault ids given: "
+                              f"{known})", hint="vault_id_match = false tries every password")
         raise SecretError(f"decryption of {origin} failed (vault id '{wanted}'): none of the vault passwords given "
                           f"(vault ids {known}) opens it{unknown}")
 

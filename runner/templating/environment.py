@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, islice
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound, nodes
@@ -206,6 +207,7 @@ class TemplateEnvironment(NativeEnvironment):
         _add_namespace(self.filters, "ansible.legacy.")  # as Ansible: the builtins and the local plugins
         _add_namespace(self.tests, "ansible.legacy.")
         self._compiled: dict[str, Template] = {}
+        self._code: dict[str, CodeType] = {}  # the code of each compiled string, for the plan cache
         self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
 
     def with_options(self, **options: Any) -> TemplateEnvironment:
@@ -217,6 +219,7 @@ class TemplateEnvironment(NativeEnvironment):
         if variant is None:
             variant = self.overlay(**options)
             variant._compiled = {}  # compiled code depends on the options
+            variant._code = {}
             variant._variants = {}
             self._variants[key] = variant
         return variant
@@ -225,8 +228,22 @@ class TemplateEnvironment(NativeEnvironment):
         """The compiled template for ``source``; compiled on first use, then reused for every host and task."""
         template = self._compiled.get(source)
         if template is None:
-            template = self._compiled[source] = self.from_string(source)
+            # What from_string does, keeping the code object so that a cached plan can bring it back.
+            code = self._code[source] = self.compile(source)
+            template = self._compiled[source] = self.template_class.from_code(self, code, self.make_globals(None))
         return template
+
+    def compiled_code(self) -> dict[str, CodeType]:
+        """The code of every string compiled so far (marshal can store it: the plan cache does)."""
+        return dict(self._code)
+
+    def adopt_compiled(self, code: dict[str, CodeType]) -> None:
+        """Take strings' code compiled by an earlier command (same Jinja2, Python and options) as compiled."""
+        globals_ = self.make_globals(None)
+        for source, source_code in code.items():
+            if source not in self._compiled:
+                self._code[source] = source_code
+                self._compiled[source] = self.template_class.from_code(self, source_code, globals_)
 
     def render(self, template: Template, variables: RenderedVariables, *, text: bool = False) -> Any:
         # Shared: the context reads the variables as they are, rendered on access; Jinja2's stubs want a dict.

@@ -16,11 +16,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import os
 import pickle
-import stat
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FunctionType
@@ -30,14 +27,10 @@ import pydantic
 import pydantic_core
 from pydantic import BaseModel, GetJsonSchemaHandler, TypeAdapter
 
-from runner.util.files import atomic_write_bytes
+from runner.util.user_cache import add_sources, cache_directory, read_own_file, write_own_file
 
 # Source files every model's schema may depend on: the position and error types (``SourcePosition``).
 _COMMON_SOURCES = ("runner/errors.py", "runner/positions.py")
-_ROOT = Path(__file__).resolve().parents[2]
-# Files of other versions are removed when a new one is written, once they have not been rewritten for this long:
-# several installed versions (or checkouts) can share the cache without taking turns rebuilding.
-_STALE_AFTER = 30 * 24 * 3600
 
 
 # What is cached: a model class, or a type adapter (a list of models, say) made with ``defer_build``.
@@ -68,32 +61,21 @@ def _cache_file(targets: Mapping[str, Target], sources: Sequence[str]) -> Path |
     for part in (sys.version, pydantic.VERSION, pydantic_core.__version__, *targets):
         digest.update(part.encode() + b"\0")
     try:
-        for source in _source_files((*sources, *_COMMON_SOURCES)):
-            digest.update(source.relative_to(_ROOT).as_posix().encode() + b"\0" + source.read_bytes())
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        add_sources(digest, (*sources, *_COMMON_SOURCES))
+        directory = cache_directory("models")
     except (OSError, RuntimeError):  # a source not readable, no home directory: no cache
         return None
-    return Path(base) / "provisioning" / "models" / f"{digest.hexdigest()[:32]}.pickle"
-
-
-def _source_files(names: Sequence[str]) -> list[Path]:
-    files: list[Path] = []
-    for name in names:
-        path = _ROOT / name
-        files += sorted(path.glob("*.py")) if path.is_dir() else [path]
-    return files
+    return directory / f"{digest.hexdigest()[:32]}.pickle"
 
 
 def _read(path: Path) -> dict[str, Any] | None:
     """The cached schemas, or None when there are none, or the file is not the user's own alone to write."""
+    data = read_own_file(path)
+    if data is None:
+        return None
     try:
-        with path.open("rb") as handle:
-            for checked in (path.parent, path):
-                info = os.stat(checked) if checked is path.parent else os.fstat(handle.fileno())
-                if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-                    return None
-            cached = pickle.load(handle)  # the user's own file, named by the hash of what made it
-    except Exception:  # a missing, truncated or stale file (a name pickled that no longer exists): build instead
+        cached = pickle.loads(data)  # the user's own file, named by the hash of what made it
+    except Exception:  # a truncated or stale file (a name pickled that no longer exists): build instead
         return None
     return cached if isinstance(cached, dict) else None
 
@@ -130,11 +112,7 @@ def _write(path: Path, targets: Mapping[str, Target]) -> None:
         buffer = io.BytesIO()
         _SchemaPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(
             {name: _schema_and_config(target) for name, target in targets.items()})
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write_bytes(path, buffer.getvalue(), mode=0o600)
-        for other in path.parent.glob("*.pickle"):
-            if other != path and other.stat().st_mtime < time.time() - _STALE_AFTER:
-                other.unlink(missing_ok=True)
+        write_own_file(path, buffer.getvalue())
     except Exception:  # a cache that cannot be written costs the next command the build, nothing more
         return
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost
+from tests.support.remote_harness import RemoteHost
 
 SERVICE = "provisioning-test-svc"
 SCRIPT = f"""#!/bin/sh

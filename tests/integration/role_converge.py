@@ -24,8 +24,8 @@ import yaml
 from runner.taskservs.catalog import TaskservCatalog
 from runner.taskservs.tasks import health_check_tasks, os_support_task
 from runner.testenv import TestEnv
-from tests.integration.remote_harness import infra_for
 from tests.support.playbook_run import PlaybookRun, run_playbook
+from tests.support.remote_harness import infra_for
 
 ROLES = Path(__file__).resolve().parents[2] / "roles"
 HOST = "host3"

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 
-from tests.integration.remote_harness import converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import converge, infra_for
 
 
 def test_smoke(host, testenv) -> None:

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner.connection import BecomeSettings
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
-host_as_deploy = remote_host_fixture(user="deploy", become=BecomeSettings())
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 PACKAGE = "hello"
 DEB_PACKAGE = "sl"

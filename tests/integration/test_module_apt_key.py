@@ -9,9 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 KEYRING = "/etc/apt/trusted.gpg.d/provisioning-test.gpg"
 KEY_FILE = "/tmp/provisioning-test-key.asc"
 

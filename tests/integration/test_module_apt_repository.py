@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 REPO = "deb [trusted=yes] file:/srv/provisioning-test-repo ./"
 LIST = "/etc/apt/sources.list.d/provisioning-test.list"
 DERIVED = "/etc/apt/sources.list.d/file_srv_provisioning_test_repo.list"  # as ansible-core names it

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 @pytest.fixture

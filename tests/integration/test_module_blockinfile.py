@@ -3,10 +3,7 @@ lines around it, create with attributes, and as deploy through sudo."""
 
 from __future__ import annotations
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def test_block_inserted_updated_and_removed(host: RemoteHost, scratch: str, testenv) -> None:

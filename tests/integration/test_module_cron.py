@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from runner.connection import BecomeSettings
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture(user="deploy", become=BecomeSettings())
+
+@pytest.fixture(scope="module")
+def host(host_as_deploy: RemoteHost) -> RemoteHost:
+    """This file's modules run as the deploy user through sudo."""
+    return host_as_deploy
+
 CRON_FILE = "provisioning-cron-test"
 
 

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 SOURCES = "/etc/apt/sources.list.d/provisioning-test-repo.sources"
 
 

@@ -6,9 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge
 
-host = remote_host_fixture()
 PACKAGE = "less"  # installed on every test host; only its selection changes
 
 

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.conftest_modules import LocalHost
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
+from tests.support.local_host import LocalHost
+from tests.support.remote_harness import RemoteHost
 
-host = remote_host_fixture()
 PEXPECT_PYTHON = os.environ.get("PROVISIONING_PEXPECT_PYTHON")
 ASKS_TWICE = "sh -c 'printf \"Name? \"; read a; printf \"Name? \"; read b; echo \"hello $a and $b\"'"
 

@@ -6,10 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge
 
 
 def test_into_a_directory_per_host(host: RemoteHost, scratch: str, tmp_path: Path) -> None:

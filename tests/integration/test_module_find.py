@@ -7,10 +7,7 @@ import hashlib
 
 import pytest
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost
 
 
 @pytest.fixture

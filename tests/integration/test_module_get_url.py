@@ -12,12 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.connection import BecomeSettings
 from tests.integration.http_server import PASSWORD, USER, LoopbackServer, serve
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
-host_as_deploy = remote_host_fixture(user="deploy", become=BecomeSettings())
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 @pytest.fixture

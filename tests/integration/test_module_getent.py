@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost
 
 
 def test_passwd_entry_split_on_colons(host: RemoteHost) -> None:

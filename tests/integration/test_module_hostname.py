@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def test_rename_and_back(host: RemoteHost, testenv) -> None:

@@ -3,10 +3,7 @@ commented-out option taken over, a file created with attributes, and as deploy t
 
 from __future__ import annotations
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def test_option_set_changed_and_removed(host: RemoteHost, scratch: str, testenv) -> None:

@@ -9,9 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge
 
-host = remote_host_fixture()
 CHAIN = "PROVISIONING_TEST"
 
 

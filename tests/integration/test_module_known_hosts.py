@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 PATH = "/tmp/known-hosts-test/known_hosts"
 ED25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGPUuCf7HFLFxnRyc85s9cZmscMlo5AB+KTdskqogNNo"

@@ -3,10 +3,7 @@ validate, attributes, check mode that predicts a created file, and the same as d
 
 from __future__ import annotations
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def test_replace_a_line_found_by_regexp(host: RemoteHost, scratch: str, testenv) -> None:

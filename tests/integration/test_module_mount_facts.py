@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
+from tests.support.remote_harness import RemoteHost
 
-host = remote_host_fixture()
 FSTAB = "/tmp/provisioning-test-fstab"
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.integration.remote_harness import RemoteHost, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost, infra_for
 
 
 def test_installed_packages_as_facts(host: RemoteHost, testenv) -> None:

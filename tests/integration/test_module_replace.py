@@ -3,10 +3,7 @@ that matches nothing, validate and backup, and as deploy through sudo."""
 
 from __future__ import annotations
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def test_every_match_replaced(host: RemoteHost, scratch: str, testenv) -> None:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
+from tests.support.remote_harness import RemoteHost
 
-host = remote_host_fixture()
 NO_DNF_BINDINGS = ("Could not import the dnf python module using /usr/bin/python3 (3.")
 NO_DNF_BINDINGS_END = ("Please install `python3-dnf` package or ensure you have specified the correct "
                        "ansible_python_interpreter. (attempted ['/usr/libexec/platform-python', '/usr/bin/python3', "

@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.connection import BecomeSettings
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
-
-host = remote_host_fixture()
-host_as_deploy = remote_host_fixture(user="deploy", become=BecomeSettings())
+from tests.support.remote_harness import RemoteHost
 
 
 @pytest.fixture

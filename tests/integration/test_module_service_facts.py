@@ -4,9 +4,8 @@ them, the same facts ansible-core returns there; a script of the test's own seen
 from __future__ import annotations
 
 from tests.integration.init_script import SERVICE, service
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
+from tests.support.remote_harness import RemoteHost
 
-host = remote_host_fixture()
 __all__ = ["service"]  # the fixture, used by name
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import base64
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost
 
 
 def test_content_is_base64(host: RemoteHost, scratch: str) -> None:

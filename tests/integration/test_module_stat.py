@@ -3,10 +3,7 @@ task would leave it, so a chain of check-mode tasks reads right."""
 
 from __future__ import annotations
 
-from tests.integration.file_modules import host, scratch
-from tests.integration.remote_harness import RemoteHost, infra_for
-
-__all__ = ["host", "scratch"]
+from tests.support.remote_harness import RemoteHost, infra_for
 
 
 def test_a_directory_an_earlier_task_would_create(host: RemoteHost, scratch: str, testenv) -> None:

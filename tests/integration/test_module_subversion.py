@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge
 
-host = remote_host_fixture()
 ROOT = "/tmp/provisioning-test-svn"
 
 

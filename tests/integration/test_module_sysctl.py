@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 CONF = "/etc/sysctl.d/90-provisioning-test.conf"
 
 

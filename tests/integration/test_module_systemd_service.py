@@ -4,9 +4,7 @@ run. A converge test of units needs a host booted with systemd."""
 
 from __future__ import annotations
 
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost
 
 
 def test_refuses_without_systemd_under_both_names(host: RemoteHost) -> None:

@@ -4,9 +4,8 @@ stopped, enabled in chosen runlevels, and run detached with daemonize; all of it
 from __future__ import annotations
 
 from tests.integration.init_script import SERVICE, service
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 __all__ = ["service"]  # the fixture, used by name
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import os
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, infra_for
 
 
 def test_file_and_directory(host: RemoteHost, scratch: str, testenv) -> None:

@@ -9,12 +9,9 @@ from pathlib import Path
 import pytest
 
 from runner.templating import ANSIBLE_MANAGED
-from tests.integration.file_modules import host, host_as_deploy, scratch
 from tests.integration.playbook_run import host_file
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
 from tests.support.playbook_run import run_playbook
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 SITE = """# {{ ansible_managed }}
 listen {{ address }}:{{ port }}

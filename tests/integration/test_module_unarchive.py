@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.file_modules import host, host_as_deploy, scratch
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
-
-__all__ = ["host", "host_as_deploy", "scratch"]
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 def _tar_entry(archive: tarfile.TarFile, name: str, data: bytes | None = None, mode: int = 0o644,

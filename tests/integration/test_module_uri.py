@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.http_server import PASSWORD, USER, LoopbackServer, serve
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 
 @pytest.fixture

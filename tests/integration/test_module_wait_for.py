@@ -10,9 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost
 
 
 class Listener:

@@ -12,9 +12,7 @@ import pytest
 
 from runner.connection import HostSession
 from runner.executor.module_call import ModuleCall, execute
-from tests.integration.remote_harness import RemoteHost, remote_host_fixture
-
-host = remote_host_fixture()
+from tests.support.remote_harness import RemoteHost
 
 
 def _wait(host: RemoteHost, session: HostSession, args: dict, check: bool = False) -> dict:

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.remote_harness import RemoteHost, converge, infra_for, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
-host = remote_host_fixture()
 REPOS = "/tmp/provisioning-test-yum.repos.d"
 EPEL = {"name": "epel", "description": "EPEL repo", "baseurl": ["http://a/x", "http://b/x"], "gpgcheck": True,
         "exclude": ["k*", "j*"], "priority": "5", "reposdir": REPOS, "mode": "0600"}

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
+import pytest
 
-host = local_host_fixture()
+from tests.support.local_host import LocalHost, assert_ok
+
+
+@pytest.fixture(scope="module")
+def host(local_host: LocalHost) -> LocalHost:
+    """This file's modules run on the controller itself, over the local connection."""
+    return local_host
+
 
 
 def test_command_runs_and_reports_output(host: LocalHost) -> None:

@@ -11,11 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
+from tests.support.local_host import LocalHost, assert_ok
 
 LARGE = 3 * (1 << 20) + 123  # above the inline limit: streamed
 
-host = local_host_fixture()
+@pytest.fixture(scope="module")
+def host(local_host: LocalHost) -> LocalHost:
+    """This file's modules run on the controller itself, over the local connection."""
+    return local_host
+
 
 
 def sha1(data: bytes) -> str:

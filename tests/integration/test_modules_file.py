@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
+from tests.support.local_host import LocalHost, assert_ok
 
-host = local_host_fixture()
+
+@pytest.fixture(scope="module")
+def host(local_host: LocalHost) -> LocalHost:
+    """This file's modules run on the controller itself, over the local connection."""
+    return local_host
+
 
 
 def mode_of(path: Path) -> int:

@@ -8,9 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.integration.conftest_modules import LocalHost, assert_ok, local_host_fixture
+import pytest
 
-host = local_host_fixture()
+from tests.support.local_host import LocalHost, assert_ok
+
+
+@pytest.fixture(scope="module")
+def host(local_host: LocalHost) -> LocalHost:
+    """This file's modules run on the controller itself, over the local connection."""
+    return local_host
+
 
 ISSUE_FACTS = ["system", "os_family", "distribution", "distribution_version", "distribution_major_version",
                "distribution_release", "hostname", "fqdn", "python", "user_id", "default_ipv4", "processor_count",

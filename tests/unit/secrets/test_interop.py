@@ -53,9 +53,10 @@ def passwords(tmp_path: Path) -> dict[str, Path]:
     return files
 
 
-def run(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(*argv: str, stdin: str | None = None, environment: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
     # The tests' own configuration: a developer's provisioning.cfg (vault settings) must not change the result.
-    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "PROVISIONING_CONFIG": str(TEST_CONFIG)}
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "PROVISIONING_CONFIG": str(TEST_CONFIG), **(environment or {})}
     env.pop("PROVISIONING_AGE_KEY_FILE", None)
     return subprocess.run(argv, capture_output=True, text=True, input=stdin, env=env, timeout=300, check=False)
 
@@ -145,3 +146,46 @@ def test_age_files_both_ways_with_the_age_tool(age_tool: str, tmp_path: Path,
     ok(run(script("provisioning-vault"), "encrypt", "--age", recipient, str(ours)))
     assert ours.read_text().startswith("-----BEGIN AGE ENCRYPTED FILE-----")
     assert ok(run(age_tool, "--decrypt", "-i", str(keys), str(ours))) == "api_key: made-by-provisioning\n"
+
+
+@pytest.mark.parametrize("id_match", [False, True])
+def test_vault_id_match_tries_only_the_passwords_of_the_vault_id_as_ansible_vault_does(
+        ansible_vault: str, passwords: dict[str, Path], tmp_path: Path, id_match: bool) -> None:
+    # A file ansible-vault encrypts under the id 'prod'; the right password is then given under the id 'dev'.
+    path = tmp_path / "labelled.yml"
+    path.write_text("region: eu-north\n")
+    ok(run(ansible_vault, "encrypt", "--vault-id", f"prod@{passwords['prod']}", str(path)))
+    wrong_label = tmp_path / "prod-password-labelled-dev"
+    wrong_label.write_text(passwords["prod"].read_text())
+    ours = script("provisioning-vault")
+    # ansible-core 2.19 gives this setting no type: any non-empty value, "false" too, turns it on. So it is left
+    # unset for ansible-vault when off, and said explicitly to ours, which reads a boolean.
+    setting = "true" if id_match else "false"
+    viewed = {name: run(command, "view", "--vault-id", f"dev@{wrong_label}", str(path), environment=environment)
+              for name, command, environment in (
+                  ("ansible-vault", ansible_vault, {"ANSIBLE_VAULT_ID_MATCH": "true"} if id_match else {}),
+                  ("ours", ours, {"PROVISIONING_VAULT_ID_MATCH": setting}),
+                  ("ours, Ansible's variable", ours, {"ANSIBLE_VAULT_ID_MATCH": setting}))}
+    if not id_match:  # off (Ansible's default): every password is tried, whatever its id
+        assert {name: ok(done) for name, done in viewed.items()} == dict.fromkeys(viewed, "region: eu-north\n")
+        return
+    assert {name: done.returncode for name, done in viewed.items()} == dict.fromkeys(viewed, 1)
+    for name in ("ours", "ours, Ansible's variable"):
+        assert "with vault_id_match on, only the passwords of vault id 'prod' are tried" in viewed[name].stderr
+        assert "Traceback" not in viewed[name].stderr
+
+
+def test_vault_id_match_still_opens_a_vault_with_the_password_of_its_own_id(passwords: dict[str, Path],
+                                                                            tmp_path: Path) -> None:
+    labelled, unlabelled = tmp_path / "vars.yml", tmp_path / "plain.yml"
+    labelled.write_text("a: 1\n")
+    unlabelled.write_text("b: 2\n")
+    ours = script("provisioning-vault")
+    ok(run(ours, "encrypt", "--vault-id", f"prod@{passwords['prod']}", str(labelled)))
+    ok(run(ours, "encrypt", "--vault-password-file", str(passwords["default"]), str(unlabelled)))
+    match = {"PROVISIONING_VAULT_ID_MATCH": "true"}
+    assert ok(run(ours, "view", "--vault-id", f"dev@{passwords['dev']}", "--vault-id", f"prod@{passwords['prod']}",
+                  str(labelled), environment=match)) == "a: 1\n"
+    # a vault whose header names no id is the default id's (a password given without a label)
+    assert ok(run(ours, "view", "--vault-id", f"prod@{passwords['prod']}", "--vault-password-file",
+                  str(passwords["default"]), str(unlabelled), environment=match)) == "b: 2\n"

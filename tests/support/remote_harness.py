@@ -2,18 +2,17 @@
 that every module test makes: check mode predicts the first run and changes nothing, the first run changes,
 the second does not, and a diff is there when asked for.
 
-Not a conftest.py: a test file takes what it needs with
-``from tests.integration.remote_harness import remote_host_fixture, converge, infra_for``.
+The fixtures ``host`` (root), ``host_as_deploy`` (``deploy`` through sudo) and ``scratch`` come from the suite's
+plugin (``tests/plugin/remote_hosts.py``); the helpers here are imported by the tests that use them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import testinfra
 
 from runner.connection import BecomeSettings, ConnectionSettings, HostSession
@@ -54,20 +53,6 @@ class RemoteHost:
     def close(self) -> None:
         self.loop.run_until_complete(self.session.close())
         self.loop.close()
-
-
-def remote_host_fixture(*, user: str = "root", become: BecomeSettings | None = None,
-                        scope: str = "module") -> Callable[..., Iterator[RemoteHost]]:
-    """A fixture factory: ``host = remote_host_fixture()`` in a test module (root), or
-    ``host_as_deploy = remote_host_fixture(user="deploy", become=BecomeSettings())`` for sudo."""
-
-    @pytest.fixture(scope=scope)
-    def fixture(testenv: TestEnv) -> Iterator[RemoteHost]:
-        host = RemoteHost(testenv, user=user, become=become)
-        yield host
-        host.close()
-
-    return fixture
 
 
 def infra_for(env: TestEnv, name: str | None = None) -> Any:

@@ -1,7 +1,7 @@
 """A local host for the module tests: one agent per test module and interpreter, driven synchronously.
 
-Not a conftest.py (pytest would load it for every test): each module test file makes its ``host`` fixture with
-``host = local_host_fixture()``.
+The fixture ``local_host`` (one per test module and interpreter) comes from the suite's plugin
+(``tests/plugin/local_hosts.py``).
 The modules run through the executor's own entry point, so controller actions (copy, raw) are exercised too.
 Every test runs on the controller's python3 and, where the machine has one, on Python 3.8 (the oldest target).
 """
@@ -12,7 +12,6 @@ import asyncio
 import glob
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,21 +56,6 @@ class LocalHost:
     def close(self) -> None:
         self.loop.run_until_complete(self.session.close())
         self.loop.close()
-
-
-def local_host_fixture() -> Any:
-    """The ``host`` fixture for a test module (``host = local_host_fixture()``): one agent per module and
-    interpreter, closed when the module's tests are done."""
-
-    @pytest.fixture(scope="module", params=INTERPRETERS)
-    def host(request: pytest.FixtureRequest) -> Iterator[LocalHost]:
-        local = LocalHost(request.param)
-        try:
-            yield local
-        finally:
-            local.close()
-
-    return host
 
 
 def assert_ok(result: dict[str, Any], changed: bool) -> None:
