@@ -72,6 +72,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])
+    project.inventory.check_limit(options.get("limit"), pattern)
     hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
     config = project.config
     display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"], nocolor=config.nocolor,

@@ -97,16 +97,25 @@ class Inventory:
         return self._implicit_localhost
 
     def get_hosts(self, pattern: str | list[str] = "all", limit: str | None = None) -> list[Host]:
-        """The hosts a pattern selects (see ``runner.inventory.patterns``), narrowed by a ``--limit`` value."""
+        """The hosts a pattern selects (see ``runner.inventory.patterns``), narrowed by a ``--limit`` value.
+
+        A pattern without terms (``''``, ``',,'``) selects every host, as Ansible's does."""
         terms = patterns.split_pattern(pattern)
         key = (tuple(terms), limit)
         if key not in self._selections:
-            hosts = patterns.select(self, terms) if terms else []
+            hosts = patterns.select(self, terms)
             if limit:
                 allowed = set(patterns.select(self, patterns.limit_terms(limit)))
                 hosts = [host for host in hosts if host in allowed]
             self._selections[key] = hosts
         return list(self._selections[key])
+
+    def check_limit(self, limit: str | None, pattern: str = "all") -> None:
+        """Refuse a ``--limit`` that leaves none of the hosts ``pattern`` selects, as Ansible does before running
+        anything (an empty inventory is not refused: the implicit localhost may still be named)."""
+        if limit and self.hosts and not self.get_hosts(pattern, limit=limit):
+            raise UserError(f"Specified inventory, host pattern and/or --limit leaves us with no hosts to target "
+                            f"(--limit {limit!r} matches none of the inventory's hosts).")
 
     def hosts_in(self, group: Group) -> list[Host]:
         """The hosts of a group and of all groups below it, in inventory order."""
