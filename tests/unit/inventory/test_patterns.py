@@ -145,7 +145,7 @@ def test_limit_from_file(inventory: Inventory, tmp_path: Path) -> None:
 def test_limit_file_must_exist(inventory: Inventory, tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="limit file not found"):
         inventory.get_hosts("all", limit=f"@{tmp_path / 'missing'}")
-    with pytest.raises(OptionError, match="must name a file"):
+    with pytest.raises(OptionError, match="must be a file"):
         inventory.get_hosts("all", limit=f"@{tmp_path}")
 
 
