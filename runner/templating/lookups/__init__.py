@@ -14,12 +14,13 @@ from typing import Any
 
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
-from runner.templating.lookups import commands, data, files
+from runner.templating.lookups import commands, data, files, password
 from runner.templating.lookups.base import LookupContext, listify
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
 
-LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
+LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS,
+                                                **password.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
 _log = logging.getLogger("provisioning.lookup")
 
