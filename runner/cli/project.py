@@ -46,15 +46,18 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
     (implicit localhost, hosts added while it runs)."""
     sources = resolve_inventory_sources(config) if configured else []
-    return load_sources(sources, playbook_dir)
+    inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars)
+    for warning in inventory.warnings:
+        warn(warning)
+    return inventory
 
 
 def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
-                 extra_vars: dict[str, Any] | None = None) -> Inventory:
+                 extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never") -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
     configuration; ``extra_vars`` for inventory plugins that ask for them."""
     return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
-                          extra_vars=extra_vars)
+                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -12,6 +13,9 @@ from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.inventory import merge, patterns
 from runner.inventory.adjacent_vars import GROUP_VARS, HOST_VARS, AdjacentVars
 from runner.inventory.model import LOCALHOST_NAMES, Group, Host
+
+# What may not be in a group name that is also a variable name: Ansible's INVALID_VARIABLE_NAMES
+_INVALID_GROUP_CHARS = re.compile(r"^[\d\W]|[^\w]")
 
 
 class Inventory:
@@ -32,7 +36,8 @@ class Inventory:
     _group_vars: dict[tuple[Group, ...], dict[str, Any]]
     _groups: dict[str, list[str]] | None
 
-    def __init__(self, playbook_dir: Path | None = None) -> None:
+    def __init__(self, playbook_dir: Path | None = None, invalid_group_chars: str = "never") -> None:
+        self.invalid_group_chars = invalid_group_chars  # the transform_invalid_group_chars setting
         self.hosts: dict[str, Host] = {}
         self.groups: dict[str, Group] = {}
         self.sources: list[Path] = []
@@ -175,7 +180,9 @@ class Inventory:
                 self.refresh()
 
     def add_group(self, name: str) -> Group:
-        """The group called ``name``, created (as a child of ``all``) if it does not exist."""
+        """The group called ``name``, created (as a child of ``all``) if it does not exist; a name that is not a
+        valid variable name is kept or made one as ``invalid_group_chars`` says."""
+        name = self._group_name(name)
         group = self.groups.get(name)
         if group is None:
             group = self.groups[name] = Group(name)
@@ -250,6 +257,19 @@ class Inventory:
         self._host_vars = {}
         self._group_vars = {}
         self._groups = None
+
+    def _group_name(self, name: str) -> str:
+        if name in self.groups or not _INVALID_GROUP_CHARS.search(name):
+            return name
+        # Ansible's words, which its users know and grep for
+        if self.invalid_group_chars in ("always", "silently"):
+            if self.invalid_group_chars == "always":
+                self._warn("Invalid characters were found in group names and automatically replaced, "
+                           "use -vvvv to see details")
+            return _INVALID_GROUP_CHARS.sub("_", name)
+        if self.invalid_group_chars == "never":
+            self._warn("Invalid characters were found in group names but not replaced, use -vvvv to see details")
+        return name
 
     def _warn(self, message: str) -> None:
         if message not in self.warnings:
