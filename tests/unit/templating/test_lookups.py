@@ -75,6 +75,12 @@ def test_template_with_other_delimiters(templar: Templar, role: Path) -> None:
     assert result == "x {{ literal }}"
 
 
+def test_template_trims_blocks_unless_told_not_to(templar: Templar, role: Path) -> None:
+    (role / "templates" / "blocks.j2").write_text("{% if true %}\nyes\n{% endif %}\n")
+    assert look(templar, "lookup('template', 'blocks.j2')", role) == "yes\n"
+    assert look(templar, "lookup('template', 'blocks.j2', trim_blocks=False)", role) == "\nyes\n"
+
+
 def test_env_reads_the_controller_environment(templar: Templar, role: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PROVISIONING_TEST_VALUE", "42")
     assert look(templar, "lookup('env', 'PROVISIONING_TEST_VALUE')", role) == "42"
