@@ -72,7 +72,8 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
 
     config = load_config({})
     install_vault_secrets(config, vault)
-    if group is not None and not graph:
+    if group is not None and not (graph or list_):
+        # --list always shows the whole inventory and takes the argument without using it, as Ansible's does
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
     given = _sources(sources)
     if verbosity:
@@ -141,7 +142,9 @@ def json_tree(inventory: Inventory, shown: list[Host], export: bool = False) -> 
                 seen.add(child)
                 pending.append(child)
     hostvars = {host.name: host_variables(inventory, host, export) for host in shown}
-    result["_meta"] = {"hostvars": {name: values for name, values in hostvars.items() if values}}
+    # "profile" names the encoding of the values, as ansible-core 2.19 writes it (consumers compare the output)
+    result["_meta"] = {"hostvars": {name: values for name, values in hostvars.items() if values},
+                       "profile": "inventory_legacy"}
     return result
 
 
