@@ -70,6 +70,11 @@ class SourcePosition:
         return f"    {text}{caret}"
 
 
+# A failed result's ``exception`` when the failure is the user's input, not a fault in code: Ansible's words for a
+# result that has the key (playbooks test ``result.exception is defined``) but no traceback worth showing.
+NO_TRACEBACK = "(traceback unavailable)"
+
+
 class UserError(Exception):
     """A mistake in the user's input: bad YAML, an unknown keyword, a bad option or value."""
 

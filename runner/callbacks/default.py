@@ -34,6 +34,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
+from runner.errors import NO_TRACEBACK
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -202,7 +203,7 @@ class DefaultDisplay(Callback):
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()
-        if not exception or "censored" in result:
+        if not exception or exception == NO_TRACEBACK or "censored" in result:
             return
         if self.verbosity < 3:
             self.out.line("An exception occurred during task execution. To see the full traceback, use -vvv. "

@@ -10,6 +10,7 @@ import click
 
 from runner.callbacks.adhoc import AdhocDisplay
 from runner.callbacks.tree import ResultTree
+from runner.cli.adhoc_play import is_play_action
 from runner.cli.common import Command, report_errors
 from runner.cli.keeper import keep_connections
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
@@ -67,11 +68,20 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.cli.run_magic import run_magic_variables
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
 
-    project = load_project(config_overrides(options), options.get("playbook_dir") or Path.cwd(), options=options)
+    playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
+    project = load_project(config_overrides(options), playbook_dir, options=options)
+    if is_play_action(module):
+        from runner.cli.adhoc_play import play_action_args, run_as_play
+
+        project.inventory.check_limit(options.get("limit"), pattern)
+        args = play_action_args(module, module_args, playbook_dir)
+        return run_as_play(project, pattern, module, args, {**options, "one_line": one_line},
+                           parse_extra_vars(options["extra_vars"]), playbook_dir)
     index = ModuleIndex(project.library, collections_paths=project.collections_path)
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])
+    project.inventory.check_limit(options.get("limit"), pattern)
     hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
     config = project.config
     display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"], nocolor=config.nocolor,

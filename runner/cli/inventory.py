@@ -72,7 +72,8 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
 
     config = load_config({})
     install_vault_secrets(config, vault)
-    if group is not None and not graph:
+    if group is not None and not (graph or list_):
+        # --list always shows the whole inventory and takes the argument without using it, as Ansible's does
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
     given = _sources(sources)
     if verbosity:
@@ -80,7 +81,8 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
                          "No config file found; using defaults\n")
     from runner.cli.project import load_sources
 
-    inventory = load_sources(given, playbook_dir, extra_vars=parse_extra_vars(extra_vars))
+    inventory = load_sources(given, playbook_dir, extra_vars=parse_extra_vars(extra_vars),
+                             invalid_group_chars=config.transform_invalid_group_chars)
     if verbosity:
         for source in inventory.sources:
             sys.stderr.write(f"Parsed {source} inventory source\n")
@@ -140,7 +142,9 @@ def json_tree(inventory: Inventory, shown: list[Host], export: bool = False) -> 
                 seen.add(child)
                 pending.append(child)
     hostvars = {host.name: host_variables(inventory, host, export) for host in shown}
-    result["_meta"] = {"hostvars": {name: values for name, values in hostvars.items() if values}}
+    # "profile" names the encoding of the values, as ansible-core 2.19 writes it (consumers compare the output)
+    result["_meta"] = {"hostvars": {name: values for name, values in hostvars.items() if values},
+                       "profile": "inventory_legacy"}
     return result
 
 

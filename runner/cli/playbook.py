@@ -144,6 +144,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         # servers runs on them: the configured inventory is read only when -i names one.
         project.inventory = load_hosts(project.config, playbook_dir,
                                        configured=not compiler.imported_infras or bool(options["inventory"]))
+        project.inventory.check_limit(options.get("limit"))
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)
         return ExitCode.OK

@@ -10,6 +10,7 @@ from typing import Any
 
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
+from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
 from runner.inventory import Inventory, load_inventory
 
@@ -33,9 +34,20 @@ def resolve_inventory_sources(config: Config) -> list[str]:
     for source in config.inventory:
         if is_default_inventory(source):
             sources.append(str(ensure_default_env()))
+        elif str(source) in missing_default_inventory(config):
+            continue
         else:
             sources.append(str(source))
     return sources
+
+
+def missing_default_inventory(config: Config) -> list[str]:
+    """The default inventory's sources (``/etc/provisioning/hosts``) when no one set the inventory and they do not
+    exist. As in Ansible, such a run has the implicit localhost alone; a source the user names (``-i``, the
+    configuration) that is missing stays an error (``unparsed_is_failed``)."""
+    if config.origin("inventory") != DEFAULT:
+        return []
+    return [str(source) for source in config.inventory if not Path(source).exists()]
 
 
 def _existing(paths: Any) -> list[Path]:
@@ -46,15 +58,21 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
     (implicit localhost, hosts added while it runs)."""
     sources = resolve_inventory_sources(config) if configured else []
-    return load_sources(sources, playbook_dir)
+    if configured and missing_default_inventory(config):
+        warn("No inventory was parsed, only implicit localhost is available "
+             f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
+    inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars)
+    for warning in inventory.warnings:
+        warn(warning)
+    return inventory
 
 
 def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
-                 extra_vars: dict[str, Any] | None = None) -> Inventory:
+                 extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never") -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
     configuration; ``extra_vars`` for inventory plugins that ask for them."""
     return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
-                          extra_vars=extra_vars)
+                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:

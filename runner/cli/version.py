@@ -17,6 +17,7 @@ from runner.errors import UserError
 def version_text(program: str) -> str:
     import jinja2
     import ruamel.yaml
+    import yaml
 
     import runner
     from runner.config import load_config
@@ -28,11 +29,24 @@ def version_text(program: str) -> str:
         f"  config file = {config.path}",
         f"  configured module search path = {library}",
         f"  provisioning python module location = {Path(runner.__file__).parent}",
+        f"  provisioning collection location = {':'.join(str(path) for path in config.collections_path)}",
         f"  executable location = {os.path.abspath(sys.argv[0])}",
         f"  python version = {sys.version.replace(os.linesep, ' ')} ({sys.executable})",
         f"  jinja version = {jinja2.__version__}",
+        f"  pyyaml version = {yaml.__version__} ({_libyaml()})",
         f"  ruamel.yaml version = {ruamel.yaml.__version__}",
     ])
+
+
+def _libyaml() -> str:
+    """As Ansible says it: the playbooks are read with libyaml's parser when PyYAML has it."""
+    import yaml
+
+    if getattr(yaml, "__with_libyaml__", False):
+        from yaml import _yaml
+
+        return f"with libyaml v{_yaml.get_version_string()}"
+    return "without libyaml"
 
 
 def _print_version(context: click.Context, _: click.Parameter, given: bool) -> None:

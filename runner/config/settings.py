@@ -216,6 +216,11 @@ SETTINGS: tuple[Setting, ...] = (
       unsupported=(U("a pattern that matches no host is warned about, and the run goes on", values=("error",),
                      fatal=True),
                    U("a pattern that matches no host is still warned about", values=("ignore",)))),
+    S("transform_invalid_group_chars", "defaults", "str", "never",
+      "Group names that are not valid variable names (web-servers): 'never' keeps them and warns, 'always' "
+      "replaces each invalid character with '_' and warns, 'ignore' keeps them, 'silently' replaces them.",
+      key="force_valid_group_names", choices=("never", "always", "ignore", "silently"),
+      ansible_env=("ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS",)),
     S("unparsed_is_failed", "inventory", "bool", True,
       "An inventory source that cannot be read is an error (always: false is not supported).",
       ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
-from runner.errors import UserError
+from runner.errors import NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.keywords import (
     TaskFailure,
@@ -127,8 +127,7 @@ class PlaybookWorker:
             variables = task_variables(self, host, node, payload)
             result = await self._run_node(host, node, variables, payload, state)
         except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
-            message = exc.message if isinstance(exc, UserError) else str(exc)
-            result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})"}
+            result = task_error(exc, node)
         if trace is not None:
             trace.work_done()
         outcome.status = status_of(result)
@@ -331,7 +330,10 @@ class PlaybookWorker:
             return await execute(None, self.index, call)
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
-        call.args = args = drop_omitted(templar.template(node.args))
+        try:
+            call.args = args = drop_omitted(templar.template(node.args))
+        except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
+            return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
                 and not _creates_or_removes(args):
             # Ansible skips these in check mode; the registered result still has the keys later tasks read.
@@ -414,6 +416,15 @@ def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
 def describe_task(node: PlanTask) -> str:
     """How an error names a task: ``task 'Install packages' at site.yml:12:7`` (the module for unnamed tasks)."""
     return f"task '{node.name or node.module or node.kind}' at {node.position}"
+
+
+def task_error(exc: UserError | TaskFailure | BadConnectionVariable, node: PlanTask) -> dict[str, Any]:
+    """The result of a task that failed on the controller before or instead of its module (a template, a keyword
+    or a connection variable). It has ``exception`` as Ansible's has (playbooks test ``result.exception is
+    defined``), with no traceback: the message says what is wrong, and where."""
+    message = exc.message if isinstance(exc, UserError) else str(exc)
+    return {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})",
+            "exception": NO_TRACEBACK}
 
 
 def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from runner import __version__
 from runner.connection.settings import SETTING_OF
+from runner.inventory.model import LOCALHOST_NAMES
 from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
@@ -119,7 +120,7 @@ def magic_variables(worker: WorkerState, host: str) -> MagicVariables:
         inventory_hostname=host,
         groups=inventory.groups_dict(),
         group_names=known.group_names() if known is not None else [],
-        hostvars=HostVars(lambda name: host_layers(worker, name), lambda: inventory.hosts),
+        hostvars=HostVars(lambda name: host_layers(worker, name), lambda: inventory.hosts, implicit=LOCALHOST_NAMES),
         play_hosts=play.get("batch", []),
         play_batch=play.get("batch", []),
         play_hosts_all=play.get("hosts_all", []),

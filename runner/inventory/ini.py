@@ -41,9 +41,25 @@ def parse_value(text: str) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # "0644" and friends warn before failing
-            return ast.literal_eval(text)
+            return _variable_types(ast.literal_eval(text))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
+
+
+def _variable_types(value: Any) -> Any:
+    """A literal as the types a variable can have, as Ansible converts it: tuples and sets become lists, bytes
+    text, and what has no variable type (``...``, ``1j``) the text it was written as."""
+    if isinstance(value, (list, tuple, set)):
+        return [_variable_types(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _variable_types(item) for key, item in value.items()}
+    if value is ...:
+        return "..."
+    if isinstance(value, complex):
+        return str(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="surrogateescape")
+    return value
 
 
 def _column_of(text: str, line: str, position: SourcePosition) -> SourcePosition:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -12,6 +13,9 @@ from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.inventory import merge, patterns
 from runner.inventory.adjacent_vars import GROUP_VARS, HOST_VARS, AdjacentVars
 from runner.inventory.model import LOCALHOST_NAMES, Group, Host
+
+# What may not be in a group name that is also a variable name: Ansible's INVALID_VARIABLE_NAMES
+_INVALID_GROUP_CHARS = re.compile(r"^[\d\W]|[^\w]")
 
 
 class Inventory:
@@ -32,7 +36,8 @@ class Inventory:
     _group_vars: dict[tuple[Group, ...], dict[str, Any]]
     _groups: dict[str, list[str]] | None
 
-    def __init__(self, playbook_dir: Path | None = None) -> None:
+    def __init__(self, playbook_dir: Path | None = None, invalid_group_chars: str = "never") -> None:
+        self.invalid_group_chars = invalid_group_chars  # the transform_invalid_group_chars setting
         self.hosts: dict[str, Host] = {}
         self.groups: dict[str, Group] = {}
         self.sources: list[Path] = []
@@ -97,16 +102,25 @@ class Inventory:
         return self._implicit_localhost
 
     def get_hosts(self, pattern: str | list[str] = "all", limit: str | None = None) -> list[Host]:
-        """The hosts a pattern selects (see ``runner.inventory.patterns``), narrowed by a ``--limit`` value."""
+        """The hosts a pattern selects (see ``runner.inventory.patterns``), narrowed by a ``--limit`` value.
+
+        A pattern without terms (``''``, ``',,'``) selects every host, as Ansible's does."""
         terms = patterns.split_pattern(pattern)
         key = (tuple(terms), limit)
         if key not in self._selections:
-            hosts = patterns.select(self, terms) if terms else []
+            hosts = patterns.select(self, terms)
             if limit:
                 allowed = set(patterns.select(self, patterns.limit_terms(limit)))
                 hosts = [host for host in hosts if host in allowed]
             self._selections[key] = hosts
         return list(self._selections[key])
+
+    def check_limit(self, limit: str | None, pattern: str = "all") -> None:
+        """Refuse a ``--limit`` that leaves none of the hosts ``pattern`` selects, as Ansible does before running
+        anything (an empty inventory is not refused: the implicit localhost may still be named)."""
+        if limit and self.hosts and not self.get_hosts(pattern, limit=limit):
+            raise UserError(f"Specified inventory, host pattern and/or --limit leaves us with no hosts to target "
+                            f"(--limit {limit!r} matches none of the inventory's hosts).")
 
     def hosts_in(self, group: Group) -> list[Host]:
         """The hosts of a group and of all groups below it, in inventory order."""
@@ -166,7 +180,9 @@ class Inventory:
                 self.refresh()
 
     def add_group(self, name: str) -> Group:
-        """The group called ``name``, created (as a child of ``all``) if it does not exist."""
+        """The group called ``name``, created (as a child of ``all``) if it does not exist; a name that is not a
+        valid variable name is kept or made one as ``invalid_group_chars`` says."""
+        name = self._group_name(name)
         group = self.groups.get(name)
         if group is None:
             group = self.groups[name] = Group(name)
@@ -241,6 +257,19 @@ class Inventory:
         self._host_vars = {}
         self._group_vars = {}
         self._groups = None
+
+    def _group_name(self, name: str) -> str:
+        if name in self.groups or not _INVALID_GROUP_CHARS.search(name):
+            return name
+        # Ansible's words, which its users know and grep for
+        if self.invalid_group_chars in ("always", "silently"):
+            if self.invalid_group_chars == "always":
+                self._warn("Invalid characters were found in group names and automatically replaced, "
+                           "use -vvvv to see details")
+            return _INVALID_GROUP_CHARS.sub("_", name)
+        if self.invalid_group_chars == "never":
+            self._warn("Invalid characters were found in group names but not replaced, use -vvvv to see details")
+        return name
 
     def _warn(self, message: str) -> None:
         if message not in self.warnings:

@@ -47,7 +47,7 @@ def limit_terms(limit: str) -> list[str]:
         if not path.exists():
             raise OptionError(f"limit file not found: {path}")
         if not path.is_file():
-            raise OptionError(f"a limit starting with '@' must name a file, not a directory: {path}")
+            raise OptionError(f"a limit starting with '@' must be a file, not a directory: {path}")
         terms.extend(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
     return terms
 

@@ -73,7 +73,10 @@ class _YamlReader:
                     self.inventory.add_child(group_name, str(child), position=child_position)
             else:
                 for pattern, variables in value.items():
-                    self.hosts(group_name, str(pattern), variables, where(value, pattern, self.path))
+                    if not isinstance(pattern, str):  # YAML made a number of it: 1234, 10.1
+                        raise ParseError(f"Host pattern {pattern} must be a string. Enclose integers/floats in "
+                                         "quotation marks.", where(value, pattern, self.path))
+                    self.hosts(group_name, pattern, variables, where(value, pattern, self.path))
         return group
 
     def hosts(self, group_name: str, pattern: str, variables: Any, position: SourcePosition) -> None:

@@ -9,6 +9,7 @@ free-form string that the compiler splits into ``k=v`` words once it knows the m
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Annotated, Any
@@ -47,6 +48,7 @@ from runner.models.types import (
 )
 from runner.models.validation import validate_within
 from runner.parsing.kv import parse_kv
+from runner.positions import Positions
 
 LOOP_PREFIX = "with_"
 
@@ -218,6 +220,8 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
         args = _free_form_include(model, args, source, key)
         if args is None:
             return
+    if model is RoleInclude and isinstance(args, dict) and "role" in args and "name" not in args:
+        args = _role_as_name(args)
     include = validate_within(model, args, source.context, where=source.at(key, value=True))
     if include is None:
         return
@@ -225,6 +229,21 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
         source.error(f"'apply' is only valid for '{module.replace('import_', 'include_')}'; "
                      f"keywords on '{module}' already apply to every imported task", key, value=True)
     data["include"] = include
+
+
+def _role_as_name(args: dict[Any, Any]) -> dict[Any, Any]:
+    """``include_role: {role: x}`` is Ansible's other spelling of ``name``; the mapping keeps its positions."""
+    renamed = copy.copy(args)  # the loader's mapping type (PositionedDict), which carries where each key was written
+    renamed["name"] = renamed.pop("role")
+    positions = getattr(args, "lc", None)
+    if isinstance(positions, Positions):
+        moved = Positions(positions.line, positions.col)
+        moved.keys, moved.values, moved.items = dict(positions.keys), dict(positions.values), positions.items
+        for where in (moved.keys, moved.values):
+            if "role" in where:
+                where["name"] = where.pop("role")
+        renamed.lc = moved  # type: ignore[attr-defined]  # a PositionedDict, as its positions say
+    return renamed
 
 
 def _free_form_include(model: type[Model], text: str, source: Source, key: Any) -> dict[Any, Any] | None:

@@ -148,7 +148,8 @@ def _condition(value: Any) -> str | bool:
 
 
 def _hosts(value: Any) -> list[Any]:
-    items = _listed(value)
+    # A blank string is as empty as an empty list to Ansible (``hosts: ','`` is not: it selects every host).
+    items = [] if isinstance(value, str) and not value.strip() else _listed(value)
     if not items:
         raise PydanticCustomError("hosts", "the hosts list cannot be empty")
     return items

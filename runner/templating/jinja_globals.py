@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
-from runner.templating.lookups import run_lookup
+from runner.templating.lookups import IgnoredFailure, run_lookup
 from runner.templating.state import current_state, taint
 from runner.util.unsafe import UnsafeText
 
@@ -26,9 +26,14 @@ def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:
 
 def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) -> Any:
     """``lookup('file', 'motd')``: one result as itself, several strings joined with commas (as Ansible does),
-    or the list with ``wantlist=True``."""
+    or the list with ``wantlist=True``; no result is an empty list, and a failure that ``errors`` let pass is
+    None, as in ansible-core 2.19."""
     results = query(name, *terms, **options)
     if wantlist:
+        return results
+    if isinstance(results, IgnoredFailure):
+        return None
+    if not results:
         return results
     if all(isinstance(result, str) for result in results):
         return UnsafeText(",".join(results))

@@ -146,6 +146,8 @@ class Templar:
                 raise TemplateError(f"template file not found: {path}") from None
             except jinja2.TemplateSyntaxError as exc:
                 raise self._translate(exc, absolute) from None
+            except SyntaxError as exc:  # from Python's compiler, through Jinja2: its line is of generated code
+                raise self._translate(jinja2.TemplateSyntaxError(exc.msg, 1), absolute) from None
 
     def precompile(self, source: str) -> None:
         """Compile ``source`` now (it is cached for later renders); a syntax error raises ``TemplateError``."""
@@ -250,6 +252,8 @@ class Templar:
             return self.environment.compiled(source)
         except jinja2.TemplateSyntaxError as exc:
             raise self._translate(exc, shown) from None
+        except SyntaxError as exc:  # what Jinja2 lets through from Python's compiler: f(a=1, a=2)
+            raise self._translate(jinja2.TemplateSyntaxError(exc.msg, 1), shown) from None
         except RecursionError:
             raise _too_deep(shown) from None
 

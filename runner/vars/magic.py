@@ -21,15 +21,18 @@ class HostVars(Mapping[str, VariableScope]):
     """
 
     def __init__(self, variables_for: Callable[[str], VariableLayers | Mapping[str, Any]],
-                 hosts: Collection[str] | Callable[[], Collection[str]]):
+                 hosts: Collection[str] | Callable[[], Collection[str]], *, implicit: Collection[str] = ()):
         self._variables_for = variables_for
         self._hosts = hosts
+        # names that can be looked up without being listed: the implicit localhost, as in Ansible, where
+        # hostvars['localhost'] works in a play on localhost and iterating hostvars gives the inventory's hosts
+        self._implicit = implicit
 
     def _names(self) -> Collection[str]:
         return self._hosts() if callable(self._hosts) else self._hosts
 
     def __getitem__(self, host: str) -> VariableScope:
-        if host not in self._names():
+        if host not in self:
             raise KeyError(host)
         variables = self._variables_for(host)
         if isinstance(variables, VariableLayers):
@@ -37,7 +40,7 @@ class HostVars(Mapping[str, VariableScope]):
         return variables if isinstance(variables, VariableScope) else VariableView((variables,))
 
     def __contains__(self, host: object) -> bool:
-        return host in self._names()
+        return host in self._names() or host in self._implicit
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())

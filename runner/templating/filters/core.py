@@ -69,7 +69,8 @@ def human_readable(size: Any, isbits: bool = False, unit: str | None = None) -> 
     try:
         number = float(size)
     except (TypeError, ValueError):
-        raise TemplateError(f"human_readable: {size!r} is not a number") from None
+        # Ansible's words first: playbooks match on them
+        raise TemplateError(f"human_readable() failed on bad input: {size!r} is not a number") from None
     base = "bits" if isbits else "Bytes"
     suffix, limit = "B", 1
     for suffix, limit in _SIZE_UNITS:
@@ -83,14 +84,14 @@ def human_to_bytes(size: Any, default_unit: str | None = None, isbits: bool = Fa
     """``'10M' | human_to_bytes`` is 10485760; ``'1 Kb' | human_to_bytes(isbits=True)`` is 1024."""
     match = _HUMAN_SIZE.match(str(size))
     if not match or not match.group(1):
-        raise TemplateError(f"human_to_bytes: cannot read a size from {size!r}")
+        raise TemplateError(f"human_to_bytes() can't interpret the input: no size in {size!r}")
     number, unit = float(match.group(1)), match.group(2) or default_unit
     if not unit:
         return round(number)
     multiplier = dict(_SIZE_UNITS).get(unit[0].upper())
     expected = "b" if isbits else "B"
     if multiplier is None or (len(unit) > 1 and unit[-1] != expected and unit.lower() not in ("bytes", "bits")):
-        raise TemplateError(f"human_to_bytes: unknown unit '{unit}' in {size!r}")
+        raise TemplateError(f"human_to_bytes() can't interpret the input: unknown unit '{unit}' in {size!r}")
     return round(number * multiplier)
 
 

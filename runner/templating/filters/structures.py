@@ -106,10 +106,11 @@ def unique(environment: Any, values: Any, case_sensitive: bool | None = None, at
     items it cannot hash, as Ansible's does."""
     try:
         return list(do_unique(environment, values, case_sensitive=bool(case_sensitive), attribute=attribute))
-    except TypeError:
+    except TypeError as exc:
         if attribute is not None or case_sensitive is False:
-            raise TemplateError("unique: the items cannot be compared with these options (unhashable items)") \
-                from None
+            # Ansible's words: playbooks match on "cannot fall back"
+            raise TemplateError("Jinja2's unique filter failed and we cannot fall back to Ansible's version as it "
+                                f"does not support the parameters supplied: {exc}") from None
         return _distinct(values)
 
 

@@ -14,14 +14,20 @@ from typing import Any
 
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
-from runner.templating.lookups import commands, data, files
+from runner.templating.lookups import commands, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
 
-LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS}
+LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS,
+                                                **ini.LOOKUPS, **password.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
 _log = logging.getLogger("provisioning.lookup")
+
+
+class IgnoredFailure(list[Any]):
+    """The result of a lookup that failed where ``errors='warn'`` or ``'ignore'`` let it: ``query`` gives it as an
+    empty list, ``lookup`` as None, as Ansible's do."""
 
 
 def register_lookups(lookups: Mapping[str, Callable[..., list[Any]]]) -> None:
@@ -64,8 +70,8 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
             raise
         if errors == "warn":
             _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
-        return []
+        return IgnoredFailure()
     return mark_unsafe(list(results))
 
 
-__all__ = ["LOOKUPS", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]
+__all__ = ["LOOKUPS", "IgnoredFailure", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]

@@ -47,7 +47,8 @@ class LookupContext:
             return self.templar.resolve_variable(self.variables, name)
         if default is not _MISSING:
             return default
-        raise TemplateError(f"lookup 'vars': no variable named '{name}'", undefined_name=name)
+        # Ansible's words: playbooks match on them
+        raise TemplateError(f"lookup 'vars': No variable named '{name}' was found", undefined_name=name)
 
 
 def listify(value: Any) -> list[Any]:

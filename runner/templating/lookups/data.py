@@ -43,7 +43,7 @@ def vars_lookup(terms: list[Any], context: LookupContext, default: Any = _MISSIN
     values = []
     for term in terms:
         if not isinstance(term, str):
-            raise TemplateError(f"lookup 'vars': variable names must be strings, got {term!r}")
+            raise TemplateError(f"lookup 'vars': Variable name must be 'str' not '{type(term).__name__}'")
         values.append(context.variable(term, default))
     return values
 
@@ -115,7 +115,9 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
         count = _integer(count, "count")
         if count == 0:
             return []
-        end = start + count * stride - 1 if stride > 0 else start + count * stride + 1
+        # Ansible's arithmetic, quirk included: with a negative stride the sequence runs past ``count`` items
+        # (``count=5 start=0 stride=-1`` gives 0 to -6), and playbooks and its tests rely on it
+        end = start + count * stride - 1
     end = _integer(end, "end")
     if stride > 0 and end < start:
         raise TemplateError("lookup 'sequence': to count backwards make stride negative")
@@ -134,7 +136,8 @@ def _generate(options: Mapping[str, Any]) -> list[str]:
 def sequence(terms: list[Any], context: LookupContext, **options: Any) -> list[str]:
     """``start=1 end=5``, ``count=3 format=node%02d``, ``0x0a-0x0f/2:%x``, or the same as keyword options."""
     generated: list[str] = []
-    for term in terms or [""]:
+    # keyword options alone still make one sequence; no terms and no options make none, as in Ansible
+    for term in terms or ([""] if options else []):
         generated.extend(_generate(_sequence_options(term, options)))
     return generated
 

@@ -12,6 +12,7 @@ from typing import Any
 from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating.errors import TemplateError
+from runner.templating.filters.core import to_bool
 from runner.templating.lookups.base import LookupContext, listify
 
 _TEMPLATE_SYNTAX_OPTIONS = ("variable_start_string", "variable_end_string", "comment_start_string",
@@ -34,9 +35,11 @@ def file_lookup(terms: list[Any], context: LookupContext, lstrip: bool = False, 
 
 
 def template_lookup(terms: list[Any], context: LookupContext, template_vars: Mapping[str, Any] | None = None,
-                    convert_data: bool = True, jinja2_native: bool = False, **syntax: str) -> list[str]:
+                    convert_data: bool = True, jinja2_native: bool = False, trim_blocks: bool = True,
+                    **syntax: str) -> list[str]:
     """Each term a template file (in ``templates/``), rendered to text with the current variables plus
-    ``template_vars``. ``convert_data`` and ``jinja2_native`` are accepted for compatibility; the result is text."""
+    ``template_vars``; ``trim_blocks`` as Jinja2's (on, as Ansible has it). ``convert_data`` and ``jinja2_native``
+    are accepted for compatibility; the result is text."""
     unknown = set(syntax) - set(_TEMPLATE_SYNTAX_OPTIONS)
     if unknown:
         raise TemplateError(f"lookup 'template': unknown option(s) {', '.join(sorted(unknown))}")
@@ -47,7 +50,8 @@ def template_lookup(terms: list[Any], context: LookupContext, template_vars: Map
     for term in terms:
         path = context.require_file(str(term), "template", "templates")
         search_paths = (path.parent, *context.search_paths)
-        rendered.append(context.templar.template_file(path, variables, search_paths=search_paths, **syntax))
+        rendered.append(context.templar.template_file(path, variables, search_paths=search_paths,
+                                                      trim_blocks=bool(to_bool(trim_blocks)), **syntax))
     return rendered
 
 

@@ -36,6 +36,11 @@ def test_version_names_the_program_config_file_and_python(tmp_path: Path, progra
     assert f"  config file = {tmp_path / 'ansible.cfg'}" in lines
     assert f"  configured module search path = ['{tmp_path / 'lib'}']" in lines
     assert any(line.startswith("  python version = 3.") for line in lines)
+    # the lines Ansible has, in its order
+    keys = [line.split(" = ")[0].strip() for line in lines[1:]]
+    assert keys[:7] == ["config file", "configured module search path", "provisioning python module location",
+                        "provisioning collection location", "executable location", "python version", "jinja version"]
+    assert any(line.startswith("  pyyaml version = ") and "libyaml" in line for line in lines)
 
 
 def test_tree_writes_each_hosts_result_as_json(tmp_path: Path) -> None:

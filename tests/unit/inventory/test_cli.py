@@ -53,6 +53,12 @@ def test_list_is_ansible_inventory_json(project: Path) -> None:
     assert data["_meta"]["hostvars"]["web01"] == {"http_port": 80, "env": "production", "ntp": "pool.ntp.org"}
     assert data["_meta"]["hostvars"]["db01"] == {"env": "production", "ntp": "pool.ntp.org", "role": "primary"}
     assert "inventory_hostname" not in data["_meta"]["hostvars"]["solo"]
+    assert data["_meta"]["profile"] == "inventory_legacy"  # as ansible-core 2.19 marks its output
+
+
+def test_list_takes_a_group_argument_and_shows_everything_as_ansible_does(project: Path) -> None:
+    whole = run("-i", str(project / "inv"), "--list")
+    assert run("-i", str(project / "inv"), "--list", "web").stdout == whole.stdout
 
 
 def test_list_with_playbook_dir_and_limit(project: Path) -> None:
@@ -146,13 +152,13 @@ def test_limit_matching_nothing_warns(project: Path) -> None:
     result = run("-i", str(project / "inv"), "--list", "-l", "nothing")
     assert result.exit_code == 0
     assert "[WARNING]: no hosts matched the limit 'nothing'" in result.stderr
-    assert json.loads(result.stdout)["_meta"] == {"hostvars": {}}
+    assert json.loads(result.stdout)["_meta"] == {"hostvars": {}, "profile": "inventory_legacy"}
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     ((), 5, "give exactly one of --list, --graph, --host NAME or --list-hosts"),
     (("--list", "--graph"), 5, "give exactly one of"),
-    (("--list", "web"), 5, "only used with --graph"),
+    (("--list-hosts", "web"), 5, "only used with --graph"),
     (("--host", "web1"), 5, "unknown host 'web1' for --host (did you mean 'web01'?)"),
     (("--graph", "wbe"), 5, "'wbe' is not a group (did you mean 'web'?)"),
 ])

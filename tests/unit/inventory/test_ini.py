@@ -74,6 +74,13 @@ def test_group_vars_section_applies_through_children(tmp_path: Path) -> None:
     ("1.2.3.4", "1.2.3.4"),
     ("0644", "0644"),
     ("a b", "a b"),
+    # what is not a variable type becomes one, as Ansible converts it
+    ("1j", "1j"),
+    ("...", "..."),
+    ("b'raw'", "raw"),
+    ("(1, 2)", [1, 2]),
+    ("set()", []),
+    ("[..., 1j, {1}, b'x', {'k': (3,)}]", ["...", "1j", [1], "x", {"k": [3]}]),
 ])
 def test_values_typed_as_python_literals_where_possible(text: str, expected: object) -> None:
     assert parse_value(text) == expected

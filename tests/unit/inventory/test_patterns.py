@@ -85,9 +85,27 @@ def test_a_list_of_patterns(inventory: Inventory) -> None:
     assert names(inventory, ["web", "!web02"]) == ["web01", "web03"]
 
 
-def test_empty_pattern_selects_nothing(inventory: Inventory) -> None:
-    assert names(inventory, "") == []
-    assert names(inventory, []) == []
+def test_a_pattern_without_terms_selects_every_host(inventory: Inventory) -> None:
+    """As Ansible's: ``''``, ``','`` and ``',,'`` have no terms, and no plain term means ``all``."""
+    every = names(inventory, "all")
+    for pattern in ("", ",", ",,", " , ", []):
+        assert names(inventory, pattern) == every
+    assert names(inventory, "web01, ,    ,db01") == ["web01", "db01"]
+
+
+def test_a_limit_that_leaves_no_host_is_refused(inventory: Inventory) -> None:
+    with pytest.raises(UserError, match="leaves us with no hosts to target"):
+        inventory.check_limit("nosuchhost")
+    with pytest.raises(UserError, match="leaves us with no hosts to target"):
+        inventory.check_limit("db", "web")
+    inventory.check_limit("web01")
+    inventory.check_limit(None)
+    inventory.check_limit("")
+
+
+def test_a_limit_on_an_empty_inventory_is_not_refused(tmp_path: Path) -> None:
+    empty = load_inventory([write_tree(tmp_path, {"hosts": ""}) / "hosts"])
+    empty.check_limit("nosuchhost")
 
 
 def test_subscript_out_of_range_is_an_error(inventory: Inventory) -> None:
@@ -127,7 +145,7 @@ def test_limit_from_file(inventory: Inventory, tmp_path: Path) -> None:
 def test_limit_file_must_exist(inventory: Inventory, tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="limit file not found"):
         inventory.get_hosts("all", limit=f"@{tmp_path / 'missing'}")
-    with pytest.raises(OptionError, match="must name a file"):
+    with pytest.raises(OptionError, match="must be a file"):
         inventory.get_hosts("all", limit=f"@{tmp_path}")
 
 

@@ -124,6 +124,8 @@ def test_yaml_syntax_error_has_line(tmp_path: Path) -> None:
     ("all:\n  vars:\n    ansible_group_priority: high\n", 3, "must be an integer", None),
     ("all:\n  hosts:\n    web[2:1]:\n", 3, "begin is greater than end", None),
     ("plugin: nmap\n", 1, "inventory plugin 'nmap' is not supported", None),
+    ("all:\n  hosts:\n    1234:\n", 3,
+     "Host pattern 1234 must be a string. Enclose integers/floats in quotation marks.", None),
     ("- all\n", 1, "must be a mapping of group names", None),
 ])
 def test_structure_errors_point_at_the_key(tmp_path: Path, text: str, line: int, message: str,

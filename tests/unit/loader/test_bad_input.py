@@ -114,6 +114,7 @@ def test_a_missing_role_names_every_place_searched(tmp_path: Path) -> None:
      "a task has one loop; found 'loop' and 'with_items'"),
     ("- hosts: all\n  tasks: {debug: msg=x}\n", 2, 10, "expected a list of tasks, got a mapping"),
     ("- hosts: []\n", 1, 10, "the hosts list cannot be empty"),
+    ("- hosts: ' '\n", 1, 10, "the hosts list cannot be empty"),
     ("- hosts: all\n  order: random\n", 2, 10,
      "expected 'inventory', 'reverse_inventory', 'sorted', 'reverse_sorted' or 'shuffle', got 'random'"),
     ("- hosts: all\n  max_fail_percentage: 120\n", 2, 24, "expected a percentage from 0 to 100, got 120"),

@@ -95,6 +95,12 @@ def test_include_tasks_with_apply_and_free_form_role_imports() -> None:
     assert (role.include.name, role.include.tasks_from) == ("common", "setup")
 
 
+def test_a_role_include_may_name_its_role_with_role_as_in_ansible() -> None:
+    include, imported = read("- include_role:\n    role: web\n    tasks_from: t\n- import_role: role=db\n")
+    assert (include.include.name, include.include.tasks_from) == ("web", "t")
+    assert imported.include.name == "db"
+
+
 def test_blocks_nest_and_are_told_from_tasks_by_block_rescue_or_always() -> None:
     outer, rescue_only = read("- block:\n    - block:\n        - ping:\n    - debug: msg=x\n"
                               "- rescue:\n    - ping:\n")

@@ -259,6 +259,21 @@ def test_rekey_on_member_keys_dictionaries_on_a_member(templar: Templar) -> None
 
 
 @pytest.mark.parametrize(("expression", "message"), [
+    ("'monkeys' | human_readable", "human_readable\\(\\) failed on bad input"),
+    ("'monkeys' | human_to_bytes", "human_to_bytes\\(\\) can't interpret the input"),
+    ("'10 parsecs' | human_to_bytes", "human_to_bytes\\(\\) can't interpret the input"),
+])
+def test_size_filters_fail_in_ansibles_words(templar: Templar, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        render(templar, expression)
+
+
+def test_unique_of_unhashable_items_with_options_says_it_cannot_fall_back(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match="cannot fall back to Ansible's version"):
+        render(templar, "[{'a': 1}] | unique(case_sensitive=false)")
+
+
+@pytest.mark.parametrize(("expression", "message"), [
     ("[] | rekey_on_member('a', duplicates='boo')", "unknown value 'boo'"),
     ("'text' | rekey_on_member('a')", "not a valid list, set, or dict"),
     ("[true] | rekey_on_member('a')", "List item is not a valid dict"),

@@ -57,7 +57,9 @@ def test_several_results_are_joined_with_commas_unless_wantlist(templar: Templar
 def test_missing_file_is_an_error_naming_it_and_the_search_paths(templar: Templar, role: Path) -> None:
     with pytest.raises(TemplateError, match=r"could not find 'nope.txt'.*roles/web"):
         look(templar, "lookup('file', 'nope.txt')", role)
-    assert look(templar, "lookup('file', 'nope.txt', errors='ignore')", role) == ""
+    assert look(templar, "lookup('file', 'nope.txt', errors='ignore')", role) is None
+    assert look(templar, "query('file', 'nope.txt', errors='ignore')", role) == []
+    assert look(templar, "lookup('fileglob', 'nothing-matches-*')", role) == []
 
 
 def test_template_renders_with_current_and_extra_variables(templar: Templar, role: Path) -> None:
@@ -71,6 +73,12 @@ def test_template_with_other_delimiters(templar: Templar, role: Path) -> None:
     result = look(templar, "lookup('template', 'alt.j2', variable_start_string='[[', variable_end_string=']]')",
                   role, name="x")
     assert result == "x {{ literal }}"
+
+
+def test_template_trims_blocks_unless_told_not_to(templar: Templar, role: Path) -> None:
+    (role / "templates" / "blocks.j2").write_text("{% if true %}\nyes\n{% endif %}\n")
+    assert look(templar, "lookup('template', 'blocks.j2')", role) == "yes\n"
+    assert look(templar, "lookup('template', 'blocks.j2', trim_blocks=False)", role) == "\nyes\n"
 
 
 def test_env_reads_the_controller_environment(templar: Templar, role: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,8 +99,10 @@ def test_pipe_and_lines_run_commands_on_the_controller(templar: Templar, role: P
 def test_vars_renders_a_variable_by_name(templar: Templar, role: Path) -> None:
     assert look(templar, "lookup('vars', 'url')", role, url="http://{{ host }}", host="h") == "http://h"
     assert look(templar, "lookup('vars', 'x', default=0)", role) == 0
-    with pytest.raises(TemplateError, match="no variable named 'x'"):
+    with pytest.raises(TemplateError, match="No variable named 'x' was found"):
         look(templar, "lookup('vars', 'x')", role)
+    with pytest.raises(TemplateError, match="Variable name must be 'str' not 'int'"):
+        look(templar, "lookup('vars', 42)", role)
 
 
 def test_items_list_dict_and_indexed_items(templar: Templar, role: Path) -> None:
@@ -133,7 +143,11 @@ def test_fileglob_returns_matching_files_only(templar: Templar, role: Path) -> N
         ("2-8/3:web%d", {}, ["web2", "web5", "web8"]),
         ("0x0a-0x0c:%x", {}, ["a", "b", "c"]),
         ("count=0", {}, []),
+        # Ansible's quirk: a count with a negative stride runs past the count (playbooks rely on it)
+        ("count=5 start=0", {"stride": -1}, ["0", "-1", "-2", "-3", "-4", "-5", "-6"]),
+        ("count=3 start=10 stride=-2", {}, ["10", "8", "6", "4"]),
         ([], {"start": 1, "end": 2}, ["1", "2"]),
+        ([], {}, []),
     ],
 )
 def test_sequence(terms: Any, options: dict[str, Any], expected: list[str]) -> None:

@@ -83,6 +83,13 @@ def test_hostvars_reads_a_hosts_variables_only_when_asked() -> None:
     assert asked == ["web1", "db1", "db1"]
 
 
+def test_hostvars_looks_up_the_implicit_localhost_without_listing_it() -> None:
+    per_host = {"web1": {"role": "web"}, "localhost": {"role": "controller"}}
+    hostvars = HostVars(per_host.__getitem__, ["web1"], implicit=("localhost",))
+    assert "localhost" in hostvars and hostvars["localhost"]["role"] == "controller"
+    assert list(hostvars) == ["web1"] and len(hostvars) == 1
+
+
 def test_templates_read_magic_and_fact_variables() -> None:
     layers = VariableLayers(magic=magic()).with_layer("facts", FactsView({"distribution": "Debian"}))
     rendered = Templar().template("{{ inventory_hostname_short }} on {{ ansible_distribution }} "

@@ -1,0 +1,50 @@
+"""Ad-hoc include_role/import_role/include_tasks run their tasks as a one-task play, as Ansible's do (local
+connection, no test host)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+LOCAL = ["-i", "localhost,", "-c", "local"]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "roles" / "greet" / "tasks").mkdir(parents=True)
+    (tmp_path / "roles" / "greet" / "tasks" / "main.yml").write_text('- debug: msg="hello {{ who | default(1) }}"\n')
+    (tmp_path / "more.yml").write_text('- debug: msg="more {{ 2 + 3 }}"\n')
+    return tmp_path
+
+
+def adhoc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(project), "PROVISIONING_RECORD_RUNS": "false"}
+    for name in ("PROVISIONING_CONFIG", "ANSIBLE_CONFIG"):
+        env.pop(name, None)
+    return subprocess.run([str(BIN / "provisioning"), "localhost", *LOCAL, *args], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.parametrize(("args", "shown"), [
+    (["-m", "include_role", "-a", "name=greet"], '"msg": "hello 1"'),
+    (["-m", "ansible.builtin.import_role", "-a", '{"name": "greet"}', "-e", "who=you"], '"msg": "hello you"'),
+    (["-m", "include_role", "-a", "role=greet", "-o"], 'localhost | SUCCESS => {"msg": "hello 1"}'),
+    (["-m", "include_tasks", "-a", "more.yml"], '"msg": "more 5"'),
+    (["-m", "import_tasks", "-a", "file=more.yml"], '"msg": "more 5"'),
+])
+def test_the_tasks_run_and_show_as_ad_hoc_results(project: Path, args: list[str], shown: str) -> None:
+    done = adhoc(project, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert shown in done.stdout
+    assert "PLAY" not in done.stdout  # the ad-hoc view, not a playbook's
+
+
+def test_a_missing_role_is_an_error_naming_it(project: Path) -> None:
+    done = adhoc(project, "-m", "include_role", "-a", "name=nosuch")
+    assert done.returncode != 0
+    assert "include_role: the role 'nosuch' was not found" in done.stderr
