@@ -18,9 +18,9 @@ import pytest
 
 from runner.galaxy.lockfile import read_lock
 from tests.integration.http_server import serve
+from tests.support.ansible_core import ansible_binary
 from tests.support.galaxy import Galaxy, make_role
 
-ANSIBLE_GALAXY = Path("/opt/ansible-core/bin/ansible-galaxy")
 GIT_ENV = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main"]
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -201,7 +201,6 @@ def test_bad_sources_are_reported_at_their_line(tmp_path: Path, entry: str, mess
     assert f"{requirements}:1:3" in run.stderr and message in run.stderr
 
 
-@pytest.mark.skipif(not ANSIBLE_GALAXY.exists(), reason="ansible-core is not installed at /opt/ansible-core")
 def test_same_files_as_ansible_galaxy_for_the_same_requirements(repo: Path, tmp_path: Path) -> None:
     (tmp_path / "web.tar.gz").write_bytes(tarball(ROLE_FILES, top="web-2.0"))
     requirements = tmp_path / "requirements.yml"
@@ -217,8 +216,9 @@ def test_same_files_as_ansible_galaxy_for_the_same_requirements(repo: Path, tmp_
 """)
     ours, theirs = tmp_path / "ours", tmp_path / "theirs"
     Galaxy(tmp_path / "home")("install", "-r", str(requirements), "-p", str(ours))
-    subprocess.run([str(ANSIBLE_GALAXY), "role", "install", "-r", str(requirements), "-p", str(theirs)], check=True,
-                   capture_output=True, env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"})
+    subprocess.run([str(ansible_binary("ansible-galaxy")), "role", "install", "-r", str(requirements),
+                    "-p", str(theirs)], check=True, capture_output=True,
+                   env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"})
 
     def files(root: Path) -> dict[str, bytes]:
         return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*"))

@@ -1,8 +1,8 @@
 """What the secrets tests share: a keyring installed for one test, age keys, and ansible-core's ansible-vault.
 
-``ansible_vault()`` finds ansible-core's ``ansible-vault`` (on PATH, in /opt/ansible-core, or importable beside
-the test interpreter); failing that it installs ansible-core from PyPI into a throwaway virtualenv, and returns
-None (the caller skips, saying why) when PyPI cannot be reached.
+``ansible_vault()`` finds ansible-core's ``ansible-vault`` (on PATH, in the compatibility suite's ansible-core
+venv, or beside the test interpreter); failing that it installs ansible-core from PyPI into a throwaway
+virtualenv, and returns None (the caller skips, saying why) when PyPI cannot be reached.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench.compat.runners import BASELINE_VENV
 from runner.secrets.keyring import Keyring, VaultPassword, current_keyring, install_keyring
 
-KNOWN_ANSIBLE_BINS = (Path("/opt/ansible-core/bin"),)
+# The compatibility suite's ansible-core venv (bench.compat makes it), reused when it is there
+KNOWN_ANSIBLE_BINS = (BASELINE_VENV / "bin",)
 
 
 @contextmanager
