@@ -86,8 +86,9 @@ class TaskCompiler:
         context = inherited.under(block, scope=scope)
         node = self.compiler.new_node(kind="block", name=block.name, position=str(block.position or ""),
                                       tags=list(context.tags))
-        node.block = self.compile_list(block.block, context, handlers=handlers)
-        node.rescue = self.compile_list(block.rescue, context, handlers=handlers)
+        guarded = replace(context, may_not_run=True)
+        node.block = self.compile_list(block.block, guarded if block.rescue else context, handlers=handlers)
+        node.rescue = self.compile_list(block.rescue, guarded, handlers=handlers)
         node.always = self.compile_list(block.always, context, handlers=handlers)
         if not (node.block or node.rescue or node.always):
             return []
@@ -106,7 +107,7 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         if not handlers and not self.tags.selects(context.tags):
             return []
-        node = self._node(task, context, may_not_run=handlers)
+        node = self._node(task, context, may_not_run=handlers or context.may_not_run)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
             # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
@@ -141,16 +142,19 @@ class TaskCompiler:
         if module == META:
             args = task.module_args if isinstance(task.module_args, dict) else {"_raw_params": task.module_args}
             return self.compiler.new_node(kind="meta", module="meta", args=dict(args), **fields)
-        # A task that may never run (a condition of its own or inherited, or a handler that may never be notified)
-        # has its argument names checked where it runs, as Ansible does: a branch for another OS family naming
-        # that family's parameters must not stop the run.
-        args, resolved = self._arguments(task, context.collections,
-                                         check_names=not (may_not_run or context.when))
+        # A task that may never run (a condition of its own or inherited, a handler that may never be notified, a
+        # rescue) or whose failure is handled (ignore_errors, failed_when, a block with a rescue) has its argument
+        # names and templates checked where it runs, as Ansible does: a branch for another OS family naming that
+        # family's parameters, or a task that expects its own template to fail, must not stop the run.
+        handled = may_not_run or _failure_handled(task, context)
+        deferred = handled or bool(context.when)
+        args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         for default_module, defaults in context.module_defaults:
             if self.index.canonical(default_module) in (module, resolved) and isinstance(defaults, dict):
                 args = {**defaults, **args}
         node = self.compiler.new_node(kind=kind or "task", module=resolved, args=args, **fields)
-        self._precompile(node)
+        inherited_conditions = len(context.when) > len(task.when or ())
+        self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
 
     def _arguments(self, task: Task, collections: tuple[str, ...] = (), *,
@@ -196,9 +200,13 @@ class TaskCompiler:
                 raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
         return args, info.name
 
-    def _precompile(self, node: PlanTask) -> None:
+    def _precompile(self, node: PlanTask, *, deferred: bool = False, conditions_deferred: bool = False) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any
-        host is touched; for a run, also compile each one once, before the workers fork and share them."""
+        host is touched; for a run, also compile each one once, before the workers fork and share them.
+
+        ``deferred``: the task may never run or its failure is handled, so a template that does not compile is
+        the task's failure where it runs (as in Ansible), not an error now; ``conditions_deferred``: the same for
+        its conditions, which are read whenever the task is reached (its own ``when`` does not defer them)."""
         prepare = self.templar.precompile if self.compiler.options.precompile else self.templar.check
         for where, value in _templated_values(node):
             try:
@@ -206,6 +214,8 @@ class TaskCompiler:
                     if is_template(text):
                         prepare(text)
             except TemplateError as exc:
+                if conditions_deferred if where == WHEN else deferred:
+                    continue
                 what = f"template error in task '{node.name or node.module}'"
                 position = SourcePosition.parse(node.position)
                 if node.no_log not in (False, None):
@@ -291,6 +301,9 @@ class _ApplyKeywords:
         return None
 
 
+WHEN = "keyword 'when'"
+
+
 def _templated_values(node: PlanTask) -> list[tuple[str, Any]]:
     """The task's values that may hold templates, each with what to call it in a message."""
     args = node.args if isinstance(node.args, dict) else {}
@@ -312,3 +325,10 @@ def _strings(value: Any) -> list[str]:
         elif isinstance(item, list | tuple):
             stack.extend(item)
     return found
+
+
+def _failure_handled(task: Task, context: Inherited) -> bool:
+    """Whether the task's failure is expected to be handled: ignore_errors (its own or inherited, literal or
+    templated), or a failed_when that decides for itself."""
+    ignore = context.keyword("ignore_errors")
+    return task.failed_when is not None or (ignore is not None and ignore is not False)

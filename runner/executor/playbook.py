@@ -24,7 +24,7 @@ from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
-from runner.templating import Templar, is_template
+from runner.templating import Templar, is_template, mark_unsafe
 
 if TYPE_CHECKING:
     from runner.inventory import Inventory
@@ -261,8 +261,10 @@ class PlaybookExecutor:
             self._stats(host).rescued += 1
             self._stats(host).failed = max(0, self._stats(host).failed - 1)
             failed_task = {"name": node.name, "action": node.module, "position": node.position}
-            values = {"ansible_failed_task": failed_task,
-                      "ansible_failed_result": {k: v for k, v in result.result.items() if not k.startswith("_")}}
+            # Data, never a template to render: a failure's message may quote the template that failed
+            values = mark_unsafe({"ansible_failed_task": failed_task,
+                                  "ansible_failed_result": {k: v for k, v in result.result.items()
+                                                            if not k.startswith("_")}})
             assert self.pool is not None
             self.pool.broadcast({"vars": {host: values}})
 

@@ -41,3 +41,24 @@ def test_a_conditional_task_that_runs_fails_with_the_modules_message(tmp_path: P
     assert result.returncode == 2, (result.stdout, result.stderr)
     expected = "Unsupported parameters for (file) module: bogus. Supported parameters include: access_time, "
     assert expected in result.stdout
+
+
+def test_a_task_whose_failure_is_handled_fails_where_it_runs(tmp_path: Path) -> None:
+    # A template that does not compile and an unknown argument, each under ignore_errors or a block's rescue: as
+    # in ansible-core, the task fails when it runs and the play goes on (the template is not a compile error).
+    result = playbook(tmp_path, "  tasks:\n"
+                      "    - debug: msg=\"{{ 1 + }}\"\n      ignore_errors: true\n"
+                      "    - file: path=/tmp/x bogus=1\n      ignore_errors: \"{{ true }}\"\n"
+                      "    - block:\n        - debug: msg=\"{{ nope( }}\"\n"
+                      "      rescue:\n        - debug:\n            msg: \"rescued {{ ansible_failed_result.msg }}\"\n"
+                      "    - debug: msg=end\n")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    recap = " ".join(result.stdout.split())  # ansible-core's recap for the same play: ok=4 rescued=1 ignored=2
+    assert "ok=4 changed=0 unreachable=0 failed=0 skipped=0 rescued=1 ignored=2" in recap
+    # the failure's message quotes the template that failed, and is shown, not rendered again
+    assert "rescued template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')" in result.stdout
+
+
+def test_a_broken_template_in_a_task_that_always_runs_stops_the_run_first(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n    - debug: msg=first\n    - debug: msg=\"{{ 1 + }}\"\n")
+    assert result.returncode == 4 and "template error in task" in result.stderr, (result.stdout, result.stderr)
