@@ -15,8 +15,8 @@ from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
 from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
 from runner.module_index import ModuleIndex
-from runner.parsing.kv import parse_kv
-from runner.plan import PlanTask, ScopeKind
+from runner.parsing.kv import RAW_PARAMS, parse_kv
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.templating import Templar, TemplateError, is_template
 
 if TYPE_CHECKING:
@@ -178,15 +178,21 @@ class TaskCompiler:
                 raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
         raw = task.module_args
         free_form = info.free_form
+        # Templates that yield arguments only the run can read, lowest priority first (Ansible's order).
+        templates = [task.args] if isinstance(task.args, str) else []
         if isinstance(raw, str):
             try:
-                args = parse_kv(raw, check_raw=free_form is not None)
+                args = parse_kv(raw, check_raw=free_form is not None, keep_raw=free_form is None)
             except UserError as exc:
                 raise ParseError(exc.message, task.module_position or task.position) from None
+            if free_form is None and RAW_PARAMS in args:
+                templates.append(args.pop(RAW_PARAMS))
         else:
             args = dict(raw or {})
         if isinstance(task.args, dict):
             args = {**task.args, **args}
+        if templates:
+            args[ARGUMENT_TEMPLATES] = templates
         if "_raw_params" in args and free_form and free_form != "_raw_params":
             args[free_form] = args.pop("_raw_params")
         if check_names and not info.any_arguments:

@@ -43,12 +43,13 @@ from runner.executor.module_call import (
     execute_within,
 )
 from runner.executor.run_options import RunOptions
+from runner.executor.task_args import task_arguments
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
+from runner.templating import Templar, TemplateError, mark_unsafe
 from runner.util import task_trace
 
 if TYPE_CHECKING:
@@ -331,7 +332,7 @@ class PlaybookWorker:
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
-            call.args = args = drop_omitted(templar.template(node.args))
+            call.args = args = task_arguments(templar, module, node.args)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
