@@ -209,8 +209,10 @@ class PlaybookWorker:
             scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
+            # The include's vars stay templates, read when used, as Ansible reads them: one whose value is not
+            # known yet ("{{ ansible_os_family }}" before facts) is no error unless a task uses it.
             entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
-                                 vars={**scope_templar.template(include.get("vars") or {}), **layer})
+                                 vars={**(include.get("vars") or {}), **layer})
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)
