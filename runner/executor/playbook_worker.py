@@ -328,7 +328,7 @@ class PlaybookWorker:
         module = node.module or ""
         call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
-                          task_vars=variables)
+                          task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         if node.async_seconds is not None and check:
