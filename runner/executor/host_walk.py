@@ -24,10 +24,15 @@ class Step:
 
 
 class HostFailed(Exception):
-    def __init__(self, node: PlanTask, result: TaskResult):
+    """The host failed ``node`` with ``result``; ``own`` is False when another host's failure under
+    any_errors_fatal failed it (it did not fail a task of its own, so there is no failure of its own to rescue
+    in its counts)."""
+
+    def __init__(self, node: PlanTask, result: TaskResult, own: bool = True):
         super().__init__(node.name)
         self.node = node
         self.result = result
+        self.own = own
 
 
 class HostUnreachable(Exception):
@@ -45,7 +50,7 @@ IncludeResolver = Callable[[PlanTask, IncludeEntry], list[int]]
 
 class HostWalker:
     def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
-                 on_rescue: Callable[[PlanTask, TaskResult], None], skip: frozenset[int] = frozenset(),
+                 on_rescue: Callable[[HostFailed], None], skip: frozenset[int] = frozenset(),
                  resumes_later: Callable[[Key, PlanTask], bool] | None = None):
         self.nodes = nodes
         self.resolve_include = resolve_include
@@ -83,7 +88,7 @@ class HostWalker:
             yield from self.walk(node.block, prefix, params)
         except HostFailed as exc:
             if node.rescue:
-                self.on_rescue(exc.node, exc.result)
+                self.on_rescue(exc)
                 try:
                     yield from self.walk(node.rescue, prefix, params)
                 except HostFailed as again:

@@ -257,9 +257,11 @@ class PlaybookExecutor:
     # -- sections -----------------------------------------------------------------------------------------
     def _walker(self, host: str, state: PlayState, *, tasks: bool = True) -> HostWalker:
         """A host's walk through ``state``'s play: its tasks, or (``tasks`` False) a handler."""
-        def on_rescue(node: PlanTask, result: TaskResult) -> None:
-            self._stats(host).rescued += 1
-            self._stats(host).failed = max(0, self._stats(host).failed - 1)
+        def on_rescue(failure: HostFailed) -> None:
+            node, result = failure.node, failure.result
+            if failure.own:
+                self._stats(host).rescued += 1
+                self._stats(host).failed = max(0, self._stats(host).failed - 1)
             failed_task = {"name": node.name, "action": node.module, "position": node.position}
             values = {"ansible_failed_task": failed_task,
                       "ansible_failed_result": {k: v for k, v in result.result.items() if not k.startswith("_")}}
@@ -315,9 +317,15 @@ class PlaybookExecutor:
             node = pending[group[0]].node
             group = [h for h in group if pending[h].node.id == node.id]
             results = await self._run_task(state, node, {h: pending[h] for h in group})
+            failure = self._failing_everyone(state, node, results)
+            failed_before = set(state.failed)
             for host in group:
-                self._advance(state, host, walks[host], results[host], pending)
-            if self._fatal(state, node, results):
+                # under any_errors_fatal, a host that did not fail the task fails it too, in its block
+                fails_too = failure if failure is not None and not results[host].failed else None
+                self._advance(state, host, walks[host], results[host], pending, fails_too)
+            for host in [h for h in pending if failure is not None and h not in group]:
+                self._advance(state, host, walks[host], None, pending, failure)
+            if self._fatal(state, node, results, state.failed - failed_before):
                 state.stop_play = True
             elif _flushes_handlers(node):
                 await self._flush_handlers(state, group)
@@ -333,14 +341,18 @@ class PlaybookExecutor:
                 await self._flush_handlers(state, [host])
 
     def _advance(self, state: PlayState, host: str, walk: Walk,
-                 result: TaskResult | None, pending: dict[str, Step]) -> None:
-        """Feed ``result`` to the host's walk and record its next step (or why it stopped)."""
+                 result: TaskResult | None, pending: dict[str, Step], failure: HostFailed | None = None) -> None:
+        """Feed ``result`` to the host's walk (or, with ``failure``, fail the step it is at) and record its next
+        step (or why it stopped)."""
         pending.pop(host, None)
         if state.stop_play:
             walk.close()
             return
         try:
-            pending[host] = walk.send(result) if result is not None else next(walk)
+            if failure is not None:
+                pending[host] = walk.throw(failure)
+            else:
+                pending[host] = walk.send(result) if result is not None else next(walk)
         except StopIteration:
             return
         except HostFailed:
@@ -354,11 +366,24 @@ class PlaybookExecutor:
             if str(ended) == "end_play":
                 state.stop_play = True
 
-    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]) -> bool:
+    def _failing_everyone(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]
+                          ) -> HostFailed | None:
+        """Under any_errors_fatal, the failure every other host of the play fails with, where it is, as in
+        Ansible: one in a block with a rescue or an always goes there."""
+        if not (node.any_errors_fatal is True or state.play.any_errors_fatal is True):
+            return None
+        failed = [result for result in results.values() if result.failed and not result.ignored]
+        return HostFailed(node, failed[0], own=False) if failed else None
+
+    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult],
+               newly_failed: set[str]) -> bool:
         failed = [h for h, r in results.items() if r.failed and not r.ignored]
         if not failed:
             return False
         if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
+            # The play stops only for a failure that no rescue or always is handling.
+            if not newly_failed:
+                return False
             for host in state.active:
                 state.failed.add(host)
             return True
