@@ -211,11 +211,9 @@ SETTINGS: tuple[Setting, ...] = (
                      "never as files copied to the target"),)),
     # [inventory]
     S("host_pattern_mismatch", "inventory", "str", "warning",
-      "What a host pattern that matches nothing does: a play or ad-hoc pattern that matches no host is warned "
-      "about.", choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",),
-      unsupported=(U("a pattern that matches no host is warned about, and the run goes on", values=("error",),
-                     fatal=True),
-                   U("a pattern that matches no host is still warned about", values=("ignore",)))),
+      "What a term of a play's or an ad-hoc host pattern that names no group and matches no host does: "
+      "warning says so, error stops the run (exit 1) before the play runs, ignore says nothing.",
+      choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",)),
     S("transform_invalid_group_chars", "defaults", "str", "never",
       "Group names that are not valid variable names (web-servers): 'never' keeps them and warns, 'always' "
       "replaces each invalid character with '_' and warns, 'ignore' keeps them, 'silently' replaces them.",

@@ -23,6 +23,7 @@ from runner.executor.pool import WorkerPool
 from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
+from runner.inventory.pattern_mismatch import check_pattern
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template
 
@@ -153,6 +154,7 @@ class PlaybookExecutor:
             variables.update(self.plan.scopes[scope_id].vars)
         variables.update(self.options.extra_vars)
         pattern = Templar(variables).template(play.hosts)
+        check_pattern(self.inventory, pattern, self.options.host_pattern_mismatch, self.callbacks.warning)
         hosts = [h.name for h in self.inventory.get_hosts(pattern, limit=self.limit)]
         if play.order == "reverse_inventory":
             hosts.reverse()

@@ -122,6 +122,10 @@ class Inventory:
             raise UserError(f"Specified inventory, host pattern and/or --limit leaves us with no hosts to target "
                             f"(--limit {limit!r} matches none of the inventory's hosts).")
 
+    def unmatched_terms(self, pattern: str | list[str]) -> list[str]:
+        """The terms of ``pattern`` that name no group and match no host (see ``host_pattern_mismatch``)."""
+        return patterns.unmatched_terms(self, patterns.split_pattern(pattern))
+
     def hosts_in(self, group: Group) -> list[Host]:
         """The hosts of a group and of all groups below it, in inventory order."""
         if group.name not in self._group_hosts:
