@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import OptionError, UserError
+from runner.errors import OptionError, SourcePosition, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -409,11 +409,16 @@ class PlaybookExecutor:
         name = node.name or node.module or node.kind
         if not is_template(name):
             return name
-        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
         try:
-            return str(Templar(ChainMap(self.options.extra_vars, step.vars, *scopes)).template(name))
+            return str(self._task_templar(state, node, step).template(name))
         except UserError:
             return name
+
+    def _task_templar(self, state: PlayState, node: PlanTask, step: Step) -> Templar:
+        """A templar over what holds for every host of a task: extra vars, include params, play, role, block
+        and task vars."""
+        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
+        return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, TaskResult]:
@@ -427,7 +432,7 @@ class PlaybookExecutor:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
         targets = hosts[:1] if run_once else hosts
-        limit = self._throttle(node)
+        limit = self._throttle(node, self._throttle_value(state, node, next(iter(steps.values()))))
         play_scopes = state.play.scopes
 
         async def one(host: str) -> tuple[str, TaskResult]:
@@ -446,13 +451,30 @@ class PlaybookExecutor:
             self._after_result(state, node, host, results[host], info, report=host in targets)
         return results
 
-    def _throttle(self, node: PlanTask) -> asyncio.Semaphore | None:
+    def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
+        """The task's ``throttle`` as a number; a template is rendered once for all hosts, as Ansible does, and
+        one that gives no whole number stops the run with Ansible's message."""
+        value = node.throttle
+        if value is None or isinstance(value, bool):
+            return 0
+        try:
+            if isinstance(value, str) and is_template(value):
+                value = self._task_templar(state, node, step).template(value)
+            return int(value)
+        except (TypeError, ValueError) as exc:
+            reason = str(exc)
+        except UserError as exc:
+            reason = exc.message.split(" (templating ")[0]
+        raise UserError(f"Failed to convert the throttle value to an integer: {reason}",
+                        SourcePosition.parse(node.position))
+
+    def _throttle(self, node: PlanTask, throttle: int) -> asyncio.Semaphore | None:
         """The limit on how many hosts run ``node`` at once: its ``throttle``, never more than the forks (as
         Ansible has it: a throttle above the forks changes nothing)."""
-        if not isinstance(node.throttle, int) or isinstance(node.throttle, bool) or node.throttle <= 0:
+        if throttle <= 0:
             return None
         if node.id not in self.throttles:
-            self.throttles[node.id] = asyncio.Semaphore(min(node.throttle, self.forks))
+            self.throttles[node.id] = asyncio.Semaphore(min(throttle, self.forks))
         return self.throttles[node.id]
 
     def _after_result(self, state: PlayState, node: PlanTask, host: str, result: TaskResult,
