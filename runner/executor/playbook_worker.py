@@ -359,6 +359,8 @@ class PlaybookWorker:
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))
         timeout = task_number(templar, node, "timeout", int)
+        if timeout is not None and not 0 <= timeout <= MAX_TASK_TIMEOUT:  # 0 is no limit, as in Ansible
+            raise TaskFailure(f"Timeout {timeout} is invalid, it must be between 0 and {MAX_TASK_TIMEOUT}.")
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             state.outcome.delegated_to = target
@@ -414,6 +416,10 @@ def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
             raise TaskFailure(f"'environment' must be a mapping of variable names to values, got {values!r}")
         environment.update(values)
     return environment or None
+
+
+# The largest task timeout, in seconds, Ansible accepts (its alarm's bound).
+MAX_TASK_TIMEOUT = 100_000_000
 
 
 def describe_task(node: PlanTask) -> str:
