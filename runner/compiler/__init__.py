@@ -154,7 +154,7 @@ class Compiler:
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
-        self.tasks.start_play(playbook_dir)
+        self.tasks.start_play(playbook_dir, scopes)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
         roles = self.tasks.compile_roles(play.roles, inherited)
         main = roles + self.tasks.compile_list(play.tasks, inherited)

@@ -35,6 +35,7 @@ class TaskCompiler:
         self.notified: list[tuple[str, SourcePosition | None]] = []
         self.include_contexts: dict[int, Inherited] = {}
         self.playbook_dir = "."
+        self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
 
     @property
     def plan(self) -> Any:
@@ -45,8 +46,9 @@ class TaskCompiler:
         # step knows: here any installed collection's module counts, the compile step resolves it exactly.
         return self.index.find(name) is not None or self.index.in_some_collection(name)
 
-    def start_play(self, playbook_dir: str) -> None:
+    def start_play(self, playbook_dir: str, play_scopes: list[int] | None = None) -> None:
         self.playbook_dir = playbook_dir
+        self.play_scopes = list(play_scopes or [])
         self.role_handlers = []
         self.handler_names = set()
         self.notified = []
@@ -225,8 +227,7 @@ class TaskCompiler:
         include = task.include
         file = str(getattr(include, "file", "") or "")
         if is_template(file):
-            raise ParseError("import_tasks is static: its file name cannot use variables known only at run "
-                             "time; use include_tasks", task.module_position or task.position)
+            file = self._static_name(file, inherited, task)
         path = self._find_tasks_file(file, inherited)
         if path is None:
             raise ParseError(f"could not find the tasks file '{file}' (looked in "
@@ -238,6 +239,23 @@ class TaskCompiler:
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)
         return self.compile_list(entries, context)
+
+    def _static_name(self, file: str, inherited: Inherited, task: Task) -> str:
+        """An import's file name rendered with what is known when compiling, as Ansible renders it: extra
+        vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
+        known: dict[str, Any] = {"playbook_dir": str(self.playbook_dir)}
+        if inherited.role is not None:
+            role = self.compiler.plan.roles[inherited.role]
+            known.update(role_path=role.path, role_name=role.name)
+        for scope in [*self.play_scopes, *inherited.scopes]:
+            known.update(self.compiler.plan.scopes[scope].vars)
+        known.update(self.compiler.options.extra_vars)
+        try:
+            return str(Templar(known).template(file))
+        except TemplateError as exc:
+            raise ParseError(f"import_tasks is static: its file name must be known when the playbook is read "
+                             f"(extra vars, play, role or block vars), not only at run time; use include_tasks "
+                             f"({exc.message})", task.module_position or task.position) from None
 
     def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:
         candidate = Path(file)
