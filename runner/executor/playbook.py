@@ -46,6 +46,7 @@ class PlayState:
     ended: set[str] = field(default_factory=set)
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
+    stopped_by_failure: bool = False  # any_errors_fatal or max_fail_percentage stopped it (not meta: end_play)
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
@@ -328,7 +329,7 @@ class PlaybookExecutor:
             for host in [h for h in pending if failure is not None and h not in group]:
                 self._advance(state, host, walks[host], None, pending, failure)
             if self._fatal(state, node, results, state.failed - failed_before):
-                state.stop_play = True
+                state.stop_play = state.stopped_by_failure = True
             elif _flushes_handlers(node):
                 await self._flush_handlers(state, group)
 
@@ -559,7 +560,12 @@ class PlaybookExecutor:
             hosts = [h for h in hosts if h in allowed]
             if hosts:
                 walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
+                # force_handlers runs them even when a failure stopped the play, as Ansible does
+                resumed = forced and state.stopped_by_failure and state.stop_play
+                if resumed:
+                    state.stop_play = False
                 await self._run_handler(state, walks)
+                state.stop_play = state.stop_play or resumed
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 
     async def _run_handler(self, state: PlayState, walks: dict[str, Walk]

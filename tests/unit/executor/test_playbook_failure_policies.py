@@ -163,3 +163,24 @@ def test_any_errors_fatal_goes_on_when_the_rescue_handles_the_failure(local_host
         """)
     assert run.exit_code == 0, run.output
     assert run.ran("after") == ["h1", "h2"]
+
+
+def test_force_handlers_run_after_any_errors_fatal_stops_the_play(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          any_errors_fatal: true
+          force_handlers: true
+          tasks:
+            - name: notifying
+              debug: {msg: notify}
+              changed_when: true
+              notify: the handler
+            - name: failing
+              fail: {msg: stop}
+          handlers:
+            - name: the handler
+              debug: {msg: handled}
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("the handler") == ["h1"]
