@@ -120,11 +120,13 @@ class TaskCompiler:
 
     def _node(self, task: Task, context: Inherited, kind: str | None = None, *, may_not_run: bool = False) -> PlanTask:
         module = task.module
+        # A task's own notify, else the one of the block, import or role it is in, as Ansible inherits it.
+        notify = list(task.notify or dict.fromkeys(context.notify))
         fields: dict[str, Any] = {
             "name": task.name, "position": str(task.position or ""), "role": context.role,
             "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
-            "register_var": task.register_var, "notify": list(task.notify or []),
+            "register_var": task.register_var, "notify": notify,
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
         }
@@ -136,7 +138,7 @@ class TaskCompiler:
             fields["loop_with"] = task.loop_with
             if task.loop_control is not None:
                 fields["loop_control"] = task.loop_control.model_dump(exclude_none=True, exclude={"position"})
-        for name, position in [(n, task.position) for n in task.notify or []]:
+        for name, position in [(n, task.position) for n in notify]:
             self.notified.append((name, position))
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             return self._include_node(task, fields)
