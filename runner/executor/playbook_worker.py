@@ -49,7 +49,7 @@ from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, mark_unsafe
+from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 from runner.util import task_trace
 
 if TYPE_CHECKING:
@@ -406,7 +406,7 @@ class PlaybookWorker:
 
 def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
     """The task's ``environment`` (the play's, then the block's and the task's own), templated; an omitted entry
-    adds nothing."""
+    or variable adds nothing."""
     environment: dict[str, Any] = {}
     for entry in entries:
         values = keyword_value(templar, entry)
@@ -414,7 +414,7 @@ def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
             continue
         if not isinstance(values, Mapping):
             raise TaskFailure(f"'environment' must be a mapping of variable names to values, got {values!r}")
-        environment.update(values)
+        environment.update(drop_omitted(values))
     return environment or None
 
 
