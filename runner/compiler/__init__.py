@@ -191,7 +191,8 @@ class Compiler:
         node = self.new_node(kind="facts", name="Gathering Facts", module="setup",
                              args={"gather_subset": play.gather_subset}, position=play.position,
                              tags=["always"], search_paths=list(inherited.search_paths),
-                             when=list(inherited.when))  # a false import_playbook condition skips gathering too
+                             when=list(inherited.when),  # a false import_playbook condition skips gathering too
+                             environment=[e for e in inherited.environment if e])  # the play's, as in Ansible
         for name, value in inherited.keywords:
             if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log"):
                 setattr(node, name, value)

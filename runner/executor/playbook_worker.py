@@ -352,7 +352,7 @@ class PlaybookWorker:
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar, payload, delegated=target != host)
         session = self._session(target, settings)
-        call.environment = _environment(templar, node.environment)
+        call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
         limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
@@ -406,11 +406,14 @@ class PlaybookWorker:
             session.abort()
 
 
-def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
+def _environment(templar: Templar, entries: list[Any], *, gathering: bool = False) -> dict[str, Any] | None:
     """The task's ``environment`` (the play's, then the block's and the task's own), templated; an omitted entry
-    or variable adds nothing."""
+    or variable adds nothing. When gathering facts, a variable that needs ``ansible_env`` (not known before the
+    facts) is left out, as Ansible leaves it out."""
     environment: dict[str, Any] = {}
     for entry in entries:
+        if gathering and isinstance(entry, Mapping):
+            entry = {key: value for key, value in entry.items() if not _needs_facts(templar, value)}
         values = keyword_value(templar, entry)
         if values is None:
             continue
@@ -418,6 +421,14 @@ def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
             raise TaskFailure(f"'environment' must be a mapping of variable names to values, got {values!r}")
         environment.update(drop_omitted(values))
     return environment or None
+
+
+def _needs_facts(templar: Templar, value: Any) -> bool:
+    try:
+        templar.template(value)
+    except TemplateError as error:
+        return error.undefined and "ansible_env" in error.message
+    return False
 
 
 # The largest task timeout, in seconds, Ansible accepts (its alarm's bound).
