@@ -278,10 +278,11 @@ class PlaybookWorker:
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
             result = await self._call(host, node, variables, templar, payload, state)
+            if node.until:  # changed_when and failed_when may read it too, as in Ansible
+                result["attempts"] = attempt
             self._apply_conditions(node, result, variables)
             if not node.until:
                 break
-            result["attempts"] = attempt
             public = _public(result)
             probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
             if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
