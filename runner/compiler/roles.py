@@ -132,7 +132,9 @@ class RoleExpander:
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
                           collections=tuple(role.meta.collections))
         ids += self.tasks.compile_list(role.tasks, context)
-        self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
+        # An import in the handlers file is looked for beside it first, as Ansible looks for it.
+        handlers_context = replace(context, search_paths=(str(path / "handlers"), *context.search_paths))
+        self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, handlers_context)
         return ids
 
     def _plan_role(self, role: RoleSource, params: dict[str, Any]) -> PlanRole:

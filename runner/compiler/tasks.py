@@ -98,7 +98,7 @@ class TaskCompiler:
     def _task(self, task: Task, inherited: Inherited, handlers: bool) -> list[int]:
         module = task.module
         if module == IMPORT_TASKS:
-            return self._import_tasks(task, inherited)
+            return self._import_tasks(task, inherited, handlers)
         if module == IMPORT_ROLE:
             return self.roles.import_role(task, inherited)
         scope = None
@@ -225,7 +225,7 @@ class TaskCompiler:
                 raise ParseError(f"{what}: {exc.message}", position, hint=exc.hint) from None
 
     # -- imports and includes -------------------------------------------------------------------------------
-    def _import_tasks(self, task: Task, inherited: Inherited) -> list[int]:
+    def _import_tasks(self, task: Task, inherited: Inherited, handlers: bool = False) -> list[int]:
         include = task.include
         file = str(getattr(include, "file", "") or "")
         if is_template(file):
@@ -240,7 +240,7 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)
-        return self.compile_list(entries, context)
+        return self.compile_list(entries, context, handlers=handlers)  # a handlers file imports handlers
 
     def _static_name(self, file: str, inherited: Inherited, task: Task) -> str:
         """An import's file name rendered with what is known when compiling, as Ansible renders it: extra
