@@ -118,7 +118,7 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("display_ok_hosts", "defaults", "bool", True, "Show tasks that were ok (unchanged) on a host.",
       ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
-    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free"),
+    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free", "host_pinned"),
       ansible_env=("ANSIBLE_STRATEGY",)),
     S("gathering", "defaults", "str", "implicit",
       "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true).",

@@ -304,7 +304,8 @@ class PlaybookExecutor:
 
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
         walks = {host: self._walker(host, state).walk(ids) for host in state.active}
-        if state.play.strategy == "free":
+        # host_pinned is free with each host kept on one worker, which ours always does: the same walk here.
+        if state.play.strategy in ("free", "host_pinned"):
             await asyncio.gather(*(self._run_free(state, host, walk) for host, walk in walks.items()))
         else:
             await self._run_linear(state, walks)
