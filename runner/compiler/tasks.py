@@ -311,6 +311,10 @@ class _ApplyKeywords:
 
     def __init__(self, values: dict[str, Any]):
         for key, value in values.items():
+            if key in ("notify", "when") and isinstance(value, str):
+                value = [value]  # one handler or condition, as the task keywords read it
+            elif key == "tags" and isinstance(value, str):
+                value = [tag.strip() for tag in value.split(",") if tag.strip()]
             setattr(self, key, value)
 
     def __getattr__(self, name: str) -> Any:
