@@ -57,6 +57,7 @@ class HostWalker:
         self.on_rescue = on_rescue
         self.skip = skip  # task ids never run (those before --start-at-task)
         self.resumes_later = resumes_later  # --resume: whether a step comes before where the host stopped
+        self.errors_cleared = False  # a meta: clear_host_errors ran since the innermost always began
 
     def walk(self, ids: list[int], prefix: Key = (), params: dict[str, Any] | None = None) -> Walk:
         params = params or {}
@@ -81,6 +82,8 @@ class HostWalker:
                     yield from self.walk(included, (*key, number), {**params, **entry.vars})
             if result.meta in ("end_host", "end_play"):
                 raise HostEnded(result.meta)
+            if result.meta == "clear_host_errors":
+                self.errors_cleared = True
 
     def _block(self, node: PlanTask, prefix: Key, params: dict[str, Any]) -> Walk:
         failure: HostFailed | None = None
@@ -96,6 +99,9 @@ class HostWalker:
             else:
                 failure = exc
         if node.always:
+            self.errors_cleared = False
             yield from self.walk(node.always, prefix, params)
+            if self.errors_cleared:  # meta: clear_host_errors in the always: the host goes on, as in Ansible
+                failure = None
         if failure is not None:
             raise failure

@@ -184,3 +184,17 @@ def test_force_handlers_run_after_any_errors_fatal_stops_the_play(local_hosts: L
         """)
     assert run.exit_code == 2, run.output
     assert run.ran("the handler") == ["h1"]
+
+
+def test_clear_host_errors_in_an_always_lets_the_host_go_on(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - block:
+                - {name: failing, fail: {msg: x}}
+              always:
+                - meta: clear_host_errors
+            - {name: after, debug: {msg: on}}
+        """)
+    assert run.ran("after") == ["h1"], run.output
