@@ -120,6 +120,10 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
     S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free", "host_pinned"),
       ansible_env=("ANSIBLE_STRATEGY",)),
+    S("hash_behaviour", "defaults", "str", "replace",
+      "How a mapping variable set at several levels (inventory sources, group and host vars, play, role, extra "
+      "vars) combines: replace (the highest level's value wins whole) or merge (mappings merged recursively, the "
+      "higher level's keys winning).", choices=("replace", "merge"), ansible_env=("ANSIBLE_HASH_BEHAVIOUR",)),
     S("gathering", "defaults", "str", "implicit",
       "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true).",
       choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",),

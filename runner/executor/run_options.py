@@ -24,3 +24,4 @@ class RunOptions:
     force_handlers: bool = False
     magic_vars: dict[str, Any] = field(default_factory=dict)  # run-wide magic variables (runner.cli.run_magic)
     host_pattern_mismatch: str = "warning"  # what a play's pattern term that matches nothing does
+    hash_behaviour: str = "replace"  # merge: a mapping variable merges with the same name's at lower levels
