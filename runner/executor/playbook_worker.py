@@ -318,7 +318,7 @@ class PlaybookWorker:
                 # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
                 failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
                 if result["failed"] and not failed:  # Ansible 2.19 keeps what the failure was under this key
-                    result["failed_when_suppressed_exception"] = result.pop("exception", TRACEBACK_UNAVAILABLE)
+                    result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
                 result["failed_when_result"] = failed
                 result["failed"] = failed
         except TemplateError as error:
@@ -463,17 +463,12 @@ def _condition_error(error: TemplateError, node: PlanTask) -> str:
     return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
 
 
-# What Ansible 2.19 registers as a failed result's ``exception`` when no traceback is shown (playbooks test
-# ``result.exception is defined`` to tell a failure from a suppressed one).
-TRACEBACK_UNAVAILABLE = "(traceback unavailable)"
-
-
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included; a failed
     one has an ``exception``, as in Ansible 2.19."""
     public = {k: v for k, v in result.items() if not k.startswith("_")}
     if public.get("failed") and "exception" not in public:
-        public["exception"] = TRACEBACK_UNAVAILABLE
+        public["exception"] = NO_TRACEBACK
     items = public.get("results")
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
