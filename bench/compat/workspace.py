@@ -18,12 +18,6 @@ from bench.compat.runners import Runner, path_with
 from bench.compat.sdist import ANSIBLE_CORE_VERSION
 from bench.compat.targets import Target, TargetSet
 
-# ansible-test's settings our CLIs refuse outright, each of which would fail every target with exit 5 before
-# it ran: left unset for ours, and counted as one failure class in docs/compatibility.md.
-OURS_REFUSES = {
-    "ANSIBLE_HOST_PATTERN_MISMATCH": "'error' is refused: a pattern that matches no host is warned about",
-}
-
 
 @dataclass(frozen=True)
 class Workspace:
@@ -106,9 +100,6 @@ class Workspace:
             JUNIT_OUTPUT_DIR=str(self.root / "junit"),
         )
         env["ANSIBLE_PLAYBOOK_DIR"] = str(self.working_dir(target))
-        if runner.name == "ours":
-            for name in OURS_REFUSES:
-                env.pop(name, None)
         if not target.is_script:
             env["ANSIBLE_ROLES_PATH"] = str(self.targets_dir)
         env.update(target.env_set)

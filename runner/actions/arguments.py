@@ -7,13 +7,17 @@ from typing import Any
 from modules._utils import ArgumentError, validate_arguments
 from runner.actions.context import ActionContext
 
+# Marks a result that reports a mistake (see ActionFailed); the executor names the task in its message and drops
+# the mark, so that such a failure says where to look, unlike those an action reports as its outcome (fail, assert).
+MISTAKE = "_provisioning_mistake"
+
 
 class ActionFailed(Exception):
     """The task fails on this host with ``result`` (a user mistake such as a bad argument or a missing file)."""
 
     def __init__(self, msg: str, **result: Any):
         super().__init__(msg)
-        self.result = {"failed": True, "changed": False, "msg": msg, **result}
+        self.result = {"failed": True, "changed": False, "msg": msg, **result, MISTAKE: True}
 
 
 def action_arguments(ctx: ActionContext) -> dict[str, Any]:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
 from runner.templating.errors import TemplateError
+
+# Jinja's "'dict object' has no attribute 'b'" (our value types included), said as Ansible 2.19 says it.
+_MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has no attribute ('.*')")
 
 
 async def run_debug(ctx: ActionContext) -> dict[str, Any]:
@@ -20,6 +24,16 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
         except TemplateError as error:
             if not error.undefined:  # a failing filter or lookup fails the task, as in Ansible
                 raise
-            value = "VARIABLE IS NOT DEFINED!"  # an undefined variable is shown as such
+            value = f"<< error 1 - {_undefined_text(error)} >>"  # shown as Ansible 2.19 shows it
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
+
+
+def _undefined_text(error: TemplateError) -> str:
+    """What is undefined, in Ansible 2.19's words: "'x' is undefined", "object of type 'dict' has no attribute
+    'b'"."""
+    text = error.message.split(" (templating ")[0]
+    missing = _MISSING_ATTRIBUTE.match(text)
+    if missing:
+        return f"object of type '{missing.group(1).lower()}' has no attribute {missing.group(2)}"
+    return text

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from runner.inventory import Inventory
 
 
+_ABSENT = object()
+
+
 @dataclass(frozen=True, slots=True)
 class AddedHost:
     """``add_host`` (or a created server): a host joins the run's inventory, in these groups, with these vars."""
@@ -25,11 +28,13 @@ class AddedHost:
     vars: dict[str, Any] = field(default_factory=dict)
 
     def changes(self, inventory: Inventory) -> bool:
-        """Whether applying it adds the host or a group membership (new vars alone change nothing, as in
-        Ansible's add_host)."""
+        """Whether applying it adds the host, a group membership, or a value to the host's own variables (as
+        Ansible's add_host reports changed)."""
+        host = inventory.get_host(self.name)
+        if host is None or any(host.vars.get(key, _ABSENT) != value for key, value in self.vars.items()):
+            return True
         membership = inventory.groups_dict()
-        return inventory.get_host(self.name) is None or any(self.name not in membership.get(group, ())
-                                                            for group in self.groups)
+        return any(self.name not in membership.get(group, ()) for group in self.groups)
 
     def apply(self, inventory: Inventory) -> None:
         inventory.add_host(self.name, list(self.groups), dict(self.vars))

@@ -102,7 +102,7 @@ class DefaultDisplay(Callback):
 
     def task_start(self, task: TaskInfo, hosts: list[str]) -> None:
         self._task = task
-        free = self._play is not None and self._play.strategy == "free"
+        free = self._play is not None and self._play.strategy in ("free", "host_pinned")
         if not free and not self.hide:
             self._header(task)
 

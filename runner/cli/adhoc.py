@@ -67,6 +67,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.cli.project import load_project
     from runner.cli.run_magic import run_magic_variables
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
+    from runner.inventory.pattern_mismatch import check_pattern
 
     playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
     project = load_project(config_overrides(options), playbook_dir, options=options)
@@ -81,11 +82,12 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])
-    project.inventory.check_limit(options.get("limit"), pattern)
-    hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
     config = project.config
     display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"], nocolor=config.nocolor,
                            force_color=config.force_color, log=project.log)
+    check_pattern(project.inventory, pattern, config.host_pattern_mismatch, display.warning)
+    project.inventory.check_limit(options.get("limit"), pattern)
+    hosts = [host.name for host in project.inventory.get_hosts(pattern, limit=options.get("limit"))]
     if not hosts:
         display.warning(f"No hosts matched '{pattern}'" + (f" with limit '{options['limit']}'"
                                                           if options.get("limit") else ""))

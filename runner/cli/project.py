@@ -61,18 +61,20 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
     if configured and missing_default_inventory(config):
         warn("No inventory was parsed, only implicit localhost is available "
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
-    inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars)
+    inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars,
+                             hash_merge=config.hash_behaviour == "merge")
     for warning in inventory.warnings:
         warn(warning)
     return inventory
 
 
 def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
-                 extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never") -> Inventory:
+                 extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
+                 hash_merge: bool = False) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
     configuration; ``extra_vars`` for inventory plugins that ask for them."""
     return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
-                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars)
+                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:

@@ -53,6 +53,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              collections_path=project.collections_path, verbosity=options["verbosity"],
                              playbook_dir=str(Path(playbook_dir).resolve()),
                              force_handlers=force_handlers,
+                             host_pattern_mismatch=project.config.host_pattern_mismatch,
+                             hash_behaviour=project.config.hash_behaviour,
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)

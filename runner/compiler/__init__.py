@@ -154,7 +154,7 @@ class Compiler:
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
-        self.tasks.start_play(playbook_dir)
+        self.tasks.start_play(playbook_dir, scopes)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
         roles = self.tasks.compile_roles(play.roles, inherited)
         main = roles + self.tasks.compile_list(play.tasks, inherited)
@@ -191,7 +191,8 @@ class Compiler:
         node = self.new_node(kind="facts", name="Gathering Facts", module="setup",
                              args={"gather_subset": play.gather_subset}, position=play.position,
                              tags=["always"], search_paths=list(inherited.search_paths),
-                             when=list(inherited.when))  # a false import_playbook condition skips gathering too
+                             when=list(inherited.when),  # a false import_playbook condition skips gathering too
+                             environment=[e for e in inherited.environment if e])  # the play's, as in Ansible
         for name, value in inherited.keywords:
             if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log"):
                 setattr(node, name, value)
@@ -212,9 +213,8 @@ class Compiler:
                 except UserError as exc:
                     self.error(ParseError(f"vars_files entry {candidate!r}: {exc.message}", play.position))
                     break
-                file = Path(rendered) if Path(rendered).is_absolute() else path.parent / rendered
-                if file.is_file():
-                    found = file
+                found = _vars_file(path.parent, rendered)
+                if found is not None:
                     break
             else:
                 self.error(ParseError(f"vars_files: none of {candidates} could be found", play.position))
@@ -225,11 +225,15 @@ class Compiler:
             except UserError as exc:
                 self.error(exc)
                 continue
-            if not isinstance(data, dict):
-                self.error(ParseError(f"{found} must be a mapping of variables", play.position))
+            # A mapping, or a list of mappings merged in order, as Ansible reads a vars file.
+            layers = data if isinstance(data, list) else [data]
+            if not all(isinstance(layer, dict) for layer in layers):
+                self.error(ParseError(f"{found} must be a mapping of variables, or a list of mappings",
+                                      play.position))
                 continue
             self.vars_files.append(found)
-            merged.update(data)
+            for layer in layers:
+                merged.update(layer)
         return self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
 
     # -- run time -----------------------------------------------------------------------------------------
@@ -248,3 +252,14 @@ class Compiler:
             raise_collected(self.errors)
         return PlanFragment(tasks=plan.tasks[sizes[0]:], scopes=plan.scopes[sizes[1]:], roles=plan.roles[sizes[2]:],
                             handlers=self.tasks.role_handlers[sizes[3]:])
+
+
+def _vars_file(playbook_dir: Path, name: str) -> Path | None:
+    """Where a play's ``vars_files`` entry is, looked for as Ansible does: an absolute (or ``~``) path as it is,
+    else ``vars/NAME`` then ``NAME`` beside the playbook."""
+    given = Path(name).expanduser()
+    if given.is_absolute():
+        return given if given.is_file() else None
+    candidates = [playbook_dir / name] if name.split("/")[0] == "vars" else [playbook_dir / "vars" / name,
+                                                                          playbook_dir / name]
+    return next((candidate for candidate in candidates if candidate.is_file()), None)

@@ -37,7 +37,10 @@ class RoleExpander:
     def __init__(self, tasks: RoleTasks):
         self.tasks = tasks
         self.cache: dict[tuple[Path, str | None], RoleSource] = {}
-        self.seen: set[tuple[Path, str]] = set()  # (role dir, params) already expanded in this play
+        # (role dir, params) already expanded in this play, with the vars scopes it and its dependencies brought
+        self.seen: dict[tuple[Path, str], list[int]] = {}
+        # The vars scopes of the roles expanded so far, in order: what a role's dependencies add to its view.
+        self.expanded_vars: list[int] = []
         self.play_scopes: list[int] = []  # defaults and vars of the play's roles, seen by its own tasks
 
     @property
@@ -45,7 +48,8 @@ class RoleExpander:
         return self.tasks.compiler
 
     def start_play(self) -> None:
-        self.seen = set()
+        self.seen = {}
+        self.expanded_vars = []
         self.play_scopes = []
 
     def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
@@ -97,37 +101,52 @@ class RoleExpander:
         role = self._load(path, tasks_from)
         key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from))
         if key in self.seen and not role.meta.allow_duplicates and not dynamic:
+            self.expanded_vars += self.seen[key]  # its vars still reach the role that depends on it
             return []
-        self.seen.add(key)
+        first_expanded = len(self.expanded_vars)
         self._check_arguments(role, params, position, tasks_from)
+        plan_role = self._plan_role(role, params)
+        # As in Ansible, a dependency sees the vars and parameters of the roles that depend on it (below its
+        # own), and a role sees the vars of its dependencies (below its own).
+        inherited_scopes = tuple(s for s in (plan_role.vars_scope, plan_role.params_scope) if s is not None)
         ids: list[int] = []
         for dependency in role.meta.dependencies:
+            dependency_context = inherited.under(dependency)
+            dependency_context = replace(dependency_context, scopes=dependency_context.scopes + inherited_scopes)
             try:
                 ids += self._expand(dependency.role, dependency, dependency.params,
-                                    inherited.under(dependency), [*stack, path], dependency.position or position)
+                                    dependency_context, [*stack, path], dependency.position or position)
             except UserError as exc:
                 self.compiler.error(exc)
-        role_index = self._plan_role(role, params)
-        plan_role = self.compiler.plan.roles[role_index]
+        role_index = self._add_role(plan_role)
+        dependency_vars = list(dict.fromkeys(self.expanded_vars[first_expanded:]))
+        if plan_role.vars_scope is not None:
+            self.expanded_vars.append(plan_role.vars_scope)
+        self.seen[key] = self.expanded_vars[first_expanded:]
         self.play_scopes += [s for s in (plan_role.defaults_scope, plan_role.vars_scope) if s is not None]
-        scopes = [s for s in (plan_role.defaults_scope, plan_role.vars_scope, plan_role.params_scope)
-                  if s is not None]
+        scopes = [*dependency_vars, *(s for s in (plan_role.defaults_scope, plan_role.vars_scope,
+                                                  plan_role.params_scope) if s is not None)]
         context = inherited.under(reference) if reference is not None else inherited
         # A role's short module names go through its own meta/main.yml collections, never the play's (as Ansible).
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
                           collections=tuple(role.meta.collections))
         ids += self.tasks.compile_list(role.tasks, context)
-        self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, context)
+        # An import in the handlers file is looked for beside it first, as Ansible looks for it.
+        handlers_context = replace(context, search_paths=(str(path / "handlers"), *context.search_paths))
+        self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, handlers_context)
         return ids
 
-    def _plan_role(self, role: RoleSource, params: dict[str, Any]) -> int:
+    def _plan_role(self, role: RoleSource, params: dict[str, Any]) -> PlanRole:
+        """The role's plan entry and its scopes; added to the plan by ``_add_role`` (after its dependencies)."""
         add = self.compiler.add_scope
-        plan_role = PlanRole(
+        return PlanRole(
             name=role.name, path=str(role.path),
             defaults_scope=add(ScopeKind.ROLE_DEFAULTS, f"role {role.name} defaults", role.defaults),
             vars_scope=add(ScopeKind.ROLE_VARS, f"role {role.name} vars", role.vars),
             params_scope=add(ScopeKind.ROLE_PARAMS, f"role {role.name} params", params) if params else None)
+
+    def _add_role(self, plan_role: PlanRole) -> int:
         self.compiler.plan.roles.append(plan_role)
         return len(self.compiler.plan.roles) - 1
 

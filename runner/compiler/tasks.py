@@ -15,8 +15,8 @@ from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
 from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
 from runner.module_index import ModuleIndex
-from runner.parsing.kv import parse_kv
-from runner.plan import PlanTask, ScopeKind
+from runner.parsing.kv import RAW_PARAMS, parse_kv
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.templating import Templar, TemplateError, is_template
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class TaskCompiler:
         self.notified: list[tuple[str, SourcePosition | None]] = []
         self.include_contexts: dict[int, Inherited] = {}
         self.playbook_dir = "."
+        self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
 
     @property
     def plan(self) -> Any:
@@ -45,8 +46,9 @@ class TaskCompiler:
         # step knows: here any installed collection's module counts, the compile step resolves it exactly.
         return self.index.find(name) is not None or self.index.in_some_collection(name)
 
-    def start_play(self, playbook_dir: str) -> None:
+    def start_play(self, playbook_dir: str, play_scopes: list[int] | None = None) -> None:
         self.playbook_dir = playbook_dir
+        self.play_scopes = list(play_scopes or [])
         self.role_handlers = []
         self.handler_names = set()
         self.notified = []
@@ -97,7 +99,7 @@ class TaskCompiler:
     def _task(self, task: Task, inherited: Inherited, handlers: bool) -> list[int]:
         module = task.module
         if module == IMPORT_TASKS:
-            return self._import_tasks(task, inherited)
+            return self._import_tasks(task, inherited, handlers)
         if module == IMPORT_ROLE:
             return self.roles.import_role(task, inherited)
         scope = None
@@ -119,11 +121,13 @@ class TaskCompiler:
 
     def _node(self, task: Task, context: Inherited, kind: str | None = None, *, may_not_run: bool = False) -> PlanTask:
         module = task.module
+        # A task's own notify, else the one of the block, import or role it is in, as Ansible inherits it.
+        notify = list(task.notify or dict.fromkeys(context.notify))
         fields: dict[str, Any] = {
             "name": task.name, "position": str(task.position or ""), "role": context.role,
             "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
-            "register_var": task.register_var, "notify": list(task.notify or []),
+            "register_var": task.register_var, "notify": notify,
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
         }
@@ -135,7 +139,7 @@ class TaskCompiler:
             fields["loop_with"] = task.loop_with
             if task.loop_control is not None:
                 fields["loop_control"] = task.loop_control.model_dump(exclude_none=True, exclude={"position"})
-        for name, position in [(n, task.position) for n in task.notify or []]:
+        for name, position in [(n, task.position) for n in notify]:
             self.notified.append((name, position))
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             return self._include_node(task, fields)
@@ -182,15 +186,21 @@ class TaskCompiler:
                 raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
         raw = task.module_args
         free_form = info.free_form
+        # Templates that yield arguments only the run can read, lowest priority first (Ansible's order).
+        templates = [task.args] if isinstance(task.args, str) else []
         if isinstance(raw, str):
             try:
-                args = parse_kv(raw, check_raw=free_form is not None)
+                args = parse_kv(raw, check_raw=free_form is not None, keep_raw=free_form is None)
             except UserError as exc:
                 raise ParseError(exc.message, task.module_position or task.position) from None
+            if free_form is None and RAW_PARAMS in args:
+                templates.append(args.pop(RAW_PARAMS))
         else:
             args = dict(raw or {})
         if isinstance(task.args, dict):
             args = {**task.args, **args}
+        if templates:
+            args[ARGUMENT_TEMPLATES] = templates
         if "_raw_params" in args and free_form and free_form != "_raw_params":
             args[free_form] = args.pop("_raw_params")
         if check_names and not info.any_arguments:
@@ -225,12 +235,11 @@ class TaskCompiler:
                 raise ParseError(f"{what}: {exc.message}", position, hint=exc.hint) from None
 
     # -- imports and includes -------------------------------------------------------------------------------
-    def _import_tasks(self, task: Task, inherited: Inherited) -> list[int]:
+    def _import_tasks(self, task: Task, inherited: Inherited, handlers: bool = False) -> list[int]:
         include = task.include
         file = str(getattr(include, "file", "") or "")
         if is_template(file):
-            raise ParseError("import_tasks is static: its file name cannot use variables known only at run "
-                             "time; use include_tasks", task.module_position or task.position)
+            file = self._static_name(file, inherited, task)
         path = self._find_tasks_file(file, inherited)
         if path is None:
             raise ParseError(f"could not find the tasks file '{file}' (looked in "
@@ -241,7 +250,24 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)
-        return self.compile_list(entries, context)
+        return self.compile_list(entries, context, handlers=handlers)  # a handlers file imports handlers
+
+    def _static_name(self, file: str, inherited: Inherited, task: Task) -> str:
+        """An import's file name rendered with what is known when compiling, as Ansible renders it: extra
+        vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
+        known: dict[str, Any] = {"playbook_dir": str(self.playbook_dir)}
+        if inherited.role is not None:
+            role = self.compiler.plan.roles[inherited.role]
+            known.update(role_path=role.path, role_name=role.name)
+        for scope in [*self.play_scopes, *inherited.scopes]:
+            known.update(self.compiler.plan.scopes[scope].vars)
+        known.update(self.compiler.options.extra_vars)
+        try:
+            return str(Templar(known).template(file))
+        except TemplateError as exc:
+            raise ParseError(f"import_tasks is static: its file name must be known when the playbook is read "
+                             f"(extra vars, play, role or block vars), not only at run time; use include_tasks "
+                             f"({exc.message})", task.module_position or task.position) from None
 
     def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:
         candidate = Path(file)
@@ -295,6 +321,10 @@ class _ApplyKeywords:
 
     def __init__(self, values: dict[str, Any]):
         for key, value in values.items():
+            if key in ("notify", "when") and isinstance(value, str):
+                value = [value]  # one handler or condition, as the task keywords read it
+            elif key == "tags" and isinstance(value, str):
+                value = [tag.strip() for tag in value.split(",") if tag.strip()]
             setattr(self, key, value)
 
     def __getattr__(self, name: str) -> Any:

@@ -118,8 +118,12 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("display_ok_hosts", "defaults", "bool", True, "Show tasks that were ok (unchanged) on a host.",
       ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
-    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free"),
+    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free", "host_pinned"),
       ansible_env=("ANSIBLE_STRATEGY",)),
+    S("hash_behaviour", "defaults", "str", "replace",
+      "How a mapping variable set at several levels (inventory sources, group and host vars, play, role, extra "
+      "vars) combines: replace (the highest level's value wins whole) or merge (mappings merged recursively, the "
+      "higher level's keys winning).", choices=("replace", "merge"), ansible_env=("ANSIBLE_HASH_BEHAVIOUR",)),
     S("gathering", "defaults", "str", "implicit",
       "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true).",
       choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",),
@@ -211,11 +215,9 @@ SETTINGS: tuple[Setting, ...] = (
                      "never as files copied to the target"),)),
     # [inventory]
     S("host_pattern_mismatch", "inventory", "str", "warning",
-      "What a host pattern that matches nothing does: a play or ad-hoc pattern that matches no host is warned "
-      "about.", choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",),
-      unsupported=(U("a pattern that matches no host is warned about, and the run goes on", values=("error",),
-                     fatal=True),
-                   U("a pattern that matches no host is still warned about", values=("ignore",)))),
+      "What a term of a play's or an ad-hoc host pattern that names no group and matches no host does: "
+      "warning says so, error stops the run (exit 1) before the play runs, ignore says nothing.",
+      choices=("warning", "error", "ignore"), ansible_env=("ANSIBLE_HOST_PATTERN_MISMATCH",)),
     S("transform_invalid_group_chars", "defaults", "str", "never",
       "Group names that are not valid variable names (web-servers): 'never' keeps them and warns, 'always' "
       "replaces each invalid character with '_' and warns, 'ignore' keeps them, 'silently' replaces them.",

@@ -24,10 +24,15 @@ class Step:
 
 
 class HostFailed(Exception):
-    def __init__(self, node: PlanTask, result: TaskResult):
+    """The host failed ``node`` with ``result``; ``own`` is False when another host's failure under
+    any_errors_fatal failed it (it did not fail a task of its own, so there is no failure of its own to rescue
+    in its counts)."""
+
+    def __init__(self, node: PlanTask, result: TaskResult, own: bool = True):
         super().__init__(node.name)
         self.node = node
         self.result = result
+        self.own = own
 
 
 class HostUnreachable(Exception):
@@ -45,13 +50,14 @@ IncludeResolver = Callable[[PlanTask, IncludeEntry], list[int]]
 
 class HostWalker:
     def __init__(self, nodes: Mapping[int, PlanTask], resolve_include: IncludeResolver,
-                 on_rescue: Callable[[PlanTask, TaskResult], None], skip: frozenset[int] = frozenset(),
+                 on_rescue: Callable[[HostFailed], None], skip: frozenset[int] = frozenset(),
                  resumes_later: Callable[[Key, PlanTask], bool] | None = None):
         self.nodes = nodes
         self.resolve_include = resolve_include
         self.on_rescue = on_rescue
         self.skip = skip  # task ids never run (those before --start-at-task)
         self.resumes_later = resumes_later  # --resume: whether a step comes before where the host stopped
+        self.errors_cleared = False  # a meta: clear_host_errors ran since the innermost always began
 
     def walk(self, ids: list[int], prefix: Key = (), params: dict[str, Any] | None = None) -> Walk:
         params = params or {}
@@ -76,6 +82,8 @@ class HostWalker:
                     yield from self.walk(included, (*key, number), {**params, **entry.vars})
             if result.meta in ("end_host", "end_play"):
                 raise HostEnded(result.meta)
+            if result.meta == "clear_host_errors":
+                self.errors_cleared = True
 
     def _block(self, node: PlanTask, prefix: Key, params: dict[str, Any]) -> Walk:
         failure: HostFailed | None = None
@@ -83,7 +91,7 @@ class HostWalker:
             yield from self.walk(node.block, prefix, params)
         except HostFailed as exc:
             if node.rescue:
-                self.on_rescue(exc.node, exc.result)
+                self.on_rescue(exc)
                 try:
                     yield from self.walk(node.rescue, prefix, params)
                 except HostFailed as again:
@@ -91,6 +99,9 @@ class HostWalker:
             else:
                 failure = exc
         if node.always:
+            self.errors_cleared = False
             yield from self.walk(node.always, prefix, params)
+            if self.errors_cleared:  # meta: clear_host_errors in the always: the host goes on, as in Ansible
+                failure = None
         if failure is not None:
             raise failure

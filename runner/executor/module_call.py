@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.arguments import MISTAKE
 from runner.actions.run_state import DetachedRunState, RunState
 from runner.connection import BecomeSettings, HostSession
 from runner.connection.agent_client import InterpreterNotFound
@@ -43,6 +44,8 @@ class ModuleCall:
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
+    # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
+    task: str | None = None
 
 
 def controller_action(index: ModuleIndex, module: str) -> Action | None:
@@ -89,7 +92,12 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     except InterpreterNotFound as exc:
         return {"failed": True, "changed": False, "rc": 127, "msg": str(exc)}
     except UserError as exc:
-        return {"failed": True, "changed": False, "msg": exc.message}
+        # A mistake (a missing file, a bad value, a failing lookup), not a failure the module or action reports
+        # as its result (fail, assert): the message says which task, as the run's other mistakes do.
+        where = f" ({call.task})" if call.task else ""
+        return {"failed": True, "changed": False, "msg": f"{exc.message}{where}"}
+    if result.pop(MISTAKE, False) and call.task:
+        result["msg"] = f"{result.get('msg')} ({call.task})"
     result = mask_secrets(result, no_log_values(index, call))
     facts = result.get("ansible_facts")
     if action is None and isinstance(facts, Mapping) and not result.get("failed"):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import OptionError, UserError
+from runner.errors import OptionError, SourcePosition, UserError
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -23,6 +23,7 @@ from runner.executor.pool import WorkerPool
 from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
+from runner.inventory.pattern_mismatch import check_pattern
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template, mark_unsafe
 
@@ -45,6 +46,7 @@ class PlayState:
     ended: set[str] = field(default_factory=set)
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
+    stopped_by_failure: bool = False  # any_errors_fatal or max_fail_percentage stopped it (not meta: end_play)
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
@@ -153,6 +155,7 @@ class PlaybookExecutor:
             variables.update(self.plan.scopes[scope_id].vars)
         variables.update(self.options.extra_vars)
         pattern = Templar(variables).template(play.hosts)
+        check_pattern(self.inventory, pattern, self.options.host_pattern_mismatch, self.callbacks.warning)
         hosts = [h.name for h in self.inventory.get_hosts(pattern, limit=self.limit)]
         if play.order == "reverse_inventory":
             hosts.reverse()
@@ -257,9 +260,11 @@ class PlaybookExecutor:
     # -- sections -----------------------------------------------------------------------------------------
     def _walker(self, host: str, state: PlayState, *, tasks: bool = True) -> HostWalker:
         """A host's walk through ``state``'s play: its tasks, or (``tasks`` False) a handler."""
-        def on_rescue(node: PlanTask, result: TaskResult) -> None:
-            self._stats(host).rescued += 1
-            self._stats(host).failed = max(0, self._stats(host).failed - 1)
+        def on_rescue(failure: HostFailed) -> None:
+            node, result = failure.node, failure.result
+            if failure.own:
+                self._stats(host).rescued += 1
+                self._stats(host).failed = max(0, self._stats(host).failed - 1)
             failed_task = {"name": node.name, "action": node.module, "position": node.position}
             # Data, never a template to render: a failure's message may quote the template that failed
             values = mark_unsafe({"ansible_failed_task": failed_task,
@@ -301,7 +306,8 @@ class PlaybookExecutor:
 
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
         walks = {host: self._walker(host, state).walk(ids) for host in state.active}
-        if state.play.strategy == "free":
+        # host_pinned is free with each host kept on one worker, which ours always does: the same walk here.
+        if state.play.strategy in ("free", "host_pinned"):
             await asyncio.gather(*(self._run_free(state, host, walk) for host, walk in walks.items()))
         else:
             await self._run_linear(state, walks)
@@ -317,10 +323,16 @@ class PlaybookExecutor:
             node = pending[group[0]].node
             group = [h for h in group if pending[h].node.id == node.id]
             results = await self._run_task(state, node, {h: pending[h] for h in group})
+            failure = self._failing_everyone(state, node, results)
+            failed_before = set(state.failed)
             for host in group:
-                self._advance(state, host, walks[host], results[host], pending)
-            if self._fatal(state, node, results):
-                state.stop_play = True
+                # under any_errors_fatal, a host that did not fail the task fails it too, in its block
+                fails_too = failure if failure is not None and not results[host].failed else None
+                self._advance(state, host, walks[host], results[host], pending, fails_too)
+            for host in [h for h in pending if failure is not None and h not in group]:
+                self._advance(state, host, walks[host], None, pending, failure)
+            if self._fatal(state, node, results, state.failed - failed_before):
+                state.stop_play = state.stopped_by_failure = True
             elif _flushes_handlers(node):
                 await self._flush_handlers(state, group)
 
@@ -335,14 +347,18 @@ class PlaybookExecutor:
                 await self._flush_handlers(state, [host])
 
     def _advance(self, state: PlayState, host: str, walk: Walk,
-                 result: TaskResult | None, pending: dict[str, Step]) -> None:
-        """Feed ``result`` to the host's walk and record its next step (or why it stopped)."""
+                 result: TaskResult | None, pending: dict[str, Step], failure: HostFailed | None = None) -> None:
+        """Feed ``result`` to the host's walk (or, with ``failure``, fail the step it is at) and record its next
+        step (or why it stopped)."""
         pending.pop(host, None)
         if state.stop_play:
             walk.close()
             return
         try:
-            pending[host] = walk.send(result) if result is not None else next(walk)
+            if failure is not None:
+                pending[host] = walk.throw(failure)
+            else:
+                pending[host] = walk.send(result) if result is not None else next(walk)
         except StopIteration:
             return
         except HostFailed:
@@ -356,11 +372,24 @@ class PlaybookExecutor:
             if str(ended) == "end_play":
                 state.stop_play = True
 
-    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]) -> bool:
+    def _failing_everyone(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]
+                          ) -> HostFailed | None:
+        """Under any_errors_fatal, the failure every other host of the play fails with, where it is, as in
+        Ansible: one in a block with a rescue or an always goes there."""
+        if not (node.any_errors_fatal is True or state.play.any_errors_fatal is True):
+            return None
+        failed = [result for result in results.values() if result.failed and not result.ignored]
+        return HostFailed(node, failed[0], own=False) if failed else None
+
+    def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult],
+               newly_failed: set[str]) -> bool:
         failed = [h for h, r in results.items() if r.failed and not r.ignored]
         if not failed:
             return False
         if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
+            # The play stops only for a failure that no rescue or always is handling.
+            if not newly_failed:
+                return False
             for host in state.active:
                 state.failed.add(host)
             return True
@@ -384,11 +413,16 @@ class PlaybookExecutor:
         name = node.name or node.module or node.kind
         if not is_template(name):
             return name
-        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
         try:
-            return str(Templar(ChainMap(self.options.extra_vars, step.vars, *scopes)).template(name))
+            return str(self._task_templar(state, node, step).template(name))
         except UserError:
             return name
+
+    def _task_templar(self, state: PlayState, node: PlanTask, step: Step) -> Templar:
+        """A templar over what holds for every host of a task: extra vars, include params, play, role, block
+        and task vars."""
+        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
+        return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, TaskResult]:
@@ -402,7 +436,7 @@ class PlaybookExecutor:
             self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
         targets = hosts[:1] if run_once else hosts
-        limit = self._throttle(node)
+        limit = self._throttle(node, self._throttle_value(state, node, next(iter(steps.values()))))
         play_scopes = state.play.scopes
 
         async def one(host: str) -> tuple[str, TaskResult]:
@@ -421,13 +455,30 @@ class PlaybookExecutor:
             self._after_result(state, node, host, results[host], info, report=host in targets)
         return results
 
-    def _throttle(self, node: PlanTask) -> asyncio.Semaphore | None:
+    def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
+        """The task's ``throttle`` as a number; a template is rendered once for all hosts, as Ansible does, and
+        one that gives no whole number stops the run with Ansible's message."""
+        value = node.throttle
+        if value is None or isinstance(value, bool):
+            return 0
+        try:
+            if isinstance(value, str) and is_template(value):
+                value = self._task_templar(state, node, step).template(value)
+            return int(value)
+        except (TypeError, ValueError) as exc:
+            reason = str(exc)
+        except UserError as exc:
+            reason = exc.message.split(" (templating ")[0]
+        raise UserError(f"Failed to convert the throttle value to an integer: {reason}",
+                        SourcePosition.parse(node.position))
+
+    def _throttle(self, node: PlanTask, throttle: int) -> asyncio.Semaphore | None:
         """The limit on how many hosts run ``node`` at once: its ``throttle``, never more than the forks (as
         Ansible has it: a throttle above the forks changes nothing)."""
-        if not isinstance(node.throttle, int) or isinstance(node.throttle, bool) or node.throttle <= 0:
+        if throttle <= 0:
             return None
         if node.id not in self.throttles:
-            self.throttles[node.id] = asyncio.Semaphore(min(node.throttle, self.forks))
+            self.throttles[node.id] = asyncio.Semaphore(min(throttle, self.forks))
         return self.throttles[node.id]
 
     def _after_result(self, state: PlayState, node: PlanTask, host: str, result: TaskResult,
@@ -512,7 +563,12 @@ class PlaybookExecutor:
             hosts = [h for h in hosts if h in allowed]
             if hosts:
                 walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
+                # force_handlers runs them even when a failure stopped the play, as Ansible does
+                resumed = forced and state.stopped_by_failure and state.stop_play
+                if resumed:
+                    state.stop_play = False
                 await self._run_handler(state, walks)
+                state.stop_play = state.stop_play or resumed
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
 
     async def _run_handler(self, state: PlayState, walks: dict[str, Walk]

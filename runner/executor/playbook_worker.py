@@ -43,6 +43,7 @@ from runner.executor.module_call import (
     execute_within,
 )
 from runner.executor.run_options import RunOptions
+from runner.executor.task_args import task_arguments
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
@@ -208,8 +209,10 @@ class PlaybookWorker:
             scope_templar = _child(templar, layer) if layer else templar
             if self._false_condition(node, scope_templar) is not None:
                 continue
+            # The include's vars stay templates, read when used, as Ansible reads them: one whose value is not
+            # known yet ("{{ ansible_os_family }}" before facts) is no error unless a task uses it.
             entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
-                                 vars={**scope_templar.template(include.get("vars") or {}), **layer})
+                                 vars={**(include.get("vars") or {}), **layer})
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)
@@ -275,10 +278,11 @@ class PlaybookWorker:
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
             result = await self._call(host, node, variables, templar, payload, state)
+            if node.until:  # changed_when and failed_when may read it too, as in Ansible
+                result["attempts"] = attempt
             self._apply_conditions(node, result, variables)
             if not node.until:
                 break
-            result["attempts"] = attempt
             public = _public(result)
             probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
             if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
@@ -313,6 +317,8 @@ class PlaybookWorker:
             if node.failed_when is not None:
                 # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
                 failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
+                if result["failed"] and not failed:  # Ansible 2.19 keeps what the failure was under this key
+                    result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
                 result["failed_when_result"] = failed
                 result["failed"] = failed
         except TemplateError as error:
@@ -325,13 +331,13 @@ class PlaybookWorker:
         module = node.module or ""
         call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
-                          task_vars=variables)
+                          task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
-            call.args = args = drop_omitted(templar.template(node.args))
+            call.args = args = task_arguments(templar, module, node.args)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -347,7 +353,7 @@ class PlaybookWorker:
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar, payload, delegated=target != host)
         session = self._session(target, settings)
-        call.environment = _environment(templar, node.environment)
+        call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
         limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
@@ -356,6 +362,8 @@ class PlaybookWorker:
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))
         timeout = task_number(templar, node, "timeout", int)
+        if timeout is not None and not 0 <= timeout <= MAX_TASK_TIMEOUT:  # 0 is no limit, as in Ansible
+            raise TaskFailure(f"Timeout {timeout} is invalid, it must be between 0 and {MAX_TASK_TIMEOUT}.")
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             state.outcome.delegated_to = target
@@ -399,18 +407,33 @@ class PlaybookWorker:
             session.abort()
 
 
-def _environment(templar: Templar, entries: list[Any]) -> dict[str, Any] | None:
+def _environment(templar: Templar, entries: list[Any], *, gathering: bool = False) -> dict[str, Any] | None:
     """The task's ``environment`` (the play's, then the block's and the task's own), templated; an omitted entry
-    adds nothing."""
+    or variable adds nothing. When gathering facts, a variable that needs ``ansible_env`` (not known before the
+    facts) is left out, as Ansible leaves it out."""
     environment: dict[str, Any] = {}
     for entry in entries:
+        if gathering and isinstance(entry, Mapping):
+            entry = {key: value for key, value in entry.items() if not _needs_facts(templar, value)}
         values = keyword_value(templar, entry)
         if values is None:
             continue
         if not isinstance(values, Mapping):
             raise TaskFailure(f"'environment' must be a mapping of variable names to values, got {values!r}")
-        environment.update(values)
+        environment.update(drop_omitted(values))
     return environment or None
+
+
+def _needs_facts(templar: Templar, value: Any) -> bool:
+    try:
+        templar.template(value)
+    except TemplateError as error:
+        return error.undefined and "ansible_env" in error.message
+    return False
+
+
+# The largest task timeout, in seconds, Ansible accepts (its alarm's bound).
+MAX_TASK_TIMEOUT = 100_000_000
 
 
 def describe_task(node: PlanTask) -> str:
@@ -441,8 +464,11 @@ def _condition_error(error: TemplateError, node: PlanTask) -> str:
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
-    """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included."""
+    """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included; a failed
+    one has an ``exception``, as in Ansible 2.19."""
     public = {k: v for k, v in result.items() if not k.startswith("_")}
+    if public.get("failed") and "exception" not in public:
+        public["exception"] = NO_TRACEBACK
     items = public.get("results")
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]

@@ -23,3 +23,5 @@ class RunOptions:
     playbook_dir: str = "."
     force_handlers: bool = False
     magic_vars: dict[str, Any] = field(default_factory=dict)  # run-wide magic variables (runner.cli.run_magic)
+    host_pattern_mismatch: str = "warning"  # what a play's pattern term that matches nothing does
+    hash_behaviour: str = "replace"  # merge: a mapping variable merges with the same name's at lower levels

@@ -82,7 +82,8 @@ def host_layers(worker: WorkerState, host: str) -> VariableLayers:
     """A host's own variables (inventory, facts, include_vars, set_fact/register), as ``hostvars[host]`` shows
     them."""
     runtime = worker.host_runtime(host)
-    return (VariableLayers(extra_vars=worker.options.extra_vars, magic=magic_variables(worker, host))
+    return (VariableLayers(extra_vars=worker.options.extra_vars, magic=magic_variables(worker, host),
+                           merge=worker.options.hash_behaviour == "merge")
             .with_layer(Precedence.INVENTORY, worker.inventory.host_vars(host))
             .with_layer(Precedence.FACTS, FactsView(runtime.facts))
             .with_layer(Precedence.INCLUDE_VARS, runtime.included)

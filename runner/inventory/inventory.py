@@ -13,6 +13,7 @@ from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.inventory import merge, patterns
 from runner.inventory.adjacent_vars import GROUP_VARS, HOST_VARS, AdjacentVars
 from runner.inventory.model import LOCALHOST_NAMES, Group, Host
+from runner.util.hash_merge import merge_into
 
 # What may not be in a group name that is also a variable name: Ansible's INVALID_VARIABLE_NAMES
 _INVALID_GROUP_CHARS = re.compile(r"^[\d\W]|[^\w]")
@@ -36,8 +37,10 @@ class Inventory:
     _group_vars: dict[tuple[Group, ...], dict[str, Any]]
     _groups: dict[str, list[str]] | None
 
-    def __init__(self, playbook_dir: Path | None = None, invalid_group_chars: str = "never") -> None:
+    def __init__(self, playbook_dir: Path | None = None, invalid_group_chars: str = "never", *,
+                 hash_merge: bool = False) -> None:
         self.invalid_group_chars = invalid_group_chars  # the transform_invalid_group_chars setting
+        self.hash_merge = hash_merge  # hash_behaviour = merge: mappings from several sources or levels merge
         self.hosts: dict[str, Host] = {}
         self.groups: dict[str, Group] = {}
         self.sources: list[Path] = []
@@ -122,6 +125,10 @@ class Inventory:
             raise UserError(f"Specified inventory, host pattern and/or --limit leaves us with no hosts to target "
                             f"(--limit {limit!r} matches none of the inventory's hosts).")
 
+    def unmatched_terms(self, pattern: str | list[str]) -> list[str]:
+        """The terms of ``pattern`` that name no group and match no host (see ``host_pattern_mismatch``)."""
+        return patterns.unmatched_terms(self, patterns.split_pattern(pattern))
+
     def hosts_in(self, group: Group) -> list[Host]:
         """The hosts of a group and of all groups below it, in inventory order."""
         if group.name not in self._group_hosts:
@@ -148,17 +155,18 @@ class Inventory:
         if host not in self._host_vars:
             groups = tuple(merge.sort_groups(group for group in host.all_groups() if group.name != "all"))
             if groups not in self._group_vars:
-                self._group_vars[groups] = merge.merged_group_vars(self.groups["all"], list(groups), self._adjacent)
+                self._group_vars[groups] = merge.merged_group_vars(self.groups["all"], list(groups), self._adjacent,
+                                                                   self.hash_merge)
             merged = dict(self._group_vars[groups])
-            merged.update(merge.merged_host_vars(host, self._adjacent))
+            merge_into(merged, merge.merged_host_vars(host, self._adjacent, self.hash_merge), self.hash_merge)
             self._host_vars[host] = merged
         return dict(self._host_vars[host])
 
     def own_vars(self, entity: Host | Group) -> dict[str, Any]:
         """A host's or group's own variables (inventory source and its host_vars/group_vars files), unmerged."""
         if isinstance(entity, Group):
-            return merge.own_group_vars(entity, self._adjacent)
-        return merge.own_host_vars(entity, self._adjacent)
+            return merge.own_group_vars(entity, self._adjacent, self.hash_merge)
+        return merge.own_host_vars(entity, self._adjacent, self.hash_merge)
 
     def groups_dict(self) -> dict[str, list[str]]:
         """The ``groups`` variable: every group's host names (child groups' hosts included). Shared: do not modify."""
@@ -185,7 +193,7 @@ class Inventory:
         name = self._group_name(name)
         group = self.groups.get(name)
         if group is None:
-            group = self.groups[name] = Group(name)
+            group = self.groups[name] = Group(name, merge_vars=self.hash_merge)
             self._changed()
         return group
 
@@ -198,7 +206,7 @@ class Inventory:
         for group_name in groups:
             self._put(host, self.add_group(group_name))
         if variables:
-            host.vars.update(variables)
+            merge_into(host.vars, variables, self.hash_merge)
         self._changed()
         return host
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from runner.errors import ParseError, SourcePosition
 from runner.inventory.connection_vars import check_connection_variables
+from runner.util.hash_merge import merge_into
 
 # Names that mean "this machine"; one of them named in a pattern gives the implicit localhost.
 LOCALHOST_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -26,6 +27,7 @@ class Group:
     children: list[Group] = field(default_factory=list)
     parents: list[Group] = field(default_factory=list)
     priority: int = 1
+    merge_vars: bool = False  # hash_behaviour = merge: a second source's mapping merges with the first's
 
     def __repr__(self) -> str:
         return f"Group({self.name!r})"
@@ -61,7 +63,7 @@ class Group:
         """Set a variable as an inventory source does: ``ansible_group_priority`` becomes the group's priority."""
         if key != PRIORITY_VARIABLE:
             check_connection_variables({key: value}, lambda _: position)
-            self.vars[key] = value
+            merge_into(self.vars, {key: value}, self.merge_vars)
             return
         try:
             self.priority = int(value)

@@ -84,6 +84,24 @@ def select(inventory: HostsAndGroups, terms: list[str]) -> list[Host]:
     return selected
 
 
+def unmatched_terms(inventory: HostsAndGroups, terms: list[str]) -> list[str]:
+    """The terms that name no group and match no host, as Ansible checks each one for
+    ``host_pattern_mismatch`` (an empty group is a match; ``all`` always is)."""
+    unmatched: list[str] = []
+    for term in terms:
+        bare = term[1:] if term[0] in "&!" else term
+        expression, _ = _split_subscript(bare)
+        if expression == "all" or bare in inventory.hosts:
+            continue
+        matches = _matcher(expression)
+        if any(matches(name) for name in inventory.groups):
+            continue
+        if _enumerate(inventory, expression):
+            continue
+        unmatched.append(bare)
+    return unmatched
+
+
 def _match_term(inventory: HostsAndGroups, term: str) -> list[Host]:
     host = inventory.hosts.get(term)
     if host is not None:

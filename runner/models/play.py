@@ -18,7 +18,7 @@ from runner.models.role import RoleList
 from runner.models.types import Bool, CommaList, Hosts, Int, Percent, Serial, Text, choice, choice_schema, expected
 
 # Play keywords Ansible templates with the play's variables and the extra vars (runner.compiler renders them).
-STRATEGIES = ("linear", "free")
+STRATEGIES = ("linear", "free", "host_pinned")
 HOST_ORDERS = ("inventory", "reverse_inventory", "sorted", "reverse_sorted", "shuffle")
 Strategy = Annotated[str, BeforeValidator(choice(*STRATEGIES)), WithJsonSchema(choice_schema(*STRATEGIES))]
 HostOrder = Annotated[str, BeforeValidator(choice(*HOST_ORDERS)), WithJsonSchema(choice_schema(*HOST_ORDERS))]

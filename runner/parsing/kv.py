@@ -140,12 +140,14 @@ def _unescaped_equals(word: str) -> int | None:
     return None
 
 
-def parse_kv(text: str, check_raw: bool = False) -> dict[str, Any]:
+def parse_kv(text: str, check_raw: bool = False, keep_raw: bool = False) -> dict[str, Any]:
     """Ansible's ``k=v`` parsing: ``"src=a dest='b c'"`` -> ``{"src": "a", "dest": "b c"}``.
 
     With ``check_raw`` (modules that take free text, such as command and shell) the words that are not one of the
     module's own options (``creates``, ``chdir``...) are joined into ``_raw_params``; newlines between them are
-    kept, so a multi-line script stays multi-line. Without it, a word without '=' is an error.
+    kept, so a multi-line script stays multi-line. With ``keep_raw`` the words without '=' are joined into
+    ``_raw_params`` too (a task's arguments given as one template, ``add_host: '{{ data }}'``, which only the run
+    can judge). Without either, a word without '=' is an error.
     """
     options: dict[str, Any] = {}
     raw_words: list[_Word] = []
@@ -153,7 +155,7 @@ def parse_kv(text: str, check_raw: bool = False) -> dict[str, Any]:
         decoded = decode_escapes(word.text)
         equals = _unescaped_equals(decoded) if "=" in decoded else None
         if equals is None:
-            if not check_raw:
+            if not (check_raw or keep_raw):
                 raise ArgumentSyntaxError(f"expected key=value arguments, got {word.text!r} in: {text}")
             raw_words.append(_Word(decoded.replace("\\=", "="), word.newline_after) if "=" in decoded else word)
             continue

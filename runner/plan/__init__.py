@@ -5,6 +5,17 @@ ids, handler ids) over one flat table of task nodes and one table of variable sc
 ``schemas/plan.schema.json`` describes it.
 """
 
-from runner.plan.model import PLAN_VERSION, Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, ScopeKind, VarScope
+from runner.plan.model import (
+    ARGUMENT_TEMPLATES,
+    PLAN_VERSION,
+    Plan,
+    PlanFragment,
+    PlanPlay,
+    PlanRole,
+    PlanTask,
+    ScopeKind,
+    VarScope,
+)
 
-__all__ = ["PLAN_VERSION", "Plan", "PlanFragment", "PlanPlay", "PlanRole", "PlanTask", "ScopeKind", "VarScope"]
+__all__ = ["ARGUMENT_TEMPLATES", "PLAN_VERSION", "Plan", "PlanFragment", "PlanPlay", "PlanRole", "PlanTask",
+           "ScopeKind", "VarScope"]

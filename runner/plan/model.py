@@ -11,6 +11,11 @@ from runner.util.model_cache import complete
 
 PLAN_VERSION = 1
 
+# The key of a task's arguments that holds the templates yielding more of them, lowest priority first: the
+# ``args:`` keyword given as a template, then free-form words the compiler could not read as ``k=v``
+# (``add_host: '{{ data }}'``). The run templates them, each to a mapping, under the arguments written as such.
+ARGUMENT_TEMPLATES = "_provisioning_argument_templates"
+
 
 class ScopeKind(IntEnum):
     """Where a scope's variables sit in Ansible's precedence order (higher wins).

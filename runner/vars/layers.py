@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from runner.templating import ANSIBLE_MANAGED, VariableScope
+from runner.util.hash_merge import merge_values
 from runner.vars.precedence import Precedence, precedence_of
 
 _EMPTY: Mapping[str, Any] = {}
@@ -30,16 +31,28 @@ class VariableView(VariableScope):
     Values are raw (not yet rendered); the templar renders them when a template reads them.
     """
 
-    __slots__ = ("_sources",)
+    __slots__ = ("_merge", "_sources")
 
-    def __init__(self, sources: tuple[Mapping[str, Any], ...]):
+    def __init__(self, sources: tuple[Mapping[str, Any], ...], merge: bool = False):
         self._sources = sources
+        self._merge = merge  # hash_behaviour = merge: a mapping merges with the same name's below it
 
     def __getitem__(self, key: str) -> Any:
-        for source in self._sources:
+        for index, source in enumerate(self._sources):
             if key in source:
-                return source[key]
+                value = source[key]
+                if self._merge and isinstance(value, Mapping):
+                    return self._merged(key, index)
+                return value
         raise KeyError(key)
+
+    def _merged(self, key: str, top: int) -> Any:
+        """The value of ``key`` from every source from ``top`` down, merged from the lowest up."""
+        merged: Any = None
+        for source in reversed(self._sources[top:]):
+            if key in source:
+                merged = merge_values(merged, source[key]) if merged is not None else source[key]
+        return merged
 
     def __contains__(self, key: object) -> bool:
         return any(key in source for source in self._sources)
@@ -62,13 +75,14 @@ class VariableView(VariableScope):
 class VariableLayers:
     """Per-host variable layers; cheap to extend (a handful of references per ``with_layer``)."""
 
-    __slots__ = ("_defaults", "_layers", "_magic")
+    __slots__ = ("_defaults", "_layers", "_magic", "_merge")
 
     def __init__(self, *, extra_vars: Mapping[str, Any] = _EMPTY, magic: Mapping[str, Any] = _EMPTY,
                  defaults: Mapping[str, Any] = DEFAULTS,
-                 layers: tuple[tuple[Precedence, Mapping[str, Any]], ...] = ()):
+                 layers: tuple[tuple[Precedence, Mapping[str, Any]], ...] = (), merge: bool = False):
         self._magic = magic
         self._defaults = defaults
+        self._merge = merge  # hash_behaviour = merge
         self._layers = layers  # highest precedence first; within a level, the newest first
         if extra_vars:
             self._layers = self._inserted(Precedence.EXTRA_VARS, extra_vars)
@@ -83,6 +97,7 @@ class VariableLayers:
         child._magic = self._magic if magic is None else magic
         child._defaults = self._defaults
         child._layers = layers
+        child._merge = self._merge
         return child
 
     def with_layer(self, level: str | int | Precedence, values: Mapping[str, Any]) -> VariableLayers:
@@ -106,7 +121,7 @@ class VariableLayers:
 
     def as_mapping(self) -> VariableView:
         """What the templar reads: magic variables, then the layers from the highest level, then defaults."""
-        return VariableView((self._magic, *(values for _, values in self._layers), self._defaults))
+        return VariableView((self._magic, *(values for _, values in self._layers), self._defaults), self._merge)
 
     def level_of(self, key: str) -> str | None:
         """Which level provides ``key`` ("magic", "defaults", or a ``Precedence`` name); for debugging output."""

@@ -28,8 +28,10 @@ def test_debug(run: PlaybookRun) -> None:
     assert run.msg("debug default msg")["host1"] == "Hello world!"
     assert run.task("debug var")["host1"]["answer"] == 42
     assert run.task("debug var expression")["host1"]["answer * 2"] == 84
-    assert run.task("debug undefined var")["host1"]["not_defined_anywhere"] == "VARIABLE IS NOT DEFINED!"
-    assert run.task("debug missing key")["host1"]["{'a': 1}.b"] == "VARIABLE IS NOT DEFINED!"
+    assert run.task("debug undefined var")["host1"]["not_defined_anywhere"] == (
+        "<< error 1 - 'not_defined_anywhere' is undefined >>")
+    assert run.task("debug missing key")["host1"]["{'a': 1}.b"] == (
+        "<< error 1 - object of type 'dict' has no attribute 'b' >>")
     # any other error fails the task, as in Ansible
     assert "unknown URL component" in run.task("debug var whose filter fails")["host1"]["msg"]
     hidden = run.task("debug verbosity")["host1"]

@@ -125,10 +125,9 @@ def test_a_fatal_setting_from_the_environment_names_the_variable(tmp_path: Path)
 
 
 def test_an_unsupported_setting_from_the_environment_says_which_variable(tmp_path: Path) -> None:
-    config = load_config(env={"HOME": str(tmp_path), "ANSIBLE_HOST_PATTERN_MISMATCH": "ignore"}, cwd=tmp_path)
+    config = load_config(env={"HOME": str(tmp_path), "ANSIBLE_PIPELINING": "false"}, cwd=tmp_path)
     [warning] = unsupported_settings(config)
-    assert warning.startswith("setting host_pattern_mismatch = ignore (env: ANSIBLE_HOST_PATTERN_MISMATCH) is not "
-                              "supported")
+    assert warning.startswith("setting pipelining = false (env: ANSIBLE_PIPELINING) is not supported")
 
 
 def test_callbacks_enabled_warns_of_the_reporters_it_does_not_have(tmp_path: Path) -> None:

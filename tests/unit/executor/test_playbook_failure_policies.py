@@ -111,3 +111,90 @@ def test_an_unreachable_host_stops_unless_ignore_unreachable(local_hosts: LocalH
     assert ignored.ran("after") == ["gone", "h1"]
     assert ignored.stats["gone"] == {"ok": 2, "changed": 0, "ignored": 1, "failures": 0, "unreachable": 0,
                                      "skipped": 0, "rescued": 0}
+
+
+def test_any_errors_fatal_sends_every_host_to_the_rescue_and_always_of_its_block(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          any_errors_fatal: true
+          tasks:
+            - block:
+                - name: h1 fails
+                  fail: {msg: h1 fails}
+                  when: inventory_hostname == 'h1'
+                - name: rest of block
+                  debug: {msg: block}
+              rescue:
+                - name: rescuing
+                  debug: {msg: rescue}
+                - name: rescue fails
+                  command: /bin/false
+              always:
+                - name: always
+                  debug: {msg: always}
+            - name: after
+              debug: {msg: ran}
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("rest of block") == []
+    assert run.ran("rescuing") == ["h1", "h2"] and run.ran("always") == ["h1", "h2"]
+    assert run.ran("after") == []
+    # h2 failed no task of its own in the block: its failure in the rescue is not counted as rescued
+    assert {host: (stats["rescued"], stats["failures"]) for host, stats in run.stats.items()} == {
+        "h1": (1, 1), "h2": (0, 1)}
+
+
+def test_any_errors_fatal_goes_on_when_the_rescue_handles_the_failure(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          any_errors_fatal: true
+          tasks:
+            - block:
+                - name: h1 fails
+                  fail: {msg: h1 fails}
+                  when: inventory_hostname == 'h1'
+              rescue:
+                - name: rescuing
+                  debug: {msg: rescue}
+            - name: after
+              debug: {msg: ran}
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("after") == ["h1", "h2"]
+
+
+def test_force_handlers_run_after_any_errors_fatal_stops_the_play(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          any_errors_fatal: true
+          force_handlers: true
+          tasks:
+            - name: notifying
+              debug: {msg: notify}
+              changed_when: true
+              notify: the handler
+            - name: failing
+              fail: {msg: stop}
+          handlers:
+            - name: the handler
+              debug: {msg: handled}
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("the handler") == ["h1"]
+
+
+def test_clear_host_errors_in_an_always_lets_the_host_go_on(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - block:
+                - {name: failing, fail: {msg: x}}
+              always:
+                - meta: clear_host_errors
+            - {name: after, debug: {msg: on}}
+        """)
+    assert run.ran("after") == ["h1"], run.output

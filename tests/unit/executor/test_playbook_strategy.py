@@ -83,3 +83,16 @@ def test_throttle_holds_across_the_hosts_of_a_free_play_and_never_exceeds_the_fo
     for index in range(0, 6, 2):
         host = log[index].removesuffix("-start")
         assert log[index + 1] == f"{host}-end", log
+
+
+def test_host_pinned_runs_as_free(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          strategy: host_pinned
+          tasks:
+            - {name: first, debug: {msg: one}}
+            - {name: second, debug: {msg: two}}
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("second") == ["h1", "h2", "h3"]

@@ -194,3 +194,22 @@ def test_host_named_like_a_group_term_is_matched_as_a_host(tmp_path: Path) -> No
     inventory = load_inventory([tmp_path / "hosts"])
     assert names(inventory, "web") == ["web"]
     assert inventory.warnings == ["found both a group and a host called 'web'"]
+
+
+def test_terms_that_match_nothing_are_named_one_by_one(inventory: Inventory) -> None:
+    inventory.add_group("empty")  # an empty group is a match, as in Ansible
+    assert inventory.unmatched_terms("web:&nothere:!gone:empty:all:web0*:~db\\d+:nohost*:localhost") == [
+        "nothere", "gone", "nohost*"]
+
+
+@pytest.mark.parametrize("mode", ["warning", "error", "ignore"])
+def test_host_pattern_mismatch(inventory: Inventory, mode: str) -> None:
+    from runner.inventory.pattern_mismatch import check_pattern
+
+    warnings: list[str] = []
+    if mode == "error":
+        with pytest.raises(UserError, match="Could not match supplied host pattern, ignoring: nothere"):
+            check_pattern(inventory, "web,nothere", mode, warnings.append)
+    else:
+        check_pattern(inventory, "web,nothere", mode, warnings.append)
+    assert warnings == (["Could not match supplied host pattern, ignoring: nothere"] if mode == "warning" else [])

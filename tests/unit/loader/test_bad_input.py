@@ -62,7 +62,7 @@ def test_every_mistake_of_a_file_is_reported_at_once_in_file_order() -> None:
     error = load_error(path)
     assert isinstance(error, ParseErrors)
     assert [(e.position.line, e.position.column, e.message, e.hint) for e in error.errors] == [
-        (2, 13, "expected 'linear' or 'free', got 'fast'", None),
+        (2, 13, "expected 'linear', 'free' or 'host_pinned', got 'fast'", None),
         (5, 13, "expected a condition (a Jinja2 expression or true/false), got a mapping", None),
         (7, 7, "'registr' is not a valid task keyword", "did you mean 'register'?"),
         (8, 3, "'hostz' is not a valid play keyword", "did you mean 'hosts'?"),

@@ -20,7 +20,7 @@ def test_a_word_or_a_template_is_accepted(strategy: str) -> None:
 
 
 def test_another_word_is_refused_naming_the_choices() -> None:
-    with pytest.raises(ValidationError, match="expected 'linear' or 'free', got 'fastest'"):
+    with pytest.raises(ValidationError, match="expected 'linear', 'free' or 'host_pinned', got 'fastest'"):
         Play.model_validate({"hosts": "all", "strategy": "fastest"})
 
 

@@ -1,0 +1,54 @@
+"""A task's arguments for one host: its templates rendered, the templates that yield whole mappings of
+arguments (``args: '{{ a }}'``, ``add_host: '{{ data }}'``) merged under the arguments written one by one, and
+``omit`` dropped.
+
+As in Ansible, a template that yields arguments is judged when the task runs, not when the playbook is read:
+its value is only known then, and free-form words that are not a template fail only their task (``ignore_errors``
+applies), with Ansible's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from runner.executor.keywords import TaskFailure
+from runner.plan import ARGUMENT_TEMPLATES
+from runner.templating import OMIT, Templar, drop_omitted, is_template
+
+
+def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    """``args`` of a plan task rendered for one host."""
+    templates = args.get(ARGUMENT_TEMPLATES) or []
+    written = {key: value for key, value in args.items() if key != ARGUMENT_TEMPLATES}
+    merged: dict[str, Any] = {}
+    for text in templates:
+        merged.update(_mapping_from(templar, module, text))
+    merged.update(templar.template(written))
+    return drop_omitted(merged)
+
+
+def _mapping_from(templar: Templar, module: str, text: str) -> Mapping[str, Any]:
+    if not _is_whole_template(text):
+        raise TaskFailure(f"Action '{_qualified(module)}' does not support raw params.")
+    value = templar.template(text)
+    if isinstance(value, str) and value == OMIT:  # omitted: no arguments from it
+        return {}
+    if not isinstance(value, Mapping):
+        raise TaskFailure(f"Finalization of task args for '{_qualified(module)}' failed: Task args must resolve "
+                          f"to a 'dict' not '{_type_name(value)}'.")
+    return value
+
+
+def _is_whole_template(text: str) -> bool:
+    """What Ansible takes for a template that may yield the arguments: one that starts and ends the text."""
+    stripped = text.strip()
+    return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
+
+
+def _qualified(module: str) -> str:
+    return module if "." in module else f"ansible.builtin.{module}"
+
+
+def _type_name(value: Any) -> str:
+    return {str: "str", int: "int", float: "float", bool: "bool", list: "list"}.get(type(value), type(value).__name__)

@@ -1,0 +1,51 @@
+"""An import_tasks file name with variables (runner/compiler/tasks.py): rendered when compiling with what is known
+then (extra vars, play vars, role_path, playbook_dir), as Ansible does; a name that needs a run-time value is a
+compile error that says so."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import UserError
+
+
+def _write(base: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text(textwrap.dedent(text))
+
+
+def test_import_names_known_when_compiling(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "roles/r1/tasks/main.yml": "- import_tasks: '{{ role_path }}/extra/{{ which }}.yml'\n",
+        "roles/r1/extra/one.yml": "- {name: from the role, debug: {msg: one}}\n",
+        "two.yml": "- {name: from the play, debug: {msg: two}}\n",
+        "three.yml": "- {name: from extra vars, debug: {msg: three}}\n",
+        "site.yml": """
+            - hosts: all
+              vars: {which: one, second: two.yml}
+              roles: [r1]
+              tasks:
+                - import_tasks: "{{ playbook_dir }}/{{ second }}"
+                - import_tasks: "{{ third }}"
+            """,
+    })
+    compiler = Compiler(CompileOptions(extra_vars={"third": "three.yml"}))
+    plan = compiler.compile_playbooks([tmp_path / "site.yml"])
+    names = [task.name for task in plan.tasks]
+    assert {"from the role", "from the play", "from extra vars"} <= set(names)
+
+
+def test_an_import_name_known_only_at_run_time_is_refused(tmp_path: Path) -> None:
+    _write(tmp_path, {"site.yml": """
+        - hosts: all
+          tasks:
+            - set_fact: {later: x}
+            - import_tasks: "{{ later }}.yml"
+        """})
+    with pytest.raises(UserError, match=r"site.yml:5:7: import_tasks is static: .*'later' is undefined"):
+        Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])

@@ -1,0 +1,60 @@
+"""A task's arguments given as one template (runner/executor/task_args.py): ``add_host: '{{ data }}'``,
+``assert: '{{ item }}'`` and ``args: '{{ ... }}'`` yield their arguments when the task runs, under the ones
+written one by one; free-form words that are no template, or a template that yields no mapping, fail only their
+task, with Ansible's messages."""
+
+from __future__ import annotations
+
+from tests.unit.executor.conftest import LocalHosts
+
+
+def test_whole_arguments_from_one_template(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars:
+            new_host: {name: added1, groups: templated, origin: template}
+            checks:
+              - {that: ["1 == 1"], success_msg: first}
+              - {that: ["'b' in 'abc'"], success_msg: second}
+          tasks:
+            - add_host: "{{ new_host }}"
+            - name: from the added host
+              debug: {msg: "{{ hostvars.added1.origin }} in {{ groups.templated }}"}
+            - name: each check
+              assert: "{{ item }}"
+              loop: "{{ checks }}"
+            - name: args keyword under written arguments
+              debug:
+                msg: written
+              args: "{{ {'msg': 'from args', 'verbosity': 0} }}"
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.msg("from the added host") == {"h1": "template in ['added1']"}
+    assert [item["msg"] for item in run.task("each check")["h1"]["results"]] == ["first", "second"]
+    assert run.msg("args keyword under written arguments") == {"h1": "written"}
+
+
+def test_words_that_are_no_arguments_fail_only_their_task(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: raw words
+              add_host: namehost groupsgroup
+              ignore_errors: true
+            - name: a template yielding text
+              debug: msg=a {{ more }}
+              vars: {more: "verbosity=0"}
+              ignore_errors: true
+            - name: still running
+              debug: {msg: on}
+        """)
+    assert run.exit_code == 0, run.output
+    raw = run.task("raw words")["h1"]
+    assert raw["failed"] and raw["msg"].startswith("Action 'ansible.builtin.add_host' does not support raw params.")
+    assert "playbook.yml:5:7" in raw["msg"]  # where the task is
+    text = run.task("a template yielding text")["h1"]["msg"]
+    assert text.startswith("Finalization of task args for 'ansible.builtin.debug' failed: Task args must resolve "
+                           "to a 'dict' not 'str'.")
+    assert run.ran("still running") == ["h1"]
