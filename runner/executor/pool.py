@@ -56,6 +56,17 @@ class WorkerContext(Protocol):
         ...
 
 
+async def serve_job(context: WorkerContext, host: str, payload: Any) -> tuple[Any, Any]:
+    """Run one job on a worker: its result (a failed result dict when the context raised, which is a bug) and the
+    secrets the worker decrypted meanwhile, which go with the result so the controller's output hides them too."""
+    try:
+        result = await context.handle(host, payload)
+    except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
+        result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
+                  "exception": traceback.format_exc(), "_internal_error": True}
+    return result, censor.take_new()
+
+
 _STOP = "stop"
 _ABORT = "abort"
 _JOB = "job"
@@ -108,14 +119,9 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
     aborted = False
 
     async def run_job(job_id: int, host: str, payload: Any) -> None:
-        try:
-            result = await context.handle(host, payload)
-        except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
-            result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
-                      "exception": traceback.format_exc(), "_internal_error": True}
+        result, secrets = await serve_job(context, host, payload)
         if aborted:
             return
-        secrets = censor.take_new()  # what this worker decrypted goes with the result, so the output hides it too
         try:
             message = pickle.dumps((job_id, result, secrets))
         except Exception as exc:  # a value that cannot travel (a lambda a filter returned): the host's failure,
@@ -176,7 +182,8 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
 
 
 class WorkerPool:
-    """Worker processes forked before the controller's loop runs; at most ``forks`` hosts work at once.
+    """The local executor (runner.executor.workers): worker processes forked before the controller's loop runs;
+    at most ``forks`` hosts work at once.
 
     ``forks`` keeps Ansible's meaning, the hosts in flight. Processes are fewer: one per CPU at most (and never
     more than hosts), since each worker runs its hosts concurrently on its event loop; more processes than CPUs
