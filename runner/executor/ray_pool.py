@@ -56,12 +56,15 @@ class RayWorkerPool:
         self.ray = import_ray()
         self.forks = max(1, forks)
         self.shard_of = shard_of
-        _connect(self.ray, address)
+        # A program that embeds the runner may have joined a cluster itself: its connection is used, and left open.
+        self.owns_connection = not self.ray.is_initialized()
+        if self.owns_connection:
+            _connect(self.ray, address)
         try:
             self.placement = self._place(hosts)
             self.actors = self._start(context)
         except BaseException:
-            self.ray.shutdown()
+            self._leave()
             raise
         self.updates_sent = [0] * len(self.actors)  # per actor: a job waits there for the updates sent before it
         self._in_flight: asyncio.Semaphore | None = None
@@ -169,7 +172,11 @@ class RayWorkerPool:
                 self.ray.kill(actor, no_restart=True)
             except Exception:
                 pass
-        self.ray.shutdown()
+        self._leave()
+
+    def _leave(self) -> None:
+        if self.owns_connection:
+            self.ray.shutdown()
 
 
 def _connect(ray: Any, address: str | None) -> None:
