@@ -187,6 +187,7 @@ def _connect(ray: Any, address: str | None) -> None:
             socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT).close()
         except OSError as exc:
             raise ClusterUnavailable(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+    _trace_cluster_messages(ray)
     try:
         # Workers' output stays in Ray's logs: the run's output is the controller's alone, as with local workers.
         ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False, configure_logging=False,
@@ -195,6 +196,21 @@ def _connect(ray: Any, address: str | None) -> None:
     except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError ...
         where = {None: "", "auto": " (ray:auto: no running cluster found)"}.get(address, f" at {address}")
         raise ClusterUnavailable(f"cannot reach the Ray cluster{where}: {_reason(exc)}") from None
+
+
+def _trace_cluster_messages(ray: Any) -> None:
+    """Ray's driver prints the cluster's error messages (a node that died, with its raylet's last log lines) on
+    stdout, where they would cut into the run's output and break a JSON report on stdout: they go to the -vvvv
+    trace instead, the run reporting the hosts concerned as UNREACHABLE. Ray offers no setting for it, so its
+    printer is replaced where this Ray version has it (``ray._private.worker.print_to_stdstream``)."""
+    worker = getattr(getattr(ray, "_private", None), "worker", None)
+    if worker is not None and hasattr(worker, "print_to_stdstream"):
+        worker.print_to_stdstream = _trace_cluster_message
+
+
+def _trace_cluster_message(data: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+    for line in data.get("lines", ()):
+        _log.debug("RAY %s: %s", data.get("pid", "cluster"), line)
 
 
 def _forwarded_environment() -> dict[str, str]:

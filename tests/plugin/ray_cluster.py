@@ -3,9 +3,10 @@
 Ray is installed into the running venv when missing (``ray_installed``), a skip saying why when the package index
 cannot be reached. The cluster is a head and one worker node, each a ``ray start --block`` in a session of its
 own, so it is stopped by its own process groups (never by ``ray stop``, which would end every Ray process of the
-machine) and checked gone. The worker node offers the custom resource ``shard:dc-east``, so hosts whose
-``provisioning_shard`` is ``dc-east`` are driven from it. Health checks are frequent, so a node that dies is
-noticed within seconds. The machine is small and shared: one CPU per node, a small object store, no dashboard.
+machine) and checked gone. The worker node offers the custom resource ``shard:dc-east`` and the head
+``shard:bastion``, so hosts whose ``provisioning_shard`` names one of them are driven from that node. Health
+checks are frequent, so a node that dies is noticed within seconds. The machine is small and shared: one CPU per
+node, a small object store, no dashboard.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.support.processes import processes
 
 HEAD_PORT = 6391
 WORKER_SHARD = "dc-east"
+HEAD_SHARD = "bastion"  # for a test that must know which hosts the head drives
 _START_TIMEOUT = 180.0
 
 
@@ -137,14 +139,16 @@ def _port_free(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def ray_cluster(ray_installed: None) -> Iterator[RayCluster]:
-    """A head and one worker node (offering ``shard:dc-east``) on 127.0.0.1, stopped at the module's end."""
+    """A head (offering ``shard:bastion``) and one worker node (``shard:dc-east``) on 127.0.0.1, stopped at the
+    module's end."""
     if not _port_free(HEAD_PORT):
         pytest.skip(f"port {HEAD_PORT} is taken: another Ray cluster runs on this machine")
     temp_dir = Path(tempfile.mkdtemp(prefix="rayt-", dir="/tmp"))  # Ray's socket paths must stay short
     cluster = RayCluster(f"127.0.0.1:{HEAD_PORT}", temp_dir)
     try:
         cluster.nodes["head"] = _ray_start("--head", "--port", str(HEAD_PORT), "--include-dashboard", "false",
-                                           "--temp-dir", str(temp_dir), log=temp_dir / "head.log")
+                                           "--temp-dir", str(temp_dir), "--resources",
+                                           f'{{"shard:{HEAD_SHARD}": 1}}', log=temp_dir / "head.log")
         _wait_for_nodes(cluster.address, 1, temp_dir / "head.log")
         cluster.nodes["worker"] = _ray_start("--address", cluster.address,
                                              "--resources", f'{{"shard:{WORKER_SHARD}": 1}}',
