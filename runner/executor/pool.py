@@ -24,6 +24,7 @@ import signal
 import time
 import traceback
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -117,6 +118,10 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
     done = asyncio.Event()
     tasks: set[asyncio.Task[None]] = set()
     aborted = False
+    # Replies are written by a thread of their own, one at a time: a reply written from the loop would block it
+    # while the pipe is full, and the controller, itself blocked sending jobs to this worker (thousands of hosts
+    # in flight), would never read it. The loop must always be free to read.
+    replies = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replies")
 
     async def run_job(job_id: int, host: str, payload: Any) -> None:
         result, secrets = await serve_job(context, host, payload)
@@ -129,10 +134,7 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
             message = pickle.dumps((job_id, {
                 "failed": True, "changed": False, "_internal_error": True,
                 "msg": f"the task's result cannot be sent to the controller: {type(exc).__name__}: {exc}"}, secrets))
-        try:
-            conn.send_bytes(message)
-        except (BrokenPipeError, OSError):
-            pass
+        replies.submit(_send_reply, conn, message)
 
     def abort() -> None:
         nonlocal aborted
@@ -178,7 +180,15 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         await asyncio.wait_for(context.close(), 10)
     except (TimeoutError, Exception):
         context.abort()
+    replies.shutdown(wait=not aborted)  # after a stop, the controller reads every reply; after an abort, none
     conn.close()
+
+
+def _send_reply(conn: Connection, message: bytes) -> None:
+    try:
+        conn.send_bytes(message)
+    except (BrokenPipeError, OSError):
+        pass  # the controller has gone: the worker aborts on reading EOF
 
 
 class WorkerPool:
