@@ -45,7 +45,8 @@ def one_run(hosts: int, tasks: int, executor: str) -> dict[str, float]:
         work = Path(scratch)
         inventory = work / "inventory.yml"
         inventory.write_text(json.dumps({"all": {"hosts": {f"sim{n}": None for n in range(hosts)},
-                                                 "vars": {"ansible_connection": "local"}}}))
+                                                 # no such connection: a host not simulated fails the run
+                                                 "vars": {"ansible_connection": "simulated"}}}))
         playbook = work / "playbook.yml"
         body = "".join(f"    - name: ping {n}\n      ping:\n" for n in range(tasks))
         playbook.write_text(f"- hosts: all\n  gather_facts: false\n  tasks:\n{body}")
