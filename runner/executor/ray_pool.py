@@ -135,9 +135,7 @@ class RayWorkerPool:
         async with self._in_flight:
             try:
                 result, learned = await actor.handle.remote(host, payload, self.updates_sent[index])
-            except self.ray.exceptions.RayActorError as exc:
-                return _worker_gone(exc)
-            except self.ray.exceptions.RayError as exc:  # the task lost on its way (its node gone mid-call)
+            except self.ray.exceptions.RayError as exc:  # its actor died, or its node; or the call was lost with it
                 return _worker_gone(exc)
         censor.remember_all(learned)
         return result
