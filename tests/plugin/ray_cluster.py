@@ -12,6 +12,7 @@ node, a small object store, no dashboard.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -158,4 +159,5 @@ def ray_cluster(ray_installed: None) -> Iterator[RayCluster]:
     finally:
         cluster.stop()
         left = [pid for name in cluster.nodes for pid in cluster.node_pids(name)]
+        shutil.rmtree(temp_dir, ignore_errors=True)  # the nodes' logs and sockets
         assert not left, f"Ray processes left after the cluster stopped: {left}"
