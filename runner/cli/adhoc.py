@@ -67,10 +67,12 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.cli.project import load_project
     from runner.cli.run_magic import run_magic_variables
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
+    from runner.executor.executor_choice import parse_executor
     from runner.inventory.pattern_mismatch import check_pattern
 
     playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
     project = load_project(config_overrides(options), playbook_dir, options=options)
+    executor = parse_executor(project.config.executor)
     if is_play_action(module):
         from runner.cli.adhoc_play import play_action_args, run_as_play
 
@@ -102,7 +104,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    magic_vars=run_magic_variables(project, options), library=project.library,
                    collections_path=project.collections_path,
                    background=background, poll=poll, timeout=task_timeout or None,
-                   verbosity=options["verbosity"])
+                   verbosity=options["verbosity"], executor=executor)
     keep_connections(config)
     from runner.callbacks.adhoc_events import AdhocEvents
     from runner.cli.recording import adhoc_recorder

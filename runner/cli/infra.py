@@ -84,6 +84,9 @@ _RUN_OPTIONS = [
     click.option("-D", "--diff", is_flag=True, help="Show the differences in changed files."),
     click.option("-e", "--extra-vars", "extra_vars", multiple=True, help="Extra variables (key=value, YAML, @file)."),
     click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes."),
+    click.option("--executor", metavar="local|ray|ray:auto|ray://HOST:PORT",
+                 help="Where the workers run: forked here (local, the default) or as Ray actors on a cluster "
+                      "(see docs/scale-out.md)."),
     click.option("--report", "reports", multiple=True, help="Write a report: junit:FILE or json:FILE."),
     verbosity_option,
 ]
@@ -100,7 +103,7 @@ def _project(directory: Path, forks: int | None = None, options: dict[str, Any] 
              ) -> tuple[Project, Compiler]:
     """The configuration (and vault passwords) and a compiler for plays written in ``directory``; the run's
     inventory is what the plays add (the infra's servers), not the configured one."""
-    overrides = config_overrides({"inventory": (), "forks": forks})
+    overrides = config_overrides({"inventory": (), "forks": forks, "executor": (options or {}).get("executor")})
     project = load_project(overrides, directory.resolve(), need_inventory=False, options=options)
     compiler = Compiler(CompileOptions(roles_path=project.roles_path, library=project.library,
                                        collections_path=project.collections_path,

@@ -27,6 +27,9 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("-e", "--extra-vars", "extra_vars", multiple=True,
                  help="Extra variables: key=value, YAML/JSON, or @file (repeatable)."),
     click.option("-f", "--forks", type=click.IntRange(min=1), help="Number of parallel worker processes."),
+    click.option("--executor", metavar="local|ray|ray:auto|ray://HOST:PORT",
+                 help="Where the workers run: forked here (local, the default) or as Ray actors on a cluster "
+                      "(see docs/scale-out.md)."),
     click.option("-u", "--user", "remote_user", help="Connect as this user."),
     click.option("-c", "--connection", help="Connection type: ssh (default) or local."),
     click.option("-T", "--timeout", type=float, help="Connection timeout in seconds."),
@@ -81,6 +84,7 @@ def config_overrides(options: dict[str, Any]) -> dict[str, Any]:
     return {
         "inventory": list(options["inventory"]) or None,
         "forks": options.get("forks"),
+        "executor": options.get("executor"),
         "remote_user": options.get("remote_user"),
         "timeout": options.get("timeout"),
         "persist": options.get("persist"),

@@ -40,9 +40,11 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     # The executor (and asyncssh with it) loads only for a real run, before the workers fork so they share it;
     # so do the controller-side actions (copy, template, ...), which workers would otherwise each import.
     import runner.actions  # noqa: F401
+    from runner.executor.executor_choice import parse_executor
     from runner.executor.playbook import PlaybookExecutor
     from runner.executor.playbook_worker import RunOptions
 
+    executor_choice = parse_executor(project.config.executor)  # a bad spelling is an option error, before output
     callbacks = Callbacks([summary]) if summary is not None else run_callbacks(
         project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
     recorder = plan_recorder(plan, compiler, project, options, kind, Path(playbook_dir))
@@ -60,7 +62,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     keep_connections(project.config)
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
-                                start_at_task=start_at_task, step=step, resume=resume)
+                                start_at_task=start_at_task, step=step, resume=resume,
+                                executor=executor_choice)
     return executor.run()
 
 

@@ -73,6 +73,10 @@ SETTINGS: tuple[Setting, ...] = (
       also=("defaults.hostfile",), ansible_env=("ANSIBLE_INVENTORY",)),
     S("forks", "defaults", "int", 5, "Worker processes (and concurrent hosts per task).", minimum=1,
       ansible_env=("ANSIBLE_FORKS",)),
+    S("executor", "defaults", "str", "local",
+      "Where the workers run: local (processes forked on this machine), ray (Ray actors: the cluster ray.init finds, "
+      "else a private one), ray:auto (a running cluster, required) or ray://HOST:PORT (that cluster's GCS address); "
+      "see docs/scale-out.md."),
     S("remote_user", "defaults", "str", None, "User to log in as; unset means the SSH default (~/.ssh/config).",
       ansible_env=("ANSIBLE_REMOTE_USER",)),
     S("remote_port", "defaults", "int", None, "SSH port; unset means the SSH default (~/.ssh/config, else 22).",

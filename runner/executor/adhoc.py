@@ -19,6 +19,7 @@ from runner.actions.run_state import DetachedRunState
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import OptionError
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
+from runner.executor.executor_choice import ExecutorChoice, start_workers
 from runner.executor.module_call import (
     ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
@@ -29,7 +30,7 @@ from runner.executor.module_call import (
     execute_within,
 )
 from runner.executor.outcome import exit_code_for, run_with_workers
-from runner.executor.pool import WorkerPool
+from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.variables import pick_connection_vars
 from runner.module_index import ModuleIndex
 from runner.util import task_trace
@@ -59,6 +60,7 @@ class AdhocRun:
     poll: int = DEFAULT_POLL_INTERVAL  # -P: with -B, 0 starts a background job and does not wait
     timeout: int | None = None  # --task-timeout: the module fails on a host after this many seconds
     verbosity: int = 0  # -v: what debug's verbosity argument is compared with
+    executor: ExecutorChoice = field(default_factory=ExecutorChoice)  # where the workers run
 
 
 @dataclass
@@ -182,7 +184,11 @@ def run_adhoc(run: AdhocRun, on_result: Callable[[str, dict[str, Any]], None],
 
     get_environment()
 
-    pool = WorkerPool(run.hosts, run.forks, AdhocContext(run))
+    def shard_of(host: str) -> str | None:
+        shard = run.host_vars(host).get(SHARD_VARIABLE)
+        return str(shard) if shard not in (None, "") else None
+
+    pool = start_workers(run.executor, run.hosts, run.forks, AdhocContext(run), shard_of=shard_of)
     if on_start is not None:
         on_start()
 

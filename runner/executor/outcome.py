@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from runner.callbacks.log_file import print_error
 from runner.errors import ExitCode
-from runner.executor.pool import WorkerPool
+from runner.executor.workers import Workers
 from runner.util.termination import exit_code_for_signal, stop_message, watched_signals
 
 
@@ -25,7 +25,7 @@ def exit_code_for(*, stopped_by: int | None, unreachable: bool, failed: bool) ->
     return ExitCode.OK
 
 
-def run_with_workers(pool: WorkerPool, work: Callable[[], Awaitable[None]]) -> int | None:
+def run_with_workers(pool: Workers, work: Callable[[], Awaitable[None]]) -> int | None:
     """Run ``work`` on an event loop, then close the workers; returns the signal that stopped it, if one did.
 
     On Ctrl-C, SIGTERM or SIGHUP the work is cancelled and every worker aborts: agents end the processes they

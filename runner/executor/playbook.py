@@ -16,13 +16,15 @@ from typing import TYPE_CHECKING, Any
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, SourcePosition, UserError
+from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
+from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
-from runner.executor.pool import WorkerPool
 from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
+from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
 from runner.templating import Templar, is_template, mark_unsafe
@@ -61,7 +63,7 @@ class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
-                 resume: ResumePlan | None = None):
+                 resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -72,11 +74,12 @@ class PlaybookExecutor:
         self.start_at_task = start_at_task
         # --step: asked before each task (meta tasks aside) whether to run it; False skips it for its hosts.
         self.step = step
+        self.executor = executor
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
         self.include_cache: dict[tuple[int, str], tuple[list[int], list[int]]] = {}
-        self.pool: WorkerPool | None = None
+        self.pool: Workers | None = None
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
         self.stopped_by: int | None = None  # the signal that stopped the run (Ctrl-C, SIGTERM, SIGHUP)
@@ -95,8 +98,8 @@ class PlaybookExecutor:
             raise OptionError(f"no task matches --start-at-task '{self.start_at_task}' (it can name a task of the "
                               "playbook, its roles and imports, not one inside an include)")
         hosts = list(self.inventory.hosts)
-        self.pool = WorkerPool(hosts or ["localhost"], self.forks,
-                               PlaybookWorker(self.plan, self.inventory, self.options))
+        self.pool = start_workers(self.executor, hosts or ["localhost"], self.forks,
+                                  PlaybookWorker(self.plan, self.inventory, self.options), shard_of=self._shard)
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
 
         async def plays() -> None:
@@ -140,6 +143,11 @@ class PlaybookExecutor:
             self.pool.add_host(host.name)
         if added or joined:
             self.pool.broadcast({"add_host": added, "add_group": joined})
+
+    def _shard(self, host: str) -> str | None:
+        """The shard whose nodes drive ``host`` under the Ray executor (its provisioning_shard), if any."""
+        shard = self.inventory.host_vars(host).get(SHARD_VARIABLE) if self.inventory.get_host(host) else None
+        return str(shard) if shard not in (None, "") else None
 
     def exit_code(self) -> int:
         return exit_code_for(stopped_by=self.stopped_by, unreachable=bool(self.ever_unreachable),

@@ -76,6 +76,11 @@ class PlaybookWorker:
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
 
+    def __reduce__(self) -> tuple[Any, tuple[str, Inventory, RunOptions]]:
+        """How the worker travels to another machine (the Ray executor): its plan as JSON, its inventory and the
+        run's options; the worker is rebuilt there from them, as a forked worker starts from the same three."""
+        return _worker_from_plan_json, (self.plan.model_dump_json(), self.inventory, self.options)
+
     # -- state from the controller -------------------------------------------------------------------------
     def host_runtime(self, host: str) -> HostRuntime:
         runtime = self.runtime.get(host)
@@ -405,6 +410,10 @@ class PlaybookWorker:
     def abort(self) -> None:
         for session in self.sessions.values():
             session.abort()
+
+
+def _worker_from_plan_json(plan: str, inventory: Inventory, options: RunOptions) -> PlaybookWorker:
+    return PlaybookWorker(Plan.model_validate_json(plan), inventory, options)
 
 
 def _environment(templar: Templar, entries: list[Any], *, gathering: bool = False) -> dict[str, Any] | None:

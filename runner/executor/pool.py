@@ -24,6 +24,7 @@ import signal
 import time
 import traceback
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -54,6 +55,17 @@ class WorkerContext(Protocol):
     def abort(self) -> None:
         """Interrupted: stop remote agents now."""
         ...
+
+
+async def serve_job(context: WorkerContext, host: str, payload: Any) -> tuple[Any, Any]:
+    """Run one job on a worker: its result (a failed result dict when the context raised, which is a bug) and the
+    secrets the worker decrypted meanwhile, which go with the result so the controller's output hides them too."""
+    try:
+        result = await context.handle(host, payload)
+    except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
+        result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
+                  "exception": traceback.format_exc(), "_internal_error": True}
+    return result, censor.take_new()
 
 
 _STOP = "stop"
@@ -106,16 +118,15 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
     done = asyncio.Event()
     tasks: set[asyncio.Task[None]] = set()
     aborted = False
+    # Replies are written by a thread of their own, one at a time: a reply written from the loop would block it
+    # while the pipe is full, and the controller, itself blocked sending jobs to this worker (thousands of hosts
+    # in flight), would never read it. The loop must always be free to read.
+    replies = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replies")
 
     async def run_job(job_id: int, host: str, payload: Any) -> None:
-        try:
-            result = await context.handle(host, payload)
-        except Exception as exc:  # a bug: report it as this host's failure rather than killing the worker
-            result = {"failed": True, "msg": f"internal error: {type(exc).__name__}: {exc}",
-                      "exception": traceback.format_exc(), "_internal_error": True}
+        result, secrets = await serve_job(context, host, payload)
         if aborted:
             return
-        secrets = censor.take_new()  # what this worker decrypted goes with the result, so the output hides it too
         try:
             message = pickle.dumps((job_id, result, secrets))
         except Exception as exc:  # a value that cannot travel (a lambda a filter returned): the host's failure,
@@ -123,10 +134,7 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
             message = pickle.dumps((job_id, {
                 "failed": True, "changed": False, "_internal_error": True,
                 "msg": f"the task's result cannot be sent to the controller: {type(exc).__name__}: {exc}"}, secrets))
-        try:
-            conn.send_bytes(message)
-        except (BrokenPipeError, OSError):
-            pass
+        replies.submit(_send_reply, conn, message)
 
     def abort() -> None:
         nonlocal aborted
@@ -172,11 +180,20 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         await asyncio.wait_for(context.close(), 10)
     except (TimeoutError, Exception):
         context.abort()
+    replies.shutdown(wait=not aborted)  # after a stop, the controller reads every reply; after an abort, none
     conn.close()
 
 
+def _send_reply(conn: Connection, message: bytes) -> None:
+    try:
+        conn.send_bytes(message)
+    except (BrokenPipeError, OSError):
+        pass  # the controller has gone: the worker aborts on reading EOF
+
+
 class WorkerPool:
-    """Worker processes forked before the controller's loop runs; at most ``forks`` hosts work at once.
+    """The local executor (runner.executor.workers): worker processes forked before the controller's loop runs;
+    at most ``forks`` hosts work at once.
 
     ``forks`` keeps Ansible's meaning, the hosts in flight. Processes are fewer: one per CPU at most (and never
     more than hosts), since each worker runs its hosts concurrently on its event loop; more processes than CPUs

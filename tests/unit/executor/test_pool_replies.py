@@ -42,3 +42,38 @@ def test_an_unpicklable_result_fails_its_host_and_the_run_goes_on() -> None:
     assert results["also-good"] == {"changed": False, "msg": "also-good fine"}
     bad = results["bad"]
     assert bad["failed"] is True and "cannot be sent to the controller" in bad["msg"], bad
+
+
+class Bulky(Replies):
+    """Every host answers with more than a pipe holds, so replies queue while jobs are still being sent."""
+
+    async def handle(self, host: str, payload: Any) -> Any:
+        return {"changed": False, "msg": host, "padding": "x" * 20_000}
+
+
+def test_thousands_of_hosts_in_flight_with_large_replies_do_not_deadlock_the_pipes() -> None:
+    import signal
+
+    hosts = [f"h{number}" for number in range(2000)]
+    pool = WorkerPool(hosts, len(hosts), Bulky())
+    results: dict[str, Any] = {}
+
+    async def one(host: str) -> None:
+        results[host] = await pool.run(host, None)
+
+    async def work() -> None:
+        import asyncio
+
+        await asyncio.gather(*(one(host) for host in hosts))
+
+    def hung(signum: int, frame: Any) -> None:
+        raise AssertionError("the controller and its workers are each blocked writing to the other")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)  # a bound on a hang, not a timing: the run takes seconds
+    try:
+        assert run_with_workers(pool, work) is None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert sorted(result["msg"] for result in results.values()) == sorted(hosts)
