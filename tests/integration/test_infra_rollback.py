@@ -22,10 +22,12 @@ UNAVAILABLE = unavailable_reason()
 pytestmark = [pytest.mark.hosts,
               pytest.mark.skipif(UNAVAILABLE is not None, reason=f"no local test hosts: {UNAVAILABLE}")]
 
+# One server at a time: "newest first" is then the infra's order reversed (created side by side, the order in
+# which they came up would decide, which a test cannot know)
 INFRA = """\
 name: rollback
 providers:
-  local: {{state_dir: "{state_dir}", base_address: 86, poll_interval: 0.1, parallel: 3}}
+  local: {{state_dir: "{state_dir}", base_address: 86, poll_interval: 0.1, parallel: 1}}
 servers:
   - {{hostname: rb-0, provider: local}}
   - {{hostname: rb-1, provider: local}}
