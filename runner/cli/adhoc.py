@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,7 @@ import click
 
 from runner.callbacks.adhoc import AdhocDisplay
 from runner.callbacks.tree import ResultTree
-from runner.cli.adhoc_play import is_play_action
+from runner.cli.adhoc_play import is_play_action, json_arguments
 from runner.cli.common import Command, report_errors
 from runner.cli.keeper import keep_connections
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, connection_defaults, parse_extra_vars, shared_options
@@ -26,10 +25,7 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
     info = index.get(module)
     text = (text or "").strip()
     if text.startswith("{"):
-        try:
-            args = json.loads(text)
-        except ValueError as exc:
-            raise OptionError(f"module arguments look like JSON but do not parse: {exc}") from None
+        args = json_arguments(text)
     else:
         args = parse_kv(text, check_raw=info.free_form is not None) if text else {}
     if info.free_form and "_raw_params" in args and info.free_form != "_raw_params":

@@ -24,6 +24,15 @@ def is_play_action(module: str) -> bool:
     return module.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.") in PLAY_ACTIONS
 
 
+def json_arguments(text: str) -> dict[str, Any]:
+    """``-a '{...}'``: module arguments given as JSON, as Ansible takes them."""
+    try:
+        args = json.loads(text)
+    except ValueError as exc:
+        raise OptionError(f"module arguments look like JSON but do not parse: {exc}") from None
+    return args
+
+
 def play_action_args(module: str, text: str | None, playbook_dir: Path) -> dict[str, Any]:
     """``-a`` as JSON or ``k=v``; ``include_tasks``' free form (``-a tasks.yml``) is its file. A tasks file is
     found beside ``playbook_dir``, where the user is, not beside the throwaway play."""
@@ -31,10 +40,7 @@ def play_action_args(module: str, text: str | None, playbook_dir: Path) -> dict[
 
     text = (text or "").strip()
     if text.startswith("{"):
-        try:
-            args = json.loads(text)
-        except ValueError as exc:
-            raise OptionError(f"module arguments look like JSON but do not parse: {exc}") from None
+        args = json_arguments(text)
     elif module.endswith("_tasks") and "=" not in text:
         args = {"file": text}
     else:
