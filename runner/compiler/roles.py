@@ -14,7 +14,7 @@ from runner.loader.role import RoleSource, find_role, load_role
 from runner.models import RoleReference, Task
 from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
-from runner.templating import is_template
+from runner.templating import add_project_plugins, is_template
 
 
 class RoleTasks(Protocol):
@@ -118,6 +118,7 @@ class RoleExpander:
                                     dependency_context, [*stack, path], dependency.position or position)
             except UserError as exc:
                 self.compiler.error(exc)
+        add_project_plugins(path)  # the role's filter, test and lookup plugins, for the whole run as in Ansible
         role_index = self._add_role(plan_role)
         dependency_vars = list(dict.fromkeys(self.expanded_vars[first_expanded:]))
         if plan_role.vars_scope is not None:
