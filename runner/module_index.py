@@ -23,7 +23,13 @@ from types import ModuleType
 from typing import Any
 
 import modules as shipped_modules
-from runner.ansible_api.collections import BUILTIN_COLLECTIONS, NATIVE_EQUIVALENTS, find_collection_module, split_fqcn
+from runner.ansible_api.collections import (
+    BUILTIN_COLLECTIONS,
+    NATIVE_EQUIVALENTS,
+    find_collection_module,
+    find_collection_plugin,
+    split_fqcn,
+)
 from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.packer import pack
@@ -53,6 +59,8 @@ class ModuleInfo:
     _loaded: ModuleType | None = field(default=None, repr=False)
     ansible_api: bool = False  # written against ansible.module_utils: packed and run by the compatibility layer
     collection: str | None = None  # NS.COLL of a collection's module
+    # The collection's action plugin of the same name, which runs on the controller around the module call.
+    action_plugin: Path | None = None
 
     @cached_property
     def python(self) -> ModuleType:
@@ -199,9 +207,14 @@ class ModuleIndex:
         if native is not None:
             return self.find(native)
         path = find_collection_module(collection, short, self.collections_paths)
-        if path is None:
+        action = find_collection_plugin(collection, "action", short, self.collections_paths)
+        if path is None and action is None:
             return None
-        return ModuleInfo(name, path, _read_source(name, path), ansible_api=True, collection=collection)
+        # An action plugin without a module of its name stands in its place (it calls other modules).
+        source = path or action
+        assert source is not None
+        return ModuleInfo(name, source, _read_source(name, source), ansible_api=True, collection=collection,
+                          action_plugin=action)
 
     def packed(self, info: ModuleInfo) -> ModuleSource:
         """An Ansible-API module packed with the module_utils it imports, as the agent receives it (once per
