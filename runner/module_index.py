@@ -32,10 +32,12 @@ from runner.ansible_api.collections import (
 )
 from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
+from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
+LEGACY_RUNNER = "_legacy_module"
 # ``from modules._files import x`` / ``import modules._files``: helper files a module needs on the target.
 _HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
 BUILTIN_PREFIXES = tuple(f"{collection}." for collection in BUILTIN_COLLECTIONS)
@@ -61,13 +63,16 @@ class ModuleInfo:
     collection: str | None = None  # NS.COLL of a collection's module
     # The collection's action plugin of the same name, which runs on the controller around the module call.
     action_plugin: Path | None = None
+    # A library module of Ansible's older kinds (old, want_json, binary: runner.ansible_api.legacy), run by the
+    # shipped helper modules/_legacy_module.py.
+    legacy_style: str | None = None
 
     @cached_property
     def python(self) -> ModuleType:
         """The module imported on the controller, to read its spec and documentation (never to run it). An
         Ansible-API module is never imported here (it runs only on the host): it stands for a module that takes
         any argument, which its own AnsibleModule checks on the host."""
-        if self.ansible_api:
+        if self.ansible_api or self.legacy_style:
             stand_in = ModuleType(self.name)
             stand_in.ANY_ARGUMENTS = True  # type: ignore[attr-defined]
             return stand_in
@@ -181,19 +186,28 @@ class ModuleIndex:
 
     def _library_module(self, directory: Path, name: str) -> ModuleInfo | None:
         """``name.py`` in ``directory``; in a library directory also a file without the extension (Ansible's
-        modules may have none), when it is written against Ansible's API: other such files are scripts of other
-        kinds (old-style, binary), which are not run here."""
-        path = directory / f"{name}.py"
-        if path.is_file():
+        modules may have none). A library's file is a native module, one written against Ansible's API, or one
+        of Ansible's older kinds (old-style, WANT_JSON, binary), told apart as ansible-core does."""
+        shipped = directory == self.shipped
+        for path in (directory / f"{name}.py", directory / name):
+            if not path.is_file() or (shipped and path.suffix != ".py"):
+                continue
             source = _read_source(name, path)
-            return ModuleInfo(name, path, source,
-                              ansible_api=directory != self.shipped and uses_ansible_api(source.source))
-        path = directory / name
-        if directory != self.shipped and path.is_file():
-            source = _read_source(name, path)
+            if shipped:
+                return ModuleInfo(name, path, source)
             if uses_ansible_api(source.source):
                 return ModuleInfo(name, path, source, ansible_api=True)
+            return ModuleInfo(name, path, source,
+                              legacy_style=legacy_style(source.source, python_file=path.suffix == ".py"))
         return None
+
+    def legacy_runner(self) -> ModuleInfo:
+        """The shipped helper that runs modules of Ansible's older kinds on the host."""
+        return self._helper_module(LEGACY_RUNNER)
+
+    def _helper_module(self, name: str) -> ModuleInfo:
+        helper = self._helper(name)
+        return ModuleInfo(name, Path(shipped_modules.__file__).parent / f"{name}.py", helper)
 
     def in_some_collection(self, name: str) -> bool:
         """Whether any collection in the collections path has a module ``name`` (a short name)."""
