@@ -16,13 +16,14 @@ import importlib.util
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import modules as shipped_modules
+from runner.ansible_api.action_check import builtin_action_alias
 from runner.ansible_api.collections import (
     BUILTIN_COLLECTIONS,
     NATIVE_EQUIVALENTS,
@@ -38,6 +39,8 @@ from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
 LEGACY_RUNNER = "_legacy_module"
+# Files beside a library's modules that are not modules run here: bytecode, Windows' PowerShell modules.
+NOT_MODULE_SUFFIXES = frozenset({".py", ".pyc", ".pyo", ".ps1", ".psm1", ".cs"})
 # ``from modules._files import x`` / ``import modules._files``: helper files a module needs on the target.
 _HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
 BUILTIN_PREFIXES = tuple(f"{collection}." for collection in BUILTIN_COLLECTIONS)
@@ -129,6 +132,7 @@ class ModuleIndex:
         self.dirs = [Path(d) for d in library_dirs] + [self.shipped]
         self.collections_paths = [Path(d) for d in collections_paths]
         self.module_utils_dirs = [Path(d) for d in module_utils_dirs]
+        self.action_dirs: list[Path] = []  # action_plugins/ beside playbooks and in roles
         self._cache: dict[str, ModuleInfo | None] = {}
         self._packed: dict[str, ModuleSource] = {}
         self._project_libraries = 0  # how many of ``dirs`` come from playbooks' and roles' directories
@@ -157,6 +161,10 @@ class ModuleIndex:
             if module_utils.is_dir() and module_utils not in self.module_utils_dirs:
                 self.module_utils_dirs.append(module_utils)
                 self._packed.clear()
+            actions = Path(directory) / "action_plugins"
+            if actions.is_dir() and actions not in self.action_dirs:
+                self.action_dirs.append(actions)
+                added = True
         if added:
             self._cache.clear()
 
@@ -181,16 +189,36 @@ class ModuleIndex:
                 info = self._library_module(directory, name)
                 if info is not None:
                     break
+            info = self._with_project_action(name, info)
         self._cache[name] = info
         return info
 
+    def _with_project_action(self, name: str, info: ModuleInfo | None) -> ModuleInfo | None:
+        """``info`` with the ``action_plugins/NAME.py`` of a playbook or role, which runs on the controller in the
+        module's place (as Ansible's local action plugins do); the plugin alone when there is no module."""
+        action = next((folder / f"{name}.py" for folder in self.action_dirs if (folder / f"{name}.py").is_file()),
+                      None)
+        if action is None:
+            return info
+        alias = builtin_action_alias(action)
+        if alias is not None:  # ansible-core's own action under another name: the native one of that name
+            return info or self.find(alias)
+        if info is None:
+            return ModuleInfo(name, action, _read_source(name, action), ansible_api=True, action_plugin=action)
+        return replace(info, action_plugin=action)
+
     def _library_module(self, directory: Path, name: str) -> ModuleInfo | None:
-        """``name.py`` in ``directory``; in a library directory also a file without the extension (Ansible's
-        modules may have none). A library's file is a native module, one written against Ansible's API, or one
-        of Ansible's older kinds (old-style, WANT_JSON, binary), told apart as ansible-core does."""
+        """``name.py`` in ``directory``; in a library directory also a file without the extension or with
+        another one (Ansible's modules may have any). A library's file is a native module, one written against
+        Ansible's API, or one of Ansible's older kinds (old-style, WANT_JSON, binary), told apart as ansible-core
+        does."""
         shipped = directory == self.shipped
-        for path in (directory / f"{name}.py", directory / name):
-            if not path.is_file() or (shipped and path.suffix != ".py"):
+        candidates = [directory / f"{name}.py"]
+        if not shipped:  # Ansible's module names leave out any extension: helloworld.sh is helloworld
+            candidates += [directory / name, *sorted(path for path in directory.glob(f"{name}.*")
+                                                     if path.suffix not in NOT_MODULE_SUFFIXES)]
+        for path in candidates:
+            if not path.is_file():
                 continue
             source = _read_source(name, path)
             if shipped:

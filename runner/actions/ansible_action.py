@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,9 @@ class _PlayContext:
 class _Shell:
     tmpdir: str | None = None  # no remote temporary directory: modules run inside the agent
 
+    def __init__(self, family: str):
+        self.SHELL_FAMILY = family
+
     def join_path(self, *parts: str) -> str:
         return os.path.join(*parts)
 
@@ -67,8 +71,8 @@ class _Connection:
     """The connection as the stand-in has it: only the shell's ``tmpdir``, which plugins pass to
     ``_remove_tmp_path``. Anything else is a clear failure naming it."""
 
-    def __init__(self, plugin: str):
-        self._shell = _Shell()
+    def __init__(self, plugin: str, shell_family: str):
+        self._shell = _Shell(shell_family)
         self._plugin = plugin
 
     def __getattr__(self, name: str) -> Any:
@@ -130,6 +134,8 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     except UserError as exc:
         return {"failed": True, "changed": False, "msg": exc.message}
     loop = asyncio.get_running_loop()
+    # The shell the host's commands go through: sh, unless the task's variables name another (as Ansible's).
+    shell_family = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_type", "sh")))
 
     def execute_module(module_name: str | None = None, module_args: dict[str, Any] | None = None,
                        *_args: Any, **_options: Any) -> dict[str, Any]:
@@ -139,7 +145,8 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         return asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()
 
     def run_plugin() -> dict[str, Any]:
-        plugin = plugin_class(_Task(ctx), _Connection(str(path)), _PlayContext(ctx), _Loader(ctx), _Templar(ctx))
+        connection = _Connection(str(path), shell_family)
+        plugin = plugin_class(_Task(ctx), connection, _PlayContext(ctx), _Loader(ctx), _Templar(ctx))
         plugin._execute_module = execute_module
         plugin._remove_tmp_path = lambda *_args, **_options: None
         plugin._load_name = plugin.ansible_name = ctx.module.name
@@ -153,8 +160,9 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         carried = _result_of(exc)
         if carried is not None:
             return {"changed": False, **carried}
-        return {"failed": True, "changed": False,
-                "msg": f"the action plugin {path} failed: {type(exc).__name__}: {exc}"}
+        # ansible-core 2.19's words for an exception that escaped an action plugin, and its traceback
+        return {"failed": True, "changed": False, "msg": f"Task failed: {exc}",
+                "exception": "".join(traceback.format_exception(exc))}
     return result
 
 

@@ -51,3 +51,20 @@ def action_plugin_problem(path: Path) -> str | None:
         return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
                 "wrap a module call run here)")
     return None
+
+
+def builtin_action_alias(path: Path) -> str | None:
+    """``X`` when the plugin at ``path`` is ansible-core's action ``X`` under another name (``from
+    ansible.plugins.action.X import ActionModule`` and no class of its own); None otherwise."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return None
+    if any(isinstance(node, ast.ClassDef) and node.name == "ActionModule" for node in tree.body):
+        return None
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ansible.plugins.action.")
+                and any(alias.name == "ActionModule" and alias.asname in (None, "ActionModule")
+                        for alias in node.names)):
+            return (node.module or "").rsplit(".", 1)[-1]
+    return None
