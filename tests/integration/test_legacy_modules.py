@@ -102,3 +102,16 @@ def test_a_binary_module_gets_a_json_arguments_file(tmp_path: Path) -> None:
     assert run.exit_code == 0, run.output
     result = run.task("binary")["localhost"]
     assert result["changed"] is True and result["argc"] == 2 and result["args_bytes"] > len('{"a": 1}')
+
+
+def test_a_library_modules_extension_is_not_part_of_its_name(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/helloworld.sh": LIBRARY["library/hello_old"]})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: hello
+              helloworld: name=you
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("hello")["localhost"]["greeting"] == "hello you"

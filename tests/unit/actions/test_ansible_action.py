@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.local_project import play_locally
+from tests.support.local_project import play_locally, write_files
 
 pytestmark = pytest.mark.usefixtures("ansible_core")
 
@@ -55,3 +55,47 @@ def test_an_action_plugin_that_moves_files_itself_is_a_compile_error_naming_why(
     assert run.exit_code == 4, run.output
     assert "site.yml:5:7" in run.output
     assert "action plugin" in run.output and "push.py" in run.output and "_transfer_file" in run.output
+
+
+def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_another_name(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "action_plugins/shell_kind.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    result = super().run(tmp, task_vars)
+                    result["shell"] = self._connection._shell.SHELL_FAMILY
+                    return result
+            """,
+        "action_plugins/broken.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    raise Exception("boom")
+            """,
+        "action_plugins/say.py": "from ansible.plugins.action.debug import ActionModule\n",
+    })
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: shell kind
+              shell_kind:
+            - name: shell kind named
+              shell_kind:
+              vars: {ansible_shell_type: "{{ 'c' + 'sh' }}"}
+            - name: broken
+              broken:
+              ignore_errors: true
+            - name: say
+              say: {msg: hello}
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("shell kind")["localhost"]["shell"] == "sh"
+    assert run.task("shell kind named")["localhost"]["shell"] == "csh"
+    assert run.task("broken")["localhost"]["msg"] == "Task failed: boom"  # ansible-core 2.19's words
+    assert run.msg("say") == {"localhost": "hello"}
