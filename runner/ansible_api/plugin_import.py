@@ -65,9 +65,17 @@ def _import_by_name(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-def _import_by_path(path: Path) -> ModuleType:
-    digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
-    name = f"provisioning_plugins_{digest}_{path.stem}"
+def _local_name(kind: str, path: Path) -> str:
+    """The module name of a plugin folder's file, as Ansible names it: ``ansible.plugins.lookup.NAME`` for a
+    lookup or an action (one per name), ``ansible.plugins.filter.FILE_DIGITS`` for filter and test files, whose
+    files of one name in several folders all load."""
+    if kind in ("lookup", "action"):
+        return f"ansible.plugins.{kind}.{path.stem}"
+    return f"ansible.plugins.{kind}.{path.stem}_{int(hashlib.sha1(str(path).encode()).hexdigest()[:12], 16)}"
+
+
+def _import_by_path(kind: str, path: Path) -> ModuleType:
+    name = _local_name(kind, path)
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -95,7 +103,7 @@ def import_plugin(kind: str, path: Path, collection_name: str | None = None) -> 
         if collection_name is not None and installed():
             module = _import_by_name(collection_name)
         else:
-            module = _import_by_path(path)
+            module = _import_by_path(kind, path)
     except Exception as exc:
         raise _failure(kind, path, exc) from None
     _imported[key] = module

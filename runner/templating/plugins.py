@@ -36,9 +36,9 @@ def shipped_plugin_dir() -> Path:
     return Path(filter_plugins.__file__).parent
 
 
-def _import(path: Path, collection_name: str | None = None) -> ModuleType:
+def _import(path: Path, kind: str, collection_name: str | None = None) -> ModuleType:
     try:
-        return import_plugin("filter", path, collection_name)
+        return import_plugin(kind, path, collection_name)
     except PluginImportError as exc:
         raise PluginError(exc.message, exc.position, hint=exc.hint) from None
 
@@ -59,9 +59,10 @@ def _collect(module: ModuleType, path: Path, class_name: str, method: str) -> Pl
     return found
 
 
-def load_plugin_file(path: Path, collection_name: str | None = None) -> tuple[Plugins, Plugins]:
+def load_plugin_file(path: Path, collection_name: str | None = None, *,
+                     kind: str = "filter") -> tuple[Plugins, Plugins]:
     """The filters and tests of one plugin file; ``collection_name`` is its module name in a collection."""
-    module = _import(path, collection_name)
+    module = _import(path, kind, collection_name)
     return _collect(module, path, "FilterModule", "filters"), _collect(module, path, "TestModule", "tests")
 
 
@@ -75,7 +76,8 @@ def load_plugins(folders: Iterable[Path]) -> tuple[Plugins, Plugins]:
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
-            file_filters, file_tests = load_plugin_file(path)
+            kind = "test" if folder.name == "test_plugins" else "filter"
+            file_filters, file_tests = load_plugin_file(path, kind=kind)
             filters.update(file_filters)
             tests.update(file_tests)
     return filters, tests
@@ -93,6 +95,7 @@ def load_collection_plugins(collection: str, kind: str, collections_paths: Seque
     for path in sorted(folder.glob("*.py")):
         if path.name.startswith("_"):
             continue
-        filters, tests = load_plugin_file(path, f"ansible_collections.{collection}.plugins.{kind}.{path.stem}")
+        filters, tests = load_plugin_file(path, f"ansible_collections.{collection}.plugins.{kind}.{path.stem}",
+                                          kind=kind)
         found.update(filters if kind == "filter" else tests)
     return found
