@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import traceback
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,12 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         plugin._execute_module = execute_module
         plugin._remove_tmp_path = lambda *_args, **_options: None
         plugin._load_name = plugin.ansible_name = ctx.module.name
-        return dict(plugin.run(None, dict(ctx.task_vars)))
+        result = dict(plugin.run(None, dict(ctx.task_vars)))
+        try:  # the result travels from the worker to the controller pickled: refuse one that cannot, here
+            pickle.dumps(result)
+        except Exception as exc:
+            return {"failed": True, "changed": False, "msg": f"Task result omitted due to queue send failure: {exc}"}
+        return result
 
     try:
         result = await asyncio.to_thread(run_plugin)

@@ -99,3 +99,30 @@ def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_an
     assert run.task("shell kind named")["localhost"]["shell"] == "csh"
     assert run.task("broken")["localhost"]["msg"] == "Task failed: boom"  # ansible-core 2.19's words
     assert run.msg("say") == {"localhost": "hello"}
+
+
+def test_an_action_plugins_result_that_cannot_travel_fails_the_task_instead_of_hanging(tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/unpicklable.py": """
+        from ansible.plugins.action import ActionBase
+
+
+        class CannotBePickled:
+            def __getstate__(self):
+                raise Exception("pickle intentionally not supported")
+
+
+        class ActionModule(ActionBase):
+            def run(self, tmp=None, task_vars=None):
+                return {"obj": CannotBePickled()}
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: unpicklable
+              unpicklable:
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("unpicklable")["localhost"]["msg"] == (
+        "Task result omitted due to queue send failure: pickle intentionally not supported")
