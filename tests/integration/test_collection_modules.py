@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from runner.testenv import TestEnv, unavailable_reason
-from tests.integration.remote_harness import RemoteHost, converge, infra_for
+from tests.support.remote_harness import RemoteHost, converge, infra_for
 
 pytestmark = [pytest.mark.hosts, pytest.mark.usefixtures("ansible_core")]
 

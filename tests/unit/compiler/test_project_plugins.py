@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.local_project import play_locally, write_files
+from tests.support.playbook_run import PlaybookRun
 
 pytestmark = pytest.mark.usefixtures("ansible_core")
 
@@ -44,7 +45,17 @@ def test_a_playbooks_and_a_roles_plugin_folders_and_a_collections_plugins(tmp_pa
                 msg: "{{ 'x' | rf }} {{ 4 is even }} {{ lookup('rl', 'y') }}"
             """,
     })
-    run = play_locally(tmp_path, """
+    for _ in range(2):  # the second run's plan comes from the plan cache: the folders still serve it
+        run = run_site(tmp_path)
+        assert run.exit_code == 0, run.output
+        assert run.msg("r1 : role plugins") == {"localhost": "role:x True rl:y"}
+        # A role's plugins serve the whole run once the role is loaded, as in Ansible.
+        assert run.msg("playbook plugins") == {"localhost": "pb:x pbl:y role:x"}
+        assert run.msg("collection plugins") == {"localhost": "HI! True >a"}
+
+
+def run_site(tmp_path: Path) -> PlaybookRun:
+    return play_locally(tmp_path, """
         - hosts: localhost
           gather_facts: false
           roles: [r1]
@@ -56,11 +67,6 @@ def test_a_playbooks_and_a_roles_plugin_folders_and_a_collections_plugins(tmp_pa
               debug:
                 msg: "{{ 'hi' | demo.tools.shout }} {{ 'HI' is demo.tools.loud }} {{ lookup('demo.tools.echo', 'a') }}"
         """)
-    assert run.exit_code == 0, run.output
-    assert run.msg("r1 : role plugins") == {"localhost": "role:x True rl:y"}
-    # A role's plugins serve the whole run once the role is loaded, as in Ansible.
-    assert run.msg("playbook plugins") == {"localhost": "pb:x pbl:y role:x"}
-    assert run.msg("collection plugins") == {"localhost": "HI! True >a"}
 
 
 def test_an_unknown_filter_stops_the_run_at_compile_time_with_its_position(tmp_path: Path) -> None:
