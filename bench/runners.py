@@ -164,10 +164,10 @@ class AnsibleRunner(Runner):
     def prepare(self) -> None:
         tool_command(self.name)  # installed before anything is timed (and before its version is asked)
 
-    def invocation(self, hosts: HostSet) -> Invocation:
+    def invocation(self, hosts: HostSet, playbook: Path = WORKLOAD) -> Invocation:
         inventory = hosts.write_yaml_inventory(self.workdir / f"inventory-{len(hosts)}.yml")
         config = self._config(self.forks(hosts), hosts.known_hosts)
-        return Invocation([str(tool_command("ansible")), str(WORKLOAD), "-i", str(inventory),
+        return Invocation([str(tool_command("ansible")), str(playbook), "-i", str(inventory),
                            "-f", str(self.forks(hosts)), "-e", f"bench_dir={self.target_dir}"],
                           self._environment(ANSIBLE_CONFIG=str(config), ANSIBLE_NOCOLOR="1"), self.workdir)
 

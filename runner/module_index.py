@@ -16,20 +16,31 @@ import importlib.util
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import modules as shipped_modules
-from runner.ansible_api.collections import BUILTIN_COLLECTIONS, NATIVE_EQUIVALENTS, find_collection_module, split_fqcn
+from runner.ansible_api.action_check import builtin_action_alias
+from runner.ansible_api.collections import (
+    BUILTIN_COLLECTIONS,
+    NATIVE_EQUIVALENTS,
+    find_collection_module,
+    find_collection_plugin,
+    split_fqcn,
+)
 from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
+from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
+LEGACY_RUNNER = "_legacy_module"
+# Files beside a library's modules that are not modules run here: bytecode, Windows' PowerShell modules.
+NOT_MODULE_SUFFIXES = frozenset({".py", ".pyc", ".pyo", ".ps1", ".psm1", ".cs"})
 # ``from modules._files import x`` / ``import modules._files``: helper files a module needs on the target.
 _HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
 BUILTIN_PREFIXES = tuple(f"{collection}." for collection in BUILTIN_COLLECTIONS)
@@ -53,13 +64,18 @@ class ModuleInfo:
     _loaded: ModuleType | None = field(default=None, repr=False)
     ansible_api: bool = False  # written against ansible.module_utils: packed and run by the compatibility layer
     collection: str | None = None  # NS.COLL of a collection's module
+    # The collection's action plugin of the same name, which runs on the controller around the module call.
+    action_plugin: Path | None = None
+    # A library module of Ansible's older kinds (old, want_json, binary: runner.ansible_api.legacy), run by the
+    # shipped helper modules/_legacy_module.py.
+    legacy_style: str | None = None
 
     @cached_property
     def python(self) -> ModuleType:
         """The module imported on the controller, to read its spec and documentation (never to run it). An
         Ansible-API module is never imported here (it runs only on the host): it stands for a module that takes
         any argument, which its own AnsibleModule checks on the host."""
-        if self.ansible_api:
+        if self.ansible_api or self.legacy_style:
             stand_in = ModuleType(self.name)
             stand_in.ANY_ARGUMENTS = True  # type: ignore[attr-defined]
             return stand_in
@@ -116,6 +132,7 @@ class ModuleIndex:
         self.dirs = [Path(d) for d in library_dirs] + [self.shipped]
         self.collections_paths = [Path(d) for d in collections_paths]
         self.module_utils_dirs = [Path(d) for d in module_utils_dirs]
+        self.action_dirs: list[Path] = []  # action_plugins/ beside playbooks and in roles
         self._cache: dict[str, ModuleInfo | None] = {}
         self._packed: dict[str, ModuleSource] = {}
         self._project_libraries = 0  # how many of ``dirs`` come from playbooks' and roles' directories
@@ -144,6 +161,10 @@ class ModuleIndex:
             if module_utils.is_dir() and module_utils not in self.module_utils_dirs:
                 self.module_utils_dirs.append(module_utils)
                 self._packed.clear()
+            actions = Path(directory) / "action_plugins"
+            if actions.is_dir() and actions not in self.action_dirs:
+                self.action_dirs.append(actions)
+                added = True
         if added:
             self._cache.clear()
 
@@ -168,24 +189,53 @@ class ModuleIndex:
                 info = self._library_module(directory, name)
                 if info is not None:
                     break
+            info = self._with_project_action(name, info)
         self._cache[name] = info
         return info
 
+    def _with_project_action(self, name: str, info: ModuleInfo | None) -> ModuleInfo | None:
+        """``info`` with the ``action_plugins/NAME.py`` of a playbook or role, which runs on the controller in the
+        module's place (as Ansible's local action plugins do); the plugin alone when there is no module."""
+        action = next((folder / f"{name}.py" for folder in self.action_dirs if (folder / f"{name}.py").is_file()),
+                      None)
+        if action is None:
+            return info
+        alias = builtin_action_alias(action)
+        if alias is not None:  # ansible-core's own action under another name: the native one of that name
+            return info or self.find(alias)
+        if info is None:
+            return ModuleInfo(name, action, _read_source(name, action), ansible_api=True, action_plugin=action)
+        return replace(info, action_plugin=action)
+
     def _library_module(self, directory: Path, name: str) -> ModuleInfo | None:
-        """``name.py`` in ``directory``; in a library directory also a file without the extension (Ansible's
-        modules may have none), when it is written against Ansible's API: other such files are scripts of other
-        kinds (old-style, binary), which are not run here."""
-        path = directory / f"{name}.py"
-        if path.is_file():
+        """``name.py`` in ``directory``; in a library directory also a file without the extension or with
+        another one (Ansible's modules may have any). A library's file is a native module, one written against
+        Ansible's API, or one of Ansible's older kinds (old-style, WANT_JSON, binary), told apart as ansible-core
+        does."""
+        shipped = directory == self.shipped
+        candidates = [directory / f"{name}.py"]
+        if not shipped:  # Ansible's module names leave out any extension: helloworld.sh is helloworld
+            candidates += [directory / name, *sorted(path for path in directory.glob(f"{name}.*")
+                                                     if path.suffix not in NOT_MODULE_SUFFIXES)]
+        for path in candidates:
+            if not path.is_file():
+                continue
             source = _read_source(name, path)
-            return ModuleInfo(name, path, source,
-                              ansible_api=directory != self.shipped and uses_ansible_api(source.source))
-        path = directory / name
-        if directory != self.shipped and path.is_file():
-            source = _read_source(name, path)
+            if shipped:
+                return ModuleInfo(name, path, source)
             if uses_ansible_api(source.source):
                 return ModuleInfo(name, path, source, ansible_api=True)
+            return ModuleInfo(name, path, source,
+                              legacy_style=legacy_style(source.source, python_file=path.suffix == ".py"))
         return None
+
+    def legacy_runner(self) -> ModuleInfo:
+        """The shipped helper that runs modules of Ansible's older kinds on the host."""
+        return self._helper_module(LEGACY_RUNNER)
+
+    def _helper_module(self, name: str) -> ModuleInfo:
+        helper = self._helper(name)
+        return ModuleInfo(name, Path(shipped_modules.__file__).parent / f"{name}.py", helper)
 
     def in_some_collection(self, name: str) -> bool:
         """Whether any collection in the collections path has a module ``name`` (a short name)."""
@@ -199,9 +249,14 @@ class ModuleIndex:
         if native is not None:
             return self.find(native)
         path = find_collection_module(collection, short, self.collections_paths)
-        if path is None:
+        action = find_collection_plugin(collection, "action", short, self.collections_paths)
+        if path is None and action is None:
             return None
-        return ModuleInfo(name, path, _read_source(name, path), ansible_api=True, collection=collection)
+        # An action plugin without a module of its name stands in its place (it calls other modules).
+        source = path or action
+        assert source is not None
+        return ModuleInfo(name, source, _read_source(name, source), ansible_api=True, collection=collection,
+                          action_plugin=action)
 
     def packed(self, info: ModuleInfo) -> ModuleSource:
         """An Ansible-API module packed with the module_utils it imports, as the agent receives it (once per

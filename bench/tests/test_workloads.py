@@ -45,3 +45,11 @@ def test_compile_project_has_the_requested_number_of_tasks(tmp_path: Path) -> No
     # the dependency role is shared by every role and runs once per play
     count += len(_leaf_tasks(_yaml.load((tmp_path / "roles" / dependency["role"] / "tasks/main.yml").read_text())))
     assert count == 1000
+
+
+def test_marginal_playbooks_run_the_module_asked_for(tmp_path: Path) -> None:
+    from marginal import task_playbook
+
+    for module, key in (("echo", "command"), ("ping", "ping"), ("layer-ping", "ansible_ping")):
+        (play,) = _yaml.load(task_playbook(tmp_path, 3, module).read_text())
+        assert [list(task)[1] for task in play["tasks"]] == [key] * 3

@@ -31,10 +31,11 @@ class ModuleRunContext:
     keep_remote_files: bool = False
 
 
-def module_args(params: dict[str, Any], context: ModuleRunContext) -> dict[str, Any]:
+def module_args(params: dict[str, Any], context: ModuleRunContext, *, all_internal: bool = False) -> dict[str, Any]:
     """``ANSIBLE_MODULE_ARGS``: the task's ``params`` and the ``_ansible_*`` keys the installed ansible-core
-    accepts. ``_ansible_tmpdir`` is None here: AnsibleModule then makes its own under ``_ansible_remote_tmp`` and
-    removes it when the module ends."""
+    accepts (``all_internal``: every one, for modules that do not use AnsibleModule and may run without
+    ansible-core). ``_ansible_tmpdir`` is None here: AnsibleModule then makes its own under
+    ``_ansible_remote_tmp`` and removes it when the module ends."""
     passed = {
         "check_mode": context.check,
         "no_log": context.no_log,
@@ -56,4 +57,5 @@ def module_args(params: dict[str, Any], context: ModuleRunContext) -> dict[str, 
         "tracebacks_for": [],  # 2.19 on
     }
     accepted = pass_vars()
-    return {**params, **{f"_ansible_{key}": value for key, value in passed.items() if key in accepted}}
+    return {**params, **{f"_ansible_{key}": value for key, value in passed.items()
+                         if key in accepted or (all_internal and not accepted)}}

@@ -31,11 +31,27 @@ def split_fqcn(name: str) -> tuple[str, str] | None:
     return f"{match[1]}.{match[2]}", match[3]
 
 
-def find_collection_module(collection: str, name: str, collections_paths: Iterable[Path]) -> Path | None:
-    """The file of module ``name`` of ``collection`` in the first collections path that has it."""
+def collection_dir(collection: str, collections_paths: Iterable[Path]) -> Path | None:
+    """The directory of ``collection`` (``NS.COLL``) in the first collections path that has it."""
     namespace, coll = collection.split(".")
     for base in collections_paths:
-        path = base / "ansible_collections" / namespace / coll / "plugins" / "modules" / f"{name}.py"
+        path = base / "ansible_collections" / namespace / coll
+        if path.is_dir():
+            return path
+    return None
+
+
+def find_collection_plugin(collection: str, kind: str, name: str, collections_paths: Iterable[Path]) -> Path | None:
+    """The file of plugin ``name`` of ``kind`` (``modules``, ``lookup``, ``action``...) of ``collection`` in the
+    first collections path that has it."""
+    namespace, coll = collection.split(".")
+    for base in collections_paths:
+        path = base / "ansible_collections" / namespace / coll / "plugins" / kind / f"{name}.py"
         if path.is_file():
             return path
     return None
+
+
+def find_collection_module(collection: str, name: str, collections_paths: Iterable[Path]) -> Path | None:
+    """The file of module ``name`` of ``collection`` in the first collections path that has it."""
+    return find_collection_plugin(collection, "modules", name, collections_paths)

@@ -69,3 +69,8 @@ def pass_vars() -> frozenset[str]:
             return frozenset(key.value for key in value.keys
                              if isinstance(key, ast.Constant) and isinstance(key.value, str))
     return frozenset()
+
+
+def installed() -> bool:
+    """True when ansible-core is importable on the controller (found without importing it)."""
+    return _find() is not None

@@ -65,6 +65,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     from runner.executor.adhoc import AdhocRun, refuse_in_adhoc, run_adhoc
     from runner.executor.executor_choice import parse_executor
     from runner.inventory.pattern_mismatch import check_pattern
+    from runner.templating import configure_plugins
 
     playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
     project = load_project(config_overrides(options), playbook_dir, options=options)
@@ -77,6 +78,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
         return run_as_play(project, pattern, module, args, {**options, "one_line": one_line},
                            parse_extra_vars(options["extra_vars"]), playbook_dir)
     index = ModuleIndex(project.library, collections_paths=project.collections_path)
+    # The arguments' templates see the configured filter_plugins and collections' plugins, as a playbook's do.
+    configure_plugins(filter_dirs=project.filter_plugins, collections_paths=project.collections_path)
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     extra_vars = parse_extra_vars(options["extra_vars"])

@@ -27,7 +27,7 @@ from runner.models.play import HOST_ORDERS, STRATEGIES
 from runner.models.types import one_of
 from runner.models.validation import raise_collected
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, ScopeKind, VarScope
-from runner.templating import Templar, is_template
+from runner.templating import Templar, add_project_plugins, configure_plugins, is_template
 
 __all__ = ["CompileOptions", "Compiler"]
 
@@ -52,6 +52,8 @@ class CompileOptions:
 class Compiler:
     def __init__(self, options: CompileOptions | None = None):
         self.options = options or CompileOptions()
+        # The run's plugins start here, before any templar exists; playbooks and roles add their folders.
+        configure_plugins(filter_dirs=self.options.filter_plugins, collections_paths=self.options.collections_path)
         self.errors: list[UserError] = []
         self.plan = Plan(playbook="", playbook_dir="")
         self.imported_infras: list[Path] = []  # infras whose plays the plan holds (import_infra, --infra)
@@ -96,6 +98,7 @@ class Compiler:
             return
         try:
             self.tasks.index.add_project_dirs([path.parent])  # the playbook's library/ and module_utils/
+            add_project_plugins(path.parent)  # and its filter_plugins/, test_plugins/, lookup_plugins/
             playbook = load_playbook(path, self.tasks.is_module)
         except UserError as exc:
             self.error(exc)

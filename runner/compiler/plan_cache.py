@@ -48,7 +48,7 @@ from runner.compiler import CompileOptions, Compiler
 from runner.config import Config
 from runner.loader.reads import ReadLog, recording_reads
 from runner.plan import Plan
-from runner.templating.environment import get_environment
+from runner.templating.environment import add_project_plugins, get_environment
 from runner.util.user_cache import add_sources, cache_directory, read_own_file, write_own_file
 
 log = logging.getLogger(__name__)
@@ -88,11 +88,22 @@ def compile_with_cache(compiler: Compiler, playbooks: Sequence[Path], infras: Se
                                                       for source, code in entry.templates.items()})
             if entry is not None:
                 log.info("PLAN CACHE hit: %s", path)
+                _add_plan_plugins(entry.plan)
                 return entry.plan
         plan = compiler.compile_playbooks(list(playbooks), list(infras))
     if path is not None:
         _store(path, compiler, reads)
     return plan
+
+
+def _add_plan_plugins(plan: Plan) -> None:
+    """The plugin folders a compile adds as it meets the playbook and its roles (filter_plugins/, test_plugins/,
+    lookup_plugins/), added for a plan from the cache: its templates' code names those plugins."""
+    directories = [plan.playbook_dir, *(path for play in plan.plays for path in play.search_paths),
+                   *(role.path for role in plan.roles)]
+    for directory in dict.fromkeys(directories):
+        if directory:
+            add_project_plugins(Path(directory))
 
 
 @contextmanager

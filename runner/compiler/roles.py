@@ -10,11 +10,11 @@ from typing import Any, Protocol
 from modules._utils import ArgumentError, validate_arguments
 from runner.compiler.context import Inherited
 from runner.errors import ParseError, SourcePosition, UserError
-from runner.loader.role import RoleSource, find_role, load_role
+from runner.loader.role import RoleSource, find_role, load_role, role_collection
 from runner.models import RoleReference, Task
 from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
-from runner.templating import is_template
+from runner.templating import add_project_plugins, is_template
 
 
 class RoleTasks(Protocol):
@@ -94,6 +94,7 @@ class RoleExpander:
         params = {**dict(getattr(reference, "vars", None) or {}), **params}
         base = stack[-1].parent if stack else None
         path = find_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir, role_basedir=base,
+                         collections_paths=self.compiler.options.collections_path,
                          position=position)
         if path in stack:
             chain = " -> ".join(p.name for p in [*stack, path])
@@ -118,6 +119,7 @@ class RoleExpander:
                                     dependency_context, [*stack, path], dependency.position or position)
             except UserError as exc:
                 self.compiler.error(exc)
+        add_project_plugins(path)  # the role's filter, test and lookup plugins, for the whole run as in Ansible
         role_index = self._add_role(plan_role)
         dependency_vars = list(dict.fromkeys(self.expanded_vars[first_expanded:]))
         if plan_role.vars_scope is not None:
@@ -130,7 +132,7 @@ class RoleExpander:
         # A role's short module names go through its own meta/main.yml collections, never the play's (as Ansible).
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
-                          collections=tuple(role.meta.collections))
+                          collections=_role_collections(role))
         ids += self.tasks.compile_list(role.tasks, context)
         # An import in the handlers file is looked for beside it first, as Ansible looks for it.
         handlers_context = replace(context, search_paths=(str(path / "handlers"), *context.search_paths))
@@ -171,3 +173,10 @@ class RoleExpander:
             validate_arguments(spec, literal, rules, name=f"role '{role.name}'")
         except ArgumentError as exc:
             raise ParseError(f"role '{role.name}' argument validation failed: {exc}", position) from None
+
+
+def _role_collections(role: RoleSource) -> tuple[str, ...]:
+    """The collections a role's short module names go through: its own collection's first for a collection's
+    role (as Ansible), then its ``meta/main.yml`` ``collections``."""
+    own = role_collection(role.path)
+    return tuple(dict.fromkeys([own, *role.meta.collections] if own else role.meta.collections))

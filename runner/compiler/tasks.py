@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
+from runner.ansible_api.action_check import action_plugin_problem
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
@@ -179,7 +180,12 @@ class TaskCompiler:
                 action_for(info.action, info.name)
             except UserError as exc:  # a library module whose marker names no registered action
                 raise ParseError(exc.message, task.module_position or task.position) from None
-        if info.ansible_api:
+        if info.action_plugin is not None:
+            problem = action_plugin_problem(info.action_plugin)
+            if problem is not None:
+                raise ParseError(f"the action plugin {info.action_plugin} of '{module}' cannot run here: {problem}",
+                                 task.module_position or task.position)
+        if info.ansible_api and info.path != info.action_plugin:
             try:
                 self.index.packed(info)  # needs ansible-core, and every module_utils it imports found
             except UserError as exc:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.ansible_api.arguments import ModuleRunContext, module_args
+from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.become import BecomeFailure, explain_failure, wrap
@@ -116,6 +117,12 @@ class HostSession:
                           size(len(packed.source)))
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment)
             return normalize_result(result)
+        if info.legacy_style:
+            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
+            call = legacy_call(info.legacy_style, info.path.name, info.source.source, params, context)
+            if isinstance(call, str):
+                return {"failed": True, "changed": False, "msg": call}
+            params, info = call, self.index.legacy_runner()
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)

@@ -51,6 +51,10 @@ class ModuleCall:
 def controller_action(index: ModuleIndex, module: str) -> Action | None:
     """The controller-side action that does ``module``'s work, or None when its host's agent runs it."""
     info = index.get(module)
+    if info.action_plugin is not None:  # a collection's action plugin, built on ansible-core's ActionBase
+        from runner.actions.ansible_action import ANSIBLE_ACTION
+
+        return ANSIBLE_ACTION
     if not info.action:
         return None
     from runner.actions import action_for

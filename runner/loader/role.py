@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.collections import collection_dir, split_fqcn
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.loader.playbook import IsModule, load_handler_file, load_task_file
 from runner.loader.yaml import load_yaml_file
@@ -50,12 +51,20 @@ class RoleSource:
 
 
 def find_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str | Path, *,
-              role_basedir: str | Path | None = None, position: SourcePosition | None = None) -> Path:
+              role_basedir: str | Path | None = None, position: SourcePosition | None = None,
+              collections_paths: Sequence[Path] = ()) -> Path:
     """The directory of role ``name``, searched as Ansible does.
 
-    In order: ``roles/`` beside the playbook, each ``roles_path`` entry, ``role_basedir`` (the directory holding
-    the role that depends on this one), the playbook's directory; then ``name`` as a path.
+    A collection's role (``NS.COLL.ROLE``) is ``ansible_collections/NS/COLL/roles/ROLE`` of the first collections
+    path that has it. Any other, in order: ``roles/`` beside the playbook, each ``roles_path`` entry,
+    ``role_basedir`` (the directory holding the role that depends on this one), the playbook's directory; then
+    ``name`` as a path.
     """
+    split = split_fqcn(name)
+    if split is not None:
+        base = collection_dir(split[0], collections_paths)
+        if base is not None and (base / "roles" / split[1]).is_dir():
+            return (base / "roles" / split[1]).resolve()
     search = [Path(playbook_dir) / "roles", *(Path(entry) for entry in roles_paths)]
     if role_basedir is not None:
         search.append(Path(role_basedir))
@@ -169,4 +178,12 @@ def _load_argument_specs(role_dir: Path, errors: list[UserError]) -> dict[str, E
         if path.is_file():
             specs = _load(ArgumentSpecs, path, errors)
             return specs.argument_specs if specs is not None else None
+    return None
+
+
+def role_collection(role_dir: Path) -> str | None:
+    """``NS.COLL`` of a role installed in a collection (``.../ansible_collections/NS/COLL/roles/ROLE``)."""
+    parts = role_dir.parts
+    if len(parts) >= 5 and parts[-5] == "ansible_collections" and parts[-2] == "roles":
+        return f"{parts[-4]}.{parts[-3]}"
     return None

@@ -9,7 +9,14 @@ The entry point is ``Templar``::
 ``variables`` is any mapping (usually ``VariableLayers.as_mapping()``); values are rendered when read.
 """
 
-from runner.templating.environment import TemplateEnvironment, get_environment, is_template, plugin_dirs_for
+from runner.templating.environment import (
+    TemplateEnvironment,
+    add_project_plugins,
+    configure_plugins,
+    get_environment,
+    is_template,
+    plugin_dirs_for,
+)
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import LOOKUPS
 from runner.templating.omit import OMIT, drop_omitted
@@ -32,6 +39,8 @@ __all__ = [
     "UnsafeList",
     "UnsafeText",
     "VariableScope",
+    "add_project_plugins",
+    "configure_plugins",
     "drop_omitted",
     "get_environment",
     "is_template",

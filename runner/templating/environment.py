@@ -31,6 +31,8 @@ from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
 from runner.templating.jinja_tests import builtin_tests
+from runner.templating.plugin_paths import PLUGIN_PATHS, configure_plugin_paths
+from runner.templating.plugin_table import PluginTable
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
@@ -195,20 +197,25 @@ class TemplateEnvironment(NativeEnvironment):
         options.setdefault("keep_trailing_newline", True)
         super().__init__(undefined=Undefined, loader=_FileLoader(), autoescape=False, optimized=False,
                          extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"], **options)
-        self.filters.update(builtin_filters())
-        self.tests.update(builtin_tests())
+        self.filters = PluginTable("filter", {**self.filters, **builtin_filters()})
+        # Jinja2's stubs type the tests as plain functions; ours are any callable, as Jinja2 accepts.
+        self.tests = PluginTable("test", {**self.tests, **builtin_tests()})  # type: ignore[assignment,dict-item]
         self.globals.update(jinja_globals(), undef=undef)
         _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
         _add_namespace(self.tests, "ansible.builtin.")
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
-        plugin_filters, plugin_tests = load_plugins([shipped_plugin_dir(), *plugin_dirs])
+        self.add_plugin_dirs([shipped_plugin_dir(), *plugin_dirs])
+        self._compiled: dict[str, Template] = {}
+        self._code: dict[str, CodeType] = {}  # the code of each compiled string, for the plan cache
+        self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
+
+    def add_plugin_dirs(self, plugin_dirs: Sequence[Path]) -> None:
+        """Load the filters and tests of more ``filter_plugins``-style folders; their names replace earlier ones."""
+        plugin_filters, plugin_tests = load_plugins(plugin_dirs)
         self.filters.update(plugin_filters)
         self.tests.update(plugin_tests)
         _add_namespace(self.filters, "ansible.legacy.")  # as Ansible: the builtins and the local plugins
         _add_namespace(self.tests, "ansible.legacy.")
-        self._compiled: dict[str, Template] = {}
-        self._code: dict[str, CodeType] = {}  # the code of each compiled string, for the plan cache
-        self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
 
     def with_options(self, **options: Any) -> TemplateEnvironment:
         """This environment with other Jinja2 options (``lstrip_blocks``, delimiters...), made once per set."""
@@ -289,10 +296,33 @@ def _environment_for(plugin_dirs: tuple[Path, ...]) -> TemplateEnvironment:
     return TemplateEnvironment(plugin_dirs)
 
 
+_run_environment: list[TemplateEnvironment] = []  # the run's environment, made on first use
+
+
 def get_environment(plugin_dirs: Iterable[str | Path] = ()) -> TemplateEnvironment:
-    """The shared environment for these ``filter_plugins`` folders (missing folders are skipped), built once."""
-    existing = tuple(Path(path).resolve() for path in plugin_dirs if Path(path).is_dir())
-    return _environment_for(existing)
+    """The environment of the run (its ``filter_plugins`` folders, ``configure_plugins``), or, given folders, the
+    shared environment for these folders (missing folders are skipped); each built once."""
+    if plugin_dirs:
+        existing = tuple(Path(path).resolve() for path in plugin_dirs if Path(path).is_dir())
+        return _environment_for(existing)
+    if not _run_environment:
+        _run_environment.append(TemplateEnvironment(PLUGIN_PATHS.filter_dirs))
+    return _run_environment[0]
+
+
+def configure_plugins(*, filter_dirs: Iterable[Path] = (), collections_paths: Iterable[Path] = ()) -> None:
+    """Start a run's plugins: the configured ``filter_plugins`` folders and the collections path."""
+    configure_plugin_paths(filter_dirs=[path for path in filter_dirs if Path(path).is_dir()],
+                           collections_paths=collections_paths)
+    _run_environment.clear()
+
+
+def add_project_plugins(directory: Path) -> None:
+    """Add the ``filter_plugins/``, ``test_plugins/`` and ``lookup_plugins/`` of a playbook's or role's directory to
+    the run's plugins, as Ansible does when it loads the playbook or the role."""
+    added = PLUGIN_PATHS.add_project_dir(directory)
+    if added and _run_environment:
+        _run_environment[0].add_plugin_dirs(added)
 
 
 def plugin_dirs_for(configured: Iterable[str | Path] = (), playbook_dir: str | Path | None = None) -> list[Path]:
@@ -303,4 +333,5 @@ def plugin_dirs_for(configured: Iterable[str | Path] = (), playbook_dir: str | P
     return dirs
 
 
-__all__ = ["TemplateEnvironment", "get_environment", "is_template", "plugin_dirs_for"]
+__all__ = ["TemplateEnvironment", "add_project_plugins", "configure_plugins", "get_environment", "is_template",
+           "plugin_dirs_for"]

@@ -16,6 +16,7 @@ from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify
+from runner.templating.lookups.plugin_lookups import plugin_lookup
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
 
@@ -37,8 +38,12 @@ def register_lookups(lookups: Mapping[str, Callable[..., list[Any]]]) -> None:
 
 
 def lookup_function(name: str) -> Callable[..., list[Any]]:
+    """A lookup by name: a ``lookup_plugins/`` folder's or a collection's (``NS.COLL.NAME``), else the builtin
+    one (``ansible.legacy.`` names look in the folders first, ``ansible.builtin.`` ones never)."""
     short = name.removeprefix("ansible.builtin.")
-    function = LOOKUPS.get(short)
+    function = None if short != name else plugin_lookup(name)
+    if function is None:
+        function = LOOKUPS.get(short.removeprefix("ansible.legacy."))
     if function is None:
         raise TemplateError(f"unknown lookup '{name}'", hint=did_you_mean(short, list(LOOKUPS)))
     return function

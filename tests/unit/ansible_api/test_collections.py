@@ -103,14 +103,15 @@ def test_without_ansible_core_packing_says_what_to_install(tmp_path: Path,
         core._find.cache_clear()
 
 
-def test_a_library_module_without_extension_is_found_when_it_uses_ansibles_api(tmp_path: Path) -> None:
+def test_a_library_module_without_extension_is_found_as_ansible_finds_it(tmp_path: Path) -> None:
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "ping").write_bytes(b"#!/usr/bin/python\n" + ANSIBLE_MODULE)
     (tmp_path / "library" / "script_module").write_text("#!/bin/bash\necho '{}'\n")
     index = ModuleIndex()
     index.add_project_dirs([tmp_path])
     assert index.get("ping").ansible_api and index.get("ping").path == tmp_path / "library" / "ping"
-    assert index.find("script_module") is None  # other kinds of modules are not run here
+    script = index.get("script_module")  # another kind of module: an old-style script
+    assert not script.ansible_api and script.legacy_style == "old"
 
 
 def test_an_error_summary_becomes_the_results_message_and_traceback() -> None:

@@ -1,0 +1,70 @@
+"""Can a collection's action plugin run here? Read from its source, before anything runs.
+
+Most collections' action plugins only prepare a module call: they read ``self._task.args``, adjust them and call
+``self._execute_module``. Those run on the controller behind a small stand-in for ansible-core's ``ActionBase``
+(``runner.actions.ansible_action``), the module going through the host's agent as any other. A plugin that moves
+files itself, runs commands on the connection, or builds on another action plugin (``template``, ``copy``...)
+needs the rest of ansible-core's executor: it is refused, naming what it uses, when the playbook compiles.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+# ActionBase helpers that work on the connection or the remote temporary directory, which the stand-in has not.
+UNSUPPORTED_HELPERS = frozenset({
+    "_transfer_file", "_transfer_data", "_low_level_execute_command", "_make_tmp_path", "_remote_expand_user",
+    "_execute_remote_stat", "_remote_chmod", "_remote_chown", "_remote_chgrp", "_remote_set_user_facl",
+    "_remote_file_exists", "_fixup_perms2", "_get_diff_data", "_configure_module", "_compute_environment_string",
+    "_shared_loader_obj", "_update_module_args",
+})
+# Class attributes that ask ansible-core's executor for what the stand-in cannot do.
+UNSUPPORTED_FLAGS = {"TRANSFERS_FILES": "transfers files to the host", "BYPASS_HOST_LOOP": "runs once for all hosts"}
+BASE_CLASSES = frozenset({"ActionBase"})
+
+
+def action_plugin_problem(path: Path) -> str | None:
+    """Why the action plugin at ``path`` cannot run here, or None when it only wraps module calls."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError) as exc:
+        return f"it does not parse: {exc}"
+    plugin = next((node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "ActionModule"),
+                  None)
+    if plugin is None:
+        return "it defines no ActionModule class"
+    bases = [base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?") for base in plugin.bases]
+    if not any(base in BASE_CLASSES for base in bases):
+        return (f"it builds on {', '.join(bases) or 'no base class'} (only plugins built directly on ActionBase, "
+                "which wrap a module call, run here)")
+    for node in plugin.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                name = getattr(target, "id", None)
+                if name in UNSUPPORTED_FLAGS and isinstance(node.value, ast.Constant) and node.value.value:
+                    return f"it {UNSUPPORTED_FLAGS[name]} ({name} = True)"
+    used = sorted({node.attr for node in ast.walk(plugin) if isinstance(node, ast.Attribute)
+                   and isinstance(node.value, ast.Name) and node.value.id == "self"
+                   and node.attr in UNSUPPORTED_HELPERS})
+    if used:
+        return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
+                "wrap a module call run here)")
+    return None
+
+
+def builtin_action_alias(path: Path) -> str | None:
+    """``X`` when the plugin at ``path`` is ansible-core's action ``X`` under another name (``from
+    ansible.plugins.action.X import ActionModule`` and no class of its own); None otherwise."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return None
+    if any(isinstance(node, ast.ClassDef) and node.name == "ActionModule" for node in tree.body):
+        return None
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ansible.plugins.action.")
+                and any(alias.name == "ActionModule" and alias.asname in (None, "ActionModule")
+                        for alias in node.names)):
+            return (node.module or "").rsplit(".", 1)[-1]
+    return None

@@ -1,0 +1,143 @@
+"""Lookup plugins written for Ansible: a ``lookup_plugins/`` folder's (beside the playbook, in a role) and a
+collection's (``lookup('NS.COLL.NAME', ...)``), whose ``LookupModule`` subclasses ansible-core's ``LookupBase``.
+
+They run on the controller with ansible-core importable (the user's install), behind the small part of Ansible's
+``DataLoader`` and ``Templar`` that lookups use: finding a file in the role's and playbook's folders, reading it,
+rendering a value. Their options come from their ``DOCUMENTATION``, registered with ansible-core's configuration
+as its plugin loader registers them, so ``set_options``/``get_option`` work.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, find_collection_plugin, split_fqcn
+from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
+from runner.errors import UserError
+from runner.templating.errors import TemplateError
+from runner.templating.lookups.base import LookupContext
+from runner.templating.plugin_paths import PLUGIN_PATHS
+
+LookupFunction = Callable[..., list[Any]]
+
+
+class _Loader:
+    """What lookup plugins use of Ansible's DataLoader: the base directory and files in the search paths."""
+
+    def __init__(self, context: LookupContext):
+        self._context = context
+
+    def get_basedir(self) -> str:
+        return str(self._context.search_paths[-1]) if self._context.search_paths else os.getcwd()
+
+    def path_dwim(self, given: str) -> str:
+        expanded = os.path.expanduser(given)
+        return expanded if os.path.isabs(expanded) else os.path.join(self.get_basedir(), expanded)
+
+    def path_dwim_relative(self, path: str, dirname: str, source: str, is_role: bool = False) -> str:
+        found = self._context.find_file(source, dirname)
+        return str(found) if found else self.path_dwim(source)
+
+    def path_dwim_relative_stack(self, paths: list[str], dirname: str, source: str, is_role: bool = False) -> str:
+        found = self._context.find_file(source, dirname)
+        if found is None:
+            from ansible.errors import AnsibleFileNotFound
+
+            raise AnsibleFileNotFound(file_name=source, paths=[str(path) for path in self._context.search_paths])
+        return str(found)
+
+    def get_real_file(self, file_path: str, decrypt: bool = True) -> str:
+        return file_path
+
+    def cleanup_tmp_file(self, file_path: str) -> None:
+        pass
+
+    def _get_file_contents(self, file_name: str) -> tuple[bytes, bool]:
+        return Path(file_name).read_bytes(), False
+
+    def load_from_file(self, file_name: str) -> Any:
+        return yaml.safe_load(Path(file_name).read_text())
+
+
+class _Templar:
+    """What lookup plugins use of Ansible's Templar: rendering a value with the task's variables."""
+
+    def __init__(self, context: LookupContext):
+        self._context = context
+        self.available_variables = context.variables
+
+    def template(self, value: Any, **_options: Any) -> Any:
+        render = getattr(self._context.templar, "template", None)
+        return render(value, self._context.variables) if render is not None else value
+
+
+def _register_options(kind: str, name: str, module: Any) -> None:
+    """Give ansible-core's configuration the plugin's documented options, as its plugin loader does."""
+    import ansible.constants as C
+
+    try:
+        documentation = yaml.safe_load(getattr(module, "DOCUMENTATION", "") or "") or {}
+    except yaml.YAMLError:
+        documentation = {}
+    options = documentation.get("options") if isinstance(documentation, dict) else None
+    C.config.initialize_plugin_configuration_definitions(kind, name, options if isinstance(options, dict) else {})
+
+
+def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
+    plugin_class = getattr(module, "LookupModule", None)
+    if plugin_class is None:
+        raise UserError(f"the lookup plugin {path} defines no LookupModule class")
+    _register_options("lookup", name, module)
+
+    def run(terms: list[Any], context: LookupContext, **options: Any) -> list[Any]:
+        plugin = plugin_class(loader=_Loader(context), templar=_Templar(context))
+        plugin._load_name = plugin.ansible_name = name
+        plugin.ansible_aliases = [name]
+        plugin._original_path = str(path)
+        try:
+            # The variables as Ansible passes them: unrendered; a plugin renders what it reads through its templar.
+            results = plugin.run(terms, variables=context.variables, **options)
+        except TemplateError:
+            raise
+        except Exception as exc:
+            raise TemplateError(f"lookup '{name}' ({path}): {type(exc).__name__}: {exc}") from None
+        return list(results or [])
+
+    return run
+
+
+def _find(name: str) -> tuple[str, Path, str | None] | None:
+    """(the name the plugin is registered under, its file, its module name in a collection) of lookup ``name``."""
+    split = split_fqcn(name)
+    if split is not None and split[0] not in BUILTIN_COLLECTIONS:
+        path = find_collection_plugin(split[0], "lookup", split[1], PLUGIN_PATHS.collections_paths)
+        return (name, path, f"ansible_collections.{split[0]}.plugins.lookup.{split[1]}") if path else None
+    short = split[1] if split is not None else name
+    for folder in PLUGIN_PATHS.lookup_dirs:
+        path = folder / f"{short}.py"
+        if path.is_file():
+            return short, path, None
+    return None
+
+
+_found: dict[tuple[str, int], LookupFunction | None] = {}
+
+
+def plugin_lookup(name: str) -> LookupFunction | None:
+    """The lookup plugin ``name`` of the run's ``lookup_plugins/`` folders or collections, or None."""
+    key = (name, PLUGIN_PATHS.generation)
+    if key in _found:
+        return _found[key]
+    found = _find(name)
+    function = None
+    if found is not None:
+        registered, path, collection_name = found
+        use_collections_paths(PLUGIN_PATHS.collections_paths)
+        function = _adapt(registered, path, import_plugin("lookup", path, collection_name))
+    _found[key] = function
+    return function

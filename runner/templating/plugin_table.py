@@ -1,0 +1,59 @@
+"""The filter and test tables of the environment: a dict that also finds ``NS.COLL.NAME`` in the collections.
+
+Jinja2 looks a filter up with ``.get`` when it compiles a template and with ``[]`` when the compiled code runs;
+both find a collection's filter or test the first time its full name is used and keep it. Short names are never
+looked up in collections (a play's ``collections:`` keyword names modules and actions only, as in Ansible): the
+error for an unknown short name says which collection has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
+from runner.templating.plugin_paths import PLUGIN_PATHS
+from runner.templating.plugins import Plugins, load_collection_plugins
+
+
+class PluginTable(dict[str, Callable[..., Any]]):
+    """Filters (``kind`` ``filter``) or tests (``test``) by name; collections' ones found on first use."""
+
+    def __init__(self, kind: str, plugins: dict[str, Callable[..., Any]]):
+        super().__init__(plugins)
+        self.kind = kind
+        self._collections: dict[tuple[str, tuple[Any, ...]], Plugins] = {}
+
+    def _collection_plugins(self, collection: str) -> Plugins:
+        key = (collection, PLUGIN_PATHS.collections_paths)
+        found = self._collections.get(key)
+        if found is None:
+            found = self._collections[key] = load_collection_plugins(collection, self.kind,
+                                                                     PLUGIN_PATHS.collections_paths)
+        return found
+
+    def _resolve(self, name: object) -> Callable[..., Any] | None:
+        if not isinstance(name, str):
+            return None
+        split = split_fqcn(name)
+        if split is None or split[0] in BUILTIN_COLLECTIONS:
+            return None
+        plugin = self._collection_plugins(split[0]).get(split[1])
+        if plugin is not None:
+            self[name] = plugin
+        return plugin
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        plugin = self._resolve(name)
+        return default if plugin is None else plugin
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        plugin = self._resolve(name)
+        if plugin is None:
+            raise KeyError(name)
+        return plugin
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or self._resolve(name) is not None

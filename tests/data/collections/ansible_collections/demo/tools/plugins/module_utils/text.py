@@ -1,0 +1,2 @@
+def exclaim(value, times):
+    return value + "!" * times

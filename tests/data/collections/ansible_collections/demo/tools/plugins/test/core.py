@@ -1,0 +1,3 @@
+class TestModule:
+    def tests(self):
+        return {"loud": lambda value: str(value).isupper()}

@@ -1,0 +1,117 @@
+"""Library modules of Ansible's older kinds run as ansible-core runs them: an old-style script reads key=value
+pairs, a WANT_JSON one a JSON file, a binary one a JSON file; each prints its result as JSON. On the controller
+itself (local connection), through the agent as on any host."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.local_project import play_locally, write_files
+
+BINARY_SOURCE = r"""
+#include <stdio.h>
+int main(int argc, char **argv) {
+    FILE *args = fopen(argv[1], "r");
+    long size = 0;
+    if (args) { fseek(args, 0, SEEK_END); size = ftell(args); fclose(args); }
+    printf("{\"changed\": true, \"args_bytes\": %ld, \"argc\": %d}\n", size, argc);
+    return 0;
+}
+"""
+
+LIBRARY = {
+    "library/hello_old": """\
+        #!/bin/sh
+        . "$1"
+        echo "{\\"changed\\": false, \\"greeting\\": \\"hello $name\\", \\"check\\": \\"$_ansible_check_mode\\"}"
+        """,
+    "library/hello_json": """\
+        #!/bin/sh
+        # WANT_JSON
+        echo "text before the result is ignored"
+        echo "{\\"changed\\": true, \\"args\\": $(cat "$1")}"
+        """,
+    "library/old_python.py": """\
+        #!/usr/bin/python
+        import json, shlex, sys
+        args = dict(item.split("=", 1) for item in shlex.split(open(sys.argv[1]).read()))
+        print(json.dumps({"changed": False, "who": args["who"], "python": sys.version_info[0]}))
+        """,
+    "library/silent": """\
+        #!/bin/sh
+        echo "no JSON here" >&2
+        exit 3
+        """,
+    "library/no_interpreter": "echo hi\n",
+}
+
+
+def test_old_style_want_json_and_python_scripts(tmp_path: Path) -> None:
+    write_files(tmp_path, LIBRARY)
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: old
+              hello_old: name="big world"
+            - name: old in check mode
+              hello_old: name=x
+              check_mode: true
+            - name: json
+              hello_json: {x: 1, y: [a, b]}
+            - name: python
+              old_python: who=me
+            - name: silent
+              silent:
+              ignore_errors: true
+            - name: no interpreter
+              no_interpreter:
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("old")["localhost"]["greeting"] == "hello big world"
+    assert run.task("old")["localhost"]["check"] == "False"
+    assert run.task("old in check mode")["localhost"]["check"] == "True"
+    json_result = run.task("json")["localhost"]
+    # The module's echo of its arguments shows the task's only: Ansible strips its internal keys from results.
+    assert json_result["changed"] is True and json_result["args"] == {"x": 1, "y": ["a", "b"]}
+    assert run.task("python")["localhost"]["who"] == "me"
+    silent = run.task("silent")["localhost"]
+    assert silent["failed"] and silent["msg"].startswith("MODULE FAILURE") and silent["rc"] == 3
+    assert "no JSON here" in silent["module_stderr"]
+    assert run.task("no interpreter")["localhost"]["msg"] == "module (no_interpreter) is missing interpreter line"
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler to build a binary module")
+def test_a_binary_module_gets_a_json_arguments_file(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "module.c").write_text(BINARY_SOURCE)
+    subprocess.run(["cc", "-o", str(tmp_path / "library" / "counter"), str(tmp_path / "module.c")], check=True,
+                   timeout=120)
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: binary
+              counter: {a: 1}
+        """)
+    assert run.exit_code == 0, run.output
+    result = run.task("binary")["localhost"]
+    assert result["changed"] is True and result["argc"] == 2 and result["args_bytes"] > len('{"a": 1}')
+
+
+def test_a_library_modules_extension_is_not_part_of_its_name(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/helloworld.sh": LIBRARY["library/hello_old"]})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: hello
+              helloworld: name=you
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("hello")["localhost"]["greeting"] == "hello you"

@@ -1,0 +1,128 @@
+"""A collection's action plugin that wraps its module's call runs on the controller, its module through the
+host's agent; one that needs the rest of ansible-core's executor is refused when the playbook compiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.local_project import play_locally, write_files
+
+pytestmark = pytest.mark.usefixtures("ansible_core")
+
+
+def test_an_action_plugin_prepares_its_modules_call_in_check_mode_too(tmp_path: Path) -> None:
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: frob
+              demo.tools.frob: {name: x}
+            - name: frob in check mode
+              demo.tools.frob: {name: y}
+              check_mode: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("frob")["localhost"]["frobbed"] == "x-wrapped"
+    checked = run.task("frob in check mode")["localhost"]
+    assert checked["frobbed"] == "y-wrapped" and checked["check"] is True
+
+
+def test_an_action_plugins_failure_and_its_argument_check_fail_the_host(tmp_path: Path) -> None:
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: refused
+              demo.tools.frob: {name: refused}
+              ignore_errors: true
+            - name: bad option
+              demo.tools.frob: {name: x, colour: red}
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.task("refused")["localhost"]["msg"] == "frob refuses that name"
+    assert "Invalid options for demo.tools.frob: colour" in run.task("bad option")["localhost"]["msg"]
+
+
+def test_an_action_plugin_that_moves_files_itself_is_a_compile_error_naming_why(tmp_path: Path) -> None:
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - demo.tools.push: {}
+        """)
+    assert run.exit_code == 4, run.output
+    assert "site.yml:5:7" in run.output
+    assert "action plugin" in run.output and "push.py" in run.output and "_transfer_file" in run.output
+
+
+def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_another_name(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "action_plugins/shell_kind.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    result = super().run(tmp, task_vars)
+                    result["shell"] = self._connection._shell.SHELL_FAMILY
+                    return result
+            """,
+        "action_plugins/broken.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    raise Exception("boom")
+            """,
+        "action_plugins/say.py": "from ansible.plugins.action.debug import ActionModule\n",
+    })
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: shell kind
+              shell_kind:
+            - name: shell kind named
+              shell_kind:
+              vars: {ansible_shell_type: "{{ 'c' + 'sh' }}"}
+            - name: broken
+              broken:
+              ignore_errors: true
+            - name: say
+              say: {msg: hello}
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("shell kind")["localhost"]["shell"] == "sh"
+    assert run.task("shell kind named")["localhost"]["shell"] == "csh"
+    assert run.task("broken")["localhost"]["msg"] == "Task failed: boom"  # ansible-core 2.19's words
+    assert run.msg("say") == {"localhost": "hello"}
+
+
+def test_an_action_plugins_result_that_cannot_travel_fails_the_task_instead_of_hanging(tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/unpicklable.py": """
+        from ansible.plugins.action import ActionBase
+
+
+        class CannotBePickled:
+            def __getstate__(self):
+                raise Exception("pickle intentionally not supported")
+
+
+        class ActionModule(ActionBase):
+            def run(self, tmp=None, task_vars=None):
+                return {"obj": CannotBePickled()}
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: unpicklable
+              unpicklable:
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("unpicklable")["localhost"]["msg"] == (
+        "Task result omitted due to queue send failure: pickle intentionally not supported")

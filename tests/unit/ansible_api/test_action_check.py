@@ -1,0 +1,30 @@
+"""Which action plugins run behind the stand-in for ActionBase: read from their source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runner.ansible_api.action_check import action_plugin_problem
+
+HEADER = "from ansible.plugins.action import ActionBase\n"
+
+
+@pytest.mark.parametrize(("body", "problem"), [
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        return self._execute_module(task_vars=task_vars)\n", None),
+    ("class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n", "transfers files"),
+    ("class ActionModule(ActionBase):\n    BYPASS_HOST_LOOP = True\n", "runs once for all hosts"),
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        self._low_level_execute_command('id')\n", "_low_level_execute_command"),
+    ("from ansible.plugins.action.template import ActionModule as Template\n"
+     "class ActionModule(Template):\n    pass\n", "builds on Template"),
+    ("class Other(ActionBase):\n    pass\n", "no ActionModule class"),
+    ("class ActionModule(ActionBase:\n", "does not parse"),
+])
+def test_what_a_plugin_uses_decides_whether_it_runs(tmp_path: Path, body: str, problem: str | None) -> None:
+    path = tmp_path / "plugin.py"
+    path.write_text(HEADER + body)
+    found = action_plugin_problem(path)
+    assert found is None if problem is None else problem in (found or "")

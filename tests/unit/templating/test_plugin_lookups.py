@@ -1,0 +1,65 @@
+"""Lookup plugins written for Ansible: a collection's by its full name, a ``lookup_plugins/`` folder's by its
+short name (before the builtin of that name, as ``ansible.legacy`` does), with their documented options."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runner.templating import Templar, TemplateError, add_project_plugins, configure_plugins
+
+COLLECTIONS = Path(__file__).resolve().parents[2] / "data" / "collections"
+pytestmark = pytest.mark.usefixtures("ansible_core")
+
+LOCAL_LOOKUP = '''
+from ansible.plugins.lookup import LookupBase
+
+
+class LookupModule(LookupBase):
+    def run(self, terms, variables=None, **kwargs):
+        found = self.find_file_in_search_path(variables, "files", terms[0])
+        return [open(found).read().strip(), variables["who"], self._templar.template(variables["who"])]
+'''
+
+
+@pytest.fixture
+def plugins() -> Iterator[None]:
+    configure_plugins(collections_paths=[COLLECTIONS])
+    yield
+    configure_plugins()
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_collections_lookup_with_its_documented_options() -> None:
+    templar = Templar({})
+    assert templar.template("{{ lookup('demo.tools.echo', 'a', 'b') }}") == ">a,>b"
+    assert templar.template("{{ query('demo.tools.echo', 'a', prefix='#') }}") == ["#a"]
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_lookup_plugins_error_is_a_template_error_naming_it() -> None:
+    with pytest.raises(TemplateError, match=r"lookup 'demo\.tools\.echo'.*echo cannot say boom"):
+        Templar({}).template("{{ lookup('demo.tools.echo', 'boom') }}")
+    assert Templar({}).template("{{ lookup('demo.tools.echo', 'boom', errors='ignore') }}") is None
+
+
+@pytest.mark.usefixtures("plugins")
+def test_an_unknown_collection_lookup_is_an_unknown_lookup() -> None:
+    with pytest.raises(TemplateError, match=r"unknown lookup 'demo\.tools\.nothing'"):
+        Templar({}).template("{{ lookup('demo.tools.nothing', 'a') }}")
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_lookup_plugins_folder_wins_over_the_builtin_and_reads_raw_variables(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    (tmp_path / "lookup_plugins" / "file.py").write_text(LOCAL_LOOKUP)
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "motd").write_text("hello\n")
+    add_project_plugins(tmp_path)
+    templar = Templar({"who": "{{ 'wor' + 'ld' }}"}, search_paths=[tmp_path])
+    # Ansible passes a lookup the variables unrendered; the plugin renders what it wants with its templar.
+    assert templar.template("{{ query('file', 'motd') }}") == ["hello", "{{ 'wor' + 'ld' }}", "world"]
+    assert templar.template("{{ query('ansible.legacy.file', 'motd') }}")[0] == "hello"
+    assert templar.template("{{ query('ansible.builtin.file', 'motd') }}") == ["hello"]  # the builtin, always

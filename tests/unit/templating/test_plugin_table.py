@@ -1,0 +1,56 @@
+"""Filters and tests of collections by their full names (``NS.COLL.NAME``), found in the collections path on
+first use, Ansible-API ones imported through ansible-core's collection finder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runner.templating import Templar, TemplateError, configure_plugins
+
+COLLECTIONS = Path(__file__).resolve().parents[2] / "data" / "collections"
+
+
+@pytest.fixture
+def collections_path() -> Iterator[Path]:
+    configure_plugins(collections_paths=[COLLECTIONS])
+    yield COLLECTIONS
+    configure_plugins()
+
+
+@pytest.mark.usefixtures("collections_path")
+def test_a_collections_filter_and_test_by_their_full_names() -> None:
+    templar = Templar({"word": "hi"})
+    assert templar.template("{{ word | demo.tools.shout }}") == "HI!"
+    assert templar.template("{{ 'HI' is demo.tools.loud }}") is True
+    assert templar.template("{{ 'hi' is demo.tools.loud }}") is False
+
+
+@pytest.mark.usefixtures("collections_path", "ansible_core")
+def test_an_ansible_api_filter_with_its_collections_module_utils() -> None:
+    templar = Templar({})
+    assert templar.template("{{ 'hi' | demo.tools.emphasize(3) }}") == "hi!!!"
+    with pytest.raises(TemplateError, match="emphasize wants a string"):
+        templar.template("{{ 1 | demo.tools.emphasize }}")
+
+
+@pytest.mark.usefixtures("collections_path")
+def test_a_short_name_is_never_looked_up_in_collections_as_in_ansible() -> None:
+    with pytest.raises(TemplateError, match="unknown filter 'shout'"):
+        Templar({}).template("{{ 'hi' | shout }}")
+
+
+@pytest.mark.usefixtures("collections_path")
+@pytest.mark.parametrize("template", ["{{ 'hi' | demo.tools.nothing }}", "{{ 'hi' | demo.absent.shout }}",
+                                      "{{ 'hi' is demo.tools.nothing }}"])
+def test_an_unknown_full_name_is_an_unknown_filter_or_test(template: str) -> None:
+    with pytest.raises(TemplateError, match=r"unknown (filter|test) 'demo"):
+        Templar({}).template(template)
+
+
+def test_without_a_collections_path_nothing_resolves() -> None:
+    configure_plugins()
+    with pytest.raises(TemplateError, match=r"unknown filter 'demo\.tools\.shout'"):
+        Templar({}).template("{{ 'hi' | demo.tools.shout }}")
