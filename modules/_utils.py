@@ -456,10 +456,29 @@ class Module(object):
             try:
                 os.rename(tmp, path)
             except (IOError, OSError) as exc:
-                self.fail("Could not rename the temp file %s to %s: %s" % (tmp, what, error_text(exc)), path=path)
+                if not self._write_in_place(tmp, path, exc):
+                    self.fail("Could not rename the temp file %s to %s: %s" % (tmp, what, error_text(exc)),
+                              path=path)
+                remove_quietly(tmp)
         except BaseException:
             remove_quietly(tmp)
             raise
+
+    def _write_in_place(self, temp, path, exc):
+        """With ``unsafe_writes``, copy ``temp``'s content over ``path`` where the rename was refused as Ansible
+        falls back (a bind-mounted or busy file); False when the module did not ask for it or it does not apply."""
+        import errno
+        if not self.params.get("unsafe_writes") or exc.errno not in (
+                errno.EPERM, errno.EXDEV, errno.EACCES, errno.ETXTBSY, errno.EBUSY):
+            return False
+        try:
+            with open(temp, "rb") as source, open(path, "wb") as target:
+                shutil.copyfileobj(source, target, 1 << 20)
+                target.flush()
+                os.fsync(target.fileno())
+        except (IOError, OSError) as write_exc:
+            self.fail("Could not write %s in place (unsafe_writes): %s" % (path, error_text(write_exc)), path=path)
+        return True
 
     def fail_writing(self, temp, what, exc, **result):
         """Fail because the temp file ``temp`` for ``what`` (a path, or words naming it) could not be written."""
@@ -508,8 +527,10 @@ class Module(object):
         except OSError:
             pass
 
-    def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True):
-        """Bring mode/owner/group of ``path`` to what was asked; return True when something changed (or would).
+    def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True,
+                            attributes=None):
+        """Bring mode/owner/group (and chattr ``attributes``) of ``path`` to what was asked; return True when
+        something changed (or would).
 
         ``diff`` (a dict with ``before``/``after`` dicts) records what changed. In check mode nothing is touched.
         """
@@ -517,9 +538,9 @@ class Module(object):
             info = os.stat(path) if follow else os.lstat(path)
         except OSError:
             if self.check_mode:
-                return mode is not None or owner is not None or group is not None
+                return mode is not None or owner is not None or group is not None or attributes is not None
             raise
-        changed = False
+        changed = self.set_flags(path, attributes, diff)
         for kind, wanted, current in (("owner", owner, info.st_uid), ("group", group, info.st_gid)):
             if wanted is not None and self._set_id(path, kind, wanted, current, diff, follow):
                 changed = True
@@ -532,6 +553,33 @@ class Module(object):
                 if not self.check_mode:
                     os.chmod(path, wanted)
         return changed
+
+    def file_flags(self, path):
+        """The chattr flags of ``path`` as lsattr shows them, without the dashes; None where lsattr cannot tell
+        (no lsattr, or a filesystem without flags such as tmpfs or overlayfs)."""
+        lsattr = self.get_bin_path("lsattr")
+        if lsattr is None:
+            return None
+        rc, out, _ = self.run_command([lsattr, "-d", path])
+        return out.split()[0].replace("-", "") if rc == 0 and out.split() else None
+
+    def set_flags(self, path, attributes, diff=None):
+        """chattr ``path`` to ``attributes`` ('ia' sets exactly those, '+i'/'-i' add or remove), as Ansible does:
+        the flags are compared with lsattr's as text, '-' always runs chattr, and a chattr that fails or complains
+        fails the module with 'chattr failed'. True when it changed (or would)."""
+        if not attributes:
+            return False
+        operator, flags = ("=", attributes) if attributes[0] not in "+-" else (attributes[0], attributes[1:])
+        current = self.file_flags(path)
+        chattr = self.get_bin_path("chattr")
+        if not flags or chattr is None or (current == flags and operator != "-"):
+            return False
+        _record(diff, "attributes", current, operator + flags)
+        if not self.check_mode:
+            rc, out, err = self.run_command([chattr, operator + flags, path])
+            if rc != 0 or err:
+                self.fail("chattr failed", path=path, details="Error while setting attributes: %s" % (out + err))
+        return True
 
     def _set_id(self, path, kind, wanted, current, diff, follow):
         """chown (kind 'owner') or chgrp (kind 'group') when needed; True when it changed or would."""

@@ -4,6 +4,7 @@ import os
 import shutil
 import time
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
 from modules._utils import make_directories, path_info, path_state, resolve_gid, resolve_uid
 
 DOCUMENTATION = {
@@ -41,8 +42,12 @@ DOCUMENTATION = {
         "access_time": {"description": "preserve, now, or a time in access_time_format.", "type": "str"},
         "access_time_format": {"description": "strftime format of access_time.", "type": "str",
                                "default": "%Y%m%d%H%M.%S"},
+        "_diff_peek": {"description": "Internal to Ansible's action plugins; accepted and ignored.", "type": "bool"},
+        "_original_basename": {"description": "Internal to Ansible's action plugins; accepted and ignored.",
+                               "type": "str"},
     },
 }
+DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 
 EXAMPLES = """
 - name: A directory for the application's data
@@ -100,7 +105,11 @@ ARGUMENT_SPEC = {
     "modification_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
     "access_time": {"type": "str"},
     "access_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
+    # Set by Ansible's own action plugins (template's diff, copy's naming): accepted, meaning nothing here.
+    "_diff_peek": {"type": "bool"},
+    "_original_basename": {"type": "str"},
 }
+ARGUMENT_SPEC.update(FILESYSTEM_ATTRIBUTE_SPEC)
 SUPPORTS_CHECK_MODE = True
 
 NOW = "now"
@@ -163,7 +172,7 @@ class FileTask(object):
         """mode/owner/group and timestamps of ``path``; True when something changed (or would)."""
         params = self.module.params
         changed = self.module.set_file_attributes(path, params["mode"], params["owner"], params["group"], diff,
-                                                  follow=follow)
+                                                  follow=follow, attributes=params["attributes"])
         return self.update_times(path, diff) or changed
 
     def update_times(self, path, diff):

@@ -32,6 +32,9 @@ DOCUMENTATION = {
                                     "anywhere with read_whole_file). Only for file_type file.", "type": "str"},
         "read_whole_file": {"description": "Search contains in the whole file rather than line by line.",
                             "type": "bool", "default": False},
+        "encoding": {"description": "Encoding files are read in for contains (by default bytes that do not decode "
+                                    "never match). A file that does not decode in it, or an unknown encoding, "
+                                    "skips the whole path with a warning, as Ansible does.", "type": "str"},
         "file_type": {"description": "What to return.", "type": "str", "default": "file",
                       "choices": ["any", "directory", "file", "link"]},
         "age": {"description": "Select entries at least this old (e.g. 30, 2h, 1d, 4w); a negative age selects "
@@ -94,6 +97,7 @@ ARGUMENT_SPEC = {
     "use_regex": {"type": "bool", "default": False},
     "contains": {"type": "str"},
     "read_whole_file": {"type": "bool", "default": False},
+    "encoding": {"type": "str"},
     "file_type": {"type": "str", "default": "file", "choices": ["any", "directory", "file", "link"]},
     "age": {"type": "str"},
     "age_stamp": {"type": "str", "default": "mtime", "choices": ["atime", "ctime", "mtime"]},
@@ -147,14 +151,24 @@ class NameFilter(object):
         return any(test(name) for test in self.patterns) and not any(test(name) for test in self.excludes)
 
 
-def content_matches(path, expression, whole_file):
-    """True when the file's text matches ``expression`` (compiled): a line's start, or anywhere in it all."""
+def content_matches(path, expression, whole_file, encoding=None):
+    """True when the file's text matches ``expression`` (compiled): a line's start, or anywhere in it all.
+
+    With an ``encoding``, text that does not decode (or an encoding Python does not know) raises OSError, which
+    skips the whole search path as Ansible does; without one, undecodable bytes simply never match."""
     try:
-        with open(path, "r", errors="surrogateescape") as handle:
+        with open(path, "r", encoding=encoding, errors="strict" if encoding else "surrogateescape") as handle:
             if whole_file:
                 return expression.search(handle.read()) is not None
             return any(expression.match(line) for line in handle)
-    except (IOError, OSError, UnicodeDecodeError):
+    except LookupError as exc:
+        raise OSError("unknown encoding: %s" % exc)
+    except UnicodeDecodeError:
+        if encoding:
+            raise OSError("Failed to read the file %s due to an encoding error. current encoding: %s"
+                          % (path, encoding))
+        return False
+    except (IOError, OSError):
         return False
 
 
@@ -205,7 +219,7 @@ class Criteria(object):
         if stat.S_ISREG(mode) and kind in ("file", "any") and not at_least(info.st_size, self.size):
             return False
         if kind == "file" and self.contains is not None:
-            return content_matches(path, self.contains, self.params["read_whole_file"])
+            return content_matches(path, self.contains, self.params["read_whole_file"], self.params["encoding"])
         return True
 
 

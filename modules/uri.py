@@ -5,6 +5,7 @@ import os
 import time
 from urllib.parse import urlencode
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS
 from modules._http import COMMON_OPTIONS, SAFE_METHODS, download, filename_from_response, request
 from modules._spec import argument_spec
 from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
@@ -95,6 +96,7 @@ RETURN = {
     "<header>": "Each response header, lower-cased with '-' as '_' (content_type, content_length, ...)",
 }
 
+DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SUPPORTS_CHECK_MODE = True
 
@@ -188,7 +190,8 @@ def _write_dest(module, result, response):
             module.atomic_move(tmp, dest)
     finally:
         remove_quietly(tmp)
-    if module.set_file_attributes(dest, params["mode"], params["owner"], params["group"]):
+    if module.set_file_attributes(dest, params["mode"], params["owner"], params["group"],
+                                  attributes=params.get("attributes")):
         changed = True
     if os.path.exists(dest):
         result.update(dict((key, value) for key, value in path_info(dest).items() if key != "state"))

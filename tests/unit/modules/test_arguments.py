@@ -53,9 +53,9 @@ def test_command_text_and_argv_are_exclusive() -> None:
         validate("command", {"_raw_params": "ls", "argv": ["ls"]})
 
 
-def test_command_has_no_executable_but_shell_does() -> None:
-    with pytest.raises(ArgumentError, match=r"unsupported parameter.*executable"):
-        validate("command", {"_raw_params": "ls", "executable": "/bin/bash"})
+def test_command_accepts_executable_as_ansible_does_and_shell_uses_it() -> None:
+    # command takes it only to warn that it is ignored (see modules/command.py), as ansible-core does
+    assert validate("command", {"_raw_params": "ls", "executable": "/bin/bash"})["executable"] == "/bin/bash"
     assert validate("shell", {"_raw_params": "ls", "executable": "/bin/bash"})["executable"] == "/bin/bash"
 
 
