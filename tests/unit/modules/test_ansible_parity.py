@@ -1,0 +1,54 @@
+"""Each module of ours with an ansible.builtin twin accepts every parameter and alias ansible-core's module does.
+
+ansible-core's side is read at test time from the ansible-core the test plugin provides (its documentation with
+doc fragments, and the argument spec its main() builds: tests/support/ansible_module_options.py), so a playbook
+written for ansible-core never meets "unsupported parameter" here. A missing name fails its module's test, naming
+it. Parameters only Ansible's own action plugins pass to their modules are left out (``ACTION_INTERNAL``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from runner.module_index import ModuleIndex, ModuleInfo
+from tests.support.ansible_module_options import ACTION_INTERNAL, ansible_module_options
+
+INDEX = ModuleIndex()
+FREE_FORM_NAMES = {"free_form", "free-form", "_raw_params"}
+
+
+@pytest.fixture(scope="module")
+def ansible_options(ansible_core: None) -> dict[str, dict[str, list[str]]]:
+    return ansible_module_options(sys.executable)
+
+
+def _accepted(info: ModuleInfo) -> set[str]:
+    names: set[str] = set()
+    for name, option in info.argument_spec.items():
+        names.add(name)
+        names.update(option.get("aliases", ()))
+    if info.free_form or "_raw_params" in names:
+        names |= FREE_FORM_NAMES
+    return names
+
+
+@pytest.mark.parametrize("name", INDEX.names())
+def test_module_accepts_every_parameter_of_its_ansible_builtin_twin(
+        name: str, ansible_options: dict[str, dict[str, list[str]]]) -> None:
+    info = INDEX.get(name)
+    if name not in ansible_options:
+        pytest.skip(f"{name} has no ansible.builtin twin")
+    if getattr(info.python, "ANY_ARGUMENTS", False):
+        return  # set_fact, add_host, ... take any name
+    wanted = {spelling for option, aliases in ansible_options[name].items() for spelling in (option, *aliases)}
+    missing = sorted(wanted - ACTION_INTERNAL - _accepted(info))
+    assert not missing, f"{name}: ansible.builtin.{name} accepts parameters this module refuses: {missing}"
+
+
+def test_every_ansible_builtin_module_has_a_module_or_a_page_here(
+        ansible_options: dict[str, dict[str, list[str]]]) -> None:
+    ours = set(INDEX.names())
+    assert not sorted(set(ansible_options) - ours), \
+        f"ansible.builtin modules missing from provisioning-doc --list: {sorted(set(ansible_options) - ours)}"
