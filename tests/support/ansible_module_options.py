@@ -56,17 +56,41 @@ def _dump() -> dict[str, dict[str, list[str]]]:  # pragma: no cover - runs in an
         documentation = get_docstring(os.path.join(directory, filename), fragment_loader)[0] or {}
         options = {option: list(entry.get("aliases") or []) for option, entry in
                    (documentation.get("options") or {}).items()}
-        module = importlib.import_module(f"ansible.modules.{name}")
-        try:
-            if hasattr(module, "main"):  # action-only modules (debug, set_fact, ...) have documentation alone
-                module.main()
-        except SpecCaught as caught:
-            for option, entry in caught.args[0].items():
-                options.setdefault(option, list((entry or {}).get("aliases") or []))
-        except BaseException:  # noqa: BLE001 - a module that reads the system before its spec: its docs count
-            pass
+        for option, aliases in _spec_in_child(name, importlib, SpecCaught).items():
+            options.setdefault(option, aliases)
         found[name] = options
     return found
+
+
+def _spec_in_child(name: str, importlib: Any, caught_type: type[BaseException]) -> dict[str, list[str]]:
+    """The argument spec of module ``name``'s main(), built in a forked child: some modules change specs they
+    share as they build their own (dnf adds use_backend to the yum/dnf spec dnf5 uses too), which must not leak
+    into the next module's."""  # pragma: no cover - runs in ansible-core's interpreter
+    import os
+
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read_end)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # whatever the module prints stays out of the JSON
+        spec: dict[str, list[str]] = {}
+        try:
+            module = importlib.import_module(f"ansible.modules.{name}")
+            if hasattr(module, "main"):  # action-only modules (debug, set_fact, ...) have documentation alone
+                module.main()
+        except caught_type as caught:
+            spec = {option: list((entry or {}).get("aliases") or []) for option, entry in caught.args[0].items()}
+        except BaseException:  # a module that reads the system before it builds its spec: its docs count
+            pass
+        with os.fdopen(write_end, "w") as pipe:
+            json.dump(spec, pipe)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        text = pipe.read()
+    os.waitpid(child, 0)
+    result: dict[str, list[str]] = json.loads(text or "{}")
+    return result
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--dump"]:
