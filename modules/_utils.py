@@ -890,7 +890,7 @@ def _command_line(params, use_shell):
     """What to run: the shell text as given, or an argv list (free form split like a shell, or ``argv``)."""
     text, argv = params.get("_raw_params"), params.get("argv")
     if (text is None or not text.strip()) and not argv:
-        return None, "no command given"
+        return None, "one of the following is required: _raw_params, cmd, argv"  # Ansible's words
     if text and argv:
         return None, "only command or argv can be given, not both"
     if use_shell:

@@ -90,7 +90,7 @@ def test_stdin_is_fed_with_or_without_a_newline(host: LocalHost) -> None:
 
 def test_no_command_fails(host: LocalHost) -> None:
     result = host.run("command", {"_raw_params": "  "})
-    assert result["failed"] is True and result["msg"] == "no command given"
+    assert result["failed"] is True and result["msg"] == "one of the following is required: _raw_params, cmd, argv"
 
 
 def test_check_mode_skips_with_typed_keys_and_runs_nothing(host: LocalHost, tmp_path: Path) -> None:

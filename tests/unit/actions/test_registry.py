@@ -32,7 +32,7 @@ class RecordedRunState:
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.calls.append(("include_vars", (host, dict(values))))
 
-    def set_facts(self, host: str, facts: Mapping[str, Any]) -> None:
+    def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         self.calls.append(("set_facts", (host, dict(facts))))
 
     def add_host(self, entry: AddedHost) -> bool:
