@@ -19,6 +19,9 @@ from tests.support.ansible_module_options import ACTION_INTERNAL, ansible_module
 
 INDEX = ModuleIndex()
 FREE_FORM_NAMES = {"free_form", "free-form", "_raw_params"}
+# ansible.builtin modules not here yet, with why; the test fails on any other, and on one of these once it exists.
+KNOWN_MISSING = {"reboot": "rebooting needs a host that can reboot and come back; the local test hosts share "
+                           "the machine's kernel, so it cannot be tested here yet"}
 
 
 @pytest.fixture(scope="module")
@@ -54,5 +57,6 @@ def test_provisioning_doc_lists_every_ansible_builtin_module(
     result = CliRunner().invoke(doc_main, ["--list"])
     assert result.exit_code == 0, result.output
     listed = {line.split()[0] for line in result.output.splitlines() if line.strip()}
-    missing = sorted(set(ansible_options) - listed)
+    missing = sorted(set(ansible_options) - listed - set(KNOWN_MISSING))
     assert not missing, f"ansible.builtin modules provisioning-doc --list does not show: {missing}"
+    assert not set(KNOWN_MISSING) & listed, "a module in KNOWN_MISSING exists now: take it out of the list"
