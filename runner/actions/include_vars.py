@@ -43,7 +43,7 @@ async def run_include_vars(ctx: ActionContext) -> dict[str, Any]:
         values = {params["name"]: values}
     if params.get("hash_behaviour") == "merge":
         values = merge_dicts({key: ctx.task_vars[key] for key in values if key in ctx.task_vars}, values,
-                             recursive=True)
+                             recursive=True, list_merge="replace")
     # Its own level, below set_fact's: a set_fact value keeps winning over an include_vars value set later.
     ctx.state.include_vars(ctx.host, values)
     return {"changed": False, "ansible_included_var_files": [str(p) for p in files], "ansible_facts": values}
