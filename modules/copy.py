@@ -23,7 +23,7 @@ DOCUMENTATION = {
         "the directory itself is created inside dest.",
         "A file whose checksum already matches is not sent again; its mode, owner and group are still fixed.",
     ],
-    "options": {
+    "options": dict({
         "src": {"description": "Path of the file or directory to copy: on the controller (relative paths are "
                                "looked up in the role's or playbook's files/), or on the host with remote_src.",
                 "type": "path"},
@@ -58,9 +58,8 @@ DOCUMENTATION = {
                     "type": "bool", "default": True},
         "_original_basename": {"description": "Internal to Ansible's action plugins; accepted and ignored.",
                                "type": "str"},
-    },
+    }, **FILESYSTEM_ATTRIBUTE_DOCS),
 }
-DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 
 EXAMPLES = """
 - name: Install the motd
