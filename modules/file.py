@@ -231,7 +231,8 @@ class FileTask(object):
         path = self.resolved_path()
         state = path_state(path, self.module)
         if state not in ("file", "hard"):
-            self.fail("file (%s) is %s, cannot continue" % (path, state), path=path)
+            # With the path's keys, as Ansible adds them to every result naming a path (state: absent here).
+            self.fail("file (%s) is %s, cannot continue" % (path, state), path=path, **path_info(path))
         diff = self.initial_diff(path)
         return {"path": path, "changed": self.set_attributes(path, diff), "diff": diff}
 
