@@ -395,4 +395,6 @@ def run(module):
     named = result.get("path") or result.get("dest")
     if task.state != "absent" and (not module.check_mode or os.path.lexists(named)):
         result.update(path_info(named))
+    if not module.diff_mode:
+        result.pop("diff", None)  # Ansible's file module returns its diff only in diff mode (other modules always)
     return result

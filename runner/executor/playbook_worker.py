@@ -370,8 +370,6 @@ class PlaybookWorker:
         if timeout is not None and not 0 <= timeout <= MAX_TASK_TIMEOUT:  # 0 is no limit, as in Ansible
             raise TaskFailure(f"Timeout {timeout} is invalid, it must be between 0 and {MAX_TASK_TIMEOUT}.")
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
-        if not diff:
-            result.pop("diff", None)  # as Ansible's results: a diff only where the task runs in diff mode
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
