@@ -596,7 +596,10 @@ class Module(object):
         _record(diff, kind, current, number)
         if not self.check_mode:
             ids = (number, -1) if kind == "owner" else (-1, number)
-            (os.chown if follow else os.lchown)(path, *ids)
+            try:
+                (os.chown if follow else os.lchown)(path, *ids)
+            except OSError as exc:  # not root, or a filesystem that refuses: Ansible's words, no traceback
+                self.fail("%s failed: %s" % (command, exc), path=path)
         return True
 
 

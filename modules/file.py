@@ -304,7 +304,10 @@ class FileTask(object):
     def ensure_hard(self):
         path, src, prev = self.path, self.src, self.prev_state
         if src is None:
-            self.fail("src is required for creating new hardlinks")
+            if prev != "hard":
+                self.fail("src is required for creating new hardlinks")
+            # An existing hard link without src: only its attributes are brought to what was asked, as in Ansible.
+            return self._linked_result(path, src, False, self.initial_diff(), follow=True)
         if not os.path.exists(src):
             self.fail("src does not exist", dest=path, src=src)
         diff = self.initial_diff()
