@@ -581,6 +581,17 @@ class Module(object):
                 self.fail("chattr failed", path=path, details="Error while setting attributes: %s" % (out + err))
         return True
 
+    def warn_missing_id(self, kind, wanted):
+        """Check mode's warning for an owner (kind 'owner') or group that does not exist, in Ansible's words."""
+        noun = "user" if kind == "owner" else "group"
+        if str(wanted).isdigit():
+            what = "%s with %s %s" % (noun, "uid" if kind == "owner" else "gid", wanted)
+        else:
+            what = "%s %s" % (noun, wanted)
+        message = "failed to look up %s. Create %s up to this point in real play" % (what, noun)
+        if message not in self.warnings:
+            self.warn(message)
+
     def _set_id(self, path, kind, wanted, current, diff, follow):
         """chown (kind 'owner') or chgrp (kind 'group') when needed; True when it changed or would."""
         command, noun, lookup = _ID_KINDS[kind]
@@ -589,7 +600,7 @@ class Module(object):
             if not self.check_mode:
                 self.fail("%s failed: failed to look up %s %s" % (command, noun, wanted), path=path)
             # In check mode an earlier task may be about to create it: predict the change.
-            self.warn("failed to look up %s %s. Create it up to this point in a real run" % (noun, wanted))
+            self.warn_missing_id(kind, wanted)
             return True
         if number == current:
             return False
