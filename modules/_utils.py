@@ -581,6 +581,18 @@ class Module(object):
                 self.fail("chattr failed", path=path, details="Error while setting attributes: %s" % (out + err))
         return True
 
+    @staticmethod
+    def id_exists(kind, wanted):
+        """Whether the owner (kind 'owner') or group exists: a name, or a number some account has."""
+        try:
+            if str(wanted).isdigit():
+                (pwd.getpwuid if kind == "owner" else grp.getgrgid)(int(wanted))
+            else:
+                (pwd.getpwnam if kind == "owner" else grp.getgrnam)(str(wanted))
+        except KeyError:
+            return False
+        return True
+
     def warn_missing_id(self, kind, wanted):
         """Check mode's warning for an owner (kind 'owner') or group that does not exist, in Ansible's words."""
         noun = "user" if kind == "owner" else "group"

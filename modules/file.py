@@ -5,7 +5,7 @@ import shutil
 import time
 
 from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
-from modules._utils import lookup_gid, lookup_uid, make_directories, path_info, path_state, resolve_gid, resolve_uid
+from modules._utils import make_directories, path_info, path_state, resolve_gid, resolve_uid
 
 DOCUMENTATION = {
     "short_description": "Manage files and file properties",
@@ -394,8 +394,8 @@ def run(module):
             resolve_gid(params["group"], module)
     elif module.check_mode:
         # Warned first, as Ansible does, so the warning is there even when the task then fails.
-        for kind, lookup in (("owner", lookup_uid), ("group", lookup_gid)):
-            if params[kind] is not None and lookup(params[kind]) is None:
+        for kind in ("owner", "group"):
+            if params[kind] is not None and not module.id_exists(kind, params[kind]):
                 module.warn_missing_id(kind, params[kind])
     handler = {"absent": task.ensure_absent, "file": task.ensure_file, "directory": task.ensure_directory,
                "link": task.ensure_link, "hard": task.ensure_hard, "touch": task.touch}[task.state]

@@ -1,6 +1,7 @@
 """Create, change and remove local user accounts (useradd, usermod, userdel), and generate their SSH keys."""
 
 import os
+import re
 import time
 
 from modules._accounts import (
@@ -386,5 +387,28 @@ class UserTask(object):
         return described
 
 
+# The length of the hash part of each crypt(3) method's output: a password of the method's form but another
+# length is not a hash the method made.
+_HASH_LENGTHS = {"1": 22, "5": 43, "6": 86, "y": 43}
+_NOT_IN_HASH = re.compile(r"[^a-zA-Z0-9./=]")
+_ACCOUNT_DISABLING = ("*", "!", "*************")
+
+
+def looks_unhashed(password):
+    """Whether ``password`` does not look like crypt(3) output (Ansible's test, so the same warning shows)."""
+    if not password or password in _ACCOUNT_DISABLING:
+        return False
+    if any(char in password for char in ":*!") or "$" not in password:
+        return True
+    fields = password.split("$")
+    if len(fields) < 3:
+        return True
+    expected = _HASH_LENGTHS.get(fields[1])
+    return bool(_NOT_IN_HASH.search(fields[-1])) or (expected is not None and len(fields[-1]) != expected)
+
+
 def run(module):
+    if looks_unhashed(module.params["password"]):
+        module.warn("The input password appears not to have been hashed. The 'password' argument must be "
+                    "encrypted for this module to work properly.")
     return UserTask(module).run()

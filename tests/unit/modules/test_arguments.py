@@ -118,3 +118,10 @@ def test_names_only_check_accepts_templates() -> None:
     assert params["recurse"] == "{{ r }}"
     with pytest.raises(ArgumentError, match="unsupported parameter: pathh"):
         validate("file", {"pathh": "/x"}, check_values=False)
+
+
+def test_user_warns_of_a_password_that_is_not_a_hash_as_ansible_does() -> None:
+    from modules.user import looks_unhashed
+
+    assert looks_unhashed("plaintextpassword") and looks_unhashed("$6$salt$short")
+    assert not looks_unhashed("$6$saltsalt$" + "a" * 86) and not looks_unhashed("!") and not looks_unhashed(None)
