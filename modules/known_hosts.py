@@ -98,5 +98,8 @@ def run(module):
     if not module.isdir(directory):
         make_directories(module, directory, "0700")
     ContentChange(module, path, original, new).write()
-    result.update(changed=True, diff=content_diff(path, original, new))
+    diff = content_diff(path, original, new)
+    # Headed by the path alone (/dev/null for a new file), as Ansible's known_hosts heads its diff.
+    diff.update(before_header=path if original is not None else "/dev/null", after_header=path)
+    result.update(changed=True, diff=diff)
     return result
