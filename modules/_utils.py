@@ -122,9 +122,8 @@ def _to_float(value, name):
 def _to_str(value, name):
     if isinstance(value, str):
         return value
-    if isinstance(value, (dict, list)):
-        raise ArgumentError("argument '%s' is of type %s and we were unable to convert to str"
-                            % (name, type(value).__name__))
+    # A mapping or a list becomes its Python text, as Ansible converts any value given for a str option (a loop
+    # item that is a dict, given as a path, names a file that does not exist rather than failing the task).
     if isinstance(value, bool):
         return "True" if value else "False"
     return str(value)

@@ -125,3 +125,7 @@ def test_user_warns_of_a_password_that_is_not_a_hash_as_ansible_does() -> None:
 
     assert looks_unhashed("plaintextpassword") and looks_unhashed("$6$salt$short")
     assert not looks_unhashed("$6$saltsalt$" + "a" * 86) and not looks_unhashed("!") and not looks_unhashed(None)
+
+
+def test_a_str_option_given_a_mapping_takes_its_text_as_ansible_does() -> None:
+    assert validate("file", {"path": {"a": 1}, "state": "absent"})["path"] == "{'a': 1}"
