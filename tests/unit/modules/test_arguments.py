@@ -129,3 +129,12 @@ def test_user_warns_of_a_password_that_is_not_a_hash_as_ansible_does() -> None:
 
 def test_a_str_option_given_a_mapping_takes_its_text_as_ansible_does() -> None:
     assert validate("file", {"path": {"a": 1}, "state": "absent"})["path"] == "{'a': 1}"
+
+
+def test_shell_takes_expand_argument_vars_only_to_refuse_it_as_ansibles_shell() -> None:
+    from modules import shell
+    from modules._utils import Module, ModuleFailure
+
+    params = validate("shell", {"_raw_params": "echo hi", "expand_argument_vars": False})
+    with pytest.raises(ModuleFailure, match=r"^Unsupported parameters for \(shell\) module: expand_argument_vars$"):
+        shell.run(Module(params))
