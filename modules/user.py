@@ -6,6 +6,7 @@ import time
 
 from modules._accounts import (
     FieldChanges,
+    create_home,
     group_entry,
     run_account_command,
     shadow_fields,
@@ -311,6 +312,15 @@ class UserTask(object):
             # 12: the home directory or mail spool to remove was not there; the account is gone all the same
             run_account_command(self.module, argv, "userdel", allowed=(0, 12))
 
+    def ensure_home(self, entry):
+        """An existing account whose home is missing gets one when create_home is true, as in Ansible."""
+        if entry is None or not self.params["create_home"] or self.module.lexists(entry.pw_dir):
+            return
+        self.changes.add("home_created", False, True, [])
+        self.module.predict(entry.pw_dir, "directory")
+        if not self.module.check_mode:
+            create_home(self.module, entry.pw_dir, self.params["skeleton"], entry.pw_uid, entry.pw_gid)
+
     # -- ssh key ------------------------------------------------------------------------------------------
     def key_path(self, home):
         key_file = self.params["ssh_key_file"] or os.path.join(".ssh", "id_%s" % self.params["ssh_key_type"])
@@ -367,6 +377,7 @@ class UserTask(object):
                 self.modify(entry)
             self.set_password_expiry()
             entry = user_entry(self.name)
+            self.ensure_home(entry)
             if params["generate_ssh_key"]:
                 self.ensure_ssh_key(entry, result)
             result.update(self.describe(entry))

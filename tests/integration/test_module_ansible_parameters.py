@@ -82,3 +82,17 @@ def test_service_refuses_systemds_options_where_systemd_does_not_run(host: Remot
         pytest.skip("systemd runs on this test host")
     result = host.run("service", {"name": "cron", "state": "started", "daemon_reload": True})
     assert result["failed"] is True and result["msg"] == "Unsupported parameters for (service) module: daemon_reload"
+
+
+def test_a_missing_home_of_an_existing_user_is_created_as_ansible_does(host_as_deploy: RemoteHost) -> None:
+    name = "param-home-user"
+    try:
+        host_as_deploy.run("user", {"name": name, "create_home": False})
+        home = host_as_deploy.shell(f"getent passwd {name}").split(":")[5]
+        host_as_deploy.shell(f"rm -rf {home}")
+        created = converge(host_as_deploy, "user", {"name": name})
+        assert created["diff"]["after"]["home_created"] is True
+        owner, mode = host_as_deploy.shell(f"stat -c '%U %a' {home}").split()
+        assert owner == name and mode in ("700", "750", "755")
+    finally:
+        host_as_deploy.run("user", {"name": name, "state": "absent", "remove": True})
