@@ -360,7 +360,7 @@ class Module(object):
             data = data.encode("utf-8")
             if not binary_data and not data.endswith(b"\n"):
                 data += b"\n"
-        out, err = proc.communicate(data)
+        out, err = _communicate(proc, data)
         out_text = out.decode("utf-8", "replace")
         err_text = err.decode("utf-8", "replace")
         if check_rc and proc.returncode != 0:
@@ -623,6 +623,40 @@ class Module(object):
             except OSError as exc:  # not root, or a filesystem that refuses: Ansible's words, no traceback
                 self.fail("%s failed: %s" % (command, exc), path=path)
         return True
+
+
+def _communicate(proc, data):
+    """(stdout, stderr) of ``proc`` once it has ended. Unlike Popen.communicate this does not wait for a process
+    it left in the background, which keeps the pipes open (``sleep 10 &``): as Ansible's run_command, reading
+    stops when the command has exited and its pipes have been quiet for a second."""
+    import selectors
+    if data is not None:
+        try:
+            proc.stdin.write(data)
+        except (IOError, OSError):
+            pass  # the command exited without reading it all
+        try:
+            proc.stdin.close()
+        except (IOError, OSError):
+            pass
+    chunks = {proc.stdout: [], proc.stderr: []}
+    with selectors.DefaultSelector() as selector:
+        for pipe in chunks:
+            selector.register(pipe, selectors.EVENT_READ)
+        while selector.get_map():
+            events = selector.select(timeout=1)
+            if not events and proc.poll() is not None:
+                break
+            for key, _ in events:
+                block = os.read(key.fd, 1 << 16)
+                if block:
+                    chunks[key.fileobj].append(block)
+                else:
+                    selector.unregister(key.fileobj)
+    proc.wait()
+    for pipe in chunks:
+        pipe.close()
+    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr])
 
 
 def error_text(exc):

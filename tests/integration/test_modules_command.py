@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,10 @@ def test_raw_is_skipped_in_check_mode_with_typed_keys(host: LocalHost, tmp_path:
     result = host.run("raw", {"_raw_params": f"touch {marker}"}, check=True)
     assert result["skipped"] is True and result["changed"] is False
     assert result["rc"] == 0 and result["stdout_lines"] == [] and not marker.exists()
+
+
+def test_a_command_that_leaves_a_process_in_the_background_returns_when_it_exits(host: LocalHost) -> None:
+    started = time.monotonic()
+    result = host.run("shell", {"_raw_params": "echo started; sleep 30 &"})
+    assert result["rc"] == 0 and result["stdout"] == "started"
+    assert time.monotonic() - started < 25, "the shell waited for the background sleep"
