@@ -639,7 +639,7 @@ def _communicate(proc, data):
             proc.stdin.close()
         except (IOError, OSError):
             pass
-    chunks = {proc.stdout: [], proc.stderr: []}
+    chunks = {proc.stdout: [], proc.stderr: []}  # type: dict
     with selectors.DefaultSelector() as selector:
         for pipe in chunks:
             selector.register(pipe, selectors.EVENT_READ)
