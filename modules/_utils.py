@@ -290,6 +290,7 @@ class Module(object):
         # Staged uploads (paths the controller streams content to for a later call to move into place): the
         # agent holds this set and removes those still there when it ends, interrupted or not.
         self.staged = staged if staged is not None else set()
+        self.start_error = None  # why the last run_command could not start its command, if it could not
 
     @property
     def tmpdir(self):
@@ -355,6 +356,7 @@ class Module(object):
         except OSError as exc:
             if check_rc:
                 self.fail("Error executing command: %s" % exc, rc=exc.errno or 2, cmd=args)
+            self.start_error = str(exc)  # the command never started (no such program, not executable)
             return (exc.errno or 2, "", str(exc))
         if data is not None and not isinstance(data, bytes):
             data = data.encode("utf-8")
@@ -997,6 +999,10 @@ def run_command_task(module, use_shell=False, executable=None):
     rc, out, err = module.run_command(args, data=params.get("stdin"), cwd=chdir, use_unsafe_shell=use_shell,
                                       executable=executable, binary_data=not params.get("stdin_add_newline", True))
     end = datetime.datetime.now()
+    if module.start_error is not None:
+        # As Ansible's command: nothing ran, so no output; the reason is in the log, not in stderr.
+        result.update(rc=rc, changed=False)
+        fail("Error executing command.")
     if params.get("strip_empty_ends", True):
         out, err = out.rstrip("\r\n"), err.rstrip("\r\n")
     result.update(rc=rc, stdout=out, stderr=err, stdout_lines=out.splitlines(), stderr_lines=err.splitlines(),

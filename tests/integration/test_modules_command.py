@@ -165,3 +165,9 @@ def test_a_command_that_leaves_a_process_in_the_background_returns_when_it_exits
     result = host.run("shell", {"_raw_params": "echo started; sleep 30 &"})
     assert result["rc"] == 0 and result["stdout"] == "started"
     assert time.monotonic() - started < 25, "the shell waited for the background sleep"
+
+
+def test_a_program_that_does_not_exist_fails_without_output_as_ansible(host: LocalHost) -> None:
+    result = host.run("command", {"_raw_params": "commandthatdoesnotexist --flag"})
+    assert result["failed"] is True and result["msg"] == "Error executing command."
+    assert (result["rc"], result["stdout"], result["stderr"], result["changed"]) == (2, "", "", False)
