@@ -162,7 +162,7 @@ def content_matches(path, expression, whole_file, encoding=None):
                 return expression.search(handle.read()) is not None
             return any(expression.match(line) for line in handle)
     except LookupError as exc:
-        raise OSError("unknown encoding: %s" % exc)
+        raise OSError(str(exc))  # Python's own words, as Ansible's: "unknown encoding: NAME"
     except UnicodeDecodeError:
         if encoding:
             raise OSError("Failed to read the file %s due to an encoding error. current encoding: %s"

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from runner.connection import BecomeSettings
-from tests.integration.file_modules import host, scratch
-from tests.integration.remote_harness import RemoteHost, converge, remote_host_fixture
+from tests.support.remote_harness import RemoteHost, converge
 
-__all__ = ["host", "scratch"]
-
-host_as_deploy = remote_host_fixture(user="deploy", become=BecomeSettings())
 USER = "param-test-user"
 GROUP = "param-test-group"
 
@@ -96,3 +91,9 @@ def test_a_missing_home_of_an_existing_user_is_created_as_ansible_does(host_as_d
         assert owner == name and mode in ("700", "750", "755")
     finally:
         host_as_deploy.run("user", {"name": name, "state": "absent", "remove": True})
+
+
+def test_find_skips_a_path_with_an_unknown_encoding_in_pythons_words(host: RemoteHost, scratch: str) -> None:
+    host.shell(f"echo text > {scratch}/plain.txt")
+    result = host.run("find", {"paths": scratch, "contains": "text", "encoding": "idontexist"})
+    assert result["skipped_paths"] == {scratch: "unknown encoding: idontexist"}, result
