@@ -1,5 +1,6 @@
 """Find files, directories or links by name, age, size and content, and return what stat says of each."""
 
+import errno
 import fnmatch
 import os
 import re
@@ -243,6 +244,11 @@ class Search(object):
         prefix_depth = (top.rstrip(os.sep) + os.sep).count(os.sep)
 
         def failed(error):
+            # A directory below top that cannot be listed is skipped alone and the walk goes on, as in Ansible.
+            if error.errno in (errno.EPERM, errno.EACCES, errno.ENOENT) and error.filename \
+                    and os.path.normpath(error.filename) != os.path.normpath(top):
+                self.skipped[error.filename] = str(error)
+                return
             raise error
 
         for root, dirs, files in os.walk(top, onerror=failed, followlinks=params["follow"]):
@@ -290,6 +296,9 @@ def run(module):
             module.warn("Skipped '%s' path due to this access issue: %s" % (top, reason))
         if search.full():
             break
-    msg = "Not all paths examined, check warnings for details" if search.skipped else "All paths examined"
+    # Only a search path that could not be searched at all is warned about (a subdirectory is just recorded),
+    # and only it makes the message say so, as in Ansible.
+    warned = any("Skipped '" in warning for warning in module.warnings)
+    msg = "Not all paths examined, check warnings for details" if warned else "All paths examined"
     return {"changed": False, "files": search.files, "matched": len(search.files), "examined": search.examined,
             "skipped_paths": search.skipped, "msg": msg}
