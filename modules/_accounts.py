@@ -1,6 +1,7 @@
 """Local accounts (user, group): reading the account databases, and the before/after of what a run changes."""
 
 import grp
+import os
 import pwd
 
 SHADOW = "/etc/shadow"
@@ -64,3 +65,43 @@ def run_account_command(module, argv, what, allowed=(0,)):
     if rc not in allowed:
         module.fail("%s failed: %s" % (what, (err or out).strip()), rc=rc, cmd=argv, stdout=out, stderr=err)
     return rc, out, err
+
+
+LOGIN_DEFS = "/etc/login.defs"
+
+
+def home_mode(login_defs=LOGIN_DEFS):
+    """The mode useradd gives a new home: HOME_MODE, else 0777 less UMASK, from login.defs (0755 without them)."""
+    import re
+    mode = 0o755
+    try:
+        with open(login_defs) as handle:
+            for line in handle:
+                match = re.match(r"^HOME_MODE\s+(\d+)$", line)
+                if match:
+                    return int(match.group(1), 8)
+                match = re.match(r"^UMASK\s+(\d+)$", line)
+                if match:
+                    mode = 0o777 & ~int(match.group(1), 8)
+    except OSError:
+        pass
+    return mode
+
+
+def create_home(module, path, skeleton, uid, gid):
+    """A missing home of an existing account, as Ansible's user module makes one: the skeleton's copy (or an empty
+    directory), the login.defs mode, owned by the account throughout."""
+    import shutil
+    source = skeleton or "/etc/skel"
+    try:
+        if os.path.exists(source) and source != os.devnull:
+            shutil.copytree(source, path, symlinks=True)
+        else:
+            os.makedirs(path)
+        os.chmod(path, home_mode())
+        for root, dirs, files in os.walk(path):
+            for name in [root] + [os.path.join(root, entry) for entry in dirs + files]:
+                if not os.path.islink(name):
+                    os.chown(name, uid, gid)
+    except OSError as exc:
+        module.fail("could not create the home directory %s: %s" % (path, exc), path=path)

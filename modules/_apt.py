@@ -10,7 +10,7 @@ import re
 import time
 
 from modules._spec import argument_spec
-from modules._utils import validate_arguments
+from modules._utils import remove_quietly, validate_arguments
 
 # The apt module's documented options: its argument spec is derived from them, and package reuses both.
 OPTIONS = {
@@ -58,10 +58,20 @@ OPTIONS = {
     "force_apt_get": {"description": "Accepted for compatibility: apt-get is always used.", "type": "bool",
                       "default": False},
     "lock_timeout": {"description": "Seconds to wait for the dpkg lock.", "type": "int", "default": 60},
+    "clean": {"description": "Run apt-get clean first (the downloaded package files go); alone, the task "
+                             "reports changed, as Ansible's does. Not in check mode.", "type": "bool",
+              "default": False},
+    "policy_rc_d": {"description": "While packages are installed or removed, /usr/sbin/policy-rc.d exits with "
+                                   "this code (101: no service starts); an existing one is put back after.",
+                    "type": "int"},
+    "auto_install_module_deps": {"description": "Accepted for compatibility: this module needs no Python apt "
+                                                "bindings, so there is nothing to install.", "type": "bool",
+                                 "default": True},
 }
 ARGUMENT_SPEC = argument_spec(OPTIONS)
 SPEC_RULES = {"mutually_exclusive": [["deb", "name"]],
-              "required_one_of": [["name", "update_cache", "deb", "autoremove", "autoclean", "upgrade"]]}
+              "required_one_of": [["name", "update_cache", "deb", "autoremove", "autoclean", "upgrade", "clean"]]}
+POLICY_RC_D = "/usr/sbin/policy-rc.d"
 
 # apt-get speaks English to the parser, never asks, and never waits for a pager or a config prompt.
 APT_ENV = {"DEBIAN_FRONTEND": "noninteractive", "DEBIAN_PRIORITY": "critical", "LANG": "C", "LC_ALL": "C",
@@ -338,6 +348,39 @@ class Apt(object):
                     or upgrade_mode(params["upgrade"], self.module) != "no")
 
 
+class PolicyRcD(object):
+    """/usr/sbin/policy-rc.d exiting with ``code`` for the time of the block (not in check mode, where nothing is
+    installed); the file that was there before comes back after, even when the block fails."""
+
+    def __init__(self, module, code):
+        self.module = module
+        self.code = None if module.check_mode else code
+        self.saved = None
+
+    def __enter__(self):
+        if self.code is None:
+            return self
+        import tempfile
+        if os.path.lexists(POLICY_RC_D):
+            self.saved = tempfile.mkdtemp(prefix="provisioning-policy-rc.d.")
+            os.rename(POLICY_RC_D, os.path.join(self.saved, "policy-rc.d"))
+        try:
+            self.module.atomic_write(POLICY_RC_D, ("#!/bin/sh\nexit %d\n" % self.code).encode())
+            os.chmod(POLICY_RC_D, 0o755)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        if self.code is None:
+            return
+        remove_quietly(POLICY_RC_D)
+        if self.saved is not None:
+            os.rename(os.path.join(self.saved, "policy-rc.d"), POLICY_RC_D)
+            os.rmdir(self.saved)
+
+
 def run_apt(module, params):
     """The apt module's whole run with ``params`` (validated against ARGUMENT_SPEC); its result dict."""
     apt = Apt(module, params)
@@ -345,7 +388,14 @@ def run_apt(module, params):
     # cache_valid_time alone asks for an update too (as Ansible reads it), update_cache: false does not
     if params["update_cache"] or (params["cache_valid_time"] and params["update_cache"] is None):
         cache_updated, cache_time = apt.update_cache()
-    changes = apt.ensure()
+    if params["clean"]:
+        if not module.check_mode:
+            apt.stdout, apt.stderr = apt.run(["clean"])
+        if not apt.has_work() and not params["autoclean"]:
+            return {"changed": True, "msg": apt.stdout, "stdout": apt.stdout, "stderr": apt.stderr,
+                    "cache_updated": cache_updated, "cache_update_time": cache_time}
+    with PolicyRcD(module, params["policy_rc_d"]):
+        changes = apt.ensure()
     if params["autoclean"] and not module.check_mode:
         apt.run(["autoclean", "-q", *apt.lock_options()])
     changed = any(changes.values())

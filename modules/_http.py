@@ -7,10 +7,12 @@ server comes back as status -1 with the reason in ``msg``, as Ansible's ``fetch_
 
 import base64
 import gzip
+import http.client
 import os
 import re
 import socket
 import ssl
+import sys
 import tempfile
 import time
 import urllib.error as urlerror
@@ -37,6 +39,21 @@ COMMON_OPTIONS = {
     "http_agent": {"description": "The User-Agent header sent.", "type": "str",
                    "default": "provisioning-httpget"},
     "headers": {"description": "Extra request headers, as a dictionary.", "type": "dict", "default": {}},
+    "use_netrc": {"description": "Without a user name, take credentials for the server from the host's netrc "
+                                 "file (NETRC, else ~/.netrc) and send them as basic authentication.",
+                  "type": "bool", "default": True},
+    "unredirected_headers": {"description": "Headers (of headers) not sent again to a redirect's location.",
+                             "type": "list", "elements": "str", "default": []},
+    "use_gssapi": {"description": "GSSAPI (Kerberos) authentication: needs the gssapi Python library on the "
+                                  "host; without it the task fails with Ansible's message.", "type": "bool",
+                   "default": False},
+}
+# Options of the uri module only, which request() reads too.
+SOCKET_OPTIONS = {
+    "ca_path": {"description": "PEM file of the certificate authorities to verify the server with, instead of "
+                               "the host's.", "type": "path"},
+    "unix_socket": {"description": "Send the request over this Unix domain socket (the URL still names the "
+                                   "path and Host).", "type": "path"},
 }
 
 # follow_redirects values and which methods each one follows redirects for (None: every method).
@@ -156,7 +173,7 @@ def split_credentials(url):
 
 
 def _ssl_context(params):
-    context = ssl.create_default_context()
+    context = ssl.create_default_context(cafile=params.get("ca_path"))
     if not params.get("validate_certs", True):
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
@@ -167,8 +184,49 @@ def _ssl_context(params):
     return context
 
 
+class _UnixConnection(http.client.HTTPConnection):
+    """HTTP over a Unix domain socket: the URL's host only names the Host header."""
+
+    def __init__(self, socket_path, *args, **kwargs):
+        http.client.HTTPConnection.__init__(self, *args, **kwargs)
+        self.socket_path = socket_path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.socket_path)
+
+
+class _UnixHandler(urlrequest.HTTPHandler, urlrequest.HTTPSHandler):
+    handler_order = 499  # before the TLS handler of _opener: every URL goes through the socket
+
+    def __init__(self, socket_path):
+        urlrequest.HTTPHandler.__init__(self)
+        self.socket_path = socket_path
+
+    def http_open(self, req):
+        return self.do_open(lambda host, **kwargs: _UnixConnection(self.socket_path, host, timeout=kwargs.get(
+            "timeout", socket.getdefaulttimeout())), req)
+
+    https_open = http_open
+
+
+def netrc_credentials(host):
+    """(user, password) for ``host`` from the netrc file (NETRC, else ~/.netrc); None when it has none."""
+    import netrc
+    try:
+        login = netrc.netrc(os.environ.get("NETRC")).authenticators(host or "")
+    except (OSError, netrc.NetrcParseError):
+        return None
+    if login and login[0] and login[2]:
+        return login[0], login[2]
+    return None
+
+
 def _opener(params, url, follow_redirects, username, password):
     handlers = [urlrequest.HTTPSHandler(context=_ssl_context(params)), _Redirects(follow_redirects)]
+    if params.get("unix_socket"):
+        handlers.insert(0, _UnixHandler(params["unix_socket"]))
     if not params.get("use_proxy", True):
         handlers.append(urlrequest.ProxyHandler({}))
     if username is not None and not params.get("force_basic_auth"):
@@ -207,14 +265,26 @@ def request(params, url, method="GET", data=None, headers=None, timeout=10, foll
     sent = {"User-Agent": params.get("http_agent") or COMMON_OPTIONS["http_agent"]["default"]}
     for name, value in (headers or {}).items():
         sent[str(name)] = str(value)
-    if username is not None and params.get("force_basic_auth"):
-        token = base64.b64encode(("%s:%s" % (username, password or "")).encode("utf-8")).decode("ascii")
+    if params.get("use_gssapi"):
+        return Response(-1, "Failed to import the required Python library (gssapi) on %s's Python %s. This is "
+                        "required for use_gssapi=True. See https://pypi.org/project/gssapi/ for more info."
+                        % (socket.gethostname(), sys.executable), url)
+    basic = (username, password) if username is not None and params.get("force_basic_auth") else None
+    if username is None and params.get("use_netrc", True):
+        basic = netrc_credentials(urlparse.urlsplit(url).hostname)
+    if basic is not None:
+        token = base64.b64encode(("%s:%s" % (basic[0], basic[1] or "")).encode("utf-8")).decode("ascii")
         sent["Authorization"] = "Basic " + token
     if last_modified is not None:
         sent["If-Modified-Since"] = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(last_modified))
     try:
         opener = _opener(params, url, follow_redirects, username, password)
-        req = urlrequest.Request(url, data=data, headers=sent, method=method)
+        unredirected = set(name.lower() for name in params.get("unredirected_headers") or ())
+        req = urlrequest.Request(url, data=data, method=method,
+                                 headers=dict((k, v) for k, v in sent.items() if k.lower() not in unredirected))
+        for name, value in sent.items():
+            if name.lower() in unredirected:
+                req.add_unredirected_header(name, value)
         handle = opener.open(req, timeout=timeout)
     except urlerror.HTTPError as exc:  # an HTTP status outside 2xx: still a response, with its body
         table = _header_table(exc.headers) if exc.headers is not None else {}

@@ -15,6 +15,26 @@ INIT_DIR = "/etc/init.d"
 BOOT_RUNLEVELS = "2345"
 
 
+# The systemd module's options (the service module takes them too where systemd runs).
+SYSTEMD_OPTIONS = {
+    "name": {"description": "Name of the unit (.service is added when no unit type is given).",
+             "type": "str", "aliases": ["service", "unit"]},
+    "state": {"description": "started, stopped, restarted or reloaded.", "type": "str",
+              "choices": ["reloaded", "restarted", "started", "stopped"]},
+    "enabled": {"description": "Whether the unit starts at boot.", "type": "bool"},
+    "masked": {"description": "Whether the unit is masked (cannot be started).", "type": "bool"},
+    "daemon_reload": {"description": "Run daemon-reload first, so changed unit files are read.",
+                      "type": "bool", "default": False, "aliases": ["daemon-reload"]},
+    "daemon_reexec": {"description": "Run daemon-reexec first.", "type": "bool", "default": False,
+                      "aliases": ["daemon-reexec"]},
+    "scope": {"description": "system, user (the calling user's manager) or global.", "type": "str",
+              "default": "system", "choices": ["global", "system", "user"]},
+    "no_block": {"description": "Do not wait for the operation to finish.", "type": "bool",
+                 "default": False},
+    "force": {"description": "Override existing symlinks when enabling.", "type": "bool", "default": False},
+}
+
+
 def systemd_runs():
     """Whether systemd is the running init (sd_booted's test)."""
     return os.path.isdir(SYSTEMD_RUNTIME)
@@ -209,3 +229,37 @@ class SystemdUnit(object):
         if masked != current:
             action = "mask" if masked else "unmask"
             change.add(action, self.control(action), "masked", current, masked)
+
+
+def run_systemd(module, params):
+    """The systemd module's work on ``params`` (the service module's too, where systemd runs)."""
+    result = {"changed": False}
+    name = params["name"]
+    probe = SystemdUnit(  # fails clearly where systemd does not run
+        module, name or "", params["scope"], params["no_block"], params["force"])
+    for flag, action in (("daemon_reexec", "daemon-reexec"), ("daemon_reload", "daemon-reload")):
+        # Not a change of the unit, as in Ansible: these only make systemd read its files again.
+        if params[flag] and not module.check_mode:
+            module.run_command([*probe.systemctl, action], check_rc=True)
+    if not name:
+        if params["state"] or params["enabled"] is not None or params["masked"] is not None:
+            module.fail("missing required arguments: name (needed by state, enabled and masked)")
+        return result
+    status = probe.show()
+    change = ServiceChange(name)
+    result.update(name=name, status=status)
+    if params["masked"] is not None:
+        probe.plan_masked(change, params["masked"], status)
+    if (params["state"] or params["enabled"] is not None) and not params["masked"]:
+        probe.require_found(status)
+    if params["enabled"] is not None:
+        probe.plan_enabled(change, params["enabled"])
+        result["enabled"] = params["enabled"]
+    if params["state"]:
+        plan_state(change, probe.running(status), params["state"], probe.control)
+        result["state"] = params["state"]
+    run_actions(module, change)
+    result["changed"] = change.changed
+    if change.changed:
+        result["diff"] = change.diff
+    return result

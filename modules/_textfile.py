@@ -8,20 +8,18 @@ records what it would create, so later tasks of the same check run see the file.
 
 import os
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS
+from modules._spec import argument_spec
 from modules._utils import diff_text, make_directories
 
 # The file attribute options every content-editing module takes (as Ansible's "files" options).
-FILE_ATTRIBUTE_SPEC = {
-    "mode": {"type": "raw"},
-    "owner": {"type": "str"},
-    "group": {"type": "str"},
-}
-FILE_ATTRIBUTE_DOCS = {
+FILE_ATTRIBUTE_DOCS = dict({
     "mode": {"description": "Permissions of the file: octal (0644 or '0644') or symbolic ('u=rw,g=r,o=r').",
              "type": "raw"},
     "owner": {"description": "User that should own the file (name or uid).", "type": "str"},
     "group": {"description": "Group that should own the file (name or gid).", "type": "str"},
-}
+}, **FILESYSTEM_ATTRIBUTE_DOCS)
+FILE_ATTRIBUTE_SPEC = argument_spec(FILE_ATTRIBUTE_DOCS)
 VALIDATE_DOC = {"description": "Command that checks the new content before it replaces the file; '%s' is the "
                                "temp file's path. A non-zero exit fails the task and leaves the file as it was.",
                 "type": "str"}
@@ -114,7 +112,8 @@ class ContentChange(object):
             return False  # no file, and none to be made
         params = self.module.params
         return self.module.set_file_attributes(self.path, params.get("mode"), params.get("owner"),
-                                               params.get("group"), attribute_diff)
+                                               params.get("group"), attribute_diff,
+                                               attributes=params.get("attributes"))
 
     def result(self, msg, changed_content, attributes_changed, attribute_diff):
         """changed, msg (with Ansible's note on attributes) and, in diff mode, the content and attribute diffs."""

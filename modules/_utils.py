@@ -122,9 +122,8 @@ def _to_float(value, name):
 def _to_str(value, name):
     if isinstance(value, str):
         return value
-    if isinstance(value, (dict, list)):
-        raise ArgumentError("argument '%s' is of type %s and we were unable to convert to str"
-                            % (name, type(value).__name__))
+    # A mapping or a list becomes its Python text, as Ansible converts any value given for a str option (a loop
+    # item that is a dict, given as a path, names a file that does not exist rather than failing the task).
     if isinstance(value, bool):
         return "True" if value else "False"
     return str(value)
@@ -291,6 +290,7 @@ class Module(object):
         # Staged uploads (paths the controller streams content to for a later call to move into place): the
         # agent holds this set and removes those still there when it ends, interrupted or not.
         self.staged = staged if staged is not None else set()
+        self.start_error = None  # why the last run_command could not start its command, if it could not
 
     @property
     def tmpdir(self):
@@ -356,12 +356,13 @@ class Module(object):
         except OSError as exc:
             if check_rc:
                 self.fail("Error executing command: %s" % exc, rc=exc.errno or 2, cmd=args)
+            self.start_error = str(exc)  # the command never started (no such program, not executable)
             return (exc.errno or 2, "", str(exc))
         if data is not None and not isinstance(data, bytes):
             data = data.encode("utf-8")
             if not binary_data and not data.endswith(b"\n"):
                 data += b"\n"
-        out, err = proc.communicate(data)
+        out, err = _communicate(proc, data)
         out_text = out.decode("utf-8", "replace")
         err_text = err.decode("utf-8", "replace")
         if check_rc and proc.returncode != 0:
@@ -456,10 +457,29 @@ class Module(object):
             try:
                 os.rename(tmp, path)
             except (IOError, OSError) as exc:
-                self.fail("Could not rename the temp file %s to %s: %s" % (tmp, what, error_text(exc)), path=path)
+                if not self._write_in_place(tmp, path, exc):
+                    self.fail("Could not rename the temp file %s to %s: %s" % (tmp, what, error_text(exc)),
+                              path=path)
+                remove_quietly(tmp)
         except BaseException:
             remove_quietly(tmp)
             raise
+
+    def _write_in_place(self, temp, path, exc):
+        """With ``unsafe_writes``, copy ``temp``'s content over ``path`` where the rename was refused as Ansible
+        falls back (a bind-mounted or busy file); False when the module did not ask for it or it does not apply."""
+        import errno
+        if not self.params.get("unsafe_writes") or exc.errno not in (
+                errno.EPERM, errno.EXDEV, errno.EACCES, errno.ETXTBSY, errno.EBUSY):
+            return False
+        try:
+            with open(temp, "rb") as source, open(path, "wb") as target:
+                shutil.copyfileobj(source, target, 1 << 20)
+                target.flush()
+                os.fsync(target.fileno())
+        except (IOError, OSError) as write_exc:
+            self.fail("Could not write %s in place (unsafe_writes): %s" % (path, error_text(write_exc)), path=path)
+        return True
 
     def fail_writing(self, temp, what, exc, **result):
         """Fail because the temp file ``temp`` for ``what`` (a path, or words naming it) could not be written."""
@@ -508,8 +528,10 @@ class Module(object):
         except OSError:
             pass
 
-    def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True):
-        """Bring mode/owner/group of ``path`` to what was asked; return True when something changed (or would).
+    def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True,
+                            attributes=None):
+        """Bring mode/owner/group (and chattr ``attributes``) of ``path`` to what was asked; return True when
+        something changed (or would).
 
         ``diff`` (a dict with ``before``/``after`` dicts) records what changed. In check mode nothing is touched.
         """
@@ -517,9 +539,9 @@ class Module(object):
             info = os.stat(path) if follow else os.lstat(path)
         except OSError:
             if self.check_mode:
-                return mode is not None or owner is not None or group is not None
+                return mode is not None or owner is not None or group is not None or attributes is not None
             raise
-        changed = False
+        changed = self.set_flags(path, attributes, diff)
         for kind, wanted, current in (("owner", owner, info.st_uid), ("group", group, info.st_gid)):
             if wanted is not None and self._set_id(path, kind, wanted, current, diff, follow):
                 changed = True
@@ -533,6 +555,56 @@ class Module(object):
                     os.chmod(path, wanted)
         return changed
 
+    def file_flags(self, path):
+        """The chattr flags of ``path`` as lsattr shows them, without the dashes; None where lsattr cannot tell
+        (no lsattr, or a filesystem without flags such as tmpfs or overlayfs)."""
+        lsattr = self.get_bin_path("lsattr")
+        if lsattr is None:
+            return None
+        rc, out, _ = self.run_command([lsattr, "-d", path])
+        return out.split()[0].replace("-", "") if rc == 0 and out.split() else None
+
+    def set_flags(self, path, attributes, diff=None):
+        """chattr ``path`` to ``attributes`` ('ia' sets exactly those, '+i'/'-i' add or remove), as Ansible does:
+        the flags are compared with lsattr's as text, '-' always runs chattr, and a chattr that fails or complains
+        fails the module with 'chattr failed'. True when it changed (or would)."""
+        if not attributes:
+            return False
+        operator, flags = ("=", attributes) if attributes[0] not in "+-" else (attributes[0], attributes[1:])
+        current = self.file_flags(path)
+        chattr = self.get_bin_path("chattr")
+        if not flags or chattr is None or (current == flags and operator != "-"):
+            return False
+        _record(diff, "attributes", current, operator + flags)
+        if not self.check_mode:
+            rc, out, err = self.run_command([chattr, operator + flags, path])
+            if rc != 0 or err:
+                self.fail("chattr failed", path=path, details="Error while setting attributes: %s" % (out + err))
+        return True
+
+    @staticmethod
+    def id_exists(kind, wanted):
+        """Whether the owner (kind 'owner') or group exists: a name, or a number some account has."""
+        try:
+            if str(wanted).isdigit():
+                (pwd.getpwuid if kind == "owner" else grp.getgrgid)(int(wanted))
+            else:
+                (pwd.getpwnam if kind == "owner" else grp.getgrnam)(str(wanted))
+        except KeyError:
+            return False
+        return True
+
+    def warn_missing_id(self, kind, wanted):
+        """Check mode's warning for an owner (kind 'owner') or group that does not exist, in Ansible's words."""
+        noun = "user" if kind == "owner" else "group"
+        if str(wanted).isdigit():
+            what = "%s with %s %s" % (noun, "uid" if kind == "owner" else "gid", wanted)
+        else:
+            what = "%s %s" % (noun, wanted)
+        message = "failed to look up %s. Create %s up to this point in real play" % (what, noun)
+        if message not in self.warnings:
+            self.warn(message)
+
     def _set_id(self, path, kind, wanted, current, diff, follow):
         """chown (kind 'owner') or chgrp (kind 'group') when needed; True when it changed or would."""
         command, noun, lookup = _ID_KINDS[kind]
@@ -541,15 +613,52 @@ class Module(object):
             if not self.check_mode:
                 self.fail("%s failed: failed to look up %s %s" % (command, noun, wanted), path=path)
             # In check mode an earlier task may be about to create it: predict the change.
-            self.warn("failed to look up %s %s. Create it up to this point in a real run" % (noun, wanted))
+            self.warn_missing_id(kind, wanted)
             return True
         if number == current:
             return False
         _record(diff, kind, current, number)
         if not self.check_mode:
             ids = (number, -1) if kind == "owner" else (-1, number)
-            (os.chown if follow else os.lchown)(path, *ids)
+            try:
+                (os.chown if follow else os.lchown)(path, *ids)
+            except OSError as exc:  # not root, or a filesystem that refuses: Ansible's words, no traceback
+                self.fail("%s failed: %s" % (command, exc), path=path)
         return True
+
+
+def _communicate(proc, data):
+    """(stdout, stderr) of ``proc`` once it has ended. Unlike Popen.communicate this does not wait for a process
+    it left in the background, which keeps the pipes open (``sleep 10 &``): as Ansible's run_command, reading
+    stops when the command has exited and its pipes have been quiet for a second."""
+    import selectors
+    if data is not None:
+        try:
+            proc.stdin.write(data)
+        except (IOError, OSError):
+            pass  # the command exited without reading it all
+        try:
+            proc.stdin.close()
+        except (IOError, OSError):
+            pass
+    chunks = {proc.stdout: [], proc.stderr: []}  # type: dict
+    with selectors.DefaultSelector() as selector:
+        for pipe in chunks:
+            selector.register(pipe, selectors.EVENT_READ)
+        while selector.get_map():
+            events = selector.select(timeout=1)
+            if not events and proc.poll() is not None:
+                break
+            for key, _ in events:
+                block = os.read(key.fd, 1 << 16)
+                if block:
+                    chunks[key.fileobj].append(block)
+                else:
+                    selector.unregister(key.fileobj)
+    proc.wait()
+    for pipe in chunks:
+        pipe.close()
+    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr])
 
 
 def error_text(exc):
@@ -842,7 +951,7 @@ def _command_line(params, use_shell):
     """What to run: the shell text as given, or an argv list (free form split like a shell, or ``argv``)."""
     text, argv = params.get("_raw_params"), params.get("argv")
     if (text is None or not text.strip()) and not argv:
-        return None, "no command given"
+        return None, "one of the following is required: _raw_params, cmd, argv"  # Ansible's words
     if text and argv:
         return None, "only command or argv can be given, not both"
     if use_shell:
@@ -890,6 +999,10 @@ def run_command_task(module, use_shell=False, executable=None):
     rc, out, err = module.run_command(args, data=params.get("stdin"), cwd=chdir, use_unsafe_shell=use_shell,
                                       executable=executable, binary_data=not params.get("stdin_add_newline", True))
     end = datetime.datetime.now()
+    if module.start_error is not None:
+        # As Ansible's command: nothing ran, so no output; the reason is in the log, not in stderr.
+        result.update(rc=rc, changed=False)
+        fail("Error executing command.")
     if params.get("strip_empty_ends", True):
         out, err = out.rstrip("\r\n"), err.rstrip("\r\n")
     result.update(rc=rc, stdout=out, stderr=err, stdout_lines=out.splitlines(), stderr_lines=err.splitlines(),

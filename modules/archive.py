@@ -330,7 +330,8 @@ class ArchiveTask(object):
                 self.remove_sources()
         params = module.params
         if module.lexists(self.dest) and module.set_file_attributes(self.dest, params["mode"], params["owner"],
-                                                                    params["group"]):
+                                                                    params["group"],
+                                                                    attributes=params["attributes"]):
             self.changed = True
         result = {"changed": self.changed, "dest": self.dest, "dest_state": self.destination_state(),
                   "archived": self.archived, "missing": self.missing, "arcroot": self.root,

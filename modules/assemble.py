@@ -15,6 +15,7 @@ from modules._textfile import (
     finish,
     read_content,
 )
+from modules._utils import path_info
 
 DOCUMENTATION = {
     "short_description": "Assemble configuration files from fragments",
@@ -137,4 +138,6 @@ def run(module):
     original = read_content(module, dest)
     result = finish(module, dest, original, new, "OK")
     result.update(src=src, dest=dest, checksum=hashlib.sha1(new).hexdigest())
+    # As Ansible adds to every result naming a dest: state, mode, owner, group, uid, gid and size.
+    result.update(path_info(dest))
     return result

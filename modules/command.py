@@ -28,6 +28,9 @@ DOCUMENTATION = {
                              "default": True},
         "expand_argument_vars": {"description": "Expand $VAR and ~ in the arguments, as a shell would not.",
                                  "type": "bool", "default": True},
+        "executable": {"description": "Accepted for Ansible's playbooks and ignored with Ansible's warning: the "
+                                      "command runs without a shell, so there is no shell to choose (see shell).",
+                       "type": "path"},
     },
 }
 
@@ -50,11 +53,15 @@ EXAMPLES = """
 RETURN = dict(COMMAND_RETURN)
 
 ARGUMENT_SPEC = dict(COMMAND_ARGUMENTS, argv={"type": "list", "elements": "str"},
-                     expand_argument_vars={"type": "bool", "default": True})
+                     expand_argument_vars={"type": "bool", "default": True}, executable={"type": "path"})
 SPEC_RULES = {"mutually_exclusive": [["_raw_params", "argv"]]}
 FREE_FORM = "_raw_params"
 SUPPORTS_CHECK_MODE = True
 
 
 def run(module):
+    if module.params.get("executable"):
+        # Ansible's words, so playbooks that check warnings see the same text.
+        module.warn("As of Ansible 2.4, the parameter 'executable' is no longer supported with the 'command' "
+                    "module. Not using '%s'." % module.params["executable"])
     return run_command_task(module, use_shell=False)

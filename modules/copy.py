@@ -10,6 +10,7 @@ import base64
 import hashlib
 import os
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
 from modules._utils import diff_text, file_checksum, make_directories, path_info, read_text, text_diff
 
 DOCUMENTATION = {
@@ -22,7 +23,7 @@ DOCUMENTATION = {
         "the directory itself is created inside dest.",
         "A file whose checksum already matches is not sent again; its mode, owner and group are still fixed.",
     ],
-    "options": {
+    "options": dict({
         "src": {"description": "Path of the file or directory to copy: on the controller (relative paths are "
                                "looked up in the role's or playbook's files/), or on the host with remote_src.",
                 "type": "path"},
@@ -55,7 +56,9 @@ DOCUMENTATION = {
         "decrypt": {"description": "Decrypt a vault- or age-encrypted src on the controller (false: copy it as "
                                "it is, encrypted).",
                     "type": "bool", "default": True},
-    },
+        "_original_basename": {"description": "Internal to Ansible's action plugins; accepted and ignored.",
+                               "type": "str"},
+    }, **FILESYSTEM_ATTRIBUTE_DOCS),
 }
 
 EXAMPLES = """
@@ -114,7 +117,9 @@ ARGUMENT_SPEC = {
     "local_follow": {"type": "bool", "default": True},
     "checksum": {"type": "str"},
     "decrypt": {"type": "bool", "default": True},
+    "_original_basename": {"type": "str"},
 }
+ARGUMENT_SPEC.update(FILESYSTEM_ATTRIBUTE_SPEC)
 SPEC_RULES = {"mutually_exclusive": [["src", "content"]], "required_one_of": [["src", "content"]]}
 SUPPORTS_CHECK_MODE = True
 ACTION = "copy"
@@ -217,7 +222,8 @@ class Copier(object):
         if content_changed:
             self._write(source, dest, exists, result)
         mode = source.mode if self.mode == "preserve" else self.mode
-        if module.set_file_attributes(dest, mode, self.owner, self.group):
+        if module.set_file_attributes(dest, mode, self.owner, self.group,
+                                      attributes=module.params.get("attributes")):
             self.changed = True
         return result
 

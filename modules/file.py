@@ -4,6 +4,7 @@ import os
 import shutil
 import time
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
 from modules._utils import make_directories, path_info, path_state, resolve_gid, resolve_uid
 
 DOCUMENTATION = {
@@ -41,8 +42,12 @@ DOCUMENTATION = {
         "access_time": {"description": "preserve, now, or a time in access_time_format.", "type": "str"},
         "access_time_format": {"description": "strftime format of access_time.", "type": "str",
                                "default": "%Y%m%d%H%M.%S"},
+        "_diff_peek": {"description": "Internal to Ansible's action plugins; accepted and ignored.", "type": "bool"},
+        "_original_basename": {"description": "Internal to Ansible's action plugins; accepted and ignored.",
+                               "type": "str"},
     },
 }
+DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 
 EXAMPLES = """
 - name: A directory for the application's data
@@ -100,7 +105,11 @@ ARGUMENT_SPEC = {
     "modification_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
     "access_time": {"type": "str"},
     "access_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
+    # Set by Ansible's own action plugins (template's diff, copy's naming): accepted, meaning nothing here.
+    "_diff_peek": {"type": "bool"},
+    "_original_basename": {"type": "str"},
 }
+ARGUMENT_SPEC.update(FILESYSTEM_ATTRIBUTE_SPEC)
 SUPPORTS_CHECK_MODE = True
 
 NOW = "now"
@@ -163,7 +172,7 @@ class FileTask(object):
         """mode/owner/group and timestamps of ``path``; True when something changed (or would)."""
         params = self.module.params
         changed = self.module.set_file_attributes(path, params["mode"], params["owner"], params["group"], diff,
-                                                  follow=follow)
+                                                  follow=follow, attributes=params["attributes"])
         return self.update_times(path, diff) or changed
 
     def update_times(self, path, diff):
@@ -222,7 +231,8 @@ class FileTask(object):
         path = self.resolved_path()
         state = path_state(path, self.module)
         if state not in ("file", "hard"):
-            self.fail("file (%s) is %s, cannot continue" % (path, state), path=path)
+            # With the path's keys, as Ansible adds them to every result naming a path (state: absent here).
+            self.fail("file (%s) is %s, cannot continue" % (path, state), path=path, **path_info(path))
         diff = self.initial_diff(path)
         return {"path": path, "changed": self.set_attributes(path, diff), "diff": diff}
 
@@ -294,7 +304,10 @@ class FileTask(object):
     def ensure_hard(self):
         path, src, prev = self.path, self.src, self.prev_state
         if src is None:
-            self.fail("src is required for creating new hardlinks")
+            if prev != "hard":
+                self.fail("src is required for creating new hardlinks")
+            # An existing hard link without src: only its attributes are brought to what was asked, as in Ansible.
+            return self._linked_result(path, src, False, self.initial_diff(), follow=True)
         if not os.path.exists(src):
             self.fail("src does not exist", dest=path, src=src)
         diff = self.initial_diff()
@@ -379,10 +392,17 @@ def run(module):
             resolve_uid(params["owner"], module)
         if params["group"] is not None:
             resolve_gid(params["group"], module)
+    elif module.check_mode:
+        # Warned first, as Ansible does, so the warning is there even when the task then fails.
+        for kind in ("owner", "group"):
+            if params[kind] is not None and not module.id_exists(kind, params[kind]):
+                module.warn_missing_id(kind, params[kind])
     handler = {"absent": task.ensure_absent, "file": task.ensure_file, "directory": task.ensure_directory,
                "link": task.ensure_link, "hard": task.ensure_hard, "touch": task.touch}[task.state]
     result = handler()
     named = result.get("path") or result.get("dest")
     if task.state != "absent" and (not module.check_mode or os.path.lexists(named)):
         result.update(path_info(named))
+    if not module.diff_mode:
+        result.pop("diff", None)  # Ansible's file module returns its diff only in diff mode (other modules always)
     return result

@@ -1,5 +1,6 @@
 """Find files, directories or links by name, age, size and content, and return what stat says of each."""
 
+import errno
 import fnmatch
 import os
 import re
@@ -32,6 +33,9 @@ DOCUMENTATION = {
                                     "anywhere with read_whole_file). Only for file_type file.", "type": "str"},
         "read_whole_file": {"description": "Search contains in the whole file rather than line by line.",
                             "type": "bool", "default": False},
+        "encoding": {"description": "Encoding files are read in for contains (by default bytes that do not decode "
+                                    "never match). A file that does not decode in it, or an unknown encoding, "
+                                    "skips the whole path with a warning, as Ansible does.", "type": "str"},
         "file_type": {"description": "What to return.", "type": "str", "default": "file",
                       "choices": ["any", "directory", "file", "link"]},
         "age": {"description": "Select entries at least this old (e.g. 30, 2h, 1d, 4w); a negative age selects "
@@ -94,6 +98,7 @@ ARGUMENT_SPEC = {
     "use_regex": {"type": "bool", "default": False},
     "contains": {"type": "str"},
     "read_whole_file": {"type": "bool", "default": False},
+    "encoding": {"type": "str"},
     "file_type": {"type": "str", "default": "file", "choices": ["any", "directory", "file", "link"]},
     "age": {"type": "str"},
     "age_stamp": {"type": "str", "default": "mtime", "choices": ["atime", "ctime", "mtime"]},
@@ -147,14 +152,24 @@ class NameFilter(object):
         return any(test(name) for test in self.patterns) and not any(test(name) for test in self.excludes)
 
 
-def content_matches(path, expression, whole_file):
-    """True when the file's text matches ``expression`` (compiled): a line's start, or anywhere in it all."""
+def content_matches(path, expression, whole_file, encoding=None):
+    """True when the file's text matches ``expression`` (compiled): a line's start, or anywhere in it all.
+
+    With an ``encoding``, text that does not decode (or an encoding Python does not know) raises OSError, which
+    skips the whole search path as Ansible does; without one, undecodable bytes simply never match."""
     try:
-        with open(path, "r", errors="surrogateescape") as handle:
+        with open(path, "r", encoding=encoding, errors="strict" if encoding else "surrogateescape") as handle:
             if whole_file:
                 return expression.search(handle.read()) is not None
             return any(expression.match(line) for line in handle)
-    except (IOError, OSError, UnicodeDecodeError):
+    except LookupError as exc:
+        raise OSError(str(exc))  # Python's own words, as Ansible's: "unknown encoding: NAME"
+    except UnicodeDecodeError:
+        if encoding:
+            raise OSError("Failed to read the file %s due to an encoding error. current encoding: %s"
+                          % (path, encoding))
+        return False
+    except (IOError, OSError):
         return False
 
 
@@ -205,7 +220,7 @@ class Criteria(object):
         if stat.S_ISREG(mode) and kind in ("file", "any") and not at_least(info.st_size, self.size):
             return False
         if kind == "file" and self.contains is not None:
-            return content_matches(path, self.contains, self.params["read_whole_file"])
+            return content_matches(path, self.contains, self.params["read_whole_file"], self.params["encoding"])
         return True
 
 
@@ -229,6 +244,11 @@ class Search(object):
         prefix_depth = (top.rstrip(os.sep) + os.sep).count(os.sep)
 
         def failed(error):
+            # A directory below top that cannot be listed is skipped alone and the walk goes on, as in Ansible.
+            if error.errno in (errno.EPERM, errno.EACCES, errno.ENOENT) and error.filename \
+                    and os.path.normpath(error.filename) != os.path.normpath(top):
+                self.skipped[error.filename] = str(error)
+                return
             raise error
 
         for root, dirs, files in os.walk(top, onerror=failed, followlinks=params["follow"]):
@@ -276,6 +296,9 @@ def run(module):
             module.warn("Skipped '%s' path due to this access issue: %s" % (top, reason))
         if search.full():
             break
-    msg = "Not all paths examined, check warnings for details" if search.skipped else "All paths examined"
+    # Only a search path that could not be searched at all is warned about (a subdirectory is just recorded),
+    # and only it makes the message say so, as in Ansible.
+    warned = any("Skipped '" in warning for warning in module.warnings)
+    msg = "Not all paths examined, check warnings for details" if warned else "All paths examined"
     return {"changed": False, "files": search.files, "matched": len(search.files), "examined": search.examined,
             "skipped_paths": search.skipped, "msg": msg}

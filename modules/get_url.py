@@ -5,6 +5,7 @@ import os
 import re
 import time
 
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS
 from modules._http import COMMON_OPTIONS, download, filename_from_response, request, url_filename
 from modules._spec import argument_spec
 from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
@@ -90,6 +91,7 @@ RETURN = {
     "diff": "Content before and after (diff mode, text files only) and changed attributes",
 }
 
+DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SUPPORTS_CHECK_MODE = True
 
@@ -171,7 +173,8 @@ def _attributes(module, dest, diffs):
     """Apply mode/owner/group to dest; True when they changed (or would)."""
     params = module.params
     attribute_diff = {}  # type: dict
-    changed = module.set_file_attributes(dest, params["mode"], params["owner"], params["group"], attribute_diff)
+    changed = module.set_file_attributes(dest, params["mode"], params["owner"], params["group"], attribute_diff,
+                                         attributes=params.get("attributes"))
     if attribute_diff:
         attribute_diff.update(before_header=dest, after_header=dest)
         diffs.append(attribute_diff)

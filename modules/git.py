@@ -41,6 +41,21 @@ DOCUMENTATION = {
         "key_file": {"description": "SSH private key to use.", "type": "path"},
         "ssh_opts": {"description": "Further ssh options.", "type": "str"},
         "executable": {"description": "The git program to use.", "type": "path"},
+        "umask": {"description": "The umask (a quoted octal text, '0022') for everything the module creates.",
+                  "type": "raw"},
+        "track_submodules": {"description": "Submodules follow the latest commit of their branch "
+                                            "(submodule update --remote).", "type": "bool", "default": False},
+        "verify_commit": {"description": "Fail unless version's commit (or annotated tag) has a valid GPG "
+                                         "signature (git verify-commit / verify-tag).", "type": "bool",
+                          "default": False},
+        "gpg_allowlist": {"description": "With verify_commit: the primary-key fingerprints a signature may come "
+                                         "from (any valid one when empty).", "type": "list", "elements": "str",
+                          "default": [], "aliases": ["gpg_whitelist"]},
+        "archive": {"description": "Also write version as an archive file (its extension picks the format: "
+                                   ".zip, .tar, .gz, .tgz); changed when its content differs.", "type": "path"},
+        "archive_prefix": {"description": "A path prefix for every file in archive.", "type": "str"},
+        "separate_git_dir": {"description": "Keep the repository's .git directory here (clone "
+                                            "--separate-git-dir); dest/.git points to it.", "type": "path"},
     },
 }
 
@@ -184,6 +199,8 @@ class Git(object):
             argv.append("--single-branch")
         if params["reference"]:
             argv += ["--reference", params["reference"]]
+        if params["separate_git_dir"] and not params["bare"]:
+            argv += ["--separate-git-dir", params["separate_git_dir"]]
         parent = os.path.dirname(os.path.abspath(self.dest))
         if not os.path.isdir(parent):
             os.makedirs(parent)
@@ -223,7 +240,52 @@ class Git(object):
     def update_submodules(self):
         if self.params["recursive"] and not self.params["bare"] and \
                 os.path.exists(os.path.join(self.dest, ".gitmodules")):
-            self.run(["submodule", "update", "--init", "--recursive"])
+            self.run(["submodule", "update", "--init", "--recursive"] +
+                     (["--remote"] if self.params["track_submodules"] else []))
+
+    def verify_signature(self, version):
+        """git verify-tag (an annotated tag) or verify-commit, and the signer against gpg_allowlist."""
+        _, tags, _ = self.run(["for-each-ref", "--format=%(objecttype) %(refname:short)", "refs/tags"])
+        annotated = "tag %s" % version in tags.splitlines()
+        allowlist = self.params["gpg_allowlist"]
+        argv = ["verify-tag" if annotated else "verify-commit", version] + (["--raw"] if allowlist else [])
+        rc, out, err = self.run(argv, check=False)
+        if rc != 0:
+            self.module.fail('Failed to verify GPG signature of commit/tag "%s"' % version, stdout=out, stderr=err,
+                             rc=rc)
+        if allowlist:
+            fingerprint = next((fields[11] if len(fields) == 11 else fields[2] for fields in
+                                (line.split() for line in err.splitlines()) if fields[1:2] == ["VALIDSIG"]), None)
+            if fingerprint not in allowlist:
+                self.module.fail('The gpg_allowlist does not include the public key "%s" for this commit'
+                                 % fingerprint, stdout=out, stderr=err, rc=rc)
+
+    def write_archive(self, version):
+        """archive as git archive writes version; True when the file is new or its content changed."""
+        import filecmp
+        import tempfile
+        archive = self.params["archive"]
+        formats = {".zip": "zip", ".gz": "tar.gz", ".tar": "tar", ".tgz": "tgz"}
+        archive_format = formats.get(os.path.splitext(archive)[1])
+        if archive_format is None:
+            self.module.fail("Unable to get file extension from archive file name : %s" % archive,
+                             details="Please specify archive as filename with extension. File extension can be "
+                                     "one of ['tar', 'tar.gz', 'zip', 'tgz']")
+        if self.module.check_mode:
+            return not os.path.exists(archive)
+        handle, fresh = tempfile.mkstemp(prefix=".git-archive.", suffix="." + archive_format,
+                                         dir=os.path.dirname(os.path.abspath(archive)))
+        os.close(handle)
+        try:
+            prefix = ["--prefix", self.params["archive_prefix"]] if self.params["archive_prefix"] is not None else []
+            self.run(["archive", "--format", archive_format, "--output", fresh, *prefix, version])
+            if os.path.exists(archive) and filecmp.cmp(fresh, archive, shallow=False):
+                return False
+            os.rename(fresh, archive)
+            return True
+        finally:
+            if os.path.exists(fresh):
+                os.unlink(fresh)
 
     def describe(self, before, after):
         """The diff's prepared text: what was checked out, and the files that changed."""
@@ -233,7 +295,31 @@ class Git(object):
         return ">> %s -> %s\n%s\n" % (before, after, stat)
 
 
+def set_umask(module):
+    """The umask option, applied before anything is created, as Ansible reads it: a quoted octal text."""
+    umask = module.params["umask"]
+    if umask is None:
+        return
+    if not isinstance(umask, str):
+        module.fail("umask must be defined as a quoted octal integer")
+    try:
+        os.umask(int(umask, 8))
+    except ValueError:
+        module.fail("umask must be an octal integer")
+
+
+def finish(module, git, result):
+    """verify_commit and archive, once the checkout is where version says; the result as it ends."""
+    params = module.params
+    if params["verify_commit"] and not module.check_mode and git.exists():
+        git.verify_signature(params["version"])
+    if params["archive"] and (module.check_mode or git.exists()) and git.write_archive(params["version"]):
+        result["changed"] = True
+    return result
+
+
 def run(module):
+    set_umask(module)
     git = Git(module)
     params = module.params
     result = {"before": None, "after": None, "remote_url_changed": False, "changed": False}
@@ -255,7 +341,7 @@ def run(module):
         git.clone(kind, name)
         result["after"] = git.head()
         result["diff"] = {"prepared": git.describe(None, result["after"])}
-        return result
+        return finish(module, git, result)
     result["before"] = result["after"] = git.head()
     url_changed = git.remote_url() != params["repo"]
     if url_changed:
@@ -290,4 +376,4 @@ def run(module):
         prepared = git.describe(before, after) if not module.check_mode and before != after else \
             ">> %s -> %s\n" % (before, after)
         result["diff"] = {"prepared": prepared}
-    return result
+    return finish(module, git, result)

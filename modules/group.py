@@ -19,6 +19,10 @@ DOCUMENTATION = {
                   "type": "bool", "default": False},
         "local": {"description": "Accepted for compatibility: groups are always managed with the shadow tools.",
                   "type": "bool", "default": False},
+        "gid_min": {"description": "GID_MIN for creating the group, overriding /etc/login.defs (not with local).",
+                    "type": "int"},
+        "gid_max": {"description": "GID_MAX for creating the group, overriding /etc/login.defs (not with local).",
+                    "type": "int"},
     },
 }
 
@@ -40,6 +44,9 @@ SUPPORTS_CHECK_MODE = True
 def run(module):
     params = module.params
     name = params["name"]
+    for limit in ("gid_min", "gid_max"):
+        if params["local"] and params[limit] is not None:
+            module.fail("'%s' can not be used with 'local'" % limit)
     current = group_entry(name)
     result = {"name": name, "state": params["state"], "system": params["system"], "changed": False}
     changes = FieldChanges(name)
@@ -57,6 +64,9 @@ def run(module):
             changes.add("gid", None, params["gid"], [])
         if params["system"]:
             argv.append("-r")
+        for limit in ("gid_min", "gid_max"):
+            if params[limit] is not None:
+                argv += ["-K", "%s=%d" % (limit.upper(), params[limit])]
         argv.append(name)
         what = "groupadd"
     else:

@@ -91,12 +91,17 @@ def run(module):
             original = handle.read()
     lines = (original or b"").decode("utf-8", "replace").splitlines()
     after = new_lines(lines, name, wanted, params["state"], params["hash_host"])
+    new = "".join(line + "\n" for line in after).encode("utf-8") if after != lines else original
+    # Always there, as in Ansible (before == after when nothing changes), headed by the path alone (/dev/null
+    # for a new file).
+    diff = content_diff(path, original, new)
+    diff.update(before_header=path if original is not None else "/dev/null", after_header=path)
+    result["diff"] = diff
     if after == lines:
         return result
-    new = "".join(line + "\n" for line in after).encode("utf-8")
     directory = os.path.dirname(os.path.abspath(path))
     if not module.isdir(directory):
         make_directories(module, directory, "0700")
     ContentChange(module, path, original, new).write()
-    result.update(changed=True, diff=content_diff(path, original, new))
+    result["changed"] = True
     return result

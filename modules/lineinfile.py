@@ -230,7 +230,8 @@ def ensure_absent(lines, line=None, regexp=None, search_string=None):
 def _warn_empty_pattern(module, params):
     for name, what in (("regexp", "regular expression"), ("search_string", "search string")):
         if params[name] == "":
-            note = " If this is desired, use '^' to match every line in the file." if name == "regexp" else ""
+            note = (" If this is desired, use '^' to match every line in the file and avoid this warning."
+                    if name == "regexp" else "")
             module.warn("The %s is an empty string, which will match every line in the file. This may have "
                         "unintended consequences, such as replacing the last line in the file rather than "
                         "appending.%s" % (what, note))

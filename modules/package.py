@@ -24,8 +24,9 @@ DOCUMENTATION = {
     "options": {
         "name": {"description": "Package names, with versions as the manager spells them (foo=1.0 for apt).",
                  "type": "list", "elements": "str", "required": True},
-        "state": {"description": "present, latest or absent (installed/removed are accepted too).",
-                  "type": "str", "required": True},
+        "state": {"description": "present, latest or absent (installed/removed are accepted too); without it, "
+                                 "present, the package managers' default (Ansible's package passes the task on "
+                                 "as it is, whatever its documentation says).", "type": "str"},
         "use": {"description": "The package manager: auto (detected on the host), apt, dnf, dnf5 or yum.",
                 "type": "str", "default": "auto"},
     },
@@ -45,7 +46,7 @@ RETURN = {"cache_updated": "As apt returns it", "stdout": "The package manager's
 ANY_ARGUMENTS = True
 OWN_SPEC = {
     "name": {"type": "list", "elements": "str", "required": True},
-    "state": {"type": "str", "required": True, "choices": ["absent", "installed", "latest", "present", "removed"]},
+    "state": {"type": "str", "choices": ["absent", "installed", "latest", "present", "removed"]},
     "use": {"type": "str", "default": "auto"},
 }
 ARGUMENT_SPEC = {}  # type: dict
@@ -82,6 +83,8 @@ def run(module):
     if handler is None:
         module.fail("package manager '%s' is not supported (use: %s); supported: %s"
                     % (manager, params["use"], ", ".join(sorted(SUPPORTED))))
-    result = handler(module, {"name": params["name"], "state": params["state"], **passed_on})
+    # Without state the package manager module's default applies (present for each), as Ansible's package
+    # action hands the arguments on as given: its documentation says required, its behaviour does not.
+    result = handler(module, {"name": params["name"], "state": params["state"] or "present", **passed_on})
     result["ansible_facts"] = {"pkg_mgr": manager}
     return result

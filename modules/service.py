@@ -1,6 +1,14 @@
 """Start, stop, restart and reload services, and enable them at boot: systemd where it runs, init scripts elsewhere."""
 
-from modules._services import ServiceChange, SystemdUnit, SysVService, plan_state, run_actions, systemd_runs
+from modules._services import (
+    SYSTEMD_OPTIONS,
+    ServiceChange,
+    SysVService,
+    plan_state,
+    run_actions,
+    run_systemd,
+    systemd_runs,
+)
 from modules._spec import argument_spec
 
 DOCUMENTATION = {
@@ -31,6 +39,13 @@ DOCUMENTATION = {
                      "default": "default"},
     },
 }
+# Where systemd runs, Ansible's service hands the task to its systemd module, whose options it then takes too
+# (daemon-reload, masked, ...); elsewhere they fail the task as unsupported, as Ansible's service module does.
+SYSTEMD_ONLY = ("masked", "daemon_reload", "daemon_reexec", "scope", "no_block", "force")
+DOCUMENTATION["options"].update(
+    (name, dict(SYSTEMD_OPTIONS[name], description="Where systemd runs: "
+                + SYSTEMD_OPTIONS[name]["description"], default=None))
+    for name in SYSTEMD_ONLY)
 
 EXAMPLES = """
 - name: Start memcached and start it at boot
@@ -52,6 +67,7 @@ RETURN = {"name": "The service's name", "state": "Its state as asked (started, s
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_one_of": [["state", "enabled"]]}
 SUPPORTS_CHECK_MODE = True
+SYSTEMD_DEFAULTS = dict((option, SYSTEMD_OPTIONS[option].get("default")) for option in SYSTEMD_ONLY)
 
 
 def run(module):
@@ -59,17 +75,17 @@ def run(module):
     name = params["name"]
     use = params["use"]
     use_systemd = use == "systemd" or (use in ("auto", "service") and systemd_runs())
+    if use_systemd:
+        systemd_params = dict(params, **dict((option, params[option] if params[option] is not None else default)
+                                             for option, default in SYSTEMD_DEFAULTS.items()))
+        return run_systemd(module, systemd_params)
+    given = [option for option in SYSTEMD_ONLY if params[option] is not None]
+    if given:
+        module.fail("Unsupported parameters for (service) module: %s" % ", ".join(given))
     change = ServiceChange(name)
     result = {"name": name, "changed": False}
-    if use_systemd:
-        unit = SystemdUnit(module, name)
-        status = unit.show()
-        unit.require_found(status)
-        running = unit.running(status)
-        result["status"] = status
-    else:
-        unit = SysVService(module, name, params["arguments"], params["pattern"])
-        running = unit.running()
+    unit = SysVService(module, name, params["arguments"], params["pattern"])
+    running = unit.running()
     if params["enabled"] is not None:
         unit.plan_enabled(change, params["enabled"])
         result["enabled"] = params["enabled"]

@@ -323,18 +323,32 @@ def local_facts(module):
         try:
             local[name[:-5]] = json.loads(text)
         except ValueError:
-            local[name[:-5]] = _ini_sections(text)
+            local[name[:-5]] = _ini_sections(text, path, module)
     return {"local": local}
 
 
-def _ini_sections(text):
+def _ini_sections(text, path, module):
+    """An INI fact file's sections, as Ansible reads them: a value ConfigParser cannot interpolate ('%' alone)
+    turns the whole fact into an error text, with a warning, rather than failing fact gathering."""
     import configparser
     parser = configparser.ConfigParser()
     try:
         parser.read_string(text)
     except configparser.Error:
-        return "error loading facts as JSON or ini - please check content"
-    return dict((section, dict(parser.items(section))) for section in parser.sections())
+        message = "error loading facts as JSON or ini - please check content: %s" % path
+        module.warn(message)
+        return message
+    sections = {}
+    for section in parser.sections():
+        sections[section] = {}
+        for option in parser.options(section):
+            try:
+                sections[section][option] = parser.get(section, option)
+            except configparser.Error as exc:
+                message = "error loading facts as ini - please check content: %s (%s)" % (path, exc)
+                module.warn(message)
+                return message
+    return sections
 
 
 def ssh_pub_keys_facts(module):

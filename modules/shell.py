@@ -23,6 +23,9 @@ DOCUMENTATION = {
         "stdin_add_newline": {"description": "Append a newline to stdin.", "type": "bool", "default": True},
         "strip_empty_ends": {"description": "Strip trailing newlines from stdout and stderr.", "type": "bool",
                              "default": True},
+        "expand_argument_vars": {"description": "command's option, refused here when the task runs, in the words "
+                                                "of Ansible's shell (the shell itself expands variables).",
+                                 "type": "raw"},
     },
 }
 
@@ -41,10 +44,12 @@ EXAMPLES = """
 
 RETURN = dict(COMMAND_RETURN)
 
-ARGUMENT_SPEC = dict(COMMAND_ARGUMENTS, executable={"type": "path"})
+ARGUMENT_SPEC = dict(COMMAND_ARGUMENTS, executable={"type": "path"}, expand_argument_vars={"type": "raw"})
 FREE_FORM = "_raw_params"
 SUPPORTS_CHECK_MODE = True
 
 
 def run(module):
+    if module.params.get("expand_argument_vars") is not None:
+        module.fail("Unsupported parameters for (shell) module: expand_argument_vars")
     return run_command_task(module, use_shell=True, executable=module.params["executable"])

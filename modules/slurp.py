@@ -39,9 +39,9 @@ ARGUMENT_SPEC = {
 SUPPORTS_CHECK_MODE = True
 
 _FAILURES = {
-    errno.ENOENT: "file not found: %s",
-    errno.EACCES: "file is not readable: %s",
-    errno.EISDIR: "source is a directory and must be a file: %s",
+    errno.ENOENT: "File not found: %s",  # ansible-core 2.19's words (2.18 and older wrote them lower-case)
+    errno.EACCES: "File is not readable: %s",
+    errno.EISDIR: "Source is a directory and must be a file: %s",
 }
 
 
@@ -52,6 +52,6 @@ def run(module):
             data = handle.read()
     except (IOError, OSError) as exc:
         message = _FAILURES.get(exc.errno)
-        module.fail(message % source if message else "unable to slurp file: %s" % exc, source=source)
+        module.fail(message % source if message else "Unable to slurp file: %s" % exc, source=source)
     return {"changed": False, "content": base64.b64encode(data).decode("ascii"), "encoding": "base64",
             "source": source}

@@ -67,6 +67,10 @@ def _free_name(directory, prefix, suffix):
 
 def run(module):
     params = module.params
+    for part in ("prefix", "suffix"):
+        # A name component only: '../x' would put the file outside path (Ansible's words).
+        if params[part] and params[part] != os.path.basename(params[part]):
+            module.fail("%s must be a valid file name component, got %r" % (part, params[part]))
     directory = params["path"] or tempfile.gettempdir()
     if not module.isdir(directory):
         module.fail("Directory %s does not exist or is not a directory" % directory, path=directory)

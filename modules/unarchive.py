@@ -299,13 +299,14 @@ class Unpacker(object):
 
     def set_attributes(self):
         params = self.module.params
-        if params["mode"] is None and params["owner"] is None and params["group"] is None:
+        if all(params.get(name) is None for name in ("mode", "owner", "group", "attributes")):
             return False
         changed = False
         for entry in self.entries:
             if entry.member.kind == "link":
                 continue
-            if self.module.set_file_attributes(entry.path, params["mode"], params["owner"], params["group"]):
+            if self.module.set_file_attributes(entry.path, params["mode"], params["owner"], params["group"],
+                                               attributes=params["attributes"]):
                 changed = True
         return changed
 

@@ -5,7 +5,8 @@ import os
 import time
 from urllib.parse import urlencode
 
-from modules._http import COMMON_OPTIONS, SAFE_METHODS, download, filename_from_response, request
+from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS
+from modules._http import COMMON_OPTIONS, SAFE_METHODS, SOCKET_OPTIONS, download, filename_from_response, request
 from modules._spec import argument_spec
 from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
 
@@ -45,7 +46,13 @@ DOCUMENTATION = {
         "mode": {"description": "Permissions of dest.", "type": "raw"},
         "owner": {"description": "User that should own dest.", "type": "str"},
         "group": {"description": "Group that should own dest.", "type": "str"},
-    }, **COMMON_OPTIONS),
+        "src": {"description": "A file whose content is the request body (instead of body); with remote_src "
+                               "it is read on the host. A file on the controller is not sent yet: the task "
+                               "fails saying so.", "type": "path"},
+        "remote_src": {"description": "src is a file on the host.", "type": "bool", "default": False},
+        "force": {"description": "Never use a cached copy: accepted, as this module caches nothing.",
+                  "type": "bool", "default": False},
+    }, **dict(COMMON_OPTIONS, **SOCKET_OPTIONS)),
 }
 DOCUMENTATION["options"]["url_username"] = dict(COMMON_OPTIONS["url_username"], aliases=["user"])
 
@@ -95,7 +102,9 @@ RETURN = {
     "<header>": "Each response header, lower-cased with '-' as '_' (content_type, content_length, ...)",
 }
 
+DOCUMENTATION["options"].update(FILESYSTEM_ATTRIBUTE_DOCS)
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
+SPEC_RULES = {"mutually_exclusive": [["body", "src"]]}
 SUPPORTS_CHECK_MODE = True
 
 _CONTENT_TYPES = {"json": "application/json", "form-urlencoded": "application/x-www-form-urlencoded"}
@@ -188,7 +197,8 @@ def _write_dest(module, result, response):
             module.atomic_move(tmp, dest)
     finally:
         remove_quietly(tmp)
-    if module.set_file_attributes(dest, params["mode"], params["owner"], params["group"]):
+    if module.set_file_attributes(dest, params["mode"], params["owner"], params["group"],
+                                  attributes=params.get("attributes")):
         changed = True
     if os.path.exists(dest):
         result.update(dict((key, value) for key, value in path_info(dest).items() if key != "state"))
@@ -205,7 +215,7 @@ def run(module):
         return {"changed": False, "skipped": True, "url": params["url"],
                 "msg": "%s request not sent in check mode (it may change the server)" % method}
     try:
-        data = encode_body(params["body"], params["body_format"])
+        data = _source_body(module) if params["src"] else encode_body(params["body"], params["body_format"])
     except ValueError as exc:
         module.fail(str(exc))
     headers = request_headers(params["headers"], params["body_format"], data is not None)
@@ -226,6 +236,19 @@ def run(module):
         module.fail("Status code was %s and not %s: %s" % (response.status, accepted, response.msg),
                     **dict((key, value) for key, value in result.items() if key != "msg"))
     return result
+
+
+def _source_body(module):
+    """The content of src as the request body (remote_src: a file on the host)."""
+    src = module.params["src"]
+    if not module.params["remote_src"]:
+        module.fail("src on the controller is not supported by this uri module: copy the file to the host and "
+                    "set remote_src: true", src=src)
+    try:
+        with open(src, "rb") as handle:
+            return handle.read()
+    except (IOError, OSError) as exc:
+        module.fail("failed to read src %s: %s" % (src, exc), src=src)
 
 
 def _read_body(params, result, response, accepted):

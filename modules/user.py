@@ -1,10 +1,12 @@
 """Create, change and remove local user accounts (useradd, usermod, userdel), and generate their SSH keys."""
 
 import os
+import re
 import time
 
 from modules._accounts import (
     FieldChanges,
+    create_home,
     group_entry,
     run_account_command,
     shadow_fields,
@@ -33,7 +35,8 @@ DOCUMENTATION = {
                    "type": "list", "elements": "str"},
         "append": {"description": "Add to groups instead of setting exactly them.", "type": "bool",
                    "default": False},
-        "shell": {"description": "Login shell.", "type": "str"},
+        "shell": {"description": "Login shell (a path: ~ and $VARS are expanded on the host, as Ansible's).",
+                  "type": "path"},
         "home": {"description": "Home directory.", "type": "path"},
         "create_home": {"description": "Create the home directory when creating the user.", "type": "bool",
                         "default": True, "aliases": ["createhome"]},
@@ -62,6 +65,31 @@ DOCUMENTATION = {
         "ssh_key_passphrase": {"description": "Passphrase of the key.", "type": "str", "no_log": True},
         "local": {"description": "Accepted for compatibility: accounts are always managed with the shadow tools.",
                   "type": "bool", "default": False},
+        "password_lock": {"description": "Lock (true, usermod -L) or unlock (false, -U) the password; with "
+                                         "password, the hash is set locked ('!' before it).", "type": "bool"},
+        "password_expire_max": {"description": "Maximum days between password changes (chage -M).",
+                                "type": "int"},
+        "password_expire_min": {"description": "Minimum days between password changes (chage -m).",
+                                "type": "int"},
+        "password_expire_warn": {"description": "Days of warning before the password expires (chage -W).",
+                                 "type": "int"},
+        "password_expire_account_disable": {"description": "Days after the password expires until the account "
+                                                           "is disabled (the shadow inactive field).",
+                                            "type": "int"},
+        "umask": {"description": "UMASK for creating the home directory (useradd -K UMASK=...).", "type": "str"},
+        "uid_min": {"description": "UID_MIN for creating the user, overriding /etc/login.defs.", "type": "int"},
+        "uid_max": {"description": "UID_MAX for creating the user, overriding /etc/login.defs.", "type": "int"},
+        "seuser": {"description": "SELinux user of the account (useradd -Z), which needs an SELinux kernel, as "
+                                  "in Ansible.", "type": "str"},
+        "hidden": {"description": "macOS only; accepted and ignored on Linux, as Ansible does.", "type": "bool"},
+        "login_class": {"description": "BSD login class; accepted and ignored on Linux, as Ansible does.",
+                        "type": "str"},
+        "profile": {"description": "Solaris/illumos execution profiles; accepted and ignored on Linux, as "
+                                   "Ansible does.", "type": "str"},
+        "authorization": {"description": "Solaris/illumos authorizations; accepted and ignored on Linux, as "
+                                         "Ansible does.", "type": "str"},
+        "role": {"description": "Solaris/illumos roles; accepted and ignored on Linux, as Ansible does.",
+                 "type": "str"},
     },
 }
 
@@ -91,6 +119,9 @@ RETURN = {"name": "The user", "uid": "Its numeric id", "group": "Its primary gid
 
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SUPPORTS_CHECK_MODE = True
+# Shadow fields after the name (shadow_fields): the password expiry settings chage changes.
+_EXPIRY_FIELDS = (("password_expire_min", "-m", 2), ("password_expire_max", "-M", 3), ("password_expire_warn", "-W", 4))
+_INACTIVE_FIELD = 5
 
 SECONDS_PER_DAY = 86400
 HIDDEN = "NOT_LOGGING_PASSWORD"
@@ -167,8 +198,12 @@ class UserTask(object):
             argv += ["-G", ",".join(groups)]
             record("groups", [], groups, [])
         if params["password"] is not None:
-            argv += ["-p", params["password"]]
+            argv += ["-p", ("!" if params["password_lock"] else "") + params["password"]]
             record("password", None, "(set)", [])
+        if params["seuser"] is not None:
+            argv += ["-Z", params["seuser"]]
+        if params["password_expire_account_disable"] is not None:
+            argv += ["-f", str(params["password_expire_account_disable"])]
         days = self.wanted_expiry_days()
         if days:
             argv += self.expiry_option(days)
@@ -178,9 +213,14 @@ class UserTask(object):
             argv.append("-m")
             if params["skeleton"]:
                 argv += ["-k", params["skeleton"]]
+            if params["umask"] is not None:
+                argv += ["-K", "UMASK=" + params["umask"]]
             self.module.predict(params["home"] or os.path.join("/home", self.name), "directory")
         else:
             argv.append("-M")
+        for limit in ("uid_min", "uid_max"):
+            if params[limit] is not None:
+                argv += ["-K", "%s=%d" % (limit.upper(), params[limit])]
         argv.append(self.name)
         if not self.module.check_mode:
             run_account_command(self.module, argv, "useradd")
@@ -208,9 +248,40 @@ class UserTask(object):
         days = self.wanted_expiry_days()
         if days is not None and days != shadow[6]:
             record("expires", shadow[6] or None, days or None, self.expiry_option(days))
+        self.modify_lock(shadow)
+        inactive = params["password_expire_account_disable"]
+        if inactive is not None and str(inactive) != shadow[_INACTIVE_FIELD]:
+            record("password_expire_account_disable", shadow[_INACTIVE_FIELD] or None, inactive,
+                   ["-f", str(inactive)])
         if self.changes.options and not self.module.check_mode:
             argv = [self.module.get_bin_path("usermod", required=True), *self.changes.options, self.name]
             run_account_command(self.module, argv, "usermod")
+
+    def modify_lock(self, shadow):
+        """usermod -L/-U when password_lock asks for the other state; a new hash given with it is set locked."""
+        lock = self.params["password_lock"]
+        locked = shadow[0].startswith("!")
+        if self.params["password"] is not None and "-p" in self.changes.options:
+            if lock:
+                index = self.changes.options.index("-p") + 1
+                self.changes.options[index] = "!" + self.changes.options[index].lstrip("!")
+            return
+        if lock is not None and lock != locked:
+            self.changes.add("password_lock", locked, lock, ["-L" if lock else "-U"])
+
+    def set_password_expiry(self):
+        """chage -m/-M/-W for the password expiry fields that differ from what was asked."""
+        shadow = shadow_fields(self.name) or [""] * 8
+        options = []
+        for key, option, index in _EXPIRY_FIELDS:
+            wanted = self.params[key]
+            if wanted is not None and str(wanted) != shadow[index]:
+                self.changes.add(key, int(shadow[index]) if shadow[index].lstrip("-").isdigit() else None, wanted,
+                                 [])
+                options += [option, str(wanted)]
+        if options and not self.module.check_mode:
+            argv = [self.module.get_bin_path("chage", required=True), *options, self.name]
+            run_account_command(self.module, argv, "chage")
 
     def modify_groups(self, entry):
         wanted = self.wanted_groups()
@@ -240,6 +311,15 @@ class UserTask(object):
         if not self.module.check_mode:
             # 12: the home directory or mail spool to remove was not there; the account is gone all the same
             run_account_command(self.module, argv, "userdel", allowed=(0, 12))
+
+    def ensure_home(self, entry):
+        """An existing account whose home is missing gets one when create_home is true, as in Ansible."""
+        if entry is None or not self.params["create_home"] or self.module.lexists(entry.pw_dir):
+            return
+        self.changes.add("home_created", False, True, [])
+        self.module.predict(entry.pw_dir, "directory")
+        if not self.module.check_mode:
+            create_home(self.module, entry.pw_dir, self.params["skeleton"], entry.pw_uid, entry.pw_gid)
 
     # -- ssh key ------------------------------------------------------------------------------------------
     def key_path(self, home):
@@ -281,6 +361,9 @@ class UserTask(object):
     # -- the run ------------------------------------------------------------------------------------------
     def run(self):
         params = self.params
+        for limit in ("umask", "uid_min", "uid_max"):
+            if params["local"] and params[limit] is not None:
+                self.module.fail("'%s' can not be used with 'local'" % limit)
         entry = user_entry(self.name)
         result = {"name": self.name, "state": params["state"], "changed": False}
         if params["state"] == "absent":
@@ -292,7 +375,9 @@ class UserTask(object):
                 self.create()
             else:
                 self.modify(entry)
+            self.set_password_expiry()
             entry = user_entry(self.name)
+            self.ensure_home(entry)
             if params["generate_ssh_key"]:
                 self.ensure_ssh_key(entry, result)
             result.update(self.describe(entry))
@@ -313,5 +398,28 @@ class UserTask(object):
         return described
 
 
+# The length of the hash part of each crypt(3) method's output: a password of the method's form but another
+# length is not a hash the method made.
+_HASH_LENGTHS = {"1": 22, "5": 43, "6": 86, "y": 43}
+_NOT_IN_HASH = re.compile(r"[^a-zA-Z0-9./=]")
+_ACCOUNT_DISABLING = ("*", "!", "*************")
+
+
+def looks_unhashed(password):
+    """Whether ``password`` does not look like crypt(3) output (Ansible's test, so the same warning shows)."""
+    if not password or password in _ACCOUNT_DISABLING:
+        return False
+    if any(char in password for char in ":*!") or "$" not in password:
+        return True
+    fields = password.split("$")
+    if len(fields) < 3:
+        return True
+    expected = _HASH_LENGTHS.get(fields[1])
+    return bool(_NOT_IN_HASH.search(fields[-1])) or (expected is not None and len(fields[-1]) != expected)
+
+
 def run(module):
+    if looks_unhashed(module.params["password"]):
+        module.warn("The input password appears not to have been hashed. The 'password' argument must be "
+                    "encrypted for this module to work properly.")
     return UserTask(module).run()

@@ -186,7 +186,7 @@ def run(module):
     attribute_diff = {}  # type: dict
     if os.path.isfile(dest) and not (module.check_mode and not parser.sections()):
         changed = module.set_file_attributes(dest, params["mode"], params["owner"], params["group"],
-                                             attribute_diff) or changed
+                                             attribute_diff, attributes=params.get("attributes")) or changed
     result = {"changed": changed, "repo": params["name"], "state": params["state"]}
     if module.diff_mode:
         result["diff"] = content_diff(dest, before.encode("utf-8"), after.encode("utf-8"))

@@ -25,6 +25,7 @@ from runner.actions.raw import run_raw
 from runner.actions.script import run_script
 from runner.actions.server import run_server
 from runner.actions.set_fact import run_set_fact
+from runner.actions.stats_and_specs import run_set_stats, run_validate_argument_spec
 from runner.actions.template import run_template
 from runner.actions.unarchive import run_unarchive
 from runner.actions.wait_for_connection import run_wait_for_connection
@@ -49,6 +50,8 @@ ACTIONS: dict[str, Action] = {
     "add_host": Action(run_add_host, uses_host=False),
     "group_by": Action(run_group_by, uses_host=False),
     "server": Action(run_server, uses_host=False),
+    "set_stats": Action(run_set_stats, uses_host=False),
+    "validate_argument_spec": Action(run_validate_argument_spec, uses_host=False),
     "include_vars": Action(run_include_vars, uses_host=False, playbook_only=(
         "include_vars sets variables for a play's later tasks, and an ad-hoc command has none; "
         "give the variables with -e @FILE")),

@@ -71,8 +71,9 @@ class RunState(Protocol):
         """include_vars values of ``host`` (a level below set_fact's)."""
         ...
 
-    def set_facts(self, host: str, facts: Mapping[str, Any]) -> None:
-        """Facts a module reported about ``host``."""
+    def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
+        """Facts a module reported about ``host``; ``named``: variables by their own names too (any module's but
+        setup's, as Ansible injects them)."""
         ...
 
     def add_host(self, entry: AddedHost) -> bool:
@@ -98,7 +99,7 @@ class DetachedRunState:
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
         return None
 
-    def set_facts(self, host: str, facts: Mapping[str, Any]) -> None:
+    def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         return None
 
     def add_host(self, entry: AddedHost) -> bool:

@@ -17,7 +17,7 @@ from runner.errors import UserError
 
 def _local_script(ctx: ActionContext, raw: str | None) -> tuple[Any, str]:
     if not raw or not raw.strip():
-        raise ActionFailed("script needs the path of a script (free form or cmd)", rc=256)
+        raise ActionFailed("one of the following is required: _raw_params, cmd", rc=256)  # Ansible's words
     try:
         name, arguments = split_script(raw)
         path = ctx.find_file(name)

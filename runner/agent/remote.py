@@ -461,6 +461,8 @@ class Agent(object):
         except utils.ModuleFailure as exc:
             result = dict(exc.result)
             result.update(failed=True, msg=exc.msg)
+            if context.warnings:  # what the module warned about before failing, as Ansible's failed results keep
+                result.setdefault("warnings", []).extend(context.warnings)
         except Exception as exc:  # a bug in the module, or the host refused something unexpected
             result = failure(exc)
         finally:

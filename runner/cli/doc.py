@@ -2,7 +2,9 @@
 
 ``provisioning-doc MODULE`` prints the description, the options (type, default, choices, aliases, required),
 the examples and the return values; ``--list`` names every module with its short description; ``-s`` prints a
-task snippet to start from. Modules come from the configured ``library`` directories, then the shipped ones.
+task snippet to start from. Modules come from the configured ``library`` directories, then the shipped ones; the
+actions of the language itself (``include_tasks``, ``import_role``, ...) have pages of their own
+(``runner.cli.language_pages``), so every ansible.builtin name has one.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import shutil
 import textwrap
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
 from runner.cli.common import report_errors
+from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
 from runner.config import load_config
 from runner.errors import OptionError
 from runner.module_index import ModuleIndex, ModuleInfo
@@ -48,15 +52,42 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def short_description(info: ModuleInfo) -> str:
-    return str(info.documentation.get("short_description") or "").strip()
+@dataclass(frozen=True)
+class Page:
+    """What provisioning-doc shows of a module or a language action."""
+
+    name: str
+    origin: str  # where it is documented, shown in the page's first line
+    documentation: Mapping[str, Any]
+    examples: str = ""
+    returns: Mapping[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+def module_page(info: ModuleInfo) -> Page:
+    return Page(info.name, str(info.path), info.documentation, str(getattr(info.python, "EXAMPLES", "") or ""),
+                getattr(info.python, "RETURN", None) or {}, tuple(_where(info)))
+
+
+def find_page(index: ModuleIndex, name: str) -> Page:
+    """The page of module ``name``, or of the language action of that name (ansible.builtin. prefix or not)."""
+    page = language_page(name.removeprefix("ansible.builtin.").removeprefix("ansible.legacy."))
+    if page is None:
+        return module_page(index.get(name))
+    short = page.__name__.rsplit(".", 1)[-1]
+    return Page(short, str(page.__file__), page.DOCUMENTATION, page.EXAMPLES, page.RETURN,
+                ("Carried out by the compiler and the executor: no module runs on the host.",))
+
+
+def short_description(page: Page) -> str:
+    return str(page.documentation.get("short_description") or "").strip()
 
 
 def list_lines(index: ModuleIndex) -> list[str]:
-    """One line per module: its name, padded, and its short description."""
-    names = index.names()
+    """One line per module or language action: its name, padded, and its short description."""
+    names = sorted({*index.names(), *LANGUAGE_ACTIONS})
     width = max((len(name) for name in names), default=0)
-    return [f"{name.ljust(width)}  {short_description(index.get(name))}".rstrip() for name in names]
+    return [f"{name.ljust(width)}  {short_description(find_page(index, name))}".rstrip() for name in names]
 
 
 def option_lines(name: str, option: Mapping[str, Any]) -> list[str]:
@@ -92,26 +123,26 @@ def _where(info: ModuleInfo) -> list[str]:
     return notes
 
 
-def document_lines(info: ModuleInfo) -> list[str]:
+def document_lines(page: Page) -> list[str]:
     """The whole page for one module."""
-    doc = info.documentation
-    lines = [f"> {info.name.upper()}    ({info.path})", ""]
+    doc = page.documentation
+    lines = [f"> {page.name.upper()}    ({page.origin})", ""]
     for paragraph in _paragraphs(doc.get("short_description")) + _paragraphs(doc.get("description")):
         lines += _wrap(paragraph, "  ")
         lines.append("")
-    for note in _where(info):
+    for note in page.notes:
         lines += _wrap(note, "  ")
-    if _where(info):
+    if page.notes:
         lines.append("")
     options = doc.get("options") or {}
     if options:
         lines += ["OPTIONS (= is mandatory):", ""]
         for name in sorted(options):
             lines += [*option_lines(name, options[name]), ""]
-    examples = str(getattr(info.python, "EXAMPLES", "") or "").strip("\n")
+    examples = page.examples.strip("\n")
     if examples:
         lines += ["EXAMPLES:", "", textwrap.dedent(examples), ""]
-    returns = getattr(info.python, "RETURN", None) or {}
+    returns = page.returns
     if returns:
         lines += ["RETURN VALUES:", ""]
         for key, meaning in returns.items():
@@ -120,11 +151,11 @@ def document_lines(info: ModuleInfo) -> list[str]:
     return lines
 
 
-def snippet_lines(info: ModuleInfo) -> list[str]:
+def snippet_lines(page: Page) -> list[str]:
     """A task to start from: required options first, each with its description as a comment."""
-    options = info.documentation.get("options") or {}
+    options = page.documentation.get("options") or {}
     ordered = sorted(options, key=lambda name: (not options[name].get("required"), name))
-    lines = [f"- name: {short_description(info) or info.name}", f"  {info.name}:"]
+    lines = [f"- name: {short_description(page) or page.name}", f"  {page.name}:"]
     for name in ordered:
         option = options[name]
         summary = " ".join(_paragraphs(option.get("description"))).split(". ")[0].rstrip(".")
@@ -152,5 +183,5 @@ def main(list_: bool, snippet: bool, module_paths: tuple[Path, ...], modules: tu
         return
     if not modules:
         raise OptionError("name a MODULE to document, or give --list", hint="provisioning-doc --list")
-    pages = [(snippet_lines if snippet else document_lines)(index.get(name)) for name in modules]
+    pages = [(snippet_lines if snippet else document_lines)(find_page(index, name)) for name in modules]
     click.echo("\n\n".join("\n".join(page).rstrip() for page in pages))

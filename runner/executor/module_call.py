@@ -107,7 +107,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     if action is None and isinstance(facts, Mapping) and not result.get("failed"):
         # What a module run on the host reports as facts is the host's; an action reports its own changes
         # through the run state (set_fact's ansible_facts are variables, not facts).
-        call.state.set_facts(call.facts_owner or host, facts)
+        call.state.set_facts(call.facts_owner or host, facts, named=info.name != "setup")
     return result
 
 

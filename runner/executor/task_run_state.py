@@ -37,9 +37,12 @@ class TaskRunState:
         self.worker.host_runtime(host).include_vars(values)
         self.outcome.include_vars.setdefault(host, {}).update(values)
 
-    def set_facts(self, host: str, facts: Mapping[str, Any]) -> None:
+    def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         facts = mark_unsafe(dict(facts))  # what a host reports is data, never a template to render
-        self.worker.host_runtime(host).facts.update(facts)
+        runtime = self.worker.host_runtime(host)
+        runtime.facts.update(facts)
+        if named:
+            runtime.named_facts.update(facts)
         self.outcome.facts.setdefault(host, {}).update(facts)
 
     def add_host(self, entry: AddedHost) -> bool:

@@ -51,6 +51,7 @@ class HostRuntime:
     """
 
     facts: dict[str, Any] = field(default_factory=dict)
+    named_facts: set[str] = field(default_factory=set)  # facts that are variables by their own name too
     vars: dict[str, Any] = field(default_factory=dict)
     included: dict[str, Any] = field(default_factory=dict)
     connection_vars: dict[str, Any] = field(default_factory=dict)
@@ -85,7 +86,7 @@ def host_layers(worker: WorkerState, host: str) -> VariableLayers:
     return (VariableLayers(extra_vars=worker.options.extra_vars, magic=magic_variables(worker, host),
                            merge=worker.options.hash_behaviour == "merge")
             .with_layer(Precedence.INVENTORY, worker.inventory.host_vars(host))
-            .with_layer(Precedence.FACTS, FactsView(runtime.facts))
+            .with_layer(Precedence.FACTS, FactsView(runtime.facts, runtime.named_facts))
             .with_layer(Precedence.INCLUDE_VARS, runtime.included)
             .with_layer(Precedence.SET_FACT, runtime.vars))
 

@@ -48,6 +48,7 @@ class ArgumentSyntaxError(UserError):
 class _Word:
     text: str
     newline_after: bool = False
+    gap: str = ""  # the spaces and newlines after it, as written (a line continuation adds none)
 
 
 def _scan(text: str) -> list[_Word]:
@@ -58,12 +59,14 @@ def _scan(text: str) -> list[_Word]:
     depth = dict.fromkeys(_JINJA_BLOCKS, 0)
     i, length = 0, len(text)
 
-    def end_word(newline: bool) -> None:
+    def end_word(newline: bool, space: str = "") -> None:
         if current:
             words.append(_Word("".join(current)))
             current.clear()
         if newline and words:
             words[-1].newline_after = True
+        if space and words:
+            words[-1].gap += space
 
     while i < length:
         char = text[i]
@@ -96,7 +99,7 @@ def _scan(text: str) -> list[_Word]:
             i += 2
             continue
         elif char in " \n" and not inside_block:
-            end_word(newline=char == "\n")
+            end_word(newline=char == "\n", space=char)
             i += 1
             continue
         current.append(char)
@@ -151,13 +154,16 @@ def parse_kv(text: str, check_raw: bool = False, keep_raw: bool = False) -> dict
     """
     options: dict[str, Any] = {}
     raw_words: list[_Word] = []
-    for word in _scan(text.strip()):
+    # Only leading whitespace goes: the spacing between words and a final newline stay in free-form text, as
+    # Ansible keeps them (an indented Python script given to shell with executable: python3 must stay indented).
+    for word in _scan(text.lstrip() if check_raw else text.strip()):
         decoded = decode_escapes(word.text)
         equals = _unescaped_equals(decoded) if "=" in decoded else None
         if equals is None:
             if not (check_raw or keep_raw):
                 raise ArgumentSyntaxError(f"expected key=value arguments, got {word.text!r} in: {text}")
-            raw_words.append(_Word(decoded.replace("\\=", "="), word.newline_after) if "=" in decoded else word)
+            raw_words.append(_Word(decoded.replace("\\=", "="), word.newline_after, word.gap) if "=" in decoded
+                             else word)
             continue
         key = decoded[:equals].strip()
         if check_raw and key not in COMMAND_OPTION_KEYS:
@@ -170,11 +176,15 @@ def parse_kv(text: str, check_raw: bool = False, keep_raw: bool = False) -> dict
 
 
 def _join(words: list[_Word]) -> str:
+    """The free-form words with the spacing written between them (one space where a line continuation or a
+    removed option word was), and a final newline when the text ended with one."""
     parts: list[str] = []
     for index, word in enumerate(words):
         parts.append(word.text)
         if index < len(words) - 1:
-            parts.append("\n" if word.newline_after else " ")
+            parts.append(word.gap or " ")
+        elif "\n" in word.gap:
+            parts.append("\n")
     return "".join(parts)
 
 

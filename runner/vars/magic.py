@@ -53,15 +53,20 @@ class FactsView(Mapping[str, Any]):
     """The facts level: ``ansible_facts`` and, for each fact ``x``, the alias ``ansible_x``.
 
     ``facts`` is the host's fact mapping as gathered (keys without the ``ansible_`` prefix, as under
-    ``ansible_facts``); it is referenced, so facts gathered later are seen at once.
+    ``ansible_facts``); it is referenced, so facts gathered later are seen at once. ``named`` lists the facts
+    other modules than setup reported (getent's ``getent_passwd``, service_facts' ``services``): as in Ansible,
+    they are variables under their own names too.
     """
 
-    def __init__(self, facts: Mapping[str, Any]):
+    def __init__(self, facts: Mapping[str, Any], named: Collection[str] = ()):
         self._facts = facts
+        self._named = named
 
     def __getitem__(self, key: str) -> Any:
         if key == "ansible_facts":
             return self._facts
+        if key in self._named and key in self._facts:
+            return self._facts[key]
         if key.startswith("ansible_"):
             short = key[len("ansible_"):]
             if short in self._facts:
@@ -71,7 +76,7 @@ class FactsView(Mapping[str, Any]):
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        if key == "ansible_facts":
+        if key == "ansible_facts" or (key in self._named and key in self._facts):
             return True
         return isinstance(key, str) and key.startswith("ansible_") and (
             key[len("ansible_"):] in self._facts or key in self._facts)
@@ -80,9 +85,10 @@ class FactsView(Mapping[str, Any]):
         yield "ansible_facts"
         for key in self._facts:
             yield key if key.startswith("ansible_") else f"ansible_{key}"
+        yield from (key for key in self._named if key in self._facts and not key.startswith("ansible_"))
 
     def __len__(self) -> int:
-        return 1 + len(self._facts)
+        return sum(1 for _ in self)
 
 
 @dataclass(frozen=True)

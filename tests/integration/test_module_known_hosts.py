@@ -47,3 +47,15 @@ def test_clear_failures(host: RemoteHost) -> None:
     wrong_host = host.run("known_hosts", {"name": "a.example.test", "key": f"b.example.test {ED25519}",
                                           "path": PATH})
     assert wrong_host.get("failed") and "does not match" in wrong_host["msg"]
+
+
+
+def test_diff_is_headed_by_the_path_as_ansibles(host: RemoteHost) -> None:
+    path = "/tmp/known-hosts-headers/known_hosts"
+    host.shell("rm -rf /tmp/known-hosts-headers")
+    args = {"name": "git.example.test", "key": f"git.example.test {ED25519}", "path": path}
+    new = host.run("known_hosts", args, diff=True)
+    assert (new["diff"]["before_header"], new["diff"]["after_header"]) == ("/dev/null", path)
+    removed = host.run("known_hosts", {**args, "state": "absent"}, diff=True)
+    assert removed["diff"]["before_header"] == removed["diff"]["after_header"] == path
+    host.shell("rm -rf /tmp/known-hosts-headers")

@@ -20,8 +20,8 @@ def test_content_is_base64(host: RemoteHost, scratch: str) -> None:
 
 
 def test_failures_name_the_file(host: RemoteHost, scratch: str) -> None:
-    assert host.run("slurp", {"src": f"{scratch}/none"})["msg"] == f"file not found: {scratch}/none"
-    assert host.run("slurp", {"src": scratch})["msg"] == f"source is a directory and must be a file: {scratch}"
+    assert host.run("slurp", {"src": f"{scratch}/none"})["msg"] == f"File not found: {scratch}/none"
+    assert host.run("slurp", {"src": scratch})["msg"] == f"Source is a directory and must be a file: {scratch}"
     assert host.run("slurp", {})["msg"] == "missing required arguments: src"
 
 

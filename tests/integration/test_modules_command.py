@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,7 @@ def test_stdin_is_fed_with_or_without_a_newline(host: LocalHost) -> None:
 
 def test_no_command_fails(host: LocalHost) -> None:
     result = host.run("command", {"_raw_params": "  "})
-    assert result["failed"] is True and result["msg"] == "no command given"
+    assert result["failed"] is True and result["msg"] == "one of the following is required: _raw_params, cmd, argv"
 
 
 def test_check_mode_skips_with_typed_keys_and_runs_nothing(host: LocalHost, tmp_path: Path) -> None:
@@ -157,3 +158,16 @@ def test_raw_is_skipped_in_check_mode_with_typed_keys(host: LocalHost, tmp_path:
     result = host.run("raw", {"_raw_params": f"touch {marker}"}, check=True)
     assert result["skipped"] is True and result["changed"] is False
     assert result["rc"] == 0 and result["stdout_lines"] == [] and not marker.exists()
+
+
+def test_a_command_that_leaves_a_process_in_the_background_returns_when_it_exits(host: LocalHost) -> None:
+    started = time.monotonic()
+    result = host.run("shell", {"_raw_params": "echo started; sleep 30 &"})
+    assert result["rc"] == 0 and result["stdout"] == "started"
+    assert time.monotonic() - started < 25, "the shell waited for the background sleep"
+
+
+def test_a_program_that_does_not_exist_fails_without_output_as_ansible(host: LocalHost) -> None:
+    result = host.run("command", {"_raw_params": "commandthatdoesnotexist --flag"})
+    assert result["failed"] is True and result["msg"] == "Error executing command."
+    assert (result["rc"], result["stdout"], result["stderr"], result["changed"]) == (2, "", "", False)

@@ -123,3 +123,12 @@ def test_local_facts_from_fact_path(host: LocalHost, tmp_path: Path) -> None:
     script.chmod(0o755)
     facts = facts_of(host, gather_subset=["local"], fact_path=str(tmp_path), filter=["local"])
     assert facts["local"] == {"app": {"version": 3}, "ini": {"main": {"name": "web"}}, "script": {"dynamic": True}}
+
+
+def test_an_ini_fact_with_a_bare_percent_is_an_error_text_with_a_warning(host: LocalHost, tmp_path: Path) -> None:
+    (tmp_path / "bad.fact").write_text("[bad fact]\nvalue = 50% bad % fact\n")
+    result = host.run("setup", {"gather_subset": ["local"], "fact_path": str(tmp_path), "filter": ["local"]})
+    assert_ok(result, changed=False)
+    bad = result["ansible_facts"]["local"]["bad"]
+    assert bad.startswith(f"error loading facts as ini - please check content: {tmp_path}/bad.fact (")
+    assert result["warnings"] == [bad]

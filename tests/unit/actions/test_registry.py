@@ -32,7 +32,7 @@ class RecordedRunState:
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.calls.append(("include_vars", (host, dict(values))))
 
-    def set_facts(self, host: str, facts: Mapping[str, Any]) -> None:
+    def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         self.calls.append(("set_facts", (host, dict(facts))))
 
     def add_host(self, entry: AddedHost) -> bool:
@@ -68,7 +68,7 @@ def test_every_marked_module_names_a_registered_action_and_every_action_has_its_
 def test_actions_that_only_read_or_change_the_run_never_use_the_host() -> None:
     host_free = {name for name, action in ACTIONS.items() if not action.uses_host}
     assert host_free == {"debug", "set_fact", "assert", "fail", "pause", "include_vars", "add_host", "group_by",
-                         "meta", "server"}
+                         "meta", "server", "set_stats", "validate_argument_spec"}
     assert {name for name, action in ACTIONS.items() if action.playbook_only} == {"meta", "include_vars"}
 
 

@@ -48,7 +48,16 @@ def test_snippet_puts_required_options_first() -> None:
     lines = out.splitlines()
     assert code == 0 and lines[:2] == ["- name: Downloads files from HTTP, HTTPS, or FTP to node", "  get_url:"]
     assert lines[2].startswith("    dest:") and lines[2].endswith("(required)")
-    assert lines[3].startswith("    url:") and lines[4].startswith("    backup:")
+    assert lines[3].startswith("    url:") and lines[4].startswith("    attributes:")  # then the others by name
+
+
+def test_language_actions_have_pages_and_are_listed() -> None:
+    _, listed = _doc("--list")
+    assert {"include_tasks", "import_tasks", "include_role", "import_role", "import_playbook"} <= {
+        line.split()[0] for line in listed.splitlines()}
+    code, page = _doc("ansible.builtin.include_role")
+    assert code == 0 and page.startswith("> INCLUDE_ROLE") and "no module runs on the host" in page
+    assert "= name\n" in page and "- tasks_from\n" in page and "EXAMPLES:" in page
 
 
 def test_module_path_adds_a_library(tmp_path: Path) -> None:

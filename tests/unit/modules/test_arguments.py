@@ -53,9 +53,9 @@ def test_command_text_and_argv_are_exclusive() -> None:
         validate("command", {"_raw_params": "ls", "argv": ["ls"]})
 
 
-def test_command_has_no_executable_but_shell_does() -> None:
-    with pytest.raises(ArgumentError, match=r"unsupported parameter.*executable"):
-        validate("command", {"_raw_params": "ls", "executable": "/bin/bash"})
+def test_command_accepts_executable_as_ansible_does_and_shell_uses_it() -> None:
+    # command takes it only to warn that it is ignored (see modules/command.py), as ansible-core does
+    assert validate("command", {"_raw_params": "ls", "executable": "/bin/bash"})["executable"] == "/bin/bash"
     assert validate("shell", {"_raw_params": "ls", "executable": "/bin/bash"})["executable"] == "/bin/bash"
 
 
@@ -118,3 +118,23 @@ def test_names_only_check_accepts_templates() -> None:
     assert params["recurse"] == "{{ r }}"
     with pytest.raises(ArgumentError, match="unsupported parameter: pathh"):
         validate("file", {"pathh": "/x"}, check_values=False)
+
+
+def test_user_warns_of_a_password_that_is_not_a_hash_as_ansible_does() -> None:
+    from modules.user import looks_unhashed
+
+    assert looks_unhashed("plaintextpassword") and looks_unhashed("$6$salt$short")
+    assert not looks_unhashed("$6$saltsalt$" + "a" * 86) and not looks_unhashed("!") and not looks_unhashed(None)
+
+
+def test_a_str_option_given_a_mapping_takes_its_text_as_ansible_does() -> None:
+    assert validate("file", {"path": {"a": 1}, "state": "absent"})["path"] == "{'a': 1}"
+
+
+def test_shell_takes_expand_argument_vars_only_to_refuse_it_as_ansibles_shell() -> None:
+    from modules import shell
+    from modules._utils import Module, ModuleFailure
+
+    params = validate("shell", {"_raw_params": "echo hi", "expand_argument_vars": False})
+    with pytest.raises(ModuleFailure, match=r"^Unsupported parameters for \(shell\) module: expand_argument_vars$"):
+        shell.run(Module(params))

@@ -96,3 +96,12 @@ def test_adhoc_args_accept_json_or_key_value() -> None:
 def test_adhoc_json_that_does_not_parse_is_a_user_error() -> None:
     with pytest.raises(UserError, match="look like JSON"):
         parse_adhoc_args('{"a": }')
+
+
+def test_free_form_text_keeps_its_spacing_and_final_newline_as_ansible() -> None:
+    script = "import os\nif True:\n    print('indented')\n"
+    assert parse_kv(script, check_raw=True) == {"_raw_params": script}
+    continued = 'echo this is a \\\n"multiline echo" \\\n"with a new line\nin quotes"\necho two\n'
+    assert parse_kv(continued, check_raw=True)["_raw_params"] == \
+        'echo this is a "multiline echo" "with a new line\nin quotes"\necho two\n'
+    assert parse_kv("echo  a chdir=/tmp   b", check_raw=True) == {"_raw_params": "echo  a b", "chdir": "/tmp"}
