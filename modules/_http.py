@@ -21,7 +21,7 @@ import urllib.request as urlrequest
 
 # Options every HTTP module accepts with the same meaning; each module adds them to its DOCUMENTATION options
 # (and so to its ARGUMENT_SPEC, derived from those).
-COMMON_OPTIONS = {
+COMMON_OPTIONS = {  # type: dict
     "url_username": {"description": "User name for HTTP basic authentication (also read from the URL's "
                                     "user:password@ part).", "type": "str", "aliases": ["username"]},
     "url_password": {"description": "Password for HTTP basic authentication.", "type": "str",

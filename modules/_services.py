@@ -16,7 +16,7 @@ BOOT_RUNLEVELS = "2345"
 
 
 # The systemd module's options (the service module takes them too where systemd runs).
-SYSTEMD_OPTIONS = {
+SYSTEMD_OPTIONS = {  # type: dict
     "name": {"description": "Name of the unit (.service is added when no unit type is given).",
              "type": "str", "aliases": ["service", "unit"]},
     "state": {"description": "started, stopped, restarted or reloaded.", "type": "str",
@@ -233,7 +233,7 @@ class SystemdUnit(object):
 
 def run_systemd(module, params):
     """The systemd module's work on ``params`` (the service module's too, where systemd runs)."""
-    result = {"changed": False}
+    result = {"changed": False}  # type: dict
     name = params["name"]
     probe = SystemdUnit(  # fails clearly where systemd does not run
         module, name or "", params["scope"], params["no_block"], params["force"])

@@ -37,6 +37,9 @@ BOOLEANS_FALSE = frozenset(["n", "no", "off", "0", "false", "f", "0.0", ""])
 INTERNAL_PREFIX = "_provisioning_"
 
 
+if False:  # read by type checkers only: importing typing would cost every agent's start
+    from typing import Any, NoReturn  # noqa: F401
+
 class ArgumentError(Exception):
     """A task's arguments do not fit the module's spec; the message names the argument."""
 
@@ -330,6 +333,7 @@ class Module(object):
 
     # -- results -------------------------------------------------------------------------------------------
     def fail(self, msg, **result):
+        # type: (str, Any) -> NoReturn
         """Stop the module: its result is ``failed`` with ``msg`` and any extra keys."""
         raise ModuleFailure(msg, result)
 

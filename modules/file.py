@@ -7,7 +7,7 @@ import time
 from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
 from modules._utils import make_directories, path_info, path_state, resolve_gid, resolve_uid
 
-DOCUMENTATION = {
+DOCUMENTATION = {  # type: dict
     "short_description": "Manage files and file properties",
     "description": [
         "Sets attributes of files, directories and symlinks and their targets, creates directories and links, "

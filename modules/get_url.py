@@ -10,7 +10,7 @@ from modules._http import COMMON_OPTIONS, download, filename_from_response, requ
 from modules._spec import argument_spec
 from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
 
-DOCUMENTATION = {
+DOCUMENTATION = {  # type: dict
     "short_description": "Downloads files from HTTP, HTTPS, or FTP to node",
     "description": [
         "Downloads url to dest on the host; the host itself makes the request. The download goes to a temp file "

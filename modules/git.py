@@ -322,7 +322,7 @@ def run(module):
     set_umask(module)
     git = Git(module)
     params = module.params
-    result = {"before": None, "after": None, "remote_url_changed": False, "changed": False}
+    result = {"before": None, "after": None, "remote_url_changed": False, "changed": False}  # type: dict
     if not git.exists():
         refs, default_branch = git.ls_remote()
         kind, name = git.classify(refs, default_branch)

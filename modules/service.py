@@ -11,7 +11,7 @@ from modules._services import (
 )
 from modules._spec import argument_spec
 
-DOCUMENTATION = {
+DOCUMENTATION = {  # type: dict
     "short_description": "Manage services",
     "description": [
         "Controls services on the host with its own init system: systemctl where systemd runs "

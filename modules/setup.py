@@ -338,7 +338,7 @@ def _ini_sections(text, path, module):
         message = "error loading facts as JSON or ini - please check content: %s" % path
         module.warn(message)
         return message
-    sections = {}
+    sections = {}  # type: dict
     for section in parser.sections():
         sections[section] = {}
         for option in parser.options(section):
@@ -600,7 +600,7 @@ def interface_facts(module):
     names = sorted(os.listdir(sys_net)) if os.path.isdir(sys_net) else [name for _, name in socket.if_nameindex()]
     ipv4 = ipv4_addresses(names)
     ipv6 = ipv6_addresses()
-    facts = {"interfaces": names}
+    facts = {"interfaces": names}  # type: dict
     all_ipv4, all_ipv6 = [], []  # type: list, list
     for name in names:
         base = os.path.join(sys_net, name)

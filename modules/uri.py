@@ -10,7 +10,7 @@ from modules._http import COMMON_OPTIONS, SAFE_METHODS, SOCKET_OPTIONS, download
 from modules._spec import argument_spec
 from modules._utils import file_checksum, path_info, read_text, remove_quietly, text_diff
 
-DOCUMENTATION = {
+DOCUMENTATION = {  # type: dict
     "short_description": "Interacts with webservices",
     "description": [
         "Sends an HTTP or HTTPS request from the host and returns the status, the response headers (each as a "
