@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.ansible_api.action_check import action_plugin_problem
+from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
@@ -45,7 +46,11 @@ class TaskCompiler:
     def is_module(self, name: str) -> bool:
         # A short name may be a module of a collection a collections: keyword lists, which only the compile
         # step knows: here any installed collection's module counts, the compile step resolves it exactly.
-        return self.index.find(name) is not None or self.index.in_some_collection(name)
+        try:
+            index = self.index
+            return index.find(name) is not None or index.in_some_collection(name) or index.is_routed(name)
+        except RoutingError:  # a removed module is still the task's module: compiling the task reports it
+            return True
 
     def start_play(self, playbook_dir: str, play_scopes: list[int] | None = None) -> None:
         self.playbook_dir = playbook_dir
@@ -170,9 +175,12 @@ class TaskCompiler:
         where the task runs reports them.
         """
         module = task.module
-        info = self.index.find(module, collections)
-        if info is None:
-            raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
+        try:
+            info = self.index.find(module, collections)
+            if info is None:
+                raise self.index.unresolved(module)
+        except UserError as exc:  # not found, removed (a routing's tombstone), or routed in a loop
+            raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
         if info.action:
             from runner.actions import action_for
 

@@ -1,0 +1,141 @@
+"""Plugin routing as ansible-core defines it in ``runtime.yml`` files: ``plugin_routing.<kind>.<name>`` entries
+with a ``redirect`` (the plugin moved: follow it to its new fully qualified name), a ``deprecation`` (a warning) or
+a ``tombstone`` (the plugin was removed: an error with its message).
+
+ansible-core's own routing (``ansible/config/ansible_builtin_runtime.yml``: the modules, filters, tests and
+lookups that moved out of ansible-core into collections) is read at run time from the installed ansible-core,
+never copied here (it is GPLv3); without ansible-core short names are not routed. A collection's routing is its
+``meta/runtime.yml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, collection_dir
+from runner.ansible_api.core import installed_ansible_core
+from runner.errors import UserError
+
+# The ``plugin_routing`` section of each kind of plugin this runner resolves by name.
+KINDS = ("modules", "action", "filter", "test", "lookup")
+BUILTIN = "ansible.builtin"
+NO_ANSIBLE_CORE_HINT = ("ansible-core routes some short names to collections; install the `ansible` extra to follow "
+                        "its routing (pip install 'provisioning[ansible]')")
+# A chain longer than this is a loop through names we could not tell apart (ansible-core stops at a loop too).
+MAX_REDIRECTS = 16
+
+
+class RoutingError(UserError):
+    """A name whose routing ends in a tombstone (the plugin was removed) or a redirect loop."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ``plugin_routing.<kind>.<name>`` entry."""
+
+    redirect: str | None = None
+    deprecation: str | None = None
+    tombstone: str | None = None
+
+
+Routing = dict[str, dict[str, Entry]]  # kind -> short name -> entry
+
+
+def _message(section: Any) -> str:
+    """The text of a ``deprecation`` or ``tombstone`` section: its ``warning_text`` and when it goes or went."""
+    if not isinstance(section, dict):
+        return ""
+    text = str(section.get("warning_text") or "").strip()
+    when = section.get("removal_version") or section.get("removal_date")
+    return f"{text} (removal: {when})" if when and text else text or (f"removal: {when}" if when else "")
+
+
+def parse_routing(data: Any) -> Routing:
+    """The routing entries of a parsed runtime.yml, for the kinds this runner resolves; other keys are ignored."""
+    routing: Routing = {}
+    sections = data.get("plugin_routing") if isinstance(data, dict) else None
+    if not isinstance(sections, dict):
+        return routing
+    for kind in KINDS:
+        entries = sections.get(kind)
+        if not isinstance(entries, dict):
+            continue
+        routing[kind] = {
+            str(name): Entry(redirect=str(entry["redirect"]) if entry.get("redirect") else None,
+                             deprecation=_message(entry["deprecation"]) if "deprecation" in entry else None,
+                             tombstone=_message(entry["tombstone"]) if "tombstone" in entry else None)
+            for name, entry in entries.items() if isinstance(entry, dict)}
+    return routing
+
+
+def _read(path: Path) -> Routing:
+    try:
+        data = yaml.load(path.read_bytes(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, yaml.YAMLError) as exc:
+        raise UserError(f"{path}: cannot read the plugin routing: {exc}") from None
+    return parse_routing(data)
+
+
+@cache
+def builtin_routing() -> Routing | None:
+    """ansible-core's routing of ``ansible.builtin`` names, from the installed ansible-core; None without it."""
+    core = installed_ansible_core()
+    if core is None:
+        return None
+    path = core / "config" / "ansible_builtin_runtime.yml"
+    return _read(path) if path.is_file() else {}
+
+
+@cache
+def _collection_routing(directory: Path) -> Routing:
+    path = directory / "meta" / "runtime.yml"
+    return _read(path) if path.is_file() else {}
+
+
+def collection_routing(collection: str, collections_paths: Iterable[Path]) -> Routing | None:
+    """The routing of ``collection`` (``NS.COLL``): ansible-core's for ``ansible.builtin``, the collection's
+    ``meta/runtime.yml`` for an installed one; None when it is not known (not installed, no ansible-core)."""
+    if collection in BUILTIN_COLLECTIONS:
+        return builtin_routing()
+    directory = collection_dir(collection, collections_paths)
+    return None if directory is None else _collection_routing(directory)
+
+
+def _qualified(target: str, collection: str) -> str:
+    """A redirect's target as a fully qualified name (a bare name stays in the collection that routes it)."""
+    if target.count(".") >= 2:
+        return target
+    return f"{collection}.{target}"
+
+
+def route(kind: str, name: str, collections_paths: Iterable[Path],
+          warn: Callable[[str], None] | None = None) -> str:
+    """The fully qualified name ``name`` (``NS.COLL.X``; a short name is ``ansible.builtin``'s) ends at after the
+    routing of ``kind`` of each collection on the way: ``name`` itself when nothing routes it. Deprecations go to
+    ``warn``; a tombstone or a loop is a RoutingError."""
+    paths = tuple(collections_paths)
+    current = name if name.count(".") >= 2 else f"{BUILTIN}.{name}"
+    seen = [current]
+    while True:
+        collection, short = current.rsplit(".", 1)
+        routing = collection_routing(collection, paths)
+        entry = (routing or {}).get(kind, {}).get(short)
+        if entry is None:
+            return current
+        if entry.tombstone is not None:
+            raise RoutingError(f"'{current}' has been removed" + (f": {entry.tombstone}" if entry.tombstone else ""))
+        if entry.deprecation is not None and warn is not None:
+            warn(f"'{current}' is deprecated" + (f": {entry.deprecation}" if entry.deprecation else ""))
+        if entry.redirect is None:
+            return current
+        target = _qualified(entry.redirect, collection)
+        if target in seen or len(seen) > MAX_REDIRECTS:
+            raise RoutingError(f"the plugin routing of '{name}' loops: {' -> '.join([*seen, target])}")
+        seen.append(target)
+        current = target
