@@ -36,7 +36,7 @@ from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
-from runner.ansible_api.routing import BUILTIN, NO_ANSIBLE_CORE_HINT, builtin_routing, route
+from runner.ansible_api.routing import BUILTIN, NO_ANSIBLE_CORE_HINT, builtin_routing, route, warn_deprecated
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
@@ -141,7 +141,7 @@ class ModuleIndex:
         self.utils = _read_source(UTILS, Path(shipped_modules.__file__).parent / f"{UTILS}.py")
         self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
         self._sources: dict[str, list[ModuleSource]] = {}  # module -> what the agent needs to run it
-        self.warn = warn or _deprecation_warning  # a routing's deprecations, once per name (resolutions are cached)
+        self.warn = warn or warn_deprecated  # a routing's deprecations, once per name (resolutions are cached)
 
     @staticmethod
     def canonical(name: str) -> str:
@@ -364,7 +364,3 @@ def plan_module_index(plan: Any, library: Iterable[Path], collections_paths: Ite
                    *(role.path for role in plan.roles)]
     index.add_project_dirs(Path(directory) for directory in dict.fromkeys(directories) if directory)
     return index
-
-
-def _deprecation_warning(message: str) -> None:
-    sys.stderr.write(f"[DEPRECATION WARNING]: {message}\n")

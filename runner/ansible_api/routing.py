@@ -10,6 +10,7 @@ never copied here (it is GPLv3); without ansible-core short names are not routed
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -139,3 +140,17 @@ def route(kind: str, name: str, collections_paths: Iterable[Path],
             raise RoutingError(f"the plugin routing of '{name}' loops: {' -> '.join([*seen, target])}")
         seen.append(target)
         current = target
+
+
+def warn_deprecated(message: str) -> None:
+    """A routing's deprecation, on stderr as ansible-core prints it."""
+    sys.stderr.write(f"[DEPRECATION WARNING]: {message}\n")
+
+
+def routed_elsewhere(kind: str, name: str, collections_paths: Iterable[Path],
+                     warn: Callable[[str], None] | None = warn_deprecated) -> str | None:
+    """The fully qualified name routing sends ``name`` (short, ``ansible.builtin.X`` or ``NS.COLL.X``) to, when it
+    sends it to another name; None when nothing routes it."""
+    qualified = name if name.count(".") >= 2 else f"{BUILTIN}.{name}"
+    target = route(kind, qualified, collections_paths, warn)
+    return None if target == qualified else target
