@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from runner.ansible_api.collections import BUILTIN_COLLECTIONS, collection_dir
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, collection_dir, split_fqcn
 from runner.ansible_api.core import installed_ansible_core
 from runner.errors import UserError
 
@@ -108,13 +108,6 @@ def collection_routing(collection: str, collections_paths: Iterable[Path]) -> Ro
     return None if directory is None else _collection_routing(directory)
 
 
-def _qualified(target: str, collection: str) -> str:
-    """A redirect's target as a fully qualified name (a bare name stays in the collection that routes it)."""
-    if target.count(".") >= 2:
-        return target
-    return f"{collection}.{target}"
-
-
 def route(kind: str, name: str, collections_paths: Iterable[Path],
           warn: Callable[[str], None] | None = None) -> str:
     """The fully qualified name ``name`` (``NS.COLL.X``; a short name is ``ansible.builtin``'s) ends at after the
@@ -135,7 +128,10 @@ def route(kind: str, name: str, collections_paths: Iterable[Path],
             warn(f"'{current}' is deprecated" + (f": {entry.deprecation}" if entry.deprecation else ""))
         if entry.redirect is None:
             return current
-        target = _qualified(entry.redirect, collection)
+        target = entry.redirect
+        if split_fqcn(target) is None:  # as ansible-core: a redirect names the plugin by its full name
+            raise RoutingError(f"the collection {collection} redirects '{current}' to '{target}': redirects must "
+                               "use fully qualified collection names")
         if target in seen or len(seen) > MAX_REDIRECTS:
             raise RoutingError(f"the plugin routing of '{name}' loops: {' -> '.join([*seen, target])}")
         seen.append(target)
