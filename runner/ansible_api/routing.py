@@ -75,37 +75,58 @@ def parse_routing(data: Any) -> Routing:
     return routing
 
 
-def _read(path: Path) -> Routing:
+@dataclass(frozen=True)
+class Runtime:
+    """What a runtime.yml says that this runner uses: its routing, and its ``action_groups`` as written."""
+
+    routing: Routing
+    action_groups: dict[str, Any]
+
+
+def _read(path: Path) -> Runtime:
     try:
         data = yaml.load(path.read_bytes(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, yaml.YAMLError) as exc:
         raise UserError(f"{path}: cannot read the plugin routing: {exc}") from None
-    return parse_routing(data)
+    groups = data.get("action_groups") if isinstance(data, dict) else None
+    return Runtime(parse_routing(data), groups if isinstance(groups, dict) else {})
 
 
 @cache
-def builtin_routing() -> Routing | None:
-    """ansible-core's routing of ``ansible.builtin`` names, from the installed ansible-core; None without it."""
+def builtin_runtime() -> Runtime | None:
+    """ansible-core's runtime.yml of ``ansible.builtin``, from the installed ansible-core; None without it."""
     core = installed_ansible_core()
     if core is None:
         return None
     path = core / "config" / "ansible_builtin_runtime.yml"
-    return _read(path) if path.is_file() else {}
+    return _read(path) if path.is_file() else Runtime({}, {})
+
+
+def builtin_routing() -> Routing | None:
+    """ansible-core's routing of ``ansible.builtin`` names, from the installed ansible-core; None without it."""
+    runtime = builtin_runtime()
+    return None if runtime is None else runtime.routing
 
 
 @cache
-def _collection_routing(directory: Path) -> Routing:
+def _collection_runtime(directory: Path) -> Runtime:
     path = directory / "meta" / "runtime.yml"
-    return _read(path) if path.is_file() else {}
+    return _read(path) if path.is_file() else Runtime({}, {})
+
+
+def collection_runtime(collection: str, collections_paths: Iterable[Path]) -> Runtime | None:
+    """The runtime.yml of ``collection`` (``NS.COLL``): ansible-core's for ``ansible.builtin``, the collection's
+    ``meta/runtime.yml`` for an installed one; None when it is not known (not installed, no ansible-core)."""
+    if collection in BUILTIN_COLLECTIONS:
+        return builtin_runtime()
+    directory = collection_dir(collection, collections_paths)
+    return None if directory is None else _collection_runtime(directory)
 
 
 def collection_routing(collection: str, collections_paths: Iterable[Path]) -> Routing | None:
-    """The routing of ``collection`` (``NS.COLL``): ansible-core's for ``ansible.builtin``, the collection's
-    ``meta/runtime.yml`` for an installed one; None when it is not known (not installed, no ansible-core)."""
-    if collection in BUILTIN_COLLECTIONS:
-        return builtin_routing()
-    directory = collection_dir(collection, collections_paths)
-    return None if directory is None else _collection_routing(directory)
+    """The routing of ``collection``; None when it is not known."""
+    runtime = collection_runtime(collection, collections_paths)
+    return None if runtime is None else runtime.routing
 
 
 def route(kind: str, name: str, collections_paths: Iterable[Path],

@@ -96,9 +96,9 @@ def test_a_module_ansible_core_removed_is_an_error_with_its_message() -> None:
 def without_ansible_core(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The controller as it is without the ``ansible`` extra (ansible-core itself stays installed for others)."""
     monkeypatch.setattr(routing, "installed_ansible_core", lambda: None)
-    routing.builtin_routing.cache_clear()
+    routing.builtin_runtime.cache_clear()
     yield
-    routing.builtin_routing.cache_clear()
+    routing.builtin_runtime.cache_clear()
 
 
 @pytest.mark.usefixtures("without_ansible_core")
