@@ -108,10 +108,30 @@ def builtin_routing() -> Routing | None:
     return None if runtime is None else runtime.routing
 
 
-@cache
+# Collections' runtime.yml by collection directory, as read with the file's modification time and size (read
+# again when they change, in a process that compiles more than once); the plan cache checks them as compile inputs.
+_collection_runtimes: dict[Path, tuple[tuple[int, int] | None, Runtime]] = {}
+
+
 def _collection_runtime(directory: Path) -> Runtime:
     path = directory / "meta" / "runtime.yml"
-    return _read(path) if path.is_file() else Runtime({}, {})
+    try:
+        status = path.stat()
+        version: tuple[int, int] | None = (status.st_mtime_ns, status.st_size)
+    except OSError:
+        version = None
+    found = _collection_runtimes.get(directory)
+    if found is None or found[0] != version:
+        found = _collection_runtimes[directory] = (version, _read(path) if version is not None else Runtime({}, {}))
+    return found[1]
+
+
+def runtime_files_read() -> list[Path]:
+    """The runtime.yml files routing has read in this process: ansible-core's, and the collections' that exist."""
+    core = installed_ansible_core() if builtin_runtime.cache_info().currsize else None
+    files = [core / "config" / "ansible_builtin_runtime.yml"] if core is not None else []
+    files += [directory / "meta" / "runtime.yml" for directory in _collection_runtimes]
+    return [path for path in files if path.is_file()]
 
 
 def collection_runtime(collection: str, collections_paths: Iterable[Path]) -> Runtime | None:

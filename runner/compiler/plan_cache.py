@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.routing import runtime_files_read
 from runner.compiler import CompileOptions, Compiler
 from runner.config import Config
 from runner.loader.reads import ReadLog, recording_reads
@@ -176,6 +177,8 @@ def _inputs(compiler: Compiler, reads: ReadLog) -> tuple[dict[str, str], dict[st
         info = index.find(name)
         if info is not None:
             files.setdefault(str(info.path), _file_hash(info.path))
+    for runtime in runtime_files_read():  # where routing sent the plan's short names, and its action groups
+        files.setdefault(str(runtime), _file_hash(runtime))
     options = compiler.options
     playbook_dir = Path(compiler.plan.playbook_dir)
     plugin_dirs = [*options.filter_plugins, playbook_dir / "filter_plugins"]
