@@ -8,8 +8,8 @@ source of the packages that make a plan). It is used only when everything the co
 
 - every file the loader read (playbooks, imported task files, roles' files, vars_files, extra-vars files), by
   sha256 of its content;
-- the source of every module the plan names (its argument names were checked against the module's spec) and the
-  filter plugins' files;
+- the source of every module the plan names (its argument names were checked against the module's spec), the
+  filter plugins' files, and the runtime.yml files whose routing and action groups the compile followed;
 - the listing of the directories the compile looked in (the files' own directories, the roles' sections, the
   roles and library search paths, the filter plugin folders), so that a file that appears where the compile found
   none (a role's ``vars/main.yml``, a role or a module earlier on a search path) also misses.
