@@ -15,7 +15,7 @@ import hashlib
 import importlib.util
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -27,6 +27,7 @@ from runner.ansible_api.action_check import builtin_action_alias
 from runner.ansible_api.collections import (
     BUILTIN_COLLECTIONS,
     NATIVE_EQUIVALENTS,
+    collection_dir,
     find_collection_module,
     find_collection_plugin,
     split_fqcn,
@@ -35,6 +36,7 @@ from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
+from runner.ansible_api.routing import BUILTIN, NO_ANSIBLE_CORE_HINT, builtin_routing, route, warn_deprecated
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
@@ -127,7 +129,7 @@ class ModuleIndex:
     """Every module available to a run, by name."""
 
     def __init__(self, library_dirs: Iterable[Path] = (), *, collections_paths: Iterable[Path] = (),
-                 module_utils_dirs: Iterable[Path] = ()):
+                 module_utils_dirs: Iterable[Path] = (), warn: Callable[[str], None] | None = None):
         self.shipped = Path(shipped_modules.__file__).parent
         self.dirs = [Path(d) for d in library_dirs] + [self.shipped]
         self.collections_paths = [Path(d) for d in collections_paths]
@@ -139,6 +141,7 @@ class ModuleIndex:
         self.utils = _read_source(UTILS, Path(shipped_modules.__file__).parent / f"{UTILS}.py")
         self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
         self._sources: dict[str, list[ModuleSource]] = {}  # module -> what the agent needs to run it
+        self.warn = warn or warn_deprecated  # a routing's deprecations, once per name (resolutions are cached)
 
     @staticmethod
     def canonical(name: str) -> str:
@@ -190,6 +193,8 @@ class ModuleIndex:
                 if info is not None:
                     break
             info = self._with_project_action(name, info)
+            if info is None:  # no module of ours: where ansible-core routes the name (a module moved to a collection)
+                info = self._routed(f"{BUILTIN}.{name}")
         self._cache[name] = info
         return info
 
@@ -244,10 +249,28 @@ class ModuleIndex:
         return any(True for base in self.collections_paths
                    for _ in base.glob(f"ansible_collections/*/*/plugins/modules/{name}.py"))
 
+    def is_routed(self, name: str) -> bool:
+        """Whether routing sends ``name`` elsewhere (so it names a module, installed or not)."""
+        short = self.canonical(name)
+        target = ".".join(split_fqcn(short) or (BUILTIN, short))
+        return any(route(kind, target, self.collections_paths) != target for kind in ("modules", "action"))
+
+    def _routed(self, name: str) -> ModuleInfo | None:
+        """The module the routing of ``name`` (a fully qualified name) leads to, modules' routing first, then
+        action plugins'; None when nothing routes it elsewhere. A RoutingError for a removed name or a loop."""
+        for kind in ("modules", "action"):
+            target = route(kind, name, self.collections_paths, self.warn)
+            if target != name:
+                return self.find(target)
+        return None
+
     def _collection_module(self, name: str, collection: str, short: str) -> ModuleInfo | None:
         native = NATIVE_EQUIVALENTS.get(name)
         if native is not None:
             return self.find(native)
+        routed = self._routed(name)  # the collection's meta/runtime.yml comes before its files, as in ansible-core
+        if routed is not None:
+            return routed
         path = find_collection_module(collection, short, self.collections_paths)
         action = find_collection_plugin(collection, "action", short, self.collections_paths)
         if path is None and action is None:
@@ -272,9 +295,31 @@ class ModuleIndex:
     def get(self, name: str) -> ModuleInfo:
         info = self.find(name)
         if info is None:
-            raise UserError(f"couldn't resolve module/action '{name}'", hint=did_you_mean(
-                self.canonical(name), self.names()) or "see provisioning-doc --list")
+            raise self.unresolved(name)
         return info
+
+    def unresolved(self, name: str) -> UserError:
+        """The error for a name ``find`` resolved nowhere: where routing sent it and which collection is missing,
+        else the names it may have meant."""
+        message = f"couldn't resolve module/action '{name}'"
+        short = self.canonical(name)
+        fqcn = split_fqcn(short) or (BUILTIN, short)
+        target = ".".join(fqcn)
+        for kind in ("modules", "action"):
+            routed = route(kind, target, self.collections_paths)
+            if routed != target:
+                message += f": ansible-core routes it to {routed}"
+                target = routed
+                break
+        collection = target.rsplit(".", 1)[0]
+        if collection != BUILTIN and collection_dir(collection, self.collections_paths) is None:
+            return UserError(f"{message}; the collection {collection} is not installed in the collections path",
+                             hint=f"install it: provisioning-galaxy collection install {collection} (or "
+                                  "ansible-galaxy collection install)")
+        hint = did_you_mean(short, self.names()) or "see provisioning-doc --list"
+        if collection == BUILTIN and builtin_routing() is None:
+            hint = f"{hint}; {NO_ANSIBLE_CORE_HINT}"
+        return UserError(message, hint=hint)
 
     def names(self) -> list[str]:
         found: set[str] = set()

@@ -28,6 +28,11 @@ def _find() -> Path | None:
     return None
 
 
+def installed_ansible_core() -> Path | None:
+    """The ``ansible`` package directory of the installed ansible-core, or None when it is not installed."""
+    return _find()
+
+
 def ansible_core_dir(needed_by: str) -> Path:
     """The ``ansible`` package directory of the installed ansible-core; a UserError saying what to install when
     there is none."""

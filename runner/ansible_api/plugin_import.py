@@ -39,6 +39,10 @@ def use_collections_paths(collections_paths: Sequence[Path]) -> bool:
     if paths != _finder_paths:
         from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
 
+        # The packages imported through the former paths' finder keep those paths (``ansible_collections`` and
+        # its namespaces): forgotten, they are found again through the new ones. Plugins already loaded keep theirs.
+        for module in [name for name in sys.modules if name.split(".")[0] == "ansible_collections"]:
+            del sys.modules[module]
         _AnsibleCollectionFinder(paths=list(paths), scan_sys_paths=False)._install()
         _finder_paths = paths
     return True

@@ -8,8 +8,8 @@ source of the packages that make a plan). It is used only when everything the co
 
 - every file the loader read (playbooks, imported task files, roles' files, vars_files, extra-vars files), by
   sha256 of its content;
-- the source of every module the plan names (its argument names were checked against the module's spec) and the
-  filter plugins' files;
+- the source of every module the plan names (its argument names were checked against the module's spec), the
+  filter plugins' files, and the runtime.yml files whose routing and action groups the compile followed;
 - the listing of the directories the compile looked in (the files' own directories, the roles' sections, the
   roles and library search paths, the filter plugin folders), so that a file that appears where the compile found
   none (a role's ``vars/main.yml``, a role or a module earlier on a search path) also misses.
@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.routing import runtime_files_read
 from runner.compiler import CompileOptions, Compiler
 from runner.config import Config
 from runner.loader.reads import ReadLog, recording_reads
@@ -176,6 +177,8 @@ def _inputs(compiler: Compiler, reads: ReadLog) -> tuple[dict[str, str], dict[st
         info = index.find(name)
         if info is not None:
             files.setdefault(str(info.path), _file_hash(info.path))
+    for runtime in runtime_files_read():  # where routing sent the plan's short names, and its action groups
+        files.setdefault(str(runtime), _file_hash(runtime))
     options = compiler.options
     playbook_dir = Path(compiler.plan.playbook_dir)
     plugin_dirs = [*options.filter_plugins, playbook_dir / "filter_plugins"]

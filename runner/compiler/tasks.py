@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.ansible_api.action_check import action_plugin_problem
+from runner.ansible_api.action_groups import GROUP_PREFIX, group_actions
+from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
@@ -37,6 +39,7 @@ class TaskCompiler:
         self.include_contexts: dict[int, Inherited] = {}
         self.playbook_dir = "."
         self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
+        self._groups: dict[str, frozenset[str]] = {}  # action groups of module_defaults, by the name used
 
     @property
     def plan(self) -> Any:
@@ -45,7 +48,11 @@ class TaskCompiler:
     def is_module(self, name: str) -> bool:
         # A short name may be a module of a collection a collections: keyword lists, which only the compile
         # step knows: here any installed collection's module counts, the compile step resolves it exactly.
-        return self.index.find(name) is not None or self.index.in_some_collection(name)
+        try:
+            index = self.index
+            return index.find(name) is not None or index.in_some_collection(name) or index.is_routed(name)
+        except RoutingError:  # a removed module is still the task's module: compiling the task reports it
+            return True
 
     def start_play(self, playbook_dir: str, play_scopes: list[int] | None = None) -> None:
         self.playbook_dir = playbook_dir
@@ -154,13 +161,46 @@ class TaskCompiler:
         handled = may_not_run or _failure_handled(task, context)
         deferred = handled or bool(context.when)
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
-        for default_module, defaults in context.module_defaults:
-            if self.index.canonical(default_module) in (module, resolved) and isinstance(defaults, dict):
-                args = {**defaults, **args}
+        args = {**self._module_defaults(task, resolved, context), **args}
         node = self.compiler.new_node(kind=kind or "task", module=resolved, args=args, **fields)
         inherited_conditions = len(context.when) > len(task.when or ())
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
+
+    def _module_defaults(self, task: Task, resolved: str, context: Inherited) -> dict[str, Any]:
+        """The ``module_defaults`` in force for ``task``, whose module resolved to ``resolved``: those of the action
+        groups (``group/NS.COLL.GROUP``) it belongs to, then its own action's over them, as ansible-core merges them.
+        """
+        module = task.module or ""
+        names = {self._action_name(module), self._action_name(resolved)}
+        group_defaults: dict[str, Any] = {}
+        action_defaults: dict[str, Any] = {}
+        for key, defaults in context.module_defaults:
+            if not isinstance(defaults, dict):
+                continue
+            if key.startswith(GROUP_PREFIX):
+                if names & self._group(key.removeprefix(GROUP_PREFIX), task):
+                    group_defaults.update(defaults)
+            elif self.index.canonical(key) in (module, resolved):
+                action_defaults.update(defaults)
+        return {**group_defaults, **action_defaults}
+
+    def _action_name(self, name: str) -> str:
+        """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``."""
+        short = self.index.canonical(name)
+        return short if "." in short else f"ansible.builtin.{short}"
+
+    def _group(self, group: str, task: Task) -> frozenset[str]:
+        """The actions of an action group, by the names ``_action_name`` gives; an unknown group is a compile error
+        at the task it would apply to."""
+        actions = self._groups.get(group)
+        if actions is None:
+            try:
+                listed = group_actions(group, self.index.collections_paths)
+            except UserError as exc:
+                raise ParseError(exc.message, task.position, hint=exc.hint) from None
+            actions = self._groups[group] = frozenset(self._action_name(action) for action in listed)
+        return actions
 
     def _arguments(self, task: Task, collections: tuple[str, ...] = (), *,
                    check_names: bool = True) -> tuple[dict[str, Any], str]:
@@ -170,9 +210,12 @@ class TaskCompiler:
         where the task runs reports them.
         """
         module = task.module
-        info = self.index.find(module, collections)
-        if info is None:
-            raise ParseError(f"couldn't resolve module/action '{module}'", task.module_position or task.position)
+        try:
+            info = self.index.find(module, collections)
+            if info is None:
+                raise self.index.unresolved(module)
+        except UserError as exc:  # not found, removed (a routing's tombstone), or routed in a loop
+            raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
         if info.action:
             from runner.actions import action_for
 

@@ -1,9 +1,10 @@
 """The filter and test tables of the environment: a dict that also finds ``NS.COLL.NAME`` in the collections.
 
 Jinja2 looks a filter up with ``.get`` when it compiles a template and with ``[]`` when the compiled code runs;
-both find a collection's filter or test the first time its full name is used and keep it. Short names are never
-looked up in collections (a play's ``collections:`` keyword names modules and actions only, as in Ansible): the
-error for an unknown short name says which collection has it.
+both find a collection's filter or test the first time its full name is used and keep it. A short name is looked up
+in a collection only where ansible-core's routing sends it (``json_query`` to ``community.general``), never through
+a play's ``collections:`` keyword (it names modules and actions only, as in Ansible); a collection's own
+``meta/runtime.yml`` routes its full names.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
+from runner.ansible_api.routing import RoutingError, routed_elsewhere
+from runner.templating.errors import TemplateError
 from runner.templating.plugin_paths import PLUGIN_PATHS
 from runner.templating.plugins import Plugins, load_collection_plugins
 
@@ -35,10 +38,17 @@ class PluginTable(dict[str, Callable[..., Any]]):
     def _resolve(self, name: object) -> Callable[..., Any] | None:
         if not isinstance(name, str):
             return None
-        split = split_fqcn(name)
-        if split is None or split[0] in BUILTIN_COLLECTIONS:
+        try:  # a plugin that moved out of ansible-core (or within collections) is found where it went
+            target = routed_elsewhere(self.kind, name, PLUGIN_PATHS.collections_paths) or name
+        except RoutingError as exc:  # removed: the template's error says so
+            raise TemplateError(exc.message) from None
+        split = split_fqcn(target)
+        if split is None:
             return None
-        plugin = self._collection_plugins(split[0]).get(split[1])
+        if split[0] in BUILTIN_COLLECTIONS:
+            plugin = dict.get(self, split[1]) if target != name else None
+        else:
+            plugin = self._collection_plugins(split[0]).get(split[1])
         if plugin is not None:
             self[name] = plugin
         return plugin

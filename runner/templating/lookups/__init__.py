@@ -16,7 +16,7 @@ from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify
-from runner.templating.lookups.plugin_lookups import plugin_lookup
+from runner.templating.lookups.plugin_lookups import plugin_lookup, routed_lookup
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
 
@@ -44,7 +44,14 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
     function = None if short != name else plugin_lookup(name)
     if function is None:
         function = LOOKUPS.get(short.removeprefix("ansible.legacy."))
+    routed = None
+    if function is None:  # a lookup that moved out of ansible-core: where its routing sends it (dig: community.general)
+        routed = routed_lookup(name)
+        function = plugin_lookup(routed) if routed is not None else None
     if function is None:
+        if routed is not None:
+            raise TemplateError(f"unknown lookup '{name}': it is routed to {routed}, which is not installed in the "
+                                "collections path", hint=f"install the collection {routed.rsplit('.', 1)[0]}")
         raise TemplateError(f"unknown lookup '{name}'", hint=did_you_mean(short, list(LOOKUPS)))
     return function
 

@@ -18,6 +18,7 @@ import yaml
 
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, find_collection_plugin, split_fqcn
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
+from runner.ansible_api.routing import RoutingError, routed_elsewhere
 from runner.errors import UserError
 from runner.templating.errors import TemplateError
 from runner.templating.lookups.base import LookupContext
@@ -111,10 +112,22 @@ def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
     return run
 
 
+def routed_lookup(name: str) -> str | None:
+    """Where the routing (ansible-core's for short names, a collection's ``meta/runtime.yml``) sends lookup
+    ``name``; None when nothing routes it. A removed lookup is a TemplateError."""
+    try:
+        return routed_elsewhere("lookup", name, PLUGIN_PATHS.collections_paths)
+    except RoutingError as exc:
+        raise TemplateError(exc.message) from None
+
+
 def _find(name: str) -> tuple[str, Path, str | None] | None:
     """(the name the plugin is registered under, its file, its module name in a collection) of lookup ``name``."""
     split = split_fqcn(name)
     if split is not None and split[0] not in BUILTIN_COLLECTIONS:
+        name = routed_lookup(name) or name
+        split = split_fqcn(name)
+        assert split is not None
         path = find_collection_plugin(split[0], "lookup", split[1], PLUGIN_PATHS.collections_paths)
         return (name, path, f"ansible_collections.{split[0]}.plugins.lookup.{split[1]}") if path else None
     short = split[1] if split is not None else name

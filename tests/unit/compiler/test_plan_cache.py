@@ -190,3 +190,25 @@ def test_a_plan_that_imports_an_infra_is_not_stored(project: Path, outcomes: _Ou
     assert compiler.imported_infras
     assert "PLAN CACHE not stored: it imports an infra, whose catalogues the loader does not read" in outcomes.lines
     assert cache_files(project) == []
+
+
+def test_a_change_to_a_collections_runtime_yml_misses(project: Path, outcomes: _Outcomes) -> None:
+    """The action groups (and redirects) a plan was compiled with are inputs of the compile."""
+    demo = Path(__file__).resolve().parents[2] / "data" / "collections" / "ansible_collections" / "demo" / "tools"
+    meta = project / "collections" / "ansible_collections" / "demo" / "tools" / "meta"
+    meta.mkdir(parents=True)
+    (meta / "runtime.yml").write_text((demo / "meta" / "runtime.yml").read_text())
+    (project / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  module_defaults:\n"
+                                      "    group/demo.tools.printers: {msg: grouped}\n  tasks:\n    - debug:\n")
+
+    def compile_grouped() -> Compiler:
+        compiler = Compiler(CompileOptions(collections_path=[project / "collections"]))
+        compile_with_cache(compiler, [project / "site.yml"], [], load_config({}), enabled=True)
+        return compiler
+
+    compile_grouped()
+    assert compile_grouped().plan.tasks[-1].args == {"msg": "grouped"}
+    assert outcomes.last().startswith("PLAN CACHE hit")
+    (meta / "runtime.yml").write_text("action_groups:\n  printers: [ansible.builtin.ping]\n")
+    assert compile_grouped().plan.tasks[-1].args == {}
+    assert outcomes.last().startswith("PLAN CACHE miss")

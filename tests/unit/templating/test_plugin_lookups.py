@@ -3,6 +3,7 @@ short name (before the builtin of that name, as ``ansible.legacy`` does), with t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,3 +64,18 @@ def test_a_lookup_plugins_folder_wins_over_the_builtin_and_reads_raw_variables(t
     assert templar.template("{{ query('file', 'motd') }}") == ["hello", "{{ 'wor' + 'ld' }}", "world"]
     assert templar.template("{{ query('ansible.legacy.file', 'motd') }}")[0] == "hello"
     assert templar.template("{{ query('ansible.builtin.file', 'motd') }}") == ["hello"]  # the builtin, always
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_collections_runtime_yml_routes_its_lookups() -> None:
+    assert Templar({}).template("{{ lookup('demo.tools.say', 'a') }}") == ">a"
+
+
+def test_a_lookup_routed_to_a_collection_not_installed_names_it() -> None:
+    configure_plugins(collections_paths=[COLLECTIONS])
+    try:
+        routed = "unknown lookup 'dig': it is routed to community.general.dig"
+        with pytest.raises(TemplateError, match=re.escape(routed)):
+            Templar({}).template("{{ lookup('dig', 'example.com') }}")
+    finally:
+        configure_plugins()

@@ -54,3 +54,19 @@ def test_without_a_collections_path_nothing_resolves() -> None:
     configure_plugins()
     with pytest.raises(TemplateError, match=r"unknown filter 'demo\.tools\.shout'"):
         Templar({}).template("{{ 'hi' | demo.tools.shout }}")
+
+
+@pytest.mark.usefixtures("collections_path")
+def test_a_collections_runtime_yml_routes_its_filters() -> None:
+    assert Templar({}).template("{{ 'hi' | demo.tools.yell }}") == "HI!"
+
+
+@pytest.mark.usefixtures("ansible_core")
+def test_a_short_name_ansible_core_routes_to_a_collection_is_found_there(community_collections: Path) -> None:
+    configure_plugins(collections_paths=[community_collections])
+    try:
+        templar = Templar({"data": {"a": [{"b": 1}, {"b": 2}]}})
+        assert templar.template("{{ data | json_query('a[].b') }}") == [1, 2]  # community.general's
+        assert templar.template("{{ data | to_json }}") == '{"a": [{"b": 1}, {"b": 2}]}'  # native
+    finally:
+        configure_plugins()

@@ -1,0 +1,76 @@
+"""Action groups of runtime.yml files for ``module_defaults: {group/...}``: the demo collection's groups (one
+extending another, and one of a collection that is not installed), ansible-core's own, and the defaults a task
+gets from them when the playbook compiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.ansible_api.action_groups import group_actions
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import UserError
+
+COLLECTIONS = Path(__file__).resolve().parents[2] / "data" / "collections"
+
+
+def test_a_group_holds_its_actions_and_those_of_the_groups_it_extends() -> None:
+    assert group_actions("demo.tools.frobs", [COLLECTIONS]) == {"demo.tools.frob", "ansible.builtin.debug"}
+    assert group_actions("demo.tools.printers", [COLLECTIONS]) == {"ansible.builtin.debug"}
+
+
+@pytest.mark.parametrize("group", ["demo.tools.nothing", "absent.collection.group"])
+def test_a_group_that_cannot_be_found_is_an_error(group: str) -> None:
+    with pytest.raises(UserError, match=f"could not resolve the module_defaults group {group}"):
+        group_actions(group, [COLLECTIONS])
+
+
+@pytest.mark.usefixtures("ansible_core")
+def test_ansible_cores_groups_extend_the_collections_groups() -> None:
+    assert group_actions("docker", [COLLECTIONS]) == set()  # its collections are not installed: an empty group
+
+
+def compiled_args(tmp_path: Path, text: str) -> list[dict[str, Any]]:
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(text)
+    plan = Compiler(CompileOptions(collections_path=[COLLECTIONS])).compile_playbooks([playbook])
+    return [task.args for task in plan.tasks if task.module]
+
+
+PLAY = """\
+- hosts: all
+  gather_facts: false
+  module_defaults:
+    group/demo.tools.frobs: {msg: from the group}
+  tasks:
+"""
+
+
+def test_a_groups_defaults_apply_to_its_actions_and_an_actions_own_come_over_them(tmp_path: Path) -> None:
+    tasks = """\
+    - debug:
+    - debug: {msg: own}
+    - module_defaults:
+        ansible.builtin.debug: {msg: from the action}
+      block:
+        - debug:
+    - command: echo
+"""
+    args = compiled_args(tmp_path, PLAY + tasks)
+    assert [task.get("msg") for task in args] == ["from the group", "own", "from the action", None]
+
+
+@pytest.mark.usefixtures("ansible_core")
+def test_a_task_routed_to_a_groups_action_gets_the_groups_defaults(tmp_path: Path) -> None:
+    text = PLAY.replace("{msg: from the group}", "{name: grouped}") + "    - demo.tools.old_frob:\n"
+    assert compiled_args(tmp_path, text) == [{"name": "grouped"}]
+
+
+def test_an_unknown_group_is_a_compile_error_at_the_task(tmp_path: Path) -> None:
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(PLAY.replace("frobs", "nothing") + "    - debug:\n")
+    with pytest.raises(UserError) as caught:
+        Compiler(CompileOptions(collections_path=[COLLECTIONS])).compile_playbooks([playbook])
+    assert f"{playbook}:6:7: could not resolve the module_defaults group demo.tools.nothing" in caught.value.render()
