@@ -16,6 +16,8 @@ async def run_set_fact(ctx: ActionContext) -> dict[str, Any]:
         if problem:
             return {"failed": True, "msg": problem}
     ctx.state.set_vars(ctx.host, values)
+    if _boolean(ctx.args.get("cacheable", False)):
+        ctx.state.cache_vars(ctx.host, values)  # kept by the fact cache for later runs
     return {"changed": False, "ansible_facts": values}
 
 
@@ -32,6 +34,10 @@ def variable_name_problem(name: Any) -> str | None:
         described += f" of type {type(name).__name__!r}"
     return (f"Invalid variable {described}. Variable names must be strings starting with a letter or underscore "
             "character, and contain only letters, numbers and underscores.")
+
+
+def _boolean(value: Any) -> bool:
+    return _fact_value(value) is True if isinstance(value, str) else bool(value)
 
 
 def _fact_value(value: Any) -> Any:

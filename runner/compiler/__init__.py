@@ -44,6 +44,7 @@ class CompileOptions:
     # Play keywords' defaults from the configuration: 'gathering' implicit (True) or explicit (False),
     # 'strategy' and 'any_errors_fatal'.
     gather_facts: bool = True
+    gather_smart: bool = False  # 'gathering' smart: an implied gathering skips hosts whose facts are known
     strategy: str = "linear"
     any_errors_fatal: bool = False
     precompile: bool = True  # compile templates to code now (a run); False only checks them (--syntax-check)
@@ -156,6 +157,7 @@ class Compiler:
             force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
+            gather_smart=self.options.gather_smart and play.gather_facts is None,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir, scopes)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)

@@ -17,6 +17,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
+from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
@@ -63,7 +64,8 @@ class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
-                 resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL):
+                 resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL,
+                 fact_cache: FactCache | None = None):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -75,6 +77,7 @@ class PlaybookExecutor:
         # --step: asked before each task (meta tasks aside) whether to run it; False skips it for its hosts.
         self.step = step
         self.executor = executor
+        self.fact_cache = fact_cache or FactCache()
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
@@ -103,6 +106,7 @@ class PlaybookExecutor:
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
 
         async def plays() -> None:
+            self._restore_cached_facts(hosts)
             self._restore_values()
             for index, play in enumerate(self.plan.plays):
                 if not await self._run_play(play, index):
@@ -112,6 +116,25 @@ class PlaybookExecutor:
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
+
+    def _restore_cached_facts(self, hosts: list[str]) -> None:
+        """The fact cache's facts and cacheable set_fact values of the inventory's hosts, given to every worker
+        before the first play, as if this run had gathered and set them."""
+        assert self.pool is not None
+        for host, cached in self.fact_cache.load(hosts).items():
+            self.pool.broadcast({"facts": {host: mark_unsafe(cached.facts)},
+                                 "vars": {host: mark_unsafe(cached.values)}})
+
+    def _cache_facts(self, node: PlanTask, host: str, result: TaskResult) -> None:
+        """What the task taught the fact cache: gathered or reported facts, cacheable set_fact values; a
+        ``meta: clear_facts`` empties the host's entry, as in Ansible."""
+        if result.meta == "clear_facts":
+            self.fact_cache.clear(host)
+        gathered = node.kind == "facts" and result.status == "ok"
+        for owner, facts in result.facts.items():
+            self.fact_cache.update(owner, facts=facts, gathered=gathered and owner == host)
+        for owner, values in result.cached.items():
+            self.fact_cache.update(owner, values=values)
 
     def _restore_values(self) -> None:
         """--resume: the variables hosts had registered and set in the resumed run, given back to every worker
@@ -240,6 +263,13 @@ class PlaybookExecutor:
                 return False
         return True
 
+    def _passes_by(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
+        """Whether ``host`` passes this step by without running it or showing it: ``gathering = smart`` and its
+        facts are known (gathered earlier in the run, or in the fact cache), or it resumes later."""
+        if node.kind == "facts" and state.play.gather_smart and self.fact_cache.gathered(host):
+            return True
+        return host in self.positions and self._resumes_later(state, host, key, node)
+
     def _resumes_later(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
         """--resume: whether ``host`` skips this step, being before where it stopped in the resumed run. Fact
         gathering runs again (facts are the host's now). Once the host reaches its position it runs as usual,
@@ -283,8 +313,8 @@ class PlaybookExecutor:
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
                           on_rescue, skip=state.skip,
-                          resumes_later=(lambda key, node: self._resumes_later(state, host, key, node))
-                          if tasks and host in self.positions else None)
+                          resumes_later=(lambda key, node: self._passes_by(state, host, key, node))
+                          if tasks and (host in self.positions or state.play.gather_smart) else None)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
@@ -513,6 +543,8 @@ class PlaybookExecutor:
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
         self._record_values(info, host, result)
+        if result.facts or result.cached or result.meta == "clear_facts":
+            self._cache_facts(node, host, result)
         status = result.status
         if report:
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)

@@ -121,6 +121,8 @@ class PlanPlay(_Strict):
     scopes: list[int] = Field(default_factory=list)
     vars_files: list[Any] = Field(default_factory=list)
     gather_facts: Any = True
+    # gathering = smart and the play does not say gather_facts: a host whose facts are gathered is not again
+    gather_smart: bool = False
     gather_subset: list[str] = Field(default_factory=_all_facts)
     serial: list[Any] = Field(default_factory=list)
     strategy: str = "linear"
