@@ -32,6 +32,9 @@ class RecordedRunState:
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.calls.append(("include_vars", (host, dict(values))))
 
+    def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        self.calls.append(("cache_vars", (host, dict(values))))
+
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         self.calls.append(("set_facts", (host, dict(facts))))
 
@@ -86,8 +89,9 @@ def test_a_bad_argument_is_the_hosts_failure_with_the_reason() -> None:
 
 def test_set_fact_and_include_vars_go_to_the_run_state_at_their_levels(tmp_path: Path) -> None:
     result, calls = act("set_fact", {"flag": "yes", "cacheable": True})
-    assert calls == [("set_vars", ("web1", {"flag": True}))]
+    assert calls == [("set_vars", ("web1", {"flag": True})), ("cache_vars", ("web1", {"flag": True}))]
     assert result == {"changed": False, "ansible_facts": {"flag": True}}
+    assert act("set_fact", {"flag": 1, "cacheable": "no"})[1] == [("set_vars", ("web1", {"flag": 1}))]
     (tmp_path / "vars").mkdir()
     (tmp_path / "vars" / "app.yml").write_text("port: 8080\n")
     result, calls = act("include_vars", {"file": "app.yml"}, search_paths=[tmp_path])
