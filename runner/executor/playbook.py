@@ -248,7 +248,8 @@ class PlaybookExecutor:
             if self.resume is not None:
                 self.notified_before = self.resume.notified.get(index, {})
             assert self.pool is not None
-            self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
+            self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts,
+                                          "index": index}})
             for section in play.sections:
                 await self._run_section(state, section)
                 await self._flush_handlers(state)

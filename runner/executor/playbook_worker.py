@@ -25,6 +25,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
+from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.keywords import (
     TaskFailure,
     keyword_value,
@@ -72,6 +73,7 @@ class PlaybookWorker:
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
         self.index = plan_module_index(plan, options.library, options.collections_path)
         self.play_state: dict[str, Any] = {}
+        self.host_vars_files = HostVarsFiles()  # the plays' vars_files named with a host's variables
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
