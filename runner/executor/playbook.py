@@ -103,7 +103,7 @@ class PlaybookExecutor:
         hosts = list(self.inventory.hosts)
         self.pool = start_workers(self.executor, hosts or ["localhost"], self.forks,
                                   PlaybookWorker(self.plan, self.inventory, self.options), shard_of=self._shard)
-        self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
+        self.callbacks.playbook_start(self.plan.playbook, check=self.options.check, plays=len(self.plan.plays))
 
         async def plays() -> None:
             self._restore_cached_facts(hosts)
@@ -471,8 +471,7 @@ class PlaybookExecutor:
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
-        if node.kind != "meta" or node.name:
-            self.callbacks.task_start(info, hosts)
+        self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
         targets = hosts[:1] if run_once else hosts
         limit = self._throttle(node, self._throttle_value(state, node, next(iter(steps.values()))))
@@ -547,7 +546,7 @@ class PlaybookExecutor:
         if result.facts or result.cached or result.meta == "clear_facts":
             self._cache_facts(node, host, result)
         status = result.status
-        if report:
+        if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
             for name in node.notify:
@@ -561,6 +560,12 @@ class PlaybookExecutor:
                 self.callbacks.include(entry.target, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
+        else:
+            # What the request did, or why it did nothing; a skipped one is reported as any skipped task.
+            self.callbacks.meta_result(info, host, str(result.result.get("skip_reason") or
+                                                       result.result.get("msg") or ""))
+            if status == "skipped":
+                self.callbacks.host_result(info, host, result.shown())
 
     def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
         """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added

@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import NO_TRACEBACK, UserError
@@ -202,6 +203,8 @@ class PlaybookWorker:
     def _false_condition(self, node: PlanTask, templar: Templar) -> dict[str, Any] | None:
         for condition in node.when:
             if not templar.evaluate_conditional(condition):
+                if node.kind == "meta":  # worded as ansible-core words a meta request's skip
+                    return meta_skipped(node.args, str(templar.variables.get("inventory_hostname", "")))
                 return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False",
                         "false_condition": condition}
         return None

@@ -104,7 +104,8 @@ def test_inventory_changes_and_meta_are_requests_to_the_run_state() -> None:
     assert calls == [("add_host", AddedHost("db1", ("db", "backup"), {"ansible_port": 2222}))]
     assert result["add_host"] == {"host_name": "db1", "groups": ["db", "backup"], "host_vars": {"ansible_port": 2222}}
     assert act("group_by", {"key": "os Debian"})[1] == [("join_group", JoinedGroup("os-Debian", "web1", ("all",)))]
-    assert act("meta", {"_raw_params": "end_host"}) == ({"changed": False}, [("request_meta", "end_host")])
+    assert act("meta", {"_raw_params": "end_host"}) == (
+        {"changed": False, "msg": "ending play for web1"}, [("request_meta", "end_host")])
 
 
 def test_an_action_that_uses_no_host_has_no_session() -> None:
