@@ -50,6 +50,7 @@ class PlayState:
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
     stopped_by_failure: bool = False  # any_errors_fatal or max_fail_percentage stopped it (not meta: end_play)
+    play_ended: bool = False  # meta: end_play, which ends the play's later serial batches too (end_batch does not)
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
@@ -262,6 +263,8 @@ class PlaybookExecutor:
             if not [h for h in batch if h not in state.failed | state.unreachable]:
                 self.callbacks.no_hosts_remaining()
                 return False
+            if state.play_ended:
+                break
         return True
 
     def _passes_by(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
@@ -409,7 +412,7 @@ class PlaybookExecutor:
         except HostEnded as ended:
             state.ended.add(host)
             if str(ended) == "end_play":
-                state.stop_play = True
+                state.stop_play = state.play_ended = True
 
     def _failing_everyone(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]
                           ) -> HostFailed | None:
