@@ -71,6 +71,10 @@ class RunState(Protocol):
         """include_vars values of ``host`` (a level below set_fact's)."""
         ...
 
+    def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        """set_fact ``cacheable`` values of ``host`` (already set with ``set_vars``), for the fact cache."""
+        ...
+
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         """Facts a module reported about ``host``; ``named``: variables by their own names too (any module's but
         setup's, as Ansible injects them)."""
@@ -97,6 +101,9 @@ class DetachedRunState:
         return None
 
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        return None
+
+    def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
         return None
 
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from runner.actions.context import ActionContext
+from runner.templating.filters.core import to_bool
 
 
 async def run_set_fact(ctx: ActionContext) -> dict[str, Any]:
-    values = {k: _fact_value(v) for k, v in ctx.args.items() if k != "cacheable"}
+    # Values as given: ansible-core 2.19 keeps "yes" a string (and a YAML yes a boolean), k=v values included
+    values = {k: v for k, v in ctx.args.items() if k != "cacheable"}
     if not values:
         return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
     for key in values:
@@ -16,6 +18,8 @@ async def run_set_fact(ctx: ActionContext) -> dict[str, Any]:
         if problem:
             return {"failed": True, "msg": problem}
     ctx.state.set_vars(ctx.host, values)
+    if to_bool(ctx.args.get("cacheable", False)):
+        ctx.state.cache_vars(ctx.host, values)  # kept by the fact cache for later runs
     return {"changed": False, "ansible_facts": values}
 
 
@@ -32,11 +36,3 @@ def variable_name_problem(name: Any) -> str | None:
         described += f" of type {type(name).__name__!r}"
     return (f"Invalid variable {described}. Variable names must be strings starting with a letter or underscore "
             "character, and contain only letters, numbers and underscores.")
-
-
-def _fact_value(value: Any) -> Any:
-    """Ansible's set_fact turns the strings true/false/yes/no (any case) into booleans, so ``flag=yes`` and
-    ``flag: "no"`` give a boolean that ``when: flag`` reads as such."""
-    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
-        return value.lower() in ("true", "yes")
-    return value

@@ -71,7 +71,8 @@ class HostStats:
 class Callback:
     """Base class: every event is a no-op."""
 
-    def playbook_start(self, path: str, check: bool = False) -> None: ...
+    def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
+        """The run starts: ``plays`` is how many plays the playbook has, imported ones included."""
 
     def play_start(self, play: PlayInfo, hosts: list[str]) -> None: ...
 
@@ -79,6 +80,9 @@ class Callback:
 
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         """One host finished one task (all its loop items); ``result['_status']`` says how it went."""
+
+    def meta_result(self, task: TaskInfo, host: str, message: str) -> None:
+        """A meta task ran on ``host``: ``message`` says what it did or, skipped, why not (ansible-core's words)."""
 
     def include(self, path: str, hosts: list[str], item_label: str | None = None) -> None:
         """A dynamic include (include_tasks / include_role) was resolved to ``path`` for ``hosts``."""

@@ -88,9 +88,10 @@ class DefaultDisplay(Callback):
         self._headed: TaskInfo | None = None  # the task whose header was printed last
 
     # -- headers ------------------------------------------------------------------------------------------
-    def playbook_start(self, path: str, check: bool = False) -> None:
+    def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
         if self.verbosity > 1:
             self.out.banner(f"PLAYBOOK: {os.path.basename(path)}")
+            self.out.line(f"{plays} plays in {path}", "debug")
 
     def play_start(self, play: PlayInfo, hosts: list[str]) -> None:
         self._play = play
@@ -118,6 +119,11 @@ class DefaultDisplay(Callback):
             self._header(task)
 
     # -- results ------------------------------------------------------------------------------------------
+    def meta_result(self, task: TaskInfo, host: str, message: str) -> None:
+        if self.verbosity >= 2 and message:
+            self._ensure_header(task)
+            self.out.line(f"META: {message}", "debug")
+
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         if "_include" in result:
             return  # an include is reported by the include event, with every host it applies to

@@ -65,7 +65,7 @@ class JunitReport(Callback):
         self.classname = self.suite_name
         self.cases: list[JunitCase] = []
 
-    def playbook_start(self, path: str, check: bool = False) -> None:
+    def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
         self.suite_name = Path(path).stem or self.suite_name
         self.classname = self.suite_name
         self.started = datetime.now().astimezone()

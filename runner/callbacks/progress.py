@@ -84,7 +84,7 @@ class ProgressDisplay(Callback):
         return Spinner("dots", text=self.summary())
 
     # -- events -------------------------------------------------------------------------------------------
-    def playbook_start(self, path: str, check: bool = False) -> None:
+    def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
         self.started = time.monotonic()
         self.full.playbook_start(path, check)
         self.live.start()

@@ -64,8 +64,7 @@ _SHARED_OPTIONS: list[Callable[[Any], Any]] = [
     click.option("-M", "--module-path", "module_path", multiple=True,
                  help="Module directories searched before the configured library (colon-separated, repeatable)."),
     click.option("--flush-cache", is_flag=True,
-                 help="Clear the fact cache: facts are gathered afresh by every run and never cached, so there "
-                      "is nothing to clear."),
+                 help="Clear the fact cache of the inventory's hosts before the run (fact_caching = jsonfile)."),
     verbosity_option,
 ]
 

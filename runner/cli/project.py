@@ -121,5 +121,6 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
 def play_defaults(config: Config) -> dict[str, Any]:
     """The compiler's defaults for play keywords that the configuration sets (``CompileOptions`` fields)."""
-    return {"gather_facts": config.gathering != "explicit", "strategy": config.strategy,
+    return {"gather_facts": config.gathering != "explicit", "gather_smart": config.gathering == "smart",
+            "strategy": config.strategy,
             "any_errors_fatal": config.any_errors_fatal}

@@ -22,6 +22,7 @@ from runner.config.support import enabled_callback
 from runner.plan import Plan
 
 if TYPE_CHECKING:
+    from runner.executor.fact_cache import FactCache
     from runner.executor.resume import ResumePlan
 
 
@@ -60,11 +61,26 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)
+    fact_cache = project_fact_cache(project, callbacks, flush=bool(options.get("flush_cache")))
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task, step=step, resume=resume,
-                                executor=executor_choice)
+                                executor=executor_choice, fact_cache=fact_cache)
     return executor.run()
+
+
+def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool) -> FactCache:
+    """The fact cache the configuration names; ``--flush-cache`` empties the inventory's hosts' entries first."""
+    from runner.executor.fact_cache import make_fact_cache
+
+    config = project.config
+    cache = make_fact_cache(config.fact_caching, config.fact_caching_connection,
+                            prefix=config.fact_caching_prefix or "", timeout=config.fact_caching_timeout,
+                            warn=callbacks.warning)
+    if flush:
+        for host in project.inventory.hosts:
+            cache.clear(host)
+    return cache
 
 
 def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], reports: list[str], *,

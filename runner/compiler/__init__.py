@@ -21,13 +21,14 @@ from runner.compiler.tags import TagFilter
 from runner.compiler.tasks import TaskCompiler
 from runner.errors import ParseError, UserError
 from runner.loader.playbook import load_playbook
-from runner.loader.yaml import load_yaml_file
+from runner.loader.vars_files import find_vars_file, read_vars_file
 from runner.models import InfraImport, Play, PlaybookImport
 from runner.models.play import HOST_ORDERS, STRATEGIES
 from runner.models.types import one_of
 from runner.models.validation import raise_collected
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, ScopeKind, VarScope
 from runner.templating import Templar, add_project_plugins, configure_plugins, is_template
+from runner.templating.errors import TemplateError
 
 __all__ = ["CompileOptions", "Compiler"]
 
@@ -44,6 +45,7 @@ class CompileOptions:
     # Play keywords' defaults from the configuration: 'gathering' implicit (True) or explicit (False),
     # 'strategy' and 'any_errors_fatal'.
     gather_facts: bool = True
+    gather_smart: bool = False  # 'gathering' smart: an implied gathering skips hosts whose facts are known
     strategy: str = "linear"
     any_errors_fatal: bool = False
     precompile: bool = True  # compile templates to code now (a run); False only checks them (--syntax-check)
@@ -134,7 +136,7 @@ class Compiler:
         import_vars = {key: value for entry in imports for key, value in entry.vars.items()}
         if import_vars:
             scopes.append(self.add_scope(ScopeKind.PLAY_VARS, f"import_playbook vars of {name}", import_vars))
-        files_scope = self._vars_files(play, path, name)
+        files_scope, host_vars_files = self._vars_files(play, path, name)
         if files_scope is not None:
             scopes.append(files_scope)
         keyword_vars = {**play.vars, **import_vars,
@@ -156,6 +158,8 @@ class Compiler:
             force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
+            gather_smart=self.options.gather_smart and play.gather_facts is None,
+            vars_files=host_vars_files,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir, scopes)
         pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
@@ -201,43 +205,45 @@ class Compiler:
                 setattr(node, name, value)
         return [node.id]
 
-    def _vars_files(self, play: Play, path: Path, name: str) -> int | None:
-        """Load ``vars_files`` now: a file name may use extra vars and play vars; a list means first found."""
+    def _vars_files(self, play: Play, path: Path, name: str) -> tuple[int | None, list[list[str]]]:
+        """Load ``vars_files`` now: a file name may use extra vars and play vars; a list means first found. An
+        entry that needs a variable only a host has (its inventory vars, its facts) is left for the run, which
+        reads it per host (returned as the list of its candidate names)."""
         if not play.vars_files:
-            return None
+            return None, []
         templar = Templar({**play.vars, **self.options.extra_vars})
         merged: dict[str, Any] = {}
+        per_host: list[list[str]] = []
         for entry in play.vars_files:
             candidates = entry if isinstance(entry, list) else [entry]
-            found = None
-            for candidate in candidates:
-                try:
-                    rendered = str(templar.template(candidate)) if is_template(candidate) else str(candidate)
-                except UserError as exc:
-                    self.error(ParseError(f"vars_files entry {candidate!r}: {exc.message}", play.position))
-                    break
-                found = _vars_file(path.parent, rendered)
-                if found is not None:
-                    break
-            else:
-                self.error(ParseError(f"vars_files: none of {candidates} could be found", play.position))
+            try:
+                found = self._first_vars_file(templar, candidates, path.parent)
+            except TemplateError as exc:
+                if not exc.undefined:
+                    self.error(ParseError(f"vars_files entry {entry!r}: {exc.message}", play.position))
+                    continue
+                per_host.append([str(candidate) for candidate in candidates])
+                continue
             if found is None:
+                self.error(ParseError(f"vars_files: none of {candidates} could be found", play.position))
                 continue
             try:
-                data = load_yaml_file(found) or {}
+                merged.update(read_vars_file(found, play.position))
             except UserError as exc:
                 self.error(exc)
                 continue
-            # A mapping, or a list of mappings merged in order, as Ansible reads a vars file.
-            layers = data if isinstance(data, list) else [data]
-            if not all(isinstance(layer, dict) for layer in layers):
-                self.error(ParseError(f"{found} must be a mapping of variables, or a list of mappings",
-                                      play.position))
-                continue
             self.vars_files.append(found)
-            for layer in layers:
-                merged.update(layer)
-        return self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
+        scope = self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
+        return scope, per_host
+
+    @staticmethod
+    def _first_vars_file(templar: Templar, candidates: list[Any], playbook_dir: Path) -> Path | None:
+        for candidate in candidates:
+            rendered = str(templar.template(candidate)) if is_template(candidate) else str(candidate)
+            found = find_vars_file(playbook_dir, rendered)
+            if found is not None:
+                return found
+        return None
 
     # -- run time -----------------------------------------------------------------------------------------
     def compile_include(self, node: PlanTask, target: str) -> PlanFragment:
@@ -255,14 +261,3 @@ class Compiler:
             raise_collected(self.errors)
         return PlanFragment(tasks=plan.tasks[sizes[0]:], scopes=plan.scopes[sizes[1]:], roles=plan.roles[sizes[2]:],
                             handlers=self.tasks.role_handlers[sizes[3]:])
-
-
-def _vars_file(playbook_dir: Path, name: str) -> Path | None:
-    """Where a play's ``vars_files`` entry is, looked for as Ansible does: an absolute (or ``~``) path as it is,
-    else ``vars/NAME`` then ``NAME`` beside the playbook."""
-    given = Path(name).expanduser()
-    if given.is_absolute():
-        return given if given.is_file() else None
-    candidates = [playbook_dir / name] if name.split("/")[0] == "vars" else [playbook_dir / "vars" / name,
-                                                                          playbook_dir / name]
-    return next((candidate for candidate in candidates if candidate.is_file()), None)

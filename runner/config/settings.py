@@ -129,9 +129,21 @@ SETTINGS: tuple[Setting, ...] = (
       "vars) combines: replace (the highest level's value wins whole) or merge (mappings merged recursively, the "
       "higher level's keys winning).", choices=("replace", "merge"), ansible_env=("ANSIBLE_HASH_BEHAVIOUR",)),
     S("gathering", "defaults", "str", "implicit",
-      "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true).",
-      choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",),
-      unsupported=(U("facts are gathered in every play that gathers them, as with implicit", values=("smart",)),)),
+      "Fact gathering: implicit (every play unless gather_facts: false), explicit (only with gather_facts: true), "
+      "smart (as implicit, but a host whose facts were gathered, in this run or in the fact cache, is not "
+      "gathered again).",
+      choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",)),
+    S("fact_caching", "defaults", "str", "memory",
+      "Where facts and set_fact cacheable values are kept: memory (for the run) or jsonfile (also one file per "
+      "host in fact_caching_connection, read by later runs; the same files as ansible-core's).",
+      choices=("memory", "jsonfile"), ansible_env=("ANSIBLE_CACHE_PLUGIN",)),
+    S("fact_caching_connection", "defaults", "path", None, "The jsonfile fact cache's directory.",
+      ansible_env=("ANSIBLE_CACHE_PLUGIN_CONNECTION",)),
+    S("fact_caching_prefix", "defaults", "str", "", "Prefix of the jsonfile fact cache's file names.",
+      ansible_env=("ANSIBLE_CACHE_PLUGIN_PREFIX",)),
+    S("fact_caching_timeout", "defaults", "int", 86400,
+      "Seconds a cached host's facts are used for (0: always).", minimum=0,
+      ansible_env=("ANSIBLE_CACHE_PLUGIN_TIMEOUT",)),
     S("any_errors_fatal", "defaults", "bool", False, "Default for the any_errors_fatal play keyword.",
       ansible_env=("ANSIBLE_ANY_ERRORS_FATAL",)),
     S("error_on_undefined_vars", "defaults", "bool", True, "An undefined variable in a template fails the task.",

@@ -17,6 +17,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
+from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
@@ -49,6 +50,7 @@ class PlayState:
     notified: dict[str, list[str]] = field(default_factory=dict)  # handler name or topic -> hosts, in order
     stop_play: bool = False
     stopped_by_failure: bool = False  # any_errors_fatal or max_fail_percentage stopped it (not meta: end_play)
+    play_ended: bool = False  # meta: end_play, which ends the play's later serial batches too (end_batch does not)
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
@@ -63,7 +65,8 @@ class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
-                 resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL):
+                 resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL,
+                 fact_cache: FactCache | None = None):
         self.plan = plan
         self.inventory = inventory
         self.options = options
@@ -75,6 +78,7 @@ class PlaybookExecutor:
         # --step: asked before each task (meta tasks aside) whether to run it; False skips it for its hosts.
         self.step = step
         self.executor = executor
+        self.fact_cache = fact_cache or FactCache()
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
@@ -100,9 +104,10 @@ class PlaybookExecutor:
         hosts = list(self.inventory.hosts)
         self.pool = start_workers(self.executor, hosts or ["localhost"], self.forks,
                                   PlaybookWorker(self.plan, self.inventory, self.options), shard_of=self._shard)
-        self.callbacks.playbook_start(self.plan.playbook, check=self.options.check)
+        self.callbacks.playbook_start(self.plan.playbook, check=self.options.check, plays=len(self.plan.plays))
 
         async def plays() -> None:
+            self._restore_cached_facts(hosts)
             self._restore_values()
             for index, play in enumerate(self.plan.plays):
                 if not await self._run_play(play, index):
@@ -112,6 +117,25 @@ class PlaybookExecutor:
         code = self.exit_code()
         self.callbacks.playbook_end(self.stats, int(code))
         return int(code)
+
+    def _restore_cached_facts(self, hosts: list[str]) -> None:
+        """The fact cache's facts and cacheable set_fact values of the inventory's hosts, given to every worker
+        before the first play, as if this run had gathered and set them."""
+        assert self.pool is not None
+        for host, cached in self.fact_cache.load(hosts).items():
+            self.pool.broadcast({"facts": {host: mark_unsafe(cached.facts)},
+                                 "vars": {host: mark_unsafe(cached.values)}})
+
+    def _cache_facts(self, node: PlanTask, host: str, result: TaskResult) -> None:
+        """What the task taught the fact cache: gathered or reported facts, cacheable set_fact values; a
+        ``meta: clear_facts`` empties the host's entry, as in Ansible."""
+        if result.meta == "clear_facts":
+            self.fact_cache.clear(host)
+        gathered = node.kind == "facts" and result.status == "ok"
+        for owner, facts in result.facts.items():
+            self.fact_cache.update(owner, facts=facts, gathered=gathered and owner == host)
+        for owner, values in result.cached.items():
+            self.fact_cache.update(owner, values=values)
 
     def _restore_values(self) -> None:
         """--resume: the variables hosts had registered and set in the resumed run, given back to every worker
@@ -225,7 +249,8 @@ class PlaybookExecutor:
             if self.resume is not None:
                 self.notified_before = self.resume.notified.get(index, {})
             assert self.pool is not None
-            self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts}})
+            self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts,
+                                          "index": index}})
             for section in play.sections:
                 await self._run_section(state, section)
                 await self._flush_handlers(state)
@@ -238,7 +263,16 @@ class PlaybookExecutor:
             if not [h for h in batch if h not in state.failed | state.unreachable]:
                 self.callbacks.no_hosts_remaining()
                 return False
+            if state.play_ended:
+                break
         return True
+
+    def _passes_by(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
+        """Whether ``host`` passes this step by without running it or showing it: ``gathering = smart`` and its
+        facts are known (gathered earlier in the run, or in the fact cache), or it resumes later."""
+        if node.kind == "facts" and state.play.gather_smart and self.fact_cache.gathered(host):
+            return True
+        return host in self.positions and self._resumes_later(state, host, key, node)
 
     def _resumes_later(self, state: PlayState, host: str, key: Key, node: PlanTask) -> bool:
         """--resume: whether ``host`` skips this step, being before where it stopped in the resumed run. Fact
@@ -283,8 +317,8 @@ class PlaybookExecutor:
 
         return HostWalker(self.nodes, lambda node, entry: self._resolve_include(state, node, entry, host),
                           on_rescue, skip=state.skip,
-                          resumes_later=(lambda key, node: self._resumes_later(state, host, key, node))
-                          if tasks and host in self.positions else None)
+                          resumes_later=(lambda key, node: self._passes_by(state, host, key, node))
+                          if tasks and (host in self.positions or state.play.gather_smart) else None)
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
@@ -378,7 +412,7 @@ class PlaybookExecutor:
         except HostEnded as ended:
             state.ended.add(host)
             if str(ended) == "end_play":
-                state.stop_play = True
+                state.stop_play = state.play_ended = True
 
     def _failing_everyone(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult]
                           ) -> HostFailed | None:
@@ -440,8 +474,7 @@ class PlaybookExecutor:
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
-        if node.kind != "meta" or node.name:
-            self.callbacks.task_start(info, hosts)
+        self.callbacks.task_start(info, hosts)
         run_once = node.run_once is True
         targets = hosts[:1] if run_once else hosts
         limit = self._throttle(node, self._throttle_value(state, node, next(iter(steps.values()))))
@@ -513,8 +546,10 @@ class PlaybookExecutor:
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
         self._record_values(info, host, result)
+        if result.facts or result.cached or result.meta == "clear_facts":
+            self._cache_facts(node, host, result)
         status = result.status
-        if report:
+        if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
             for name in node.notify:
@@ -528,6 +563,12 @@ class PlaybookExecutor:
                 self.callbacks.include(entry.target, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
+        else:
+            # What the request did, or why it did nothing; a skipped one is reported as any skipped task.
+            self.callbacks.meta_result(info, host, str(result.result.get("skip_reason") or
+                                                       result.result.get("msg") or ""))
+            if status == "skipped":
+                self.callbacks.host_result(info, host, result.shown())
 
     def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
         """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added

@@ -21,10 +21,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.errors import NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
+from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.keywords import (
     TaskFailure,
     keyword_value,
@@ -72,6 +74,7 @@ class PlaybookWorker:
         self.sessions: dict[tuple[str, ConnectionSettings], HostSession] = {}
         self.index = plan_module_index(plan, options.library, options.collections_path)
         self.play_state: dict[str, Any] = {}
+        self.host_vars_files = HostVarsFiles()  # the plays' vars_files named with a host's variables
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
@@ -200,6 +203,8 @@ class PlaybookWorker:
     def _false_condition(self, node: PlanTask, templar: Templar) -> dict[str, Any] | None:
         for condition in node.when:
             if not templar.evaluate_conditional(condition):
+                if node.kind == "meta":  # worded as ansible-core words a meta request's skip
+                    return meta_skipped(node.args, str(templar.variables.get("inventory_hostname", "")))
                 return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False",
                         "false_condition": condition}
         return None

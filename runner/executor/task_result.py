@@ -58,12 +58,13 @@ class TaskResult:
     facts: HostValues = field(default_factory=dict)
     added_hosts: list[AddedHost] = field(default_factory=list)
     joined_groups: list[JoinedGroup] = field(default_factory=list)
+    cached: HostValues = field(default_factory=dict)  # set_fact cacheable values, for the fact cache
 
     def __reduce__(self) -> tuple[type[TaskResult], tuple[Any, ...]]:
         # Pickled as a constructor call with the fields up to the last one that is set: a task that changed
         # nothing in the run costs about what its result dict did (the generated __getstate__ costs 4x more).
         values = (self.result, self.status, self.duration, self.ignored, self.delegated_to, self.include, self.meta,
-                  self.vars, self.include_vars, self.facts, self.added_hosts, self.joined_groups)
+                  self.vars, self.include_vars, self.facts, self.added_hosts, self.joined_groups, self.cached)
         end = len(values)
         while end > 3 and not values[end - 1]:
             end -= 1

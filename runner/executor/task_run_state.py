@@ -37,6 +37,9 @@ class TaskRunState:
         self.worker.host_runtime(host).include_vars(values)
         self.outcome.include_vars.setdefault(host, {}).update(values)
 
+    def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        self.outcome.cached.setdefault(host, {}).update(values)
+
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         facts = mark_unsafe(dict(facts))  # what a host reports is data, never a template to render
         runtime = self.worker.host_runtime(host)

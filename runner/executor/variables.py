@@ -20,6 +20,7 @@ from runner.plan import PlanTask
 from runner.vars import FactsView, HostVars, MagicVariables, Precedence, VariableLayers
 
 if TYPE_CHECKING:
+    from runner.executor.host_vars_files import HostVarsFiles
     from runner.executor.run_options import RunOptions
     from runner.inventory import Inventory
     from runner.plan import Plan, VarScope
@@ -34,6 +35,7 @@ class WorkerState(Protocol):
     options: RunOptions
     scopes: list[VarScope]
     play_state: dict[str, Any]
+    host_vars_files: HostVarsFiles
 
     def host_runtime(self, host: str) -> HostRuntime: ...
 
@@ -106,6 +108,11 @@ def task_variables(worker: WorkerState, host: str, node: PlanTask, payload: Mapp
     for scope_id in task_scope_ids(node, payload):
         scope = worker.scopes[scope_id]
         layers = layers.with_layer(scope.kind.name, scope.vars)
+    play_index = worker.play_state.get("index")
+    if play_index is not None and worker.plan.plays[play_index].vars_files:
+        values = worker.host_vars_files.values(worker.plan.plays[play_index], layers.as_mapping(),
+                                               facts_gathered=bool(worker.host_runtime(host).facts))
+        layers = layers.with_layer(Precedence.PLAY_VARS_FILES, values)
     if payload.get("vars"):
         layers = layers.with_layer(Precedence.INCLUDE_PARAMS, payload["vars"])
     if node.role is not None:

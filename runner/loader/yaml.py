@@ -115,6 +115,32 @@ _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|Tr
                               list("tTfF"))
 
 
+class Yaml11Boolean(str):
+    """An unquoted yes/no/on/off: a string here, a boolean to YAML 1.1 (and so to Ansible). Kept apart from a
+    quoted "yes" for the places that must read it as Ansible does (``set_fact``'s values)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)  # travels as the plain string it is
+
+    @property
+    def value(self) -> bool:
+        return self.lower() in ("yes", "on")
+
+
+_YAML11_BOOLEAN_TAG = "tag:provisioning,2024:yaml11-bool"
+_Loader.add_implicit_resolver(_YAML11_BOOLEAN_TAG, re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$"),
+                              list("yYnNoO"))
+_Loader.add_constructor(_YAML11_BOOLEAN_TAG,
+                        lambda loader, node: Yaml11Boolean(loader.construct_scalar(node)))
+
+
+def yaml11_booleans(values: dict[Any, Any]) -> dict[Any, Any]:
+    """``values`` with each unquoted yes/no/on/off read as YAML 1.1 reads it, a boolean."""
+    return {key: value.value if isinstance(value, Yaml11Boolean) else value for key, value in values.items()}
+
+
 def load_yaml_text(text: str, path: str = "<string>") -> Any:
     """Parse YAML text; a syntax error becomes a ``ParseError`` at the line and column the parser stopped."""
     loader = _Loader(text)

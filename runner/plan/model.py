@@ -119,8 +119,12 @@ class PlanPlay(_Strict):
     hosts: Any
     position: str = ""
     scopes: list[int] = Field(default_factory=list)
-    vars_files: list[Any] = Field(default_factory=list)
+    # vars_files entries named with a host's variables, each a list of candidate names (the first found is
+    # read), found from search_paths[0] (the playbook's directory) per host when its tasks run
+    vars_files: list[list[str]] = Field(default_factory=list)
     gather_facts: Any = True
+    # gathering = smart and the play does not say gather_facts: a host whose facts are gathered is not again
+    gather_smart: bool = False
     gather_subset: list[str] = Field(default_factory=_all_facts)
     serial: list[Any] = Field(default_factory=list)
     strategy: str = "linear"

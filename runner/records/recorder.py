@@ -30,7 +30,7 @@ class RunRecorder(Callback):
         self._task_count = 0
         self._tasks: dict[tuple[str, str, bool], int] = {}  # the current play's tasks, by identity
 
-    def playbook_start(self, path: str, check: bool = False) -> None:
+    def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
         from runner.records.writer import RecordWriter  # loaded only when a run is recorded
 
         self.writer = RecordWriter(self.target, self.description, self.events)

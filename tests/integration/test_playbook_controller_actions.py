@@ -45,8 +45,8 @@ def test_debug_verbosity_shows_with_enough_v(inventory_path: Path) -> None:
 
 def test_set_fact(run: PlaybookRun) -> None:
     facts = run.task("set_fact")["host1"]["ansible_facts"]
-    assert facts == {"color": "blue", "size": 43, "enabled": True}
-    assert run.msg("read set_fact")["host1"] == "blue-43-round-True-False-True"
+    assert facts == {"color": "blue", "size": 43, "enabled": "yes"}  # ansible-core 2.19: a string stays one
+    assert run.msg("read set_fact")["host1"] == "blue-43-round-yes-no-True"
     assert run.msg("read set_fact through hostvars")["host1"] == "blue"
 
 

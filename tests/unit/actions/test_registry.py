@@ -32,6 +32,9 @@ class RecordedRunState:
     def include_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.calls.append(("include_vars", (host, dict(values))))
 
+    def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        self.calls.append(("cache_vars", (host, dict(values))))
+
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:
         self.calls.append(("set_facts", (host, dict(facts))))
 
@@ -85,9 +88,10 @@ def test_a_bad_argument_is_the_hosts_failure_with_the_reason() -> None:
 
 
 def test_set_fact_and_include_vars_go_to_the_run_state_at_their_levels(tmp_path: Path) -> None:
-    result, calls = act("set_fact", {"flag": "yes", "cacheable": True})
-    assert calls == [("set_vars", ("web1", {"flag": True}))]
-    assert result == {"changed": False, "ansible_facts": {"flag": True}}
+    result, calls = act("set_fact", {"flag": "yes", "cacheable": "yes"})
+    assert calls == [("set_vars", ("web1", {"flag": "yes"})), ("cache_vars", ("web1", {"flag": "yes"}))]
+    assert result == {"changed": False, "ansible_facts": {"flag": "yes"}}  # a string stays one, as in 2.19
+    assert act("set_fact", {"flag": 1, "cacheable": "no"})[1] == [("set_vars", ("web1", {"flag": 1}))]
     (tmp_path / "vars").mkdir()
     (tmp_path / "vars" / "app.yml").write_text("port: 8080\n")
     result, calls = act("include_vars", {"file": "app.yml"}, search_paths=[tmp_path])
@@ -100,7 +104,8 @@ def test_inventory_changes_and_meta_are_requests_to_the_run_state() -> None:
     assert calls == [("add_host", AddedHost("db1", ("db", "backup"), {"ansible_port": 2222}))]
     assert result["add_host"] == {"host_name": "db1", "groups": ["db", "backup"], "host_vars": {"ansible_port": 2222}}
     assert act("group_by", {"key": "os Debian"})[1] == [("join_group", JoinedGroup("os-Debian", "web1", ("all",)))]
-    assert act("meta", {"_raw_params": "end_host"}) == ({"changed": False}, [("request_meta", "end_host")])
+    assert act("meta", {"_raw_params": "end_host"}) == (
+        {"changed": False, "msg": "ending play for web1"}, [("request_meta", "end_host")])
 
 
 def test_an_action_that_uses_no_host_has_no_session() -> None:

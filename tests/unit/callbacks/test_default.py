@@ -130,10 +130,20 @@ def test_verbose_adds_the_result_without_internal_keys() -> None:
 
 def test_vv_prints_the_task_path_and_playbook() -> None:
     screen = Screen(verbosity=2)
-    screen.view.playbook_start("/srv/play/site.yml")
+    screen.view.playbook_start("/srv/play/site.yml", plays=2)
     screen.task(INSTALL, {})
-    assert screen.text == banner("PLAYBOOK: site.yml") + banner("TASK [nginx : install nginx]") + \
-        "task path: roles/nginx/tasks/main.yml:3\n"
+    assert screen.text == banner("PLAYBOOK: site.yml") + "2 plays in /srv/play/site.yml\n" + \
+        banner("TASK [nginx : install nginx]") + "task path: roles/nginx/tasks/main.yml:3\n"
+
+
+def test_vv_prints_what_a_meta_task_did() -> None:
+    screen = Screen(verbosity=2)
+    screen.task(INSTALL, {})
+    screen.view.meta_result(INSTALL, "web1", "ending play for web1")
+    assert screen.text.endswith("task path: roles/nginx/tasks/main.yml:3\nMETA: ending play for web1\n")
+    quiet = Screen(verbosity=1)
+    quiet.view.meta_result(INSTALL, "web1", "ending play for web1")
+    assert "META" not in quiet.text
 
 
 def test_vvv_indents_and_keeps_invocation() -> None:

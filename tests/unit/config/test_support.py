@@ -102,10 +102,10 @@ def test_an_unsupported_setting_is_a_warning_naming_where_it_was_set(tmp_path: P
 
 
 def test_an_unsupported_value_of_a_supported_setting_is_a_warning(tmp_path: Path) -> None:
-    config = _load(tmp_path, "[defaults]\ngathering = smart\n")
+    config = _load(tmp_path, "[inventory]\nunparsed_is_failed = false\n")
     assert [warning.split(" is not supported")[0] for warning in unsupported_settings(config)] == [
-        f"setting gathering = smart ({tmp_path / 'provisioning.cfg'}:2)"]
-    assert unsupported_settings(_load(tmp_path, "[defaults]\ngathering = explicit\n")) == []
+        f"setting unparsed_is_failed = false ({tmp_path / 'provisioning.cfg'}:2)"]
+    assert unsupported_settings(_load(tmp_path, "[defaults]\ngathering = smart\n")) == []
 
 
 def test_a_setting_that_would_change_the_run_is_an_error_at_its_position(tmp_path: Path) -> None:

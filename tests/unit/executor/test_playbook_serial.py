@@ -96,3 +96,31 @@ def test_max_fail_percentage_counts_within_the_batch(local_hosts: LocalHosts) ->
     assert run.exit_code == 2, run.output
     assert run.ran("after") == []
     assert "h3" not in run.ran("h1 fails")
+
+
+def test_end_play_ends_the_later_batches_and_end_batch_only_its_own(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          serial: 1
+          tasks:
+            - name: first play
+              debug:
+                msg: ran
+            - meta: end_play
+        - hosts: all
+          gather_facts: false
+          serial: 1
+          tasks:
+            - name: second play
+              debug:
+                msg: ran
+            - meta: end_batch
+            - name: after end_batch
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("first play") == ["h1"]
+    assert run.ran("second play") == ["h1", "h2", "h3"]
+    assert run.ran("after end_batch") == []
