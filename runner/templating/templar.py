@@ -21,6 +21,7 @@ from runner.templating.environment import TemplateEnvironment, get_environment, 
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
+from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
 _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
@@ -85,7 +86,7 @@ class Templar:
         if not self._needs_rendering(value):
             return value
         with self._render_state(variables, search_paths) as state:
-            return self._template_any(value, state)
+            return without_views(self, self._template_any(value, state))
 
     def evaluate_conditional(self, condition: Any, variables: Mapping[str, Any] | None = None, *,
                              search_paths: Sequence[str | Path] | None = None) -> bool:
