@@ -32,6 +32,8 @@ class RoleTasks(Protocol):
 
     def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]: ...
 
+    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str: ...
+
 
 class RoleExpander:
     def __init__(self, tasks: RoleTasks):

@@ -5,12 +5,16 @@ the controller, and a view is neither (it renders on access and reaches every ho
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from runner.templating.environment import Undefined
 
-if TYPE_CHECKING:
-    from runner.templating.templar import Templar
+
+class VariableResolver(Protocol):
+    """What copying a view uses of ``runner.templating.templar.Templar``, which calls this module: the protocol
+    keeps the dependency one way."""
+
+    def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any: ...
 
 # Names whose values are views of everything again: left out of a copied view, as Ansible's hostvars[host]
 # leaves them out, and what keeps the copy finite (hostvars[h].hostvars[h]...).
@@ -22,7 +26,7 @@ def is_view(value: Any) -> bool:
     return isinstance(value, Mapping) and not isinstance(value, dict)
 
 
-def without_views(templar: Templar, value: Any) -> Any:
+def without_views(templar: VariableResolver, value: Any) -> Any:
     """``value`` (a template's result) with every view in it, at any depth of its dicts and lists, made a dict;
     the same object when it holds none (the common case: one walk, no copy)."""
     return _copied(templar, value) if _holds_view(value) else value
@@ -38,7 +42,7 @@ def _holds_view(value: Any) -> bool:
     return False
 
 
-def _copied(templar: Templar, value: Any) -> Any:
+def _copied(templar: VariableResolver, value: Any) -> Any:
     if is_view(value):
         return plain_view(templar, value)
     if isinstance(value, dict):
@@ -48,7 +52,7 @@ def _copied(templar: Templar, value: Any) -> Any:
     return value
 
 
-def plain_view(templar: Templar, view: Mapping[str, Any]) -> dict[str, Any]:
+def plain_view(templar: VariableResolver, view: Mapping[str, Any]) -> dict[str, Any]:
     """``view`` as a dict, each value rendered in the view's own scope (another host's variables with that
     host's values); a value that cannot be rendered shows why, as ``debug: var=`` shows an undefined one."""
     copied: dict[str, Any] = {}
