@@ -132,6 +132,6 @@ def test_an_ini_fact_with_a_bare_percent_is_an_error_text_with_a_warning(host: L
     (tmp_path / "bad.fact").write_text("[bad fact]\nvalue = 50% bad % fact\n")
     result = host.run("setup", {"gather_subset": ["local"], "fact_path": str(tmp_path), "filter": ["local"]})
     assert_ok(result, changed=False)
-    bad = result["ansible_facts"]["local"]["bad"]
+    bad = result["ansible_facts"]["ansible_local"]["bad"]
     assert bad.startswith(f"error loading facts as ini - please check content: {tmp_path}/bad.fact (")
     assert result["warnings"] == [bad]
