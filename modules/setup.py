@@ -14,8 +14,10 @@ import time
 DOCUMENTATION = {
     "short_description": "Gathers facts about remote hosts",
     "description": [
-        "Returns ansible_facts: names without the ansible_ prefix (the controller makes them available both as "
-        "ansible_facts.NAME and as ansible_NAME).",
+        "Returns ansible_facts under Ansible's names, with the ansible_ prefix (gather_subset and module_setup "
+        "without), as a registered result shows them; the controller keeps them without the prefix and makes "
+        "them available both as ansible_facts.NAME and as ansible_NAME (ansible_local keeps its prefix, as in "
+        "Ansible).",
         "gather_subset picks groups of facts: all, min, hardware, network, virtual, or single collectors "
         "(platform, distribution, python, user, env, date_time, lsb, pkg_mgr, service_mgr, selinux, apparmor, "
         "dns, cmdline, fips, local, ssh_pub_keys, processor, memory, mounts, uptime, interfaces). A leading ! "
@@ -55,7 +57,7 @@ EXAMPLES = """
   when: ansible_distribution is not defined
 """
 
-RETURN = {"ansible_facts": "Facts by name, without the ansible_ prefix"}
+RETURN = {"ansible_facts": "Facts by name, with the ansible_ prefix"}
 
 ARGUMENT_SPEC = {
     "gather_subset": {"type": "list", "elements": "str", "default": ["all"]},
@@ -785,6 +787,7 @@ def run(module):
     facts = {}
     for name in select_collectors(module, subsets):
         facts.update(COLLECTORS[name](module))
-    facts = keep_matching(facts, params["filter"])
+    facts = {"ansible_" + name: value for name, value in keep_matching(facts, params["filter"]).items()}
+    # Ansible's names: its setup prefixes every fact but these two, and the controller strips the prefix
     facts.update(gather_subset=subsets, module_setup=True)
     return {"changed": False, "ansible_facts": facts}

@@ -52,6 +52,6 @@ def run(module):
             data = handle.read()
     except (IOError, OSError) as exc:
         message = _FAILURES.get(exc.errno)
-        module.fail(message % source if message else "Unable to slurp file: %s" % exc, source=source)
+        module.fail(message % source if message else "Unable to slurp file: %s" % exc)
     return {"changed": False, "content": base64.b64encode(data).decode("ascii"), "encoding": "base64",
             "source": source}

@@ -181,6 +181,7 @@ def run(module):
             return {"changed": False, "stat": {"exists": False}}
         module.fail("Permission denied" if exc.errno == errno.EACCES else str(exc), path=path)
     result = describe(path, info)
+    result["device_type"] = info.st_rdev  # as Ansible's stat on Linux: for every file, 0 unless a device
     if result["islnk"]:
         result["lnk_source"] = os.path.realpath(path)
         result["lnk_target"] = os.readlink(path)

@@ -95,6 +95,12 @@ def _import_by_path(kind: str, path: Path) -> ModuleType:
 _imported: dict[tuple[Path, float], ModuleType] = {}
 
 
+def imported_plugin_files() -> set[Path]:
+    """Every plugin file this process imported (filters, tests, lookups; a collection's or a project's): what a
+    compiled plan depends on beyond its playbooks (runner.compiler.plan_cache)."""
+    return {path for path, _ in _imported}
+
+
 def import_plugin(kind: str, path: Path, collection_name: str | None = None) -> ModuleType:
     """The module of plugin file ``path`` (imported once per file and modification time). ``collection_name`` is
     its ``ansible_collections.NS.COLL.plugins.KIND.NAME`` name when it belongs to a collection."""

@@ -113,7 +113,10 @@ class Compiler:
                 import_infra(self, (path.parent / target).resolve(), base=path, position=entry.position,
                              play_vars=entry.vars, tags=entry.tags)
             elif isinstance(entry, PlaybookImport):
-                target = Path(str(entry.import_playbook))
+                name = self._imported_playbook_name(entry, imports)
+                if name is None:
+                    continue
+                target = Path(name)
                 target = target if target.is_absolute() else path.parent / target
                 if not target.is_file():
                     self.error(ParseError(f"the imported playbook {target} could not be found", entry.position))
@@ -121,6 +124,24 @@ class Compiler:
                 self._playbook(target.resolve(), [*stack, path], (*imports, entry))
             else:
                 self._play(entry, path, imports)
+
+    def _imported_playbook_name(self, entry: PlaybookImport, imports: tuple[PlaybookImport, ...]) -> str | None:
+        """The file an ``import_playbook`` names, rendered now if it is a template: Ansible renders it when it
+        reads the playbook, so only what is known then can be used: ``playbook_dir``, the vars of this import
+        and of the imports that led here, and the extra vars."""
+        name = str(entry.import_playbook)
+        if not is_template(name):
+            return name
+        known: dict[str, Any] = {"playbook_dir": self.plan.playbook_dir}
+        known.update((key, value) for outer in (*imports, entry) for key, value in outer.vars.items())
+        known.update(self.options.extra_vars)
+        try:
+            return str(Templar(known).template(name))
+        except UserError as exc:
+            self.error(ParseError(f"import_playbook is static: its file name must be known when the playbook is "
+                                  f"read (extra vars, the import's vars), not only at run time ({exc.message})",
+                                  entry.position))
+            return None
 
     def compile_play(self, play: Play, path: Path) -> None:
         """One play as if written in the playbook ``path`` (the plays of an infra, runner.compiler.infra)."""

@@ -9,10 +9,14 @@ source of the packages that make a plan). It is used only when everything the co
 - every file the loader read (playbooks, imported task files, roles' files, vars_files, extra-vars files), by
   sha256 of its content;
 - the source of every module the plan names (its argument names were checked against the module's spec), the
-  filter plugins' files, and the runtime.yml files whose routing and action groups the compile followed;
+  files of the configured filter plugin folders and of the ``filter_plugins/``, ``test_plugins/`` and
+  ``lookup_plugins/`` folders beside the playbooks and in the roles, every plugin file imported (a collection's
+  filters and tests that the templates name), and the runtime.yml files whose routing and action groups the
+  compile followed;
 - the listing of the directories the compile looked in (the files' own directories, the roles' sections, the
-  roles and library search paths, the filter plugin folders), so that a file that appears where the compile found
-  none (a role's ``vars/main.yml``, a role or a module earlier on a search path) also misses.
+  roles and library search paths, the plugin folders, present or not), so that a file that appears where the
+  compile found none (a role's ``vars/main.yml``, a role or a module earlier on a search path, a plugin) also
+  misses.
 
 The inventory is not part of the key: a plan is compiled before the inventory is read and holds nothing of it.
 
@@ -44,12 +48,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.plugin_import import imported_plugin_files
 from runner.ansible_api.routing import runtime_files_read
 from runner.compiler import CompileOptions, Compiler
 from runner.config import Config
 from runner.loader.reads import ReadLog, recording_reads
 from runner.plan import Plan
 from runner.templating.environment import add_project_plugins, get_environment
+from runner.templating.plugin_paths import FILTER_AND_TEST_FOLDERS, LOOKUP_FOLDER
 from runner.util.user_cache import add_sources, cache_directory, read_own_file, write_own_file
 
 log = logging.getLogger(__name__)
@@ -60,6 +66,7 @@ _SOURCES = ("runner/compiler", "runner/loader", "runner/models", "runner/plan", 
             "runner/parsing", "runner/module_index.py", "runner/positions.py", "runner/errors.py",
             "runner/secrets/encrypted.py", "runner/util/unsafe.py", "modules/_utils.py")
 _ROLE_SECTIONS = ("tasks", "handlers", "defaults", "vars", "meta")
+PROJECT_PLUGIN_FOLDERS = (*FILTER_AND_TEST_FOLDERS, LOOKUP_FOLDER)
 
 
 @dataclass
@@ -100,11 +107,15 @@ def compile_with_cache(compiler: Compiler, playbooks: Sequence[Path], infras: Se
 def _add_plan_plugins(plan: Plan) -> None:
     """The plugin folders a compile adds as it meets the playbook and its roles (filter_plugins/, test_plugins/,
     lookup_plugins/), added for a plan from the cache: its templates' code names those plugins."""
-    directories = [plan.playbook_dir, *(path for play in plan.plays for path in play.search_paths),
-                   *(role.path for role in plan.roles)]
-    for directory in dict.fromkeys(directories):
-        if directory:
-            add_project_plugins(Path(directory))
+    for directory in _plugin_owners(plan):
+        add_project_plugins(Path(directory))
+
+
+def _plugin_owners(plan: Plan) -> list[str]:
+    """The directories whose plugin folders a compile adds: the playbooks', the plays' search paths, the roles'."""
+    owners = [plan.playbook_dir, *(path for play in plan.plays for path in play.search_paths),
+              *(role.path for role in plan.roles)]
+    return [owner for owner in dict.fromkeys(owners) if owner]
 
 
 @contextmanager
@@ -181,15 +192,23 @@ def _inputs(compiler: Compiler, reads: ReadLog) -> tuple[dict[str, str], dict[st
         files.setdefault(str(runtime), _file_hash(runtime))
     options = compiler.options
     playbook_dir = Path(compiler.plan.playbook_dir)
-    plugin_dirs = [*options.filter_plugins, playbook_dir / "filter_plugins"]
+    plugin_dirs = [*options.filter_plugins, *_project_plugin_dirs(compiler.plan)]
     for directory in plugin_dirs:
         for plugin in sorted(directory.glob("*.py")) if directory.is_dir() else []:
             files.setdefault(str(plugin), _file_hash(plugin))
+    for plugin in sorted(imported_plugin_files()):  # a collection's filters and tests the templates named
+        files.setdefault(str(plugin), _file_hash(plugin))
     directories = [Path(name).parent for name in files]
     for role in compiler.plan.roles:
         directories += [Path(role.path), *(Path(role.path) / section for section in _ROLE_SECTIONS)]
     directories += [playbook_dir / "roles", *options.roles_path, *index.dirs, *plugin_dirs]
     return files, {str(directory): _listing_hash(directory) for directory in _unique(directories)}
+
+
+def _project_plugin_dirs(plan: Plan) -> list[Path]:
+    """The filter_plugins/, test_plugins/ and lookup_plugins/ folders beside the playbooks and in the roles,
+    present or not: a plugin edited, removed or added there decides what the templates find."""
+    return [Path(owner) / folder for owner in _plugin_owners(plan) for folder in PROJECT_PLUGIN_FOLDERS]
 
 
 def _unique(paths: Iterable[Path]) -> list[Path]:

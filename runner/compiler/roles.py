@@ -32,6 +32,8 @@ class RoleTasks(Protocol):
 
     def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]: ...
 
+    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str: ...
+
 
 class RoleExpander:
     def __init__(self, tasks: RoleTasks):
@@ -71,9 +73,8 @@ class RoleExpander:
     def import_role(self, task: Task, inherited: Inherited) -> list[int]:
         include = task.include
         name = str(getattr(include, "name", "") or "")
-        if is_template(name):
-            raise ParseError("import_role is static: the role name cannot use variables known only at run "
-                             "time; use include_role", task.position)
+        if is_template(name):  # rendered now with what is known when compiling, as Ansible does
+            name = self.tasks.static_name(name, inherited.under(task), task, "import_role")
         params = dict(task.vars or {})
         context = inherited.under(task)
         return self._expand(name, task, params, context, [], task.position,

@@ -291,7 +291,7 @@ class TaskCompiler:
         include = task.include
         file = str(getattr(include, "file", "") or "")
         if is_template(file):
-            file = self._static_name(file, inherited, task)
+            file = self.static_name(file, inherited, task)
         path = self._find_tasks_file(file, inherited)
         if path is None:
             raise ParseError(f"could not find the tasks file '{file}' (looked in "
@@ -304,9 +304,9 @@ class TaskCompiler:
         entries = load_task_file(path, self.is_module)
         return self.compile_list(entries, context, handlers=handlers)  # a handlers file imports handlers
 
-    def _static_name(self, file: str, inherited: Inherited, task: Task) -> str:
-        """An import's file name rendered with what is known when compiling, as Ansible renders it: extra
-        vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
+    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
+        """An import's file (or role) name rendered with what is known when compiling, as Ansible renders it:
+        extra vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
         known: dict[str, Any] = {"playbook_dir": str(self.playbook_dir)}
         if inherited.role is not None:
             role = self.compiler.plan.roles[inherited.role]
@@ -317,8 +317,9 @@ class TaskCompiler:
         try:
             return str(Templar(known).template(file))
         except TemplateError as exc:
-            raise ParseError(f"import_tasks is static: its file name must be known when the playbook is read "
-                             f"(extra vars, play, role or block vars), not only at run time; use include_tasks "
+            dynamic = keyword.replace("import_", "include_")
+            raise ParseError(f"{keyword} is static: its name must be known when the playbook is read "
+                             f"(extra vars, play, role or block vars), not only at run time; use {dynamic} "
                              f"({exc.message})", task.module_position or task.position) from None
 
     def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:

@@ -18,6 +18,7 @@ from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
 from runner.util.masking import mask_secrets
+from runner.vars.magic import namespaced_facts
 
 if TYPE_CHECKING:
     from runner.actions import Action
@@ -107,7 +108,14 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     if action is None and isinstance(facts, Mapping) and not result.get("failed"):
         # What a module run on the host reports as facts is the host's; an action reports its own changes
         # through the run state (set_fact's ansible_facts are variables, not facts).
-        call.state.set_facts(call.facts_owner or host, facts, named=info.name != "setup")
+        kept = namespaced_facts(facts)
+        # Facts reported under their own names (getent_passwd) are variables by those names too, as Ansible
+        # injects them (setup's are not); prefixed ones (ansible_hostname) already are, through the fact aliases.
+        own_names = {key: value for key, value in kept.items() if key in facts}
+        if len(own_names) < len(kept):
+            call.state.set_facts(call.facts_owner or host, {key: value for key, value in kept.items()
+                                                            if key not in own_names})
+        call.state.set_facts(call.facts_owner or host, own_names, named=info.name != "setup")
     return result
 
 

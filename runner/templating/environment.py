@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import chain, islice
 from pathlib import Path
@@ -77,7 +77,9 @@ def fail_if_undefined(value: Any) -> None:
         value._fail_with_undefined_error()
     elif isinstance(value, UNSAFE_TYPES):
         return  # data from a host cannot hold an Undefined
-    elif isinstance(value, Mapping):
+    elif isinstance(value, dict):
+        # Only plain data is walked: a view (hostvars, one host's variables, the facts) renders on access,
+        # holds no Undefined a template made, and may reach itself (hostvars[h].hostvars).
         for item in value.values():
             fail_if_undefined(item)
     elif isinstance(value, (list, tuple)):

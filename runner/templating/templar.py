@@ -21,9 +21,13 @@ from runner.templating.environment import TemplateEnvironment, get_environment, 
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
+from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
 _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
+# The words YAML 1.1 (Ansible's YAML) reads as booleans, in the cases it accepts, beyond true/false
+_YAML11_BOOLEANS = {word: value for words, value in ((("yes", "on"), True), (("no", "off"), False))
+                    for base in words for word in (base, base.capitalize(), base.upper())}
 _UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
 _UNKNOWN_PLUGIN = re.compile(r"^No (filter|test) named '([^']+)'")
 _SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
@@ -85,7 +89,7 @@ class Templar:
         if not self._needs_rendering(value):
             return value
         with self._render_state(variables, search_paths) as state:
-            return self._template_any(value, state)
+            return without_views(self, self._template_any(value, state))
 
     def evaluate_conditional(self, condition: Any, variables: Mapping[str, Any] | None = None, *,
                              search_paths: Sequence[str | Path] | None = None) -> bool:
@@ -109,6 +113,9 @@ class Templar:
         expression = condition.strip()
         if not expression:
             return True
+        if expression in _YAML11_BOOLEANS:
+            # `when: no` is a YAML 1.1 boolean to Ansible; our YAML keeps it text (booleans are only true/false)
+            return _YAML11_BOOLEANS[expression]
         with self._render_state(variables, search_paths) as state:
             if not is_template(expression):
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression)

@@ -49,6 +49,18 @@ class HostVars(Mapping[str, VariableScope]):
         return len(self._names())
 
 
+FACT_PREFIX = "ansible_"
+# Kept with its prefix under ansible_facts, as Ansible keeps it (local facts from facts.d).
+PREFIXED_FACTS = frozenset({"ansible_local"})
+
+
+def namespaced_facts(reported: Mapping[str, Any]) -> dict[str, Any]:
+    """Facts as a module reports them (``ansible_distribution``, or already ``distribution``) under the names
+    kept for the host: without the ``ansible_`` prefix, as Ansible's ``ansible_facts`` holds them."""
+    return {key.removeprefix(FACT_PREFIX) if key not in PREFIXED_FACTS else key: value
+            for key, value in reported.items()}
+
+
 class FactsView(Mapping[str, Any]):
     """The facts level: ``ansible_facts`` and, for each fact ``x``, the alias ``ansible_x``.
 

@@ -33,6 +33,7 @@ def test_regular_file(host: LocalHost, tmp_path: Path) -> None:
     assert info["uid"] == os.getuid() and info["pw_name"] and info["gr_name"]
     assert info["checksum"] == hashlib.sha1(b"hello\n").hexdigest()
     assert info["mtime"] == path.stat().st_mtime and info["inode"] == path.stat().st_ino
+    assert info["device_type"] == 0  # Ansible's stat gives st_rdev for every file, not only devices
     assert info["readable"] is True and info["executable"] is False
     assert info["mimetype"] == "text/plain" and "charset" in info
 

@@ -49,3 +49,38 @@ def test_an_import_name_known_only_at_run_time_is_refused(tmp_path: Path) -> Non
         """})
     with pytest.raises(UserError, match=r"site.yml:5:7: import_tasks is static: .*'later' is undefined"):
         Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+
+
+def test_import_playbook_names_known_when_compiling(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "one.yml": "- {hosts: all, name: from extra vars, tasks: []}\n",
+        "two.yml": "- {hosts: all, name: from the import's vars, tasks: []}\n",
+        "three.yml": "- {hosts: all, name: from playbook_dir, tasks: []}\n",
+        "site.yml": """
+            - import_playbook: "{{ first }}.yml"
+            - import_playbook: "{{ second }}"
+              vars: {second: two.yml}
+            - import_playbook: "{{ playbook_dir }}/three.yml"
+            """,
+    })
+    plan = Compiler(CompileOptions(extra_vars={"first": "one"})).compile_playbooks([tmp_path / "site.yml"])
+    assert [play.name for play in plan.plays] == ["from extra vars", "from the import's vars", "from playbook_dir"]
+
+
+def test_an_import_playbook_name_known_only_at_run_time_is_refused(tmp_path: Path) -> None:
+    _write(tmp_path, {"site.yml": '- import_playbook: "{{ later }}.yml"\n'})
+    with pytest.raises(UserError, match=r"site.yml:1:3: import_playbook is static: .*'later' is undefined"):
+        Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+
+
+def test_import_role_name_from_the_import_playbooks_vars(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "roles/web/tasks/main.yml": "- {name: from the role, debug: {msg: web}}\n",
+        "play.yml": "- {hosts: all, tasks: [import_role: {name: '{{ role_to_import }}'}]}\n",
+        "site.yml": "- {import_playbook: play.yml, vars: {role_to_import: web}}\n",
+    })
+    plan = Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+    assert "from the role" in [task.name for task in plan.tasks]
+    _write(tmp_path, {"site.yml": "- import_playbook: play.yml\n"})
+    with pytest.raises(UserError, match=r"import_role is static: .*use include_role .*'role_to_import' is undefined"):
+        Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])

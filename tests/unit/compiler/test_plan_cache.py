@@ -13,9 +13,11 @@ import pytest
 from runner.compiler import CompileOptions, Compiler
 from runner.compiler.plan_cache import compile_with_cache
 from runner.config import load_config
+from runner.errors import UserError
 from runner.plan import ScopeKind
 from runner.plan.export import plan_document
 from runner.secrets.vault_format import encrypt
+from runner.templating.environment import configure_plugins
 from tests.support.secrets import keyring
 
 PLAYBOOK = """\
@@ -66,8 +68,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def compile_it(root: Path, *, extra_vars: dict[str, str] | None = None, overrides: dict[str, object] | None = None,
-               enabled: bool = True) -> Compiler:
-    compiler = Compiler(CompileOptions(extra_vars=dict(extra_vars or {})))
+               enabled: bool = True, collections_path: list[Path] | None = None) -> Compiler:
+    compiler = Compiler(CompileOptions(extra_vars=dict(extra_vars or {}), collections_path=collections_path or []))
     compile_with_cache(compiler, [root / "site.yml"], [], load_config(dict(overrides or {})), enabled=enabled)
     return compiler
 
@@ -211,4 +213,52 @@ def test_a_change_to_a_collections_runtime_yml_misses(project: Path, outcomes: _
     assert outcomes.last().startswith("PLAN CACHE hit")
     (meta / "runtime.yml").write_text("action_groups:\n  printers: [ansible.builtin.ping]\n")
     assert compile_grouped().plan.tasks[-1].args == {}
+
+
+FILTER = "class FilterModule:\n    def filters(self):\n        return {'shout': str.upper}\n"
+TEST = "class TestModule:\n    def tests(self):\n        return {'loud': str.isupper}\n"
+LOOKUP = "from ansible.plugins.lookup import LookupBase\n\nclass LookupModule(LookupBase):\n    pass\n"
+
+
+@pytest.fixture
+def collection(project: Path) -> Iterator[Path]:
+    """A collection ``acme.tools`` with one filter plugin, under ``project/../collections``."""
+    plugins = project.parent / "collections" / "ansible_collections" / "acme" / "tools" / "plugins" / "filter"
+    plugins.mkdir(parents=True)
+    (plugins / "text.py").write_text(FILTER.replace("shout", "whisper").replace("upper", "lower"))
+    yield plugins / "text.py"
+    configure_plugins()  # the compiles here set the run's collections path: the next test starts without it
+
+
+@pytest.mark.parametrize("change", ["playbook filter edited", "role test removed", "role lookup edited",
+                                    "playbook test folder appears", "collection filter edited"])
+def test_a_plugin_edited_removed_or_added_misses(project: Path, outcomes: _Outcomes, collection: Path,
+                                                 change: str) -> None:
+    (project / "filter_plugins").mkdir()
+    (project / "filter_plugins" / "shout.py").write_text(FILTER)
+    role = project / "roles" / "web"
+    (role / "test_plugins").mkdir()
+    (role / "test_plugins" / "loud.py").write_text(TEST)
+    (role / "lookup_plugins").mkdir()
+    (role / "lookup_plugins" / "extra.py").write_text(LOOKUP)
+    (project / "site.yml").write_text(PLAYBOOK.replace(
+        "{{ greeting }}", "{{ greeting | shout | acme.tools.whisper }}{{ greeting is loud }}"))
+    collections = [project.parent / "collections"]
+    compile_it(project, collections_path=collections)
+    compile_it(project, collections_path=collections)
+    assert outcomes.last().startswith("PLAN CACHE hit")
+    if change == "playbook filter edited":
+        (project / "filter_plugins" / "shout.py").write_text(FILTER.replace("upper", "title"))
+    elif change == "role test removed":
+        (role / "test_plugins" / "loud.py").unlink()
+    elif change == "role lookup edited":
+        (role / "lookup_plugins" / "extra.py").write_text(LOOKUP.replace("pass", "run = None"))
+    elif change == "playbook test folder appears":
+        (project / "test_plugins").mkdir()
+    else:
+        collection.write_text(FILTER.replace("shout", "whisper").replace("upper", "casefold"))
+    try:
+        compile_it(project, collections_path=collections)
+    except UserError:  # the removed test: the compile that missed the cache says so
+        assert change == "role test removed"
     assert outcomes.last().startswith("PLAN CACHE miss")

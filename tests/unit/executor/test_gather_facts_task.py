@@ -20,7 +20,17 @@ def test_gather_facts_as_a_task(local_hosts: LocalHosts) -> None:
             - name: show
               debug:
                 msg: "{{ ansible_distribution == ansible_facts.distribution }}"
+            - setup:
+                gather_subset: min
+              register: registered
+            - name: registered
+              debug:
+                msg: "{{ registered.ansible_facts.ansible_distribution == ansible_facts.distribution }}"
     """)
     assert run.exit_code == 0, run.output
-    assert "distribution" in run.task("subset")["h1"]["ansible_facts"]
+    # Ansible's names: prefixed in the module's result, kept without the prefix under ansible_facts
+    reported = run.task("subset")["h1"]["ansible_facts"]
+    assert "ansible_distribution" in reported and "distribution" not in reported
+    assert reported["module_setup"] is True
     assert run.msg("show") == {"h1": True}
+    assert run.msg("registered") == {"h1": True}

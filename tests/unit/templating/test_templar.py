@@ -260,3 +260,10 @@ def test_using_such_a_variable_fails_with_the_first_error_or_the_hint(name: str,
     variables = {"y": "{{ missing }}", "z": "{{ undef(hint='give z') }}", "w": "{{ undef() }}"}
     with pytest.raises(TemplateError, match=message):
         Templar().template("{{ " + name + " }}", variables)
+
+
+@pytest.mark.parametrize(("condition", "expected"), [("no", False), ("No", False), ("OFF", False), ("yes", True),
+                                                     ("On", True)])
+def test_yaml_1_1_boolean_words_as_a_condition(condition: str, expected: bool) -> None:
+    # `when: no` is a boolean in Ansible's YAML 1.1; ours reads the word as text, the condition reads it as Ansible
+    assert Templar().evaluate_conditional(condition) is expected
