@@ -38,7 +38,7 @@ def test_ratios_divide_each_runner_by_ours_and_leave_out_failed_runners() -> Non
     assert ratios([ours, ansible, broken]) == {"ansible": {"first_s": 15.0, "second_s": 20.0, "first_cpu_s": 15.0}}
     assert ratios([ansible]) == {}
     printed = table([ours, ansible, broken])
-    assert "ansible / ours: first run 15.0x, second run 20.0x, CPU of first run 15.0x" in printed
+    assert "ansible / ours: first run (cold) 15.0x, second run warm 20.0x, CPU of first run 15.0x" in printed
     assert "pyinfra: FAILED: exit code 1" in printed
 
 

@@ -71,7 +71,7 @@ def test_failures_are_clear(host: RemoteHost, project: Path) -> None:
     missing = _run(host, project, {"_raw_params": "nope.sh"})
     assert missing["failed"] is True and "Could not find or access 'nope.sh'" in missing["msg"]
     empty = _run(host, project, {})
-    assert empty["failed"] is True and "needs the path of a script" in empty["msg"]
+    assert empty["failed"] is True and empty["msg"] == "one of the following is required: _raw_params, cmd"  # Ansible's
     bad_dir = _run(host, project, {"_raw_params": "report.sh", "chdir": "/does/not/exist"})
     assert bad_dir["failed"] is True and "Unable to change directory" in bad_dir["msg"]
 
