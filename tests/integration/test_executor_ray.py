@@ -190,7 +190,9 @@ def _comparable(run: PlaybookRun, *, ordered: bool = True) -> dict[str, Any]:
     output = re.sub(r"\d+\.\d+s|\d{4}-\d\d-\d\d[ T][\d:.]+|\d+:\d\d:\d\d\.\d+", "TIME", output)
     if not ordered:  # hosts going at their own pace: what each did, whatever the order they did it in
         tasks.sort(key=repr)
-        output = "\n".join(sorted(output.splitlines()))
+        # the distinct lines: a task's header is printed again whenever another task's result came in between,
+        # so how often it appears depends on the interleaving, with either executor
+        output = "\n".join(sorted({line for line in output.splitlines() if line.strip()}))
     return {"exit": run.exit_code, "stats": run.stats, "tasks": tasks, "output": output}
 
 
