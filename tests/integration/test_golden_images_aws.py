@@ -18,11 +18,9 @@ from runner.models.validation import validate
 from runner.providers import ensure_absent, ensure_present, make_provider
 from runner.providers.aws import AwsProvider
 from runner.providers.golden import ImageCatalog
-from tests.integration.test_provider_aws import REGION, aws_server, endpoint, instances_named
+from tests.integration.test_provider_aws import REGION, aws_server, instances_named
 from tests.support.scripts import script
 from tests.support.taskserv_infra import environment
-
-__all__ = ["endpoint"]  # the moto server fixture, shared with the provider's own tests
 
 
 @pytest.fixture
@@ -31,8 +29,8 @@ def images(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def provider(endpoint: str, images: Path) -> AwsProvider:
-    return make_provider("aws", {"endpoint_url": endpoint, "region": REGION, "wait_for_ssh": False,
+def provider(moto_endpoint: str, images: Path) -> AwsProvider:
+    return make_provider("aws", {"endpoint_url": moto_endpoint, "region": REGION, "wait_for_ssh": False,
                                  "poll_interval": 0, "images_dir": str(images)})  # type: ignore[return-value]
 
 
@@ -45,7 +43,7 @@ def run(endpoint: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_an_ami_is_captured_recorded_used_and_deregistered(provider: AwsProvider, images: Path,
-                                                           endpoint: str) -> None:
+                                                           moto_endpoint: str) -> None:
     build = ensure_present(provider, aws_server("gold-build")).state
     assert build is not None
     spec = validate(GoldenImageSpec, {"name": "gold", "taskservs": ["redis"], "build": {"provider": "aws"}})
@@ -58,23 +56,23 @@ def test_an_ami_is_captured_recorded_used_and_deregistered(provider: AwsProvider
     assert (entry.record.image_path, entry.region) == (f"ec2://{REGION}/{ami}", REGION)
     assert entry.record.base_image_version == "ubuntu 22.04"  # the spec's base_os and os_version
 
-    listed = json.loads(run(endpoint, "image", "list", "--images", str(images), "--out", "json").stdout)
+    listed = json.loads(run(moto_endpoint, "image", "list", "--images", str(images), "--out", "json").stdout)
     assert [(i["name"], i["version"], i["image_id"]) for i in listed["images"]] == [("gold", "2.0.0", ami)]
 
     ensure_present(provider, aws_server("gold1", image="golden:gold"))
     (instance,) = instances_named(provider, "gold1")
     assert instance["ImageId"] == ami
 
-    done = run(endpoint, "image", "delete", "gold@2.0.0", "--yes", "--images", str(images))
+    done = run(moto_endpoint, "image", "delete", "gold@2.0.0", "--yes", "--images", str(images))
     assert done.returncode == 0, done.stderr
     assert "kept: a server runs from it" in done.stdout
     assert provider.client.describe_images(ImageIds=[ami])["Images"]
 
     ensure_absent(provider, "gold1")
     ImageCatalog(images).add(entry)  # recorded again, now that nothing runs from it
-    done = run(endpoint, "image", "prune", "--keep", "1", "--yes", "--images", str(images))
+    done = run(moto_endpoint, "image", "prune", "--keep", "1", "--yes", "--images", str(images))
     assert done.returncode == 0 and "nothing to prune" in done.stdout  # the newest version is kept
-    done = run(endpoint, "image", "delete", "gold@2.0.0", "--yes", "--images", str(images))
+    done = run(moto_endpoint, "image", "delete", "gold@2.0.0", "--yes", "--images", str(images))
     assert done.returncode == 0 and f"and its image {ami}" in done.stdout, done.stderr
     assert provider.client.describe_images(Filters=[{"Name": "image-id", "Values": [ami]}])["Images"] == []
 

@@ -5,14 +5,9 @@ first, and leaves an instance the run found already there."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from moto.server import ThreadedMotoServer
 
 from runner.providers import ensure_present, make_provider
 from runner.providers.aws import AwsProvider
@@ -44,22 +39,6 @@ servers:
 """
 
 
-@pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("AWS_ACCESS_KEY_ID", "testing")
-        patch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-        patch.delenv("AWS_PROFILE", raising=False)
-        server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-        server.start()
-        host, port = server.get_host_and_port()
-        try:
-            yield f"http://{host}:{port}"
-        finally:
-            server.stop()
-
-
 def _run(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **record_env(directory, str(directory / "runs.db"))}
     return subprocess.run([script(args[0]), *args[1:]], capture_output=True, text=True, cwd=directory, env=env,
@@ -70,13 +49,13 @@ def _states(provider: AwsProvider, name: str) -> list[str]:
     return [instance["State"]["Name"] for instance in instances_named(provider, name)]
 
 
-def test_rollback_terminates_the_instances_the_failed_run_created(endpoint: str, tmp_path: Path) -> None:
-    provider = make_provider("aws", {"endpoint_url": endpoint, "region": REGION, "wait_for_ssh": False,
+def test_rollback_terminates_the_instances_the_failed_run_created(moto_endpoint: str, tmp_path: Path) -> None:
+    provider = make_provider("aws", {"endpoint_url": moto_endpoint, "region": REGION, "wait_for_ssh": False,
                                      "poll_interval": 0})
     assert isinstance(provider, AwsProvider)
     ensure_present(provider, aws_server("rb-kept"))  # there before the run
-    (tmp_path / "site.yml").write_text(PLAYBOOK.format(region=REGION, image=IMAGE, endpoint=endpoint))
-    (tmp_path / "infra.yml").write_text(INFRA.format(region=REGION, image=IMAGE, endpoint=endpoint))
+    (tmp_path / "site.yml").write_text(PLAYBOOK.format(region=REGION, image=IMAGE, endpoint=moto_endpoint))
+    (tmp_path / "infra.yml").write_text(INFRA.format(region=REGION, image=IMAGE, endpoint=moto_endpoint))
     failed = _run(tmp_path, "provisioning-playbook", "site.yml", "-i", "localhost,", "-c", "local")
     assert failed.returncode == 2, failed.stdout + failed.stderr
     listed = _run(tmp_path, "provisioning-runs", "list", "--out", "json")

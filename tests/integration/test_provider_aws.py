@@ -4,14 +4,11 @@ over SSH (that wait is tested against a local test host in test_provider_local.p
 
 from __future__ import annotations
 
-import logging
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from botocore.exceptions import ClientError
-from moto.server import ThreadedMotoServer
 
 from runner.cli.project import load_sources
 from runner.infra import AwsServer
@@ -24,25 +21,9 @@ REGION = "eu-west-1"
 IMAGE = "ami-03cf127a"  # one of the images moto's EC2 has from the start
 
 
-@pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("AWS_ACCESS_KEY_ID", "testing")
-        patch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-        patch.delenv("AWS_PROFILE", raising=False)
-        server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-        server.start()
-        host, port = server.get_host_and_port()
-        try:
-            yield f"http://{host}:{port}"
-        finally:
-            server.stop()
-
-
 @pytest.fixture
-def provider(endpoint: str) -> AwsProvider:
-    return make_provider("aws", {"endpoint_url": endpoint, "region": REGION, "wait_for_ssh": False,
+def provider(moto_endpoint: str) -> AwsProvider:
+    return make_provider("aws", {"endpoint_url": moto_endpoint, "region": REGION, "wait_for_ssh": False,
                                  "poll_interval": 0})  # type: ignore[return-value]
 
 
@@ -224,13 +205,13 @@ def test_the_server_module_creates_adds_the_host_and_is_idempotent(provider: Aws
     assert len(instances_named(provider, "module-web")) == 1
 
 
-def test_missing_credentials_are_a_clear_error(endpoint: str, monkeypatch: pytest.MonkeyPatch,
+def test_missing_credentials_are_a_clear_error(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch,
                                                tmp_path: Path) -> None:
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-    provider = make_provider("aws", {"endpoint_url": endpoint, "region": REGION})
+    provider = make_provider("aws", {"endpoint_url": moto_endpoint, "region": REGION})
     with pytest.raises(CredentialsError, match="no usable AWS credentials"):
         provider.servers()
