@@ -6,10 +6,10 @@ import asyncio
 import os
 import signal
 
-from runner.connection.transport import CommandResult, RemoteProcess, Transport
+from runner.connection.transport import CommandResult, RemoteProcess, StreamedProcess, Transport
 
 
-class LocalProcess(RemoteProcess):
+class LocalProcess(StreamedProcess):
     def __init__(self, process: asyncio.subprocess.Process):
         self.process = process
         assert process.stdin and process.stdout and process.stderr
@@ -20,15 +20,6 @@ class LocalProcess(RemoteProcess):
 
     async def drain(self) -> None:
         await self.stdin.drain()
-
-    async def read_exactly(self, size: int) -> bytes:
-        try:
-            return await self.stdout.readexactly(size)
-        except asyncio.IncompleteReadError as exc:
-            raise EOFError from exc
-
-    async def read_stderr(self, size: int = 4096) -> bytes:
-        return await self.stderr.read(size)
 
     def terminate(self) -> None:
         if self.process.returncode is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -59,6 +60,23 @@ class RemoteProcess(ABC):
         """Hand an idle agent back to whoever keeps it for the next run, holding the modules ``loaded``; False
         when nobody keeps it (then it is told to exit)."""
         return False
+
+
+class StreamedProcess(RemoteProcess):
+    """A process whose stdout and stderr arrive as asyncio streams (a local subprocess, an agent relayed by the
+    connection keeper): reading them is the same whatever feeds them."""
+
+    stdout: asyncio.StreamReader
+    stderr: asyncio.StreamReader
+
+    async def read_exactly(self, size: int) -> bytes:
+        try:
+            return await self.stdout.readexactly(size)
+        except asyncio.IncompleteReadError as exc:
+            raise EOFError from exc
+
+    async def read_stderr(self, size: int = 4096) -> bytes:
+        return await self.stderr.read(size)
 
 
 class Transport(ABC):

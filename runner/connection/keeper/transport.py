@@ -38,7 +38,7 @@ from runner.connection.keeper.wire import (
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
 from runner.connection.ssh_args import SSHArgumentError
-from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
+from runner.connection.transport import CommandResult, RemoteProcess, StreamedProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 from runner.util.logging import VERBOSE
 
@@ -105,7 +105,7 @@ def _raise_for(reply: dict[str, Any]) -> None:
     raise ConnectionFailure(message)
 
 
-class KeeperProcess(RemoteProcess):
+class KeeperProcess(StreamedProcess):
     """An agent the keeper lends: its stdin, stdout and stderr relayed over one Unix socket."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, *, adopted: bool,
@@ -150,15 +150,6 @@ class KeeperProcess(RemoteProcess):
             await self.writer.drain()
         except (OSError, ConnectionError) as exc:
             raise TransportLost(f"lost the connection to {self.host}: {exc}") from None
-
-    async def read_exactly(self, size: int) -> bytes:
-        try:
-            return await self.stdout.readexactly(size)
-        except asyncio.IncompleteReadError as exc:
-            raise EOFError from exc
-
-    async def read_stderr(self, size: int = 4096) -> bytes:
-        return await self.stderr.read(size)
 
     def terminate(self) -> None:
         with contextlib.suppress(Exception):
