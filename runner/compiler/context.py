@@ -32,8 +32,8 @@ class Inherited:
     apply: dict[str, Any] = field(default_factory=dict)
     # The ``collections:`` keyword in force: where a short module name is looked up before the native modules.
     collections: tuple[str, ...] = ()
-    # What is compiled here may never run, or its failure is handled (a block with a rescue, a rescue section):
-    # a mistake Ansible finds only when the task runs is left for the task's run, not a compile error.
+    # What is compiled here may never run, or its failure is handled (a handler, a block with a rescue, a rescue
+    # section): a mistake Ansible finds only when the task runs is left for the task's run, not a compile error.
     may_not_run: bool = False
 
     def keyword(self, name: str) -> Any:

@@ -77,7 +77,8 @@ class TaskCompiler:
         return ids
 
     def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]:
-        return self.compile_list(entries, inherited, handlers=True)
+        # A handler runs only when notified: what Ansible would find in it only when it runs is left for then.
+        return self.compile_list(entries, replace(inherited, may_not_run=True), handlers=True)
 
     def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
         return self.roles.expand_play_roles(references, inherited)
@@ -118,7 +119,7 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         if not handlers and not self.tags.selects(context.tags):
             return []
-        node = self._node(task, context, may_not_run=handlers or context.may_not_run)
+        node = self._node(task, context)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
             # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
@@ -128,7 +129,7 @@ class TaskCompiler:
             self.handler_names.update([node.name or "", *node.listen])
         return [node.id]
 
-    def _node(self, task: Task, context: Inherited, kind: str | None = None, *, may_not_run: bool = False) -> PlanTask:
+    def _node(self, task: Task, context: Inherited) -> PlanTask:
         module = task.module
         # A task's own notify, else the one of the block, import or role it is in, as Ansible inherits it.
         notify = list(task.notify or dict.fromkeys(context.notify))
@@ -159,13 +160,13 @@ class TaskCompiler:
         # rescue) or whose failure is handled (ignore_errors, failed_when, a block with a rescue) has its argument
         # names and templates checked where it runs, as Ansible does: a branch for another OS family naming that
         # family's parameters, or a task that expects its own template to fail, must not stop the run.
-        handled = may_not_run or _failure_handled(task, context)
+        handled = context.may_not_run or _failure_handled(task, context)
         deferred = handled or bool(context.when)
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
         if self.index.canonical(resolved) == "set_fact":
             args = yaml11_booleans(args)  # an unquoted yes is a boolean to Ansible; a quoted "yes" stays a string
-        node = self.compiler.new_node(kind=kind or "task", module=resolved, args=args, **fields)
+        node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
         inherited_conditions = len(context.when) > len(task.when or ())
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
