@@ -239,10 +239,17 @@ SETTINGS: tuple[Setting, ...] = (
       "replaces each invalid character with '_' and warns, 'ignore' keeps them, 'silently' replaces them.",
       key="force_valid_group_names", choices=("never", "always", "ignore", "silently"),
       ansible_env=("ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS",)),
-    S("unparsed_is_failed", "inventory", "bool", True,
-      "An inventory source that cannot be read is an error (always: false is not supported).",
-      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",),
-      unsupported=(U("an inventory source that cannot be read is always an error", values=(False,)),)),
+    S("unparsed_is_failed", "inventory", "bool", False,
+      "When none of the inventory sources can be read: true stops the command, false warns and goes on with "
+      "the implicit localhost alone.",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",)),
+    S("any_unparsed_is_failed", "inventory", "bool", False,
+      "An inventory source that cannot be read (missing, or not an inventory of any kind): true stops the "
+      "command, false warns and goes on with the other sources.",
+      ansible_env=("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED",)),
+    S("inventory_unparsed_warning", "inventory", "bool", True,
+      "Warn when no inventory source could be read and only the implicit localhost is left.",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_WARNING",)),
     # [callbacks]
     S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit",
       "Where the junit reporter of callbacks_enabled writes (<playbook>-<time>.xml).",

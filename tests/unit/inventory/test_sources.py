@@ -84,6 +84,21 @@ def test_missing_source_is_a_parse_error_naming_it(tmp_path: Path) -> None:
         load_inventory([tmp_path / "nowhere"])
 
 
+def test_without_any_unparsed_is_failed_a_bad_file_is_warned_about_and_the_others_are_read(tmp_path: Path) -> None:
+    (tmp_path / "inv").mkdir()
+    (tmp_path / "inv" / "a.yml").write_text("all:\n  hosts:\n    1234: {}\n", encoding="utf-8")
+    (tmp_path / "inv" / "b").write_text("[web]\nweb1\n", encoding="utf-8")
+    inventory = load_inventory([tmp_path / "inv", tmp_path / "nowhere"], any_unparsed_is_failed=False)
+    assert list(inventory.hosts) == ["web1"]
+    assert inventory.parsed == [str(tmp_path / "inv" / "b")]
+    assert inventory.unparsed == [str(tmp_path / "inv" / "a.yml"), str(tmp_path / "nowhere")]
+    assert [warning.split(":")[0] for warning in inventory.warnings] == [
+        f"Failed to parse inventory source {tmp_path}/inv/a.yml", f"Unable to parse {tmp_path}/inv/a.yml as an "
+        "inventory source", f"Failed to parse inventory source {tmp_path}/nowhere",
+        f"Unable to parse {tmp_path}/nowhere as an inventory source"]
+    assert "Host pattern 1234 must be a string" in inventory.warnings[0]
+
+
 def test_an_executable_inventory_without_a_shebang_is_read_as_ini(tmp_path: Path) -> None:
     hosts = tmp_path / "hosts"
     hosts.write_text("[web]\nweb1\n", encoding="utf-8")
