@@ -70,6 +70,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
     project = load_project(config_overrides(options), playbook_dir, options=options)
     executor = parse_executor(project.config.executor)
+    one_line = one_line or (project.config.load_callback_plugins and project.config.stdout_callback == "oneline")
     if is_play_action(module):
         from runner.cli.adhoc_play import play_action_args, run_as_play
 

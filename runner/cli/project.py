@@ -55,14 +55,17 @@ def _existing(paths: Any) -> list[Path]:
     return [Path(p) for p in (paths or []) if Path(p).is_dir()]
 
 
-def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -> Inventory:
+def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, verbosity: int = 0) -> Inventory:
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
-    (implicit localhost, hosts added while it runs)."""
+    (implicit localhost, hosts added while it runs). Its notes are shown from -vvv."""
     sources = resolve_inventory_sources(config) if configured else []
     if configured and missing_default_inventory(config) and config.inventory_unparsed_warning:
         warn("No inventory was parsed, only implicit localhost is available "
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
     inventory = load_sources(sources, config, playbook_dir)
+    if verbosity >= 3:
+        for note in inventory.notes:
+            sys.stdout.write(note + "\n")
     for warning in inventory.warnings:
         warn(warning)
     return inventory
@@ -125,7 +128,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         warn(warning)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
-    inventory = load_hosts(config, playbook_dir, configured=need_inventory)
+    inventory = load_hosts(config, playbook_dir, configured=need_inventory,
+                           verbosity=int((options or {}).get("verbosity") or 0))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)

@@ -109,6 +109,9 @@ SETTINGS: tuple[Setting, ...] = (
       "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
       "community.general's retired yaml callback.",
       choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("load_callback_plugins", "defaults", "bool", False,
+      "Ad-hoc commands print with stdout_callback (oneline; minimal otherwise) instead of always minimal.",
+      key="bin_ansible_callbacks", ansible_env=("ANSIBLE_LOAD_CALLBACK_PLUGINS",)),
     S("callback_result_format", "defaults", "str", "json",
       "How the default output prints a task's result after =>: json, or yaml (multi-line, as ansible-core's).",
       choices=("json", "yaml"), ansible_env=("ANSIBLE_CALLBACK_RESULT_FORMAT",)),

@@ -17,7 +17,7 @@ from typing import Any
 
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.inventory.datafile import load_data_file, read_text
-from runner.inventory.hostnames import expand_host_pattern
+from runner.inventory.hostnames import UnfinishedHostRange, expand_host_pattern
 from runner.inventory.ini import parse_ini
 from runner.inventory.inventory import Inventory
 from runner.inventory.plugin_source import add_plugin_source, is_plugin_config
@@ -47,8 +47,9 @@ def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = No
     several sources or levels (``hash_behaviour = merge``).
 
     A source (or a file of a directory source) that cannot be read is a ParseError with
-    ``any_unparsed_is_failed``; without it, as Ansible's default, it is two warnings in ``inventory.warnings``
-    (why, and Ansible's "Unable to parse"), its name goes to ``inventory.unparsed``, and the others are read."""
+    ``any_unparsed_is_failed``; without it, as Ansible's default, it is warned about in ``inventory.warnings``
+    in Ansible's words (which reader failed and why, then "Unable to parse"), its name goes to
+    ``inventory.unparsed``, and the others are read. ``inventory.notes`` are for -vvv."""
     inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None,
                           invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
     inventory.extra_vars = dict(extra_vars or {})
@@ -72,16 +73,22 @@ class _SourceReader:
         self.inventory = inventory
         self.yaml_readers = yaml_readers
         self.any_unparsed_is_failed = any_unparsed_is_failed
+        self._reader = ""  # Ansible's name for the kind of source being read, for its warning when that fails
 
     def add_source(self, source: str | Path) -> None:
         text = str(source)
         path = Path(text).expanduser()
         if not path.exists():
             if "," in text:
+                self._reader = "advanced_host_list"
                 self._guarded(text, partial(_add_host_list, self.inventory, text))
                 return
-            self._unparsed(text, ParseError(f"inventory source not found: {text}", hint="give a file, a directory "
-                                            "or a comma-separated host list such as 'web1,web2,'"))
+            if self.any_unparsed_is_failed:
+                raise ParseError(f"inventory source not found: {text}",
+                                 hint="give a file, a directory or a comma-separated host list such as 'web1,web2,'")
+            self.inventory.unparsed.append(text)
+            self.inventory.warnings.append(f"Unable to parse {text} as an inventory source (inventory source not "
+                                           "found, and not a comma-separated host list such as 'web1,web2,')")
             return
         path = Path(os.path.abspath(path))  # absolute, but a symlinked inventory keeps its own directory
         self.inventory.register_source(path)
@@ -113,7 +120,8 @@ class _SourceReader:
             raise exc
         # Ansible neither rolls back what a failing source added before its error
         self.inventory.unparsed.append(source)
-        self.inventory.warnings.append(f"Failed to parse inventory source {source}: {str(exc).removeprefix('ERROR: ')}")
+        self.inventory.warnings.append(f"Failed to parse inventory with '{self._reader}' plugin: "
+                                       f"{str(exc).removeprefix('ERROR: ')}")
         self.inventory.warnings.append(f"Unable to parse {source} as an inventory source")
 
     def _add_file(self, path: Path) -> None:
@@ -122,17 +130,21 @@ class _SourceReader:
         try:
             with inventory.batch():
                 if path.suffix in YAML_EXTENSIONS:
+                    self._reader = "yaml"
                     data = load_data_file(path)
                     if any(read(inventory, path, data) for read in self.yaml_readers):
                         return
                     if is_plugin_config(data):  # constructed, generator
+                        self._reader = "auto"
                         add_plugin_source(inventory, path, data)
                     else:
                         parse_yaml_inventory(inventory, path, data)
                     return
                 if is_inventory_script(path):
+                    self._reader = "script"
                     add_script_source(inventory, path)
                     return
+                self._reader = "ini"
                 parse_ini(inventory, path, read_text(path))
         finally:
             inventory.current_source = None
@@ -145,7 +157,11 @@ def _add_host_list(inventory: Inventory, text: str) -> None:
             item = item.strip()
             if not item:
                 continue
-            names, port = expand_host_pattern(item, SourcePosition(f"-i {text!r}"))
+            try:
+                names, port = expand_host_pattern(item, SourcePosition(f"-i {text!r}"))
+            except UnfinishedHostRange as exc:
+                inventory.notes.append(f"Unable to parse address from hostname, leaving unchanged: {exc.message}")
+                names, port = [item], None
             for name in names:
                 if name not in inventory.hosts:
                     inventory.add_host(name, ["ungrouped"], {} if port is None else {"ansible_port": port})

@@ -163,7 +163,8 @@ def test_a_script_error_is_a_warning_or_exit_4_without_a_traceback(tmp_path: Pat
     path = script(tmp_path, "echo nope\n")
     result = CliRunner().invoke(inventory_main, ["-i", str(path), "--list"])
     assert result.exit_code == 0
-    assert "[WARNING]: Failed to parse inventory source" in result.stderr and "its output is not JSON" in result.stderr
+    assert "[WARNING]: Failed to parse inventory with 'script' plugin" in result.stderr
+    assert "its output is not JSON" in result.stderr
     result = CliRunner().invoke(inventory_main, ["-i", str(path), "--list"],
                                 env={"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "1"})
     assert result.exit_code == 4
