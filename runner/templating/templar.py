@@ -286,7 +286,9 @@ class Templar:
         except jinja2.TemplateError as exc:
             raise self._translate(exc, shown) from None
         except Exception as exc:  # a filter or test failing on its input: say which template
-            raise TemplateError(f"{type(exc).__name__}: {exc} (templating {_shorten(shown)!r})",
+            # Ansible 2.19's words first (playbooks match on them), then the exception's type
+            raise TemplateError(f"Error rendering template: {exc} ({type(exc).__name__}) (templating "
+                                f"{_shorten(shown)!r})",
                                 template=shown) from exc
 
     def _translate(self, exc: jinja2.TemplateError, shown: str) -> TemplateError:
