@@ -42,7 +42,7 @@ def _checked_profile(profile: str | None) -> str:
     return name
 
 
-def _legacy_markers(mapping: dict[str, Any]) -> Any:
+def legacy_markers(mapping: dict[str, Any]) -> Any:
     """``{"__ansible_unsafe": text}`` and ``{"__ansible_vault": ciphertext}`` as the values they stand for."""
     if len(mapping) == 1 and isinstance(mapping.get("__ansible_unsafe"), str):
         return UnsafeText(mapping["__ansible_unsafe"])
@@ -64,7 +64,7 @@ def to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, *args: Any
 
 def from_json(value: Any, profile: str | None = None, *args: Any, **kwargs: Any) -> Any:
     if _checked_profile(profile) in LEGACY_PROFILES:
-        kwargs.setdefault("object_hook", _legacy_markers)
+        kwargs.setdefault("object_hook", legacy_markers)
     try:
         return json.loads(value, *args, **kwargs)
     except (TypeError, ValueError) as exc:
