@@ -122,6 +122,9 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     config = load_config(overrides)
     log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
+    from runner.templating import UNTRUSTED_TEMPLATES
+
+    UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it
     from runner.cli.options import unused_option_warnings
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:

@@ -109,6 +109,11 @@ SETTINGS: tuple[Setting, ...] = (
       "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
       "community.general's retired yaml callback.",
       choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("untrusted_template_behavior", "defaults", "str", "ignore",
+      "What a template in untrusted data (!unsafe, __ansible_unsafe, a host's or a lookup's text) does when it is "
+      "met: ignore leaves it as text, warning also says so, error fails the template. Ansible 2.19's diagnostic "
+      "of the same name.", choices=("ignore", "warning", "error"),
+      ansible_env=("_ANSIBLE_TEMPLAR_UNTRUSTED_TEMPLATE_BEHAVIOR",)),
     S("load_callback_plugins", "defaults", "bool", False,
       "Ad-hoc commands print with stdout_callback (oneline; minimal otherwise) instead of always minimal.",
       key="bin_ansible_callbacks", ansible_env=("ANSIBLE_LOAD_CALLBACK_PLUGINS",)),

@@ -54,9 +54,12 @@ def test_the_pattern_and_module_are_templates_and_legacy_unsafe_json_is_not_rend
     extra = '{"target": "localhost", "data": {"raw": {"__ansible_unsafe": "{{ 1 + 1 }}"}, "done": "{{ 1 + 1 }}"}}'
     result = subprocess.run([str(BIN / "provisioning"), "{{ target }}", *LOCAL, "-m", "{{ 'debug' }}", "-a",
                              "var=data", "-e", extra], cwd=project, capture_output=True, text=True, timeout=300,
-                            env={**os.environ, "HOME": str(project), "PROVISIONING_RECORD_RUNS": "false"})
+                            env={**os.environ, "HOME": str(project), "PROVISIONING_RECORD_RUNS": "false",
+                                 "_ANSIBLE_TEMPLAR_UNTRUSTED_TEMPLATE_BEHAVIOR": "warning"})
     assert result.returncode == 0, result.stderr
     assert '"raw": "{{ 1 + 1 }}"' in result.stdout and '"done": 2' in result.stdout
+    assert "[WARNING]: Encountered untrusted template or expression." in result.stderr
+    assert '"warnings"' not in result.stdout
 
 
 def test_a_jsonfile_fact_cache_is_read_written_and_flushed_by_ad_hoc_runs(project: Path) -> None:
