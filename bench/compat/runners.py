@@ -26,6 +26,7 @@ OUR_COMMANDS = {
     "ansible-config": "provisioning-config",
     "ansible-galaxy": "provisioning-galaxy",
     "ansible-doc": "provisioning-doc",
+    "ansible-console": "provisioning-console",
 }
 BASELINE_VENV = Path(__file__).resolve().parent.parent / ".venvs" / f"ansible-core-{ANSIBLE_CORE_VERSION}"
 

@@ -17,6 +17,8 @@ from runner.callbacks.results import debug_view, short_module
 from runner.callbacks.terminal import Terminal
 
 COMMAND_MODULES = {"command", "shell", "raw", "script"}
+# Printed as [WARNING]/[DEPRECATION WARNING] lines of their own, never inside the result, at any verbosity.
+_SHOWN_APART = {"warnings", "deprecations"}
 _HIDDEN_KEYS = {"_ansible_no_log", "invocation", "stdout_lines", "stderr_lines", "exception", "diff"}
 
 
@@ -40,13 +42,15 @@ class AdhocDisplay:
         self.out = Terminal(stream, nocolor=nocolor, force_color=force_color, log=log)
 
     def _visible(self, module: str, result: dict[str, Any]) -> dict[str, Any]:
-        hidden = set() if self.verbosity >= 3 else _HIDDEN_KEYS
+        hidden = _SHOWN_APART | (set() if self.verbosity >= 3 else _HIDDEN_KEYS)
         visible = {k: v for k, v in result.items() if k not in hidden}
         # debug shows what it was asked to show, as in a playbook (a failure keeps its keys: they explain it)
         return debug_view(visible) if short_module(module) == "debug" and not result.get("failed") else visible
 
     def host_result(self, host: str, module: str, result: dict[str, Any]) -> None:
         label, state = _state(result)
+        for warning in result.get("warnings") or ():  # before the result, as Ansible's callbacks print them
+            self.warning(warning)
         if result.get("diff"):  # modules return a diff only when --diff asked for one; Ansible prints it first
             self.out.line(render_diff(result["diff"], color=self.out.color).removesuffix("\n"))
         if module in COMMAND_MODULES and "rc" in result and not result.get("unreachable"):
@@ -59,8 +63,6 @@ class AdhocDisplay:
         if result.get("exception") and self.verbosity >= 1:
             text += "\n" + str(result["exception"]).rstrip()
         self.out.line(text, state)
-        for warning in result.get("warnings") or ():
-            self.warning(warning)
 
     def _command_text(self, host: str, label: str, result: dict[str, Any]) -> str:
         label = label.rstrip("!") if label == "FAILED!" else label

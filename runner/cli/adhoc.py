@@ -41,6 +41,16 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
     return args
 
 
+def _templated(text: str, extra_vars: dict[str, Any]) -> str:
+    """The host pattern or module name, a template rendered with the extra vars (``'{{ target }}'``) as
+    Ansible renders them; plain text is returned as it is."""
+    from runner.templating import Templar, is_template
+
+    if not is_template(text):
+        return text
+    return str(Templar(extra_vars).template(text))
+
+
 @click.command(cls=Command, context_settings=CONTEXT_SETTINGS)
 @click.argument("pattern")
 @click.option("-m", "--module-name", "module", default="command", show_default=True, help="Module to run.")
@@ -70,20 +80,29 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     playbook_dir = Path(options.get("playbook_dir") or Path.cwd())
     project = load_project(config_overrides(options), playbook_dir, options=options)
     executor = parse_executor(project.config.executor)
+    config = project.config
+    one_line = one_line or (config.load_callback_plugins and config.stdout_callback == "oneline")
+    extra_vars = parse_extra_vars(options["extra_vars"])
+    # The configured filter_plugins and collections' plugins are seen by every template here, as a playbook's.
+    configure_plugins(filter_dirs=project.filter_plugins, collections_paths=project.collections_path)
+    pattern, module = _templated(pattern, extra_vars), _templated(module, extra_vars)
     if is_play_action(module):
         from runner.cli.adhoc_play import play_action_args, run_as_play
 
         project.inventory.check_limit(options.get("limit"), pattern)
         args = play_action_args(module, module_args, playbook_dir)
-        return run_as_play(project, pattern, module, args, {**options, "one_line": one_line},
-                           parse_extra_vars(options["extra_vars"]), playbook_dir)
+        return run_as_play(project, pattern, module, args, {**options, "one_line": one_line}, extra_vars,
+                           playbook_dir)
     index = ModuleIndex(project.library, collections_paths=project.collections_path)
-    # The arguments' templates see the configured filter_plugins and collections' plugins, as a playbook's do.
-    configure_plugins(filter_dirs=project.filter_plugins, collections_paths=project.collections_path)
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
-    extra_vars = parse_extra_vars(options["extra_vars"])
-    config = project.config
+    if config.fact_caching != "memory" or options.get("flush_cache"):
+        from runner.cli.adhoc_play import run_as_play
+
+        # A persistent fact cache is read and written as a playbook's run does: as a play of the one task.
+        project.inventory.check_limit(options.get("limit"), pattern)
+        return run_as_play(project, pattern, module, args, {**options, "one_line": one_line}, extra_vars,
+                           playbook_dir)
     display = AdhocDisplay(one_line=one_line, verbosity=options["verbosity"], nocolor=config.nocolor,
                            force_color=config.force_color, log=project.log)
     check_pattern(project.inventory, pattern, config.host_pattern_mismatch, display.warning)

@@ -81,8 +81,7 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
                          "No config file found; using defaults\n")
     from runner.cli.project import load_sources
 
-    inventory = load_sources(given, playbook_dir, extra_vars=parse_extra_vars(extra_vars),
-                             invalid_group_chars=config.transform_invalid_group_chars)
+    inventory = load_sources(given, config, playbook_dir, extra_vars=parse_extra_vars(extra_vars))
     if verbosity:
         for source in inventory.sources:
             sys.stderr.write(f"Parsed {source} inventory source\n")

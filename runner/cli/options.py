@@ -162,6 +162,7 @@ def parse_extra_vars(values: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``-e`` values, merged left to right: ``@file`` (YAML/JSON), inline YAML/JSON mappings, or ``k=v`` pairs."""
     from runner.loader.yaml import load_yaml_file, load_yaml_text
     from runner.parsing.kv import parse_kv
+    from runner.templating.filters.data import legacy_markers
 
     merged: dict[str, Any] = {}
     for value in values:
@@ -170,7 +171,8 @@ def parse_extra_vars(values: tuple[str, ...] | list[str]) -> dict[str, Any]:
             data = load_yaml_file(text[1:])
         elif text.startswith(("{", "[")):
             try:
-                data = json.loads(text)
+                # As Ansible's legacy JSON: {"__ansible_unsafe": ...} is text never templated
+                data = json.loads(text, object_hook=legacy_markers)
             except ValueError:
                 data = load_yaml_text(text, "<extra vars>")
         elif "=" in text:

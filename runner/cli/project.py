@@ -12,6 +12,7 @@ from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
+from runner.errors import UserError
 from runner.inventory import Inventory, load_inventory
 
 
@@ -54,27 +55,41 @@ def _existing(paths: Any) -> list[Path]:
     return [Path(p) for p in (paths or []) if Path(p).is_dir()]
 
 
-def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -> Inventory:
+def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, verbosity: int = 0) -> Inventory:
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
-    (implicit localhost, hosts added while it runs)."""
+    (implicit localhost, hosts added while it runs). Its notes are shown from -vvv."""
     sources = resolve_inventory_sources(config) if configured else []
-    if configured and missing_default_inventory(config):
+    if configured and missing_default_inventory(config) and config.inventory_unparsed_warning:
         warn("No inventory was parsed, only implicit localhost is available "
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
-    inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars,
-                             hash_merge=config.hash_behaviour == "merge")
+    inventory = load_sources(sources, config, playbook_dir)
+    if verbosity >= 3:
+        for note in inventory.notes:
+            sys.stdout.write(note + "\n")
     for warning in inventory.warnings:
         warn(warning)
     return inventory
 
 
-def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
-                 extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
-                 hash_merge: bool = False) -> Inventory:
+def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Path | None = None, *,
+                 extra_vars: dict[str, Any] | None = None) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
-    configuration; ``extra_vars`` for inventory plugins that ask for them."""
-    return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
-                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
+    configuration; ``extra_vars`` for inventory plugins that ask for them.
+
+    A source that cannot be read is a warning in ``inventory.warnings`` unless ``any_unparsed_is_failed``; when
+    none of them can be, the command stops (``unparsed_is_failed``) or warns that only localhost is left, as
+    Ansible's settings of those names say."""
+    inventory = load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
+                               extra_vars=extra_vars, invalid_group_chars=config.transform_invalid_group_chars,
+                               hash_merge=config.hash_behaviour == "merge",
+                               any_unparsed_is_failed=config.any_unparsed_is_failed)
+    if sources and not inventory.parsed:
+        if config.unparsed_is_failed:
+            raise UserError("No inventory was parsed, please check your configuration and options (unparsed_is_"
+                            "failed is set)" + "".join(f"\n  {warning}" for warning in inventory.warnings))
+        if config.inventory_unparsed_warning:
+            inventory.warnings.append("No inventory was parsed, only implicit localhost is available")
+    return inventory
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -107,13 +122,17 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     config = load_config(overrides)
     log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
+    from runner.templating import UNTRUSTED_TEMPLATES
+
+    UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it
     from runner.cli.options import unused_option_warnings
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:
         warn(warning)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
-    inventory = load_hosts(config, playbook_dir, configured=need_inventory)
+    inventory = load_hosts(config, playbook_dir, configured=need_inventory,
+                           verbosity=int((options or {}).get("verbosity") or 0))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)

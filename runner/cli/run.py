@@ -77,8 +77,8 @@ def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool) ->
     cache = make_fact_cache(config.fact_caching, config.fact_caching_connection,
                             prefix=config.fact_caching_prefix or "", timeout=config.fact_caching_timeout,
                             warn=callbacks.warning)
-    if flush:
-        for host in project.inventory.hosts:
+    if flush:  # the implicit localhost's entry too: a run on it reads and writes one
+        for host in {*project.inventory.hosts, "localhost"}:
             cache.clear(host)
     return cache
 

@@ -109,6 +109,14 @@ SETTINGS: tuple[Setting, ...] = (
       "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
       "community.general's retired yaml callback.",
       choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("untrusted_template_behavior", "defaults", "str", "ignore",
+      "What a template in untrusted data (!unsafe, __ansible_unsafe, a host's or a lookup's text) does when it is "
+      "met: ignore leaves it as text, warning also says so, error fails the template. Ansible 2.19's diagnostic "
+      "of the same name.", choices=("ignore", "warning", "error"),
+      ansible_env=("_ANSIBLE_TEMPLAR_UNTRUSTED_TEMPLATE_BEHAVIOR",)),
+    S("load_callback_plugins", "defaults", "bool", False,
+      "Ad-hoc commands print with stdout_callback (oneline; minimal otherwise) instead of always minimal.",
+      key="bin_ansible_callbacks", ansible_env=("ANSIBLE_LOAD_CALLBACK_PLUGINS",)),
     S("callback_result_format", "defaults", "str", "json",
       "How the default output prints a task's result after =>: json, or yaml (multi-line, as ansible-core's).",
       choices=("json", "yaml"), ansible_env=("ANSIBLE_CALLBACK_RESULT_FORMAT",)),
@@ -239,10 +247,17 @@ SETTINGS: tuple[Setting, ...] = (
       "replaces each invalid character with '_' and warns, 'ignore' keeps them, 'silently' replaces them.",
       key="force_valid_group_names", choices=("never", "always", "ignore", "silently"),
       ansible_env=("ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS",)),
-    S("unparsed_is_failed", "inventory", "bool", True,
-      "An inventory source that cannot be read is an error (always: false is not supported).",
-      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",),
-      unsupported=(U("an inventory source that cannot be read is always an error", values=(False,)),)),
+    S("unparsed_is_failed", "inventory", "bool", False,
+      "When none of the inventory sources can be read: true stops the command, false warns and goes on with "
+      "the implicit localhost alone.",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",)),
+    S("any_unparsed_is_failed", "inventory", "bool", False,
+      "An inventory source that cannot be read (missing, or not an inventory of any kind): true stops the "
+      "command, false warns and goes on with the other sources.",
+      ansible_env=("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED",)),
+    S("inventory_unparsed_warning", "inventory", "bool", True,
+      "Warn when no inventory source could be read and only the implicit localhost is left.",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_WARNING",)),
     # [callbacks]
     S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit",
       "Where the junit reporter of callbacks_enabled writes (<playbook>-<time>.xml).",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from runner.plan import PlanTask
-from runner.templating import OMIT, Templar
+from runner.templating import OMIT, Templar, TemplateError
 
 _BOOLEAN_WORDS = {"yes": True, "true": True, "on": True, "1": True, "no": False, "false": False, "off": False,
                   "0": False}
@@ -65,7 +65,11 @@ def boolean_keyword(templar: Templar, value: Any, keyword: str, default: Any = N
     if word in _BOOLEAN_WORDS:
         return _BOOLEAN_WORDS[word]
     if isinstance(rendered, str):
-        return templar.evaluate_conditional(rendered)  # "x is defined" written without braces
+        try:
+            return templar.evaluate_conditional(rendered)  # "x is defined" written without braces
+        except TemplateError as exc:  # Ansible's words, then why it is not a condition either
+            raise TaskFailure(f"The value {rendered!r} could not be converted to 'bool'. ({keyword}: "
+                              f"{exc.message})") from None
     raise TaskFailure(f"'{keyword}' must be a boolean, got {rendered!r}")
 
 

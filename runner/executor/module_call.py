@@ -84,6 +84,10 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                     verbosity=call.verbosity, become=call.become, environment=call.environment,
                                     search_paths=call.search_paths, task_vars=call.task_vars)
             result = await run_action(action, context)
+            if templar.untrusted_templates:  # untrusted_template_behavior = warning
+                from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
+
+                result.setdefault("warnings", []).append(UNTRUSTED_TEMPLATE_MESSAGE)
         else:
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,

@@ -107,7 +107,8 @@ class PlaybookExecutor:
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check, plays=len(self.plan.plays))
 
         async def plays() -> None:
-            self._restore_cached_facts(hosts)
+            # the implicit localhost's entry too: a play on it reads and writes one
+            self._restore_cached_facts(hosts if "localhost" in hosts else [*hosts, "localhost"])
             self._restore_values()
             for index, play in enumerate(self.plan.plays):
                 if not await self._run_play(play, index):
@@ -119,7 +120,7 @@ class PlaybookExecutor:
         return int(code)
 
     def _restore_cached_facts(self, hosts: list[str]) -> None:
-        """The fact cache's facts and cacheable set_fact values of the inventory's hosts, given to every worker
+        """The fact cache's facts and cacheable set_fact values of ``hosts``, given to every worker
         before the first play, as if this run had gathered and set them."""
         assert self.pool is not None
         for host, cached in self.fact_cache.load(hosts).items():

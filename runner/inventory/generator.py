@@ -73,7 +73,7 @@ class _Generator:
                                  f"{type(parent).__name__}", self.position)
             name = self.text(parent.get("name"), variables)
             if not name:
-                raise ParseError(f"'{child}' has a parent with no name", self.position)
+                raise ParseError(f"Element {child} has a parent with no name.", self.position)
             group = self.inventory.add_group(str(name))
             for variable, value in (parent.get("vars") or {}).items():
                 group.set_variable(str(variable), self.text(value, variables), self.position)

@@ -41,6 +41,11 @@ def split_port(pattern: str, position: SourcePosition | None = None) -> tuple[st
     return name, int(port)
 
 
+class UnfinishedHostRange(ParseError):
+    """A range without its end (``web[1:]``): an error in an inventory file; a host list keeps the name as it is
+    written, as Ansible's advanced_host_list does."""
+
+
 def expand_ranges(name: str, position: SourcePosition | None = None) -> list[str]:
     """Every name a ranged name stands for, in order; several ranges multiply (``r[1:2]n[a:b]`` gives 4)."""
     start = name.find("[")
@@ -63,7 +68,8 @@ def _range_items(body: str, name: str, position: SourcePosition | None) -> list[
                          position)
     begin, end = bounds[0] or "0", bounds[1]
     if not end:
-        raise ParseError(f"invalid host range '[{body}]' in '{name}': the end is missing", position)
+        raise UnfinishedHostRange(f"invalid host range '[{body}]' in '{name}': the end is missing (host range must "
+                                  "specify end value)", position)
     try:
         step = int(bounds[2]) if len(bounds) == 3 else 1
     except ValueError:

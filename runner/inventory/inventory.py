@@ -45,6 +45,9 @@ class Inventory:
         self.groups: dict[str, Group] = {}
         self.sources: list[Path] = []
         self.warnings: list[str] = []
+        self.parsed: list[str] = []  # the files and host lists read
+        self.unparsed: list[str] = []  # those that could not be read, when that is a warning
+        self.notes: list[str] = []  # what Ansible shows at -vvv while reading
         self.extra_vars: dict[str, Any] = {}  # -e, for inventory plugins that set use_extra_vars
         # The inventory file being read: hosts first named while it is set remember it (inventory_file).
         self.current_source: Path | None = None

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag, ValidationInfo
+from pydantic_core import PydanticCustomError
 
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable, Notifiable
 from runner.models.task import Handler, Task
-from runner.models.types import expected
+from runner.models.types import describe
 
 BLOCK_KEYS = ("block", "rescue", "always")
 
@@ -22,11 +23,13 @@ def _is_block(value: Any) -> str:
     return "<block>" if isinstance(value, Mapping) and any(key in value for key in BLOCK_KEYS) else "<task>"
 
 
-def _task_list(value: Any) -> list[Any]:
+def _task_list(value: Any, info: ValidationInfo) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise expected("a list of tasks", value)
+        # Ansible's words, naming the section (playbooks and its tests match on them)
+        raise PydanticCustomError("expected", "A malformed block was encountered while loading {field}: {got} should "
+                                  "be a list or None", {"field": info.field_name or "tasks", "got": describe(value)})
     return value
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from runner.models.base import Model
-from runner.models.types import Bool, CommaList, Conditions, Int, Layered, StringList, Text, Variables
+from runner.models.types import Bool, CommaList, Conditions, Int, Layered, RunTimeBool, StringList, Text, Variables
 
 
 class Described(Model):
@@ -39,8 +39,8 @@ class CommonKeywords(Described):
     remote_user: Text | None = None
     connection: Text | None = None
     port: Int | None = None
-    check_mode: Bool | None = None
-    diff: Bool | None = None
+    check_mode: RunTimeBool | None = None
+    diff: RunTimeBool | None = None
     ignore_errors: Bool | None = None
     ignore_unreachable: Bool | None = None
     any_errors_fatal: Bool | None = None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from runner.errors import SourcePosition
 from runner.models.action import BUILTIN_PREFIXES, IMPORT_PLAYBOOK, REMOVED_ACTIONS, canonical_action
@@ -54,9 +55,6 @@ class Play(CommonKeywords):
     """A mapping of hosts to the roles and tasks they run."""
 
     KIND = "play"
-    UNSUPPORTED: ClassVar[dict[str, str]] = {
-        "vars_prompt": "'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files",
-    }
 
     hosts: Hosts
     gather_facts: Bool | None = None
@@ -74,6 +72,35 @@ class Play(CommonKeywords):
     max_fail_percentage: Percent | None = None
     force_handlers: Bool | None = None
     order: HostOrder | None = None
+
+    @classmethod
+    def known_words(cls) -> set[str]:
+        return super().known_words() | {"user", "vars_prompt"}
+
+    @classmethod
+    def _read_other_keys(cls, data: dict[Any, Any], unknown: list[Any], source: Source) -> dict[Any, Any]:
+        if "user" in unknown:  # Ansible's older name of remote_user, on plays
+            unknown.remove("user")
+            if "remote_user" in data:
+                source.error("both 'user' and 'remote_user' are set for this play. The use of 'user' is deprecated, "
+                             "and should be removed", "user")
+            data["remote_user"] = data.pop("user")
+        if "vars_prompt" in unknown:
+            unknown.remove("vars_prompt")
+            _refuse_vars_prompt(data.pop("vars_prompt"), source)
+        return super()._read_other_keys(data, unknown, source)
+
+
+def _refuse_vars_prompt(prompts: Any, source: Source) -> None:
+    """Nothing to ask (``vars_prompt: null`` or ``[]``) is fine; a malformed one gets Ansible's message; anything
+    else is refused: a run never stops to ask (pass the values with -e)."""
+    if not prompts:
+        return
+    for prompt in prompts if isinstance(prompts, list) else [prompts]:
+        if not isinstance(prompt, Mapping) or "name" not in prompt:
+            source.error("Invalid vars_prompt data structure, missing 'name' key", "vars_prompt")
+            return
+    source.error("'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files", "vars_prompt")
 
 
 def _import_schema(schema: dict[str, Any]) -> None:
@@ -129,7 +156,9 @@ def _is_import(value: Any) -> str:
 
 
 def _play_list(value: Any) -> list[Any]:
-    if not isinstance(value, list) or not value:
+    if isinstance(value, list) and not value:
+        raise PydanticCustomError("expected", "A playbook must contain at least one play")
+    if not isinstance(value, list):
         raise expected("a list of plays", value)
     return value
 

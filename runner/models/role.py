@@ -8,12 +8,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from runner.models.base import POSITION_KEY, Model, Source
 from runner.models.keywords import CommonKeywords, Conditional, Delegatable
 from runner.models.taskserv import TaskservMeta
-from runner.models.types import AnyMapping, Bool, StringList, Text, expected, is_template, to_bool
+from runner.models.types import AnyMapping, Bool, StringList, Text, describe, is_template, to_bool
 from runner.positions import position_of
 
 
@@ -55,7 +55,12 @@ def _role_names_to_mappings(value: Any) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise expected("a list of roles", value)
+        raise PydanticCustomError("expected", "A malformed role declaration was encountered: expected a list of "
+                                  "roles, got {got}", {"got": describe(value)})
+    for item in value:
+        if isinstance(item, str) and "," in item and not is_template(item):
+            raise PydanticCustomError("expected", "Invalid old style role requirement: {name} (a role is named on "
+                                      "its own; its parameters go in a mapping: '- role: NAME')", {"name": item})
     return [
         {"role": item, POSITION_KEY: position_of(value, index)} if isinstance(item, str) else item
         for index, item in enumerate(value)

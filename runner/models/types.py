@@ -151,7 +151,7 @@ def _hosts(value: Any) -> list[Any]:
     # A blank string is as empty as an empty list to Ansible (``hosts: ','`` is not: it selects every host).
     items = [] if isinstance(value, str) and not value.strip() else _listed(value)
     if not items:
-        raise PydanticCustomError("hosts", "the hosts list cannot be empty")
+        raise PydanticCustomError("hosts", "Hosts list cannot be empty. Please check your playbook")
     return items
 
 
@@ -207,6 +207,25 @@ _CONDITION_SCHEMA = {"type": ["string", "boolean"]}
 Bool = Annotated[
     bool | str,
     BeforeValidator(_bool),
+    WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]}),
+]
+
+
+def _run_time_bool(value: Any) -> bool | str:
+    """A word that is no boolean stays as written: the keyword is judged when the task runs, as in Ansible,
+    where it fails that task alone (``ignore_errors`` applies) rather than the whole playbook."""
+    if isinstance(value, str):
+        try:
+            return to_bool(value)
+        except PydanticCustomError:
+            return value
+    return _bool(value)
+
+
+# check_mode and diff: read for each call, in Ansible's words when they cannot be (runner.executor.keywords).
+RunTimeBool = Annotated[
+    bool | str,
+    BeforeValidator(_run_time_bool),
     WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]}),
 ]
 Text = Annotated[str, BeforeValidator(_text), WithJsonSchema(_TEXT_SCHEMA)]

@@ -22,7 +22,7 @@ from runner.templating.lookups import LOOKUPS
 from runner.templating.omit import OMIT, drop_omitted
 from runner.templating.plugins import PluginError
 from runner.templating.scope import VariableScope
-from runner.templating.templar import Templar, run_lookup
+from runner.templating.templar import UNTRUSTED_TEMPLATE_MESSAGE, UNTRUSTED_TEMPLATES, Templar, run_lookup
 from runner.util.unsafe import UnsafeDict, UnsafeList, UnsafeText, is_unsafe, mark_unsafe, strip_unsafe
 
 ANSIBLE_MANAGED = "Managed by provisioning: local changes will be overwritten"
@@ -31,6 +31,8 @@ __all__ = [
     "ANSIBLE_MANAGED",
     "LOOKUPS",
     "OMIT",
+    "UNTRUSTED_TEMPLATES",
+    "UNTRUSTED_TEMPLATE_MESSAGE",
     "PluginError",
     "Templar",
     "TemplateEnvironment",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import jinja2.nodes
 from runner.errors import UserError, did_you_mean
 from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating import lookups
-from runner.templating.environment import TemplateEnvironment, get_environment, is_template
+from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
@@ -66,6 +67,19 @@ class TemplateVariables(Mapping[str, Any]):
         return len(self.raw)
 
 
+UNTRUSTED_TEMPLATE_MESSAGE = "Encountered untrusted template or expression."
+
+
+@dataclass
+class UntrustedTemplates:
+    """The run's untrusted_template_behavior, set once by the command before its workers start."""
+
+    behavior: str = "ignore"
+
+
+UNTRUSTED_TEMPLATES = UntrustedTemplates()
+
+
 class Templar:
     """Renders values with Jinja2. One per worker is enough; variables are given per call.
 
@@ -77,6 +91,7 @@ class Templar:
         self.environment = environment or get_environment()
         self.variables = variables if variables is not None else _EMPTY
         self.search_paths = tuple(path if isinstance(path, Path) else Path(path) for path in search_paths)
+        self.untrusted_templates: list[str] = []  # untrusted text holding a template, met with behavior warning
 
     # -- public API -------------------------------------------------------------------------------------------
 
@@ -225,6 +240,16 @@ class Templar:
 
     # -- internals --------------------------------------------------------------------------------------------
 
+    def _untrusted(self, text: str) -> None:
+        """Untrusted text that holds a template is left as it is; the untrusted_template_behavior setting may
+        also have that said (``untrusted_templates``, which the task's result warns of) or refused."""
+        behavior = UNTRUSTED_TEMPLATES.behavior
+        if behavior == "ignore" or not any(marker in text for marker in TEMPLATE_MARKERS):
+            return
+        if behavior == "error":
+            raise TemplateError(f"{UNTRUSTED_TEMPLATE_MESSAGE} (templating {_shorten(text)!r})", template=text)
+        self.untrusted_templates.append(text)
+
     @staticmethod
     def _needs_rendering(value: Any) -> bool:
         if isinstance(value, VaultEncryptedValue):
@@ -243,7 +268,10 @@ class Templar:
         if isinstance(value, VaultEncryptedValue):
             return _reveal(value)
         if isinstance(value, str):
-            if isinstance(value, UnsafeText) or not is_template(value):
+            if isinstance(value, UnsafeText):
+                self._untrusted(value)
+                return value
+            if not is_template(value):
                 return value
             return self._render_string(value, state)
         if isinstance(value, UNSAFE_TYPES):
@@ -286,7 +314,9 @@ class Templar:
         except jinja2.TemplateError as exc:
             raise self._translate(exc, shown) from None
         except Exception as exc:  # a filter or test failing on its input: say which template
-            raise TemplateError(f"{type(exc).__name__}: {exc} (templating {_shorten(shown)!r})",
+            # Ansible 2.19's words first (playbooks match on them), then the exception's type
+            raise TemplateError(f"Error rendering template: {exc} ({type(exc).__name__}) (templating "
+                                f"{_shorten(shown)!r})",
                                 template=shown) from exc
 
     def _translate(self, exc: jinja2.TemplateError, shown: str) -> TemplateError:

@@ -10,8 +10,9 @@ import yaml
 
 from runner.errors import ParseError
 from runner.loader.aliases import bounded_safe_load
+from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating.errors import TemplateError
-from runner.util.unsafe import strip_unsafe
+from runner.util.unsafe import UnsafeText, strip_unsafe
 
 
 class _JSONEncoder(json.JSONEncoder):
@@ -25,16 +26,45 @@ class _JSONEncoder(json.JSONEncoder):
         return super().default(o)
 
 
-def to_json(value: Any, *args: Any, **kwargs: Any) -> str:
+# Ansible 2.19's JSON profiles (``from_json(profile=...)``, ``to_json(profile=...)``). The legacy ones read the
+# markers older Ansible wrote for untrusted text and inline vault values; the others differ from plain JSON only
+# in 2.19's data tags and module wire formats, which this runner's values do not carry.
+LEGACY_PROFILES = frozenset({"legacy", "inventory_legacy"})
+PLAIN_PROFILES = frozenset({"tagless", "fallback_to_str", "cache_persistence", "module_legacy_c2m",
+                            "module_legacy_m2c", "module_modern_c2m", "module_modern_m2c"})
+
+
+def _checked_profile(profile: str | None) -> str:
+    name = profile or "tagless"
+    if name not in LEGACY_PROFILES | PLAIN_PROFILES:
+        raise TemplateError(f"unknown JSON profile {name!r}: expected one of "
+                            f"{', '.join(sorted(LEGACY_PROFILES | PLAIN_PROFILES))}")
+    return name
+
+
+def legacy_markers(mapping: dict[str, Any]) -> Any:
+    """``{"__ansible_unsafe": text}`` and ``{"__ansible_vault": ciphertext}`` as the values they stand for."""
+    if len(mapping) == 1 and isinstance(mapping.get("__ansible_unsafe"), str):
+        return UnsafeText(mapping["__ansible_unsafe"])
+    if len(mapping) == 1 and isinstance(mapping.get("__ansible_vault"), str):
+        return VaultEncryptedValue(mapping["__ansible_vault"], "<from_json>")
+    return mapping
+
+
+def to_json(value: Any, profile: str | None = None, *args: Any, **kwargs: Any) -> str:
+    _checked_profile(profile)
     return json.dumps(value, *args, cls=_JSONEncoder, **kwargs)
 
 
 def to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, *args: Any, **kwargs: Any) -> str:
+    _checked_profile(kwargs.pop("profile", None))
     return json.dumps(value, *args, cls=_JSONEncoder, indent=indent, sort_keys=sort_keys,
                       separators=(",", ": "), **kwargs)
 
 
-def from_json(value: Any, *args: Any, **kwargs: Any) -> Any:
+def from_json(value: Any, profile: str | None = None, *args: Any, **kwargs: Any) -> Any:
+    if _checked_profile(profile) in LEGACY_PROFILES:
+        kwargs.setdefault("object_hook", legacy_markers)
     try:
         return json.loads(value, *args, **kwargs)
     except (TypeError, ValueError) as exc:

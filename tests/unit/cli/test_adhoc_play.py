@@ -48,3 +48,29 @@ def test_a_missing_role_is_an_error_naming_it(project: Path) -> None:
     done = adhoc(project, "-m", "include_role", "-a", "name=nosuch")
     assert done.returncode != 0
     assert "include_role: the role 'nosuch' was not found" in done.stderr
+
+
+def test_the_pattern_and_module_are_templates_and_legacy_unsafe_json_is_not_rendered(project: Path) -> None:
+    extra = '{"target": "localhost", "data": {"raw": {"__ansible_unsafe": "{{ 1 + 1 }}"}, "done": "{{ 1 + 1 }}"}}'
+    result = subprocess.run([str(BIN / "provisioning"), "{{ target }}", *LOCAL, "-m", "{{ 'debug' }}", "-a",
+                             "var=data", "-e", extra], cwd=project, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "HOME": str(project), "PROVISIONING_RECORD_RUNS": "false",
+                                 "_ANSIBLE_TEMPLAR_UNTRUSTED_TEMPLATE_BEHAVIOR": "warning"})
+    assert result.returncode == 0, result.stderr
+    assert '"raw": "{{ 1 + 1 }}"' in result.stdout and '"done": 2' in result.stdout
+    assert "[WARNING]: Encountered untrusted template or expression." in result.stderr
+    assert '"warnings"' not in result.stdout
+
+
+def test_a_jsonfile_fact_cache_is_read_written_and_flushed_by_ad_hoc_runs(project: Path) -> None:
+    cache = {"ANSIBLE_CACHE_PLUGIN": "jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(project / "facts")}
+    (project / "facts").mkdir()
+    facts_defined = ["-m", "assert", "-a", '{"that": "ansible_facts.distribution is defined"}']
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in cache.items():
+            patch.setenv(name, value)
+        assert adhoc(project, *facts_defined).returncode == 2
+        assert adhoc(project, "-m", "setup").returncode == 0
+        assert adhoc(project, *facts_defined).returncode == 0
+        flushed = adhoc(project, "--flush-cache", "-m", "debug", "-a", "msg={{ ansible_facts }}")
+        assert '"msg": {}' in flushed.stdout, flushed.stdout + flushed.stderr

@@ -14,6 +14,10 @@ from tests.support.scripts import script
 HOST_LINE = "web1 ansible_host=127.0.0.99 ansible_ssh_timeout=1\n"
 
 
+# an inventory source that cannot be read is an error only with this (a warning by default, as in Ansible)
+STRICT_INVENTORY = {"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "true"}
+
+
 def run(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("PROVISIONING_", "ANSIBLE_"))}
     environment["PROVISIONING_CONFIG"] = str(tmp_path / "provisioning.cfg")
@@ -39,13 +43,13 @@ def assert_clean_error(result: subprocess.CompletedProcess[str], code: int, *fra
 
 def test_malformed_ini_inventory(project: Path) -> None:
     (project / "hosts.ini").write_text("[web\nweb1\n")
-    result = run(project, "all", "-i", "hosts.ini", "-m", "ping")
+    result = run(project, "all", "-i", "hosts.ini", "-m", "ping", env=STRICT_INVENTORY)
     assert_clean_error(result, 4, "hosts.ini:1")
 
 
 def test_malformed_yaml_inventory(project: Path) -> None:
     (project / "hosts.yml").write_text("all:\n  hosts:\n    web1: {ansible_host: [1\n")
-    result = run(project, "all", "-i", "hosts.yml", "-m", "ping")
+    result = run(project, "all", "-i", "hosts.yml", "-m", "ping", env=STRICT_INVENTORY)
     assert_clean_error(result, 4, "hosts.yml:")
 
 
@@ -77,5 +81,15 @@ def test_bad_option_value(project: Path) -> None:
 
 
 def test_missing_inventory_file(project: Path) -> None:
-    result = run(project, "all", "-i", "nope.ini", "-m", "ping")
+    result = run(project, "all", "-i", "nope.ini", "-m", "ping", env=STRICT_INVENTORY)
     assert_clean_error(result, 4, "nope.ini")
+
+
+def test_an_unreadable_inventory_is_a_warning_by_default_as_in_ansible(project: Path) -> None:
+    (project / "hosts.yml").write_text("all:\n  hosts:\n    web1: {ansible_host: [1\n")
+    result = run(project, "all", "-i", "hosts.yml", "-i", "nope.ini", "-m", "ping")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert "[WARNING]: Failed to parse inventory with 'yaml' plugin: " in result.stderr
+    assert f"[WARNING]: Unable to parse {project / 'nope.ini'} as an inventory source" in result.stderr
+    assert "[WARNING]: No inventory was parsed, only implicit localhost is available" in result.stderr
+    assert "Traceback" not in result.stderr

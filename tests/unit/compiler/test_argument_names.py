@@ -57,9 +57,18 @@ def test_a_task_whose_failure_is_handled_fails_where_it_runs(tmp_path: Path) -> 
     recap = " ".join(result.stdout.split())  # ansible-core's recap for the same play: ok=4 rescued=1 ignored=2
     assert "ok=4 changed=0 unreachable=0 failed=0 skipped=0 rescued=1 ignored=2" in recap
     # the failure's message quotes the template that failed, and is shown, not rendered again
-    assert "rescued template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')" in result.stdout
+    assert ("rescued Finalization of task args for 'ansible.builtin.debug' failed: Error while resolving value for "
+            "'msg': template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')") in result.stdout
 
 
 def test_a_broken_template_in_a_task_that_always_runs_stops_the_run_first(tmp_path: Path) -> None:
     result = playbook(tmp_path, "  tasks:\n    - debug: msg=first\n    - debug: msg=\"{{ 1 + }}\"\n")
     assert result.returncode == 4 and "template error in task" in result.stderr, (result.stdout, result.stderr)
+
+
+def test_a_diff_or_check_mode_that_is_no_boolean_fails_its_task_when_it_runs(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n"
+                      "    - debug: msg=x\n      diff: yes.\n      ignore_errors: true\n      register: bad\n"
+                      "    - assert:\n        that: bad is failed and \"converted to 'bool'\" in bad.msg\n")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert "The value 'yes.' could not be converted to 'bool'." in result.stdout

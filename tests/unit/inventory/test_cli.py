@@ -169,19 +169,40 @@ def test_option_errors(project: Path, args: tuple[str, ...], code: int, message:
     assert "Traceback" not in result.output
 
 
-def test_malformed_inventory_is_one_line_with_file_and_line(project: Path) -> None:
+def test_a_malformed_inventory_is_a_warning_naming_file_and_line_and_the_rest_is_read(project: Path) -> None:
+    # Ansible's default: a source no plugin can read is warned about, and the others are used
     (project / "bad").write_text("[web]\nw1 oops\n", encoding="utf-8")
-    result = run("-i", str(project / "bad"), "--list")
+    result = run("-i", str(project / "bad"), "-i", str(project / "inv"), "--list")
+    assert result.exit_code == 0, result.output
+    assert (f"[WARNING]: Failed to parse inventory with 'ini' plugin: {project / 'bad'}:2:1: expected "
+            "key=value host variable, got 'oops'") in result.stderr.splitlines()
+    assert f"[WARNING]: Unable to parse {project / 'bad'} as an inventory source" in result.stderr.splitlines()
+    assert "web01" in json.loads(result.stdout)["_meta"]["hostvars"]
+
+
+def test_a_malformed_inventory_is_an_error_with_any_unparsed_is_failed(project: Path) -> None:
+    (project / "bad").write_text("[web]\nw1 oops\n", encoding="utf-8")
+    result = run("-i", str(project / "bad"), "--list", env={"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "true"})
     assert result.exit_code == 4
     assert result.stderr.splitlines()[0] == (f"ERROR: {project / 'bad'}:2:1: expected key=value host variable, "
                                               f"got 'oops'")
     assert result.stdout == ""
 
 
-def test_missing_inventory_source(project: Path) -> None:
+def test_a_missing_inventory_source_leaves_the_implicit_localhost(project: Path) -> None:
     result = run("-i", str(project / "nowhere"), "--list")
-    assert result.exit_code == 4
-    assert f"inventory source not found: {project / 'nowhere'}" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert f"[WARNING]: Unable to parse {project / 'nowhere'} as an inventory source (inventory source not found" \
+        in result.stderr
+    assert "[WARNING]: No inventory was parsed, only implicit localhost is available" in result.stderr
+    assert json.loads(result.stdout)["all"] == {"children": ["ungrouped"]}
+
+
+def test_no_source_read_stops_the_command_with_unparsed_is_failed(project: Path) -> None:
+    result = run("-i", str(project / "nowhere"), "--list", env={"ANSIBLE_INVENTORY_UNPARSED_FAILED": "1"})
+    assert result.exit_code == 1
+    assert result.stderr.startswith("ERROR: No inventory was parsed, please check your configuration and options")
+    assert f"Unable to parse {project / 'nowhere'} as an inventory source" in result.stderr
 
 
 def test_list_yaml_describes_a_group_once(tmp_path: Path) -> None:

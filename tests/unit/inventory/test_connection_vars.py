@@ -60,18 +60,24 @@ def test_good_and_templated_values_load(tmp_path: Path) -> None:
         ConnectionSettings.from_host_vars("web2", inventory.host_vars("web2"))
 
 
-def command(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def command(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
     return subprocess.run([script(args[0]), *args[1:]], capture_output=True, text=True, cwd=tmp_path,
-                          env=environment, timeout=120)
+                          env={**environment, **(env or {})}, timeout=120)
 
 
 def test_the_cli_refuses_a_bad_port_before_touching_any_host(tmp_path: Path) -> None:
     (tmp_path / "hosts.ini").write_text("[web]\nweb1 ansible_host=127.0.0.99 ansible_port=notaport\n")
-    result = command(tmp_path, "provisioning", "all", "-i", "hosts.ini", "-m", "ping")
+    result = command(tmp_path, "provisioning", "all", "-i", "hosts.ini", "-m", "ping",
+                     env={"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "true"})
     assert result.returncode == 4, (result.stdout, result.stderr)
     assert result.stderr.startswith(f"ERROR: {tmp_path / 'hosts.ini'}:2:30: ansible_port must be a port number")
     assert "internal error" not in result.stdout + result.stderr and "UNREACHABLE" not in result.stdout
+    # by default, as Ansible's, the unreadable source is a warning saying why, and no host is touched
+    result = command(tmp_path, "provisioning", "all", "-i", "hosts.ini", "-m", "ping")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert f"{tmp_path / 'hosts.ini'}:2:30: ansible_port must be a port number" in result.stderr
+    assert "No hosts matched 'all'" in result.stderr and "UNREACHABLE" not in result.stdout
 
 
 # A templated port out of range: only known once rendered, so the task fails, saying which variable and value.

@@ -159,8 +159,13 @@ def test_a_script_that_hangs_is_stopped(tmp_path: Path, monkeypatch: pytest.Monk
         load_inventory([path])
 
 
-def test_a_script_error_is_exit_4_without_a_traceback(tmp_path: Path) -> None:
+def test_a_script_error_is_a_warning_or_exit_4_without_a_traceback(tmp_path: Path) -> None:
     path = script(tmp_path, "echo nope\n")
     result = CliRunner().invoke(inventory_main, ["-i", str(path), "--list"])
+    assert result.exit_code == 0
+    assert "[WARNING]: Failed to parse inventory with 'script' plugin" in result.stderr
+    assert "its output is not JSON" in result.stderr
+    result = CliRunner().invoke(inventory_main, ["-i", str(path), "--list"],
+                                env={"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "1"})
     assert result.exit_code == 4
     assert "its output is not JSON" in result.output and "Traceback" not in result.output

@@ -84,6 +84,31 @@ def test_missing_source_is_a_parse_error_naming_it(tmp_path: Path) -> None:
         load_inventory([tmp_path / "nowhere"])
 
 
+def test_without_any_unparsed_is_failed_a_bad_file_is_warned_about_and_the_others_are_read(tmp_path: Path) -> None:
+    (tmp_path / "inv").mkdir()
+    (tmp_path / "inv" / "a.yml").write_text("all:\n  hosts:\n    1234: {}\n", encoding="utf-8")
+    (tmp_path / "inv" / "b").write_text("[web]\nweb1\n", encoding="utf-8")
+    inventory = load_inventory([tmp_path / "inv", tmp_path / "nowhere"], any_unparsed_is_failed=False)
+    assert list(inventory.hosts) == ["web1"]
+    assert inventory.parsed == [str(tmp_path / "inv" / "b")]
+    assert inventory.unparsed == [str(tmp_path / "inv" / "a.yml"), str(tmp_path / "nowhere")]
+    assert [warning.split(":")[0] for warning in inventory.warnings] == [
+        "Failed to parse inventory with 'yaml' plugin", f"Unable to parse {tmp_path}/inv/a.yml as an inventory "
+        f"source", f"Unable to parse {tmp_path}/nowhere as an inventory source (inventory source not found, and not "
+        "a comma-separated host list such as 'web1,web2,')"]
+    assert "Host pattern 1234 must be a string" in inventory.warnings[0]
+
+
+def test_a_host_list_keeps_a_range_without_its_end_as_written_and_says_so_in_a_note(tmp_path: Path) -> None:
+    inventory = load_inventory(["web[1:],db[1:2],"], any_unparsed_is_failed=False)
+    assert list(inventory.hosts) == ["web[1:]", "db1", "db2"]
+    assert inventory.notes == ["Unable to parse address from hostname, leaving unchanged: invalid host range '[1:]' "
+                               "in 'web[1:]': the end is missing (host range must specify end value)"]
+    inventory = load_inventory(["web[1:j],"], any_unparsed_is_failed=False)
+    assert inventory.hosts == {} and inventory.unparsed == ["web[1:j],"]
+    assert inventory.warnings[0].startswith("Failed to parse inventory with 'advanced_host_list' plugin: ")
+
+
 def test_an_executable_inventory_without_a_shebang_is_read_as_ini(tmp_path: Path) -> None:
     hosts = tmp_path / "hosts"
     hosts.write_text("[web]\nweb1\n", encoding="utf-8")

@@ -112,9 +112,21 @@ def test_a_missing_role_names_every_place_searched(tmp_path: Path) -> None:
      "expected a list or a template such as '{{ items }}', got 'items'"),
     ("- hosts: all\n  tasks:\n    - debug: msg=x\n      with_items: [1]\n      loop: [2]\n", 4, 7,
      "a task has one loop; found 'loop' and 'with_items'"),
-    ("- hosts: all\n  tasks: {debug: msg=x}\n", 2, 10, "expected a list of tasks, got a mapping"),
-    ("- hosts: []\n", 1, 10, "the hosts list cannot be empty"),
-    ("- hosts: ' '\n", 1, 10, "the hosts list cannot be empty"),
+    ("- hosts: all\n  tasks: {debug: msg=x}\n", 2, 10, "A malformed block was encountered while loading tasks: "
+                                                    "a mapping should be a list or None"),
+    ("- hosts: []\n", 1, 10, "Hosts list cannot be empty. Please check your playbook"),
+    ("- hosts: ' '\n", 1, 10, "Hosts list cannot be empty. Please check your playbook"),
+    ("[]\n", 1, 1, "A playbook must contain at least one play"),
+    ("- hosts: all\n  pre_tasks: 123\n", 2, 14, "A malformed block was encountered while loading pre_tasks: 123 "
+                                                "should be a list or None"),
+    ("- hosts: all\n  roles: 123\n", 2, 10, "A malformed role declaration was encountered: expected a list of "
+                                            "roles, got 123"),
+    ("- hosts: all\n  user: a\n  remote_user: b\n", 2, 3, "both 'user' and 'remote_user' are set for this play. "
+                                                          "The use of 'user' is deprecated, and should be removed"),
+    ("- hosts: all\n  vars_prompt:\n    - foo: bar\n", 2, 3, "Invalid vars_prompt data structure, missing 'name' "
+                                                            "key"),
+    ("- hosts: all\n  vars_prompt:\n    - name: x\n", 2, 3, "'vars_prompt' is not supported; pass the values with "
+                                                           "--extra-vars (-e) or vars_files"),
     ("- hosts: all\n  order: random\n", 2, 10,
      "expected 'inventory', 'reverse_inventory', 'sorted', 'reverse_sorted' or 'shuffle', got 'random'"),
     ("- hosts: all\n  max_fail_percentage: 120\n", 2, 24, "expected a percentage from 0 to 100, got 120"),

@@ -120,9 +120,13 @@ def test_a_playbook_bomb_is_refused(tmp_path: Path) -> None:
 
 
 def test_an_inventory_bomb_is_refused(tmp_path: Path) -> None:
+    # an unreadable inventory source is Ansible's warning (any_unparsed_is_failed makes it an error)
     (tmp_path / "hosts.yml").write_text("all:\n  hosts:\n    web1:\n  vars:\n" + bomb(9, "    "))
     result = run_limited(tmp_path, "provisioning-inventory", "-i", "hosts.yml", "--list")
-    assert_refused(result, f"{tmp_path / 'hosts.yml'}:13:9")
+    assert result.returncode == 0, (result.returncode, result.stdout, result.stderr)
+    assert (f"[WARNING]: Failed to parse inventory with 'yaml' plugin: {tmp_path / 'hosts.yml'}:13:9: YAML aliases "
+            "expand this document to") in result.stderr
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stdout + result.stderr
 
 
 def test_a_group_vars_bomb_is_refused(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating import Templar, TemplateError
+from runner.util.unsafe import is_unsafe
 
 USERS = [{"name": "ann", "keys": ["k1", "k2"], "admin": True}, {"name": "bob", "keys": ["k3"], "admin": False}]
 
@@ -326,3 +328,15 @@ def test_fileglob_lists_the_controllers_matching_files(templar: Templar, tmp_pat
 ])
 def test_filters_and_tests_answer_to_their_full_names(templar: Templar, expression: str, expected: Any) -> None:
     assert render(templar, expression) == expected
+
+
+def test_from_json_takes_ansible_profiles_and_reads_the_legacy_markers(templar: Templar) -> None:
+    text = '{"a": {"__ansible_unsafe": "from a host"}, "b": {"__ansible_vault": "$ANSIBLE_VAULT;1.1;AES256\\n00"}}'
+    plain = render(templar, "payload | from_json", payload=text)
+    assert plain["a"] == {"__ansible_unsafe": "from a host"}
+    legacy = render(templar, "payload | from_json(profile='inventory_legacy')", payload=text)
+    assert legacy["a"] == "from a host" and is_unsafe(legacy["a"])
+    assert isinstance(legacy["b"], VaultEncryptedValue)
+    assert render(templar, "[1] | to_json(profile='legacy')") == "[1]"
+    with pytest.raises(TemplateError, match="unknown JSON profile 'nope'"):
+        render(templar, "'1' | from_json(profile='nope')")

@@ -267,3 +267,29 @@ def test_using_such_a_variable_fails_with_the_first_error_or_the_hint(name: str,
 def test_yaml_1_1_boolean_words_as_a_condition(condition: str, expected: bool) -> None:
     # `when: no` is a boolean in Ansible's YAML 1.1; ours reads the word as text, the condition reads it as Ansible
     assert Templar().evaluate_conditional(condition) is expected
+
+
+def test_an_exception_while_rendering_is_said_in_ansibles_words_with_its_type() -> None:
+    with pytest.raises(TemplateError) as raised:
+        Templar().template("{{ 1 / 0 }}")
+    assert raised.value.message == ("Error rendering template: division by zero (ZeroDivisionError) (templating "
+                                    "'{{ 1 / 0 }}')")
+
+
+def test_untrusted_template_behavior_leaves_warns_of_or_refuses_a_template_in_untrusted_text() -> None:
+    from runner.templating import UNTRUSTED_TEMPLATES
+    from runner.util.unsafe import UnsafeText
+
+    variables = {"data": {"raw": UnsafeText("{{ 1 + 1 }}"), "plain": UnsafeText("text"), "done": "{{ 1 + 1 }}"}}
+    expected = {"raw": "{{ 1 + 1 }}", "plain": "text", "done": 2}
+    try:
+        for behavior, noted in (("ignore", []), ("warning", ["{{ 1 + 1 }}"])):
+            UNTRUSTED_TEMPLATES.behavior = behavior
+            templar = Templar(variables)
+            assert templar.template("{{ data }}") == expected
+            assert templar.untrusted_templates == noted
+        UNTRUSTED_TEMPLATES.behavior = "error"
+        with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+            Templar(variables).template("{{ data }}")
+    finally:
+        UNTRUSTED_TEMPLATES.behavior = "ignore"
