@@ -143,7 +143,8 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         # Nothing is read (and no test host started) before the plan compiles. A plan that creates an infra's
         # servers runs on them: the configured inventory is read only when -i names one.
         project.inventory = load_hosts(project.config, playbook_dir,
-                                       configured=not compiler.imported_infras or bool(options["inventory"]))
+                                       configured=not compiler.imported_infras or bool(options["inventory"]),
+                                       flush_cache=bool(options.get("flush_cache")))
         project.inventory.check_limit(options.get("limit"))
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)

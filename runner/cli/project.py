@@ -13,6 +13,7 @@ from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
 from runner.inventory import Inventory, load_inventory
+from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
 
 
 @dataclass
@@ -54,15 +55,16 @@ def _existing(paths: Any) -> list[Path]:
     return [Path(p) for p in (paths or []) if Path(p).is_dir()]
 
 
-def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -> Inventory:
+def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, flush_cache: bool = False) -> Inventory:
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
-    (implicit localhost, hosts added while it runs)."""
+    (implicit localhost, hosts added while it runs). ``flush_cache``: caching inventory plugins refresh."""
     sources = resolve_inventory_sources(config) if configured else []
     if configured and missing_default_inventory(config):
         warn("No inventory was parsed, only implicit localhost is available "
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
     inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars,
-                             hash_merge=config.hash_behaviour == "merge")
+                             hash_merge=config.hash_behaviour == "merge",
+                             ansible_plugins=ansible_plugin_setup(config, flush_cache))
     for warning in inventory.warnings:
         warn(warning)
     return inventory
@@ -70,11 +72,20 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True) -
 
 def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
                  extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
-                 hash_merge: bool = False) -> Inventory:
+                 hash_merge: bool = False, ansible_plugins: AnsiblePluginSetup | None = None) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
-    configuration; ``extra_vars`` for inventory plugins that ask for them."""
+    configuration; ``extra_vars`` for inventory plugins that ask for them; ``ansible_plugins`` where plugins
+    written against Ansible's API are found."""
     return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
-                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
+                          extra_vars=extra_vars, invalid_group_chars=invalid_group_chars, hash_merge=hash_merge,
+                          ansible_plugins=ansible_plugins)
+
+
+def ansible_plugin_setup(config: Config, flush_cache: bool = False) -> AnsiblePluginSetup:
+    """Where the configuration says inventory plugins written against Ansible's API are found."""
+    return AnsiblePluginSetup(plugin_dirs=tuple(Path(path) for path in config.inventory_plugins or []),
+                              collections_paths=tuple(Path(path) for path in config.collections_path or []),
+                              flush_cache=flush_cache)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -113,7 +124,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         warn(warning)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
-    inventory = load_hosts(config, playbook_dir, configured=need_inventory)
+    inventory = load_hosts(config, playbook_dir, configured=need_inventory,
+                           flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)

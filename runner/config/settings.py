@@ -105,6 +105,11 @@ SETTINGS: tuple[Setting, ...] = (
       ["~/.provisioning/plugins/filter", "/usr/share/provisioning/plugins/filter"],
       "Extra Jinja2 filter directories (colon-separated); missing ones are skipped.",
       ansible_env=("ANSIBLE_FILTER_PLUGINS",)),
+    S("inventory_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/inventory", "/usr/share/provisioning/plugins/inventory"],
+      "Folders of inventory plugins written against Ansible's Python API (colon-separated), beside an "
+      "inventory_plugins/ folder next to the playbook; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_INVENTORY_PLUGINS",)),
     S("stdout_callback", "defaults", "str", "default",
       "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
       "community.general's retired yaml callback.",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition
+from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
 from runner.inventory.datafile import load_data_file, read_text
 from runner.inventory.hostnames import expand_host_pattern
 from runner.inventory.ini import parse_ini
@@ -38,15 +39,18 @@ IGNORED_NAMES = frozenset({"group_vars", "host_vars", "vars_plugins"})
 def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
                    yaml_readers: Sequence[YamlSourceReader] = (),
                    extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
-                   hash_merge: bool = False) -> Inventory:
+                   hash_merge: bool = False, ansible_plugins: AnsiblePluginSetup | None = None) -> Inventory:
     """An inventory from ``sources`` in order (later sources add to earlier ones), with the group_vars/ and
     host_vars/ beside each source and beside ``playbook_dir``. A source that cannot be read is a ParseError.
     ``yaml_readers`` are asked first, in order, about each YAML file; ``extra_vars`` are seen by inventory
     plugins that ask for them (``use_extra_vars``); ``invalid_group_chars`` is the transform_invalid_group_chars
-    setting; ``hash_merge`` merges mappings given by several sources or levels (``hash_behaviour = merge``)."""
+    setting; ``hash_merge`` merges mappings given by several sources or levels (``hash_behaviour = merge``);
+    ``ansible_plugins`` says where inventory plugins written against Ansible's API are found."""
     inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None,
                           invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
     inventory.extra_vars = dict(extra_vars or {})
+    if ansible_plugins is not None:
+        inventory.ansible_plugins = ansible_plugins
     for source in sources:
         add_source(inventory, source, yaml_readers)
     inventory.validate_vars_files()
