@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
+from runner.ansible_api.strategy_plugins import resolve_strategy
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
@@ -124,6 +125,7 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         warn(warning)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
+    configured_strategy(config)  # a strategy plugin that cannot run stops any command, as in Ansible
     inventory = load_hosts(config, playbook_dir, configured=need_inventory,
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
@@ -131,8 +133,13 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
                    filter_plugins=_existing(config.filter_plugins), log=log)
 
 
+def configured_strategy(config: Config) -> str:
+    """The builtin strategy the configured one runs as (a collection's strategy plugin may stand for one)."""
+    return resolve_strategy(config.strategy, tuple(Path(path) for path in config.collections_path or []))
+
+
 def play_defaults(config: Config) -> dict[str, Any]:
     """The compiler's defaults for play keywords that the configuration sets (``CompileOptions`` fields)."""
     return {"gather_facts": config.gathering != "explicit", "gather_smart": config.gathering == "smart",
-            "strategy": config.strategy,
+            "strategy": configured_strategy(config),
             "any_errors_fatal": config.any_errors_fatal}
