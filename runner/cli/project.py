@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.ansible_api.strategy_plugins import resolve_strategy
+from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
