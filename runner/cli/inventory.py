@@ -81,11 +81,12 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
     if verbosity:
         sys.stderr.write(f"Using {config.path} as config file\n" if config.path else
                          "No config file found; using defaults\n")
-    from runner.cli.project import ansible_plugin_setup, load_sources
+    from runner.cli.project import ansible_plugin_setup, load_sources, unparsed_policy
 
     inventory = load_sources(given, playbook_dir, extra_vars=parse_extra_vars(extra_vars),
                              invalid_group_chars=config.transform_invalid_group_chars,
-                             ansible_plugins=ansible_plugin_setup(config, flush_cache))
+                             ansible_plugins=ansible_plugin_setup(config, flush_cache),
+                             unparsed=unparsed_policy(config))
     if verbosity:
         for source in inventory.sources:
             sys.stderr.write(f"Parsed {source} inventory source\n")

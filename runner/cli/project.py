@@ -15,6 +15,7 @@ from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
 from runner.inventory import Inventory, load_inventory
 from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
+from runner.inventory.unparsed import UnparsedPolicy
 
 
 @dataclass
@@ -65,7 +66,8 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, f
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
     inventory = load_sources(sources, playbook_dir, invalid_group_chars=config.transform_invalid_group_chars,
                              hash_merge=config.hash_behaviour == "merge",
-                             ansible_plugins=ansible_plugin_setup(config, flush_cache))
+                             ansible_plugins=ansible_plugin_setup(config, flush_cache),
+                             unparsed=unparsed_policy(config))
     for warning in inventory.warnings:
         warn(warning)
     return inventory
@@ -73,13 +75,23 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, f
 
 def load_sources(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
                  extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
-                 hash_merge: bool = False, ansible_plugins: AnsiblePluginSetup | None = None) -> Inventory:
+                 hash_merge: bool = False, ansible_plugins: AnsiblePluginSetup | None = None,
+                 unparsed: UnparsedPolicy | None = None) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
     configuration; ``extra_vars`` for inventory plugins that ask for them; ``ansible_plugins`` where plugins
     written against Ansible's API are found."""
     return load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
                           extra_vars=extra_vars, invalid_group_chars=invalid_group_chars, hash_merge=hash_merge,
-                          ansible_plugins=ansible_plugins)
+                          ansible_plugins=ansible_plugins, unparsed=unparsed)
+
+
+def unparsed_policy(config: Config) -> UnparsedPolicy | None:
+    """Ansible's rules for sources that cannot be read when the user set either of its settings; None (every such
+    source an error) when both are left alone (see docs/decisions.md)."""
+    if config.origin("unparsed_is_failed") == DEFAULT and config.any_unparsed_is_failed is None:
+        return None
+    return UnparsedPolicy(none_parsed_fails=bool(config.unparsed_is_failed),
+                          any_unparsed_fails=bool(config.any_unparsed_is_failed))
 
 
 def ansible_plugin_setup(config: Config, flush_cache: bool = False) -> AnsiblePluginSetup:

@@ -246,9 +246,13 @@ SETTINGS: tuple[Setting, ...] = (
       key="force_valid_group_names", choices=("never", "always", "ignore", "silently"),
       ansible_env=("ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS",)),
     S("unparsed_is_failed", "inventory", "bool", True,
-      "An inventory source that cannot be read is an error (always: false is not supported).",
-      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",),
-      unsupported=(U("an inventory source that cannot be read is always an error", values=(False,)),)),
+      "Left alone with any_unparsed_is_failed, an inventory source that cannot be read is an error. Either one "
+      "set, Ansible's rules: a source that cannot be read is a warning, a run that could read none fails "
+      "(true) or has the implicit localhost alone (false).",
+      ansible_env=("ANSIBLE_INVENTORY_UNPARSED_FAILED",)),
+    S("any_unparsed_is_failed", "inventory", "bool", None,
+      "With Ansible's rules (see unparsed_is_failed), true makes any inventory source that cannot be read an error.",
+      ansible_env=("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED",)),
     # [callbacks]
     S("junit_output_dir", "callbacks", "path", "~/.provisioning/junit",
       "Where the junit reporter of callbacks_enabled writes (<playbook>-<time>.xml).",

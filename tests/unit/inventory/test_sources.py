@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from runner.errors import ParseError
+from runner.errors import ParseError, UserError
 from runner.inventory import load_inventory
+from runner.inventory.unparsed import UnparsedPolicy
 from tests.unit.inventory.files import write_tree
 
 
@@ -96,3 +97,49 @@ def test_empty_inventory_has_all_and_ungrouped(tmp_path: Path) -> None:
     inventory = load_inventory([tmp_path / "hosts"])
     assert inventory.groups_dict() == {"all": [], "ungrouped": []}
     assert inventory.get_hosts() == []
+
+
+# -- Ansible's rules for sources that cannot be read, when the user sets unparsed_is_failed or
+# any_unparsed_is_failed --------------------------------------------------------------------------------------------
+
+def _hosts_file(tmp_path: Path) -> Path:
+    hosts = tmp_path / "hosts"
+    hosts.write_text("[web]\nweb1\n")
+    return hosts
+
+
+def test_a_missing_source_is_a_warning_when_another_is_read(tmp_path: Path) -> None:
+    policy = UnparsedPolicy(none_parsed_fails=True, any_unparsed_fails=False)
+    inventory = load_inventory([tmp_path / "missing", _hosts_file(tmp_path)], unparsed=policy)
+    assert list(inventory.hosts) == ["web1"]
+    assert f"Unable to parse {tmp_path / 'missing'} as an inventory source" in inventory.warnings
+
+
+def test_no_source_read_fails_or_leaves_localhost_as_unparsed_is_failed_says(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="No inventory was parsed, please check your configuration"):
+        load_inventory([tmp_path / "missing"], unparsed=UnparsedPolicy(none_parsed_fails=True,
+                                                                       any_unparsed_fails=False))
+    inventory = load_inventory([tmp_path / "missing"], unparsed=UnparsedPolicy(none_parsed_fails=False,
+                                                                               any_unparsed_fails=False))
+    assert inventory.hosts == {}
+    assert inventory.warnings[-1] == "No inventory was parsed, only implicit localhost is available"
+
+
+def test_any_unparsed_is_failed_makes_an_empty_directory_inside_a_source_an_error(tmp_path: Path) -> None:
+    source = tmp_path / "inventory"
+    source.mkdir()
+    _hosts_file(source)
+    (source / "empty").mkdir()
+    tolerant = load_inventory([source], unparsed=UnparsedPolicy(none_parsed_fails=True, any_unparsed_fails=False))
+    assert list(tolerant.hosts) == ["web1"]
+    with pytest.raises(UserError, match="Completely failed to parse inventory source .*empty"):
+        load_inventory([source], unparsed=UnparsedPolicy(none_parsed_fails=False, any_unparsed_fails=True))
+
+
+def test_a_broken_source_keeps_its_position_in_the_warning(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yml"
+    broken.write_text("all:\n  hosts:\n    h1: 5\n")
+    inventory = load_inventory([broken, _hosts_file(tmp_path)],
+                               unparsed=UnparsedPolicy(none_parsed_fails=True, any_unparsed_fails=False))
+    assert any(warning.startswith(f"Failed to parse inventory source {broken}: {broken}:3")
+               for warning in inventory.warnings), inventory.warnings
