@@ -132,7 +132,7 @@ def test_any_unparsed_is_failed_makes_an_empty_directory_inside_a_source_an_erro
     (source / "empty").mkdir()
     tolerant = load_inventory([source], unparsed=UnparsedPolicy(none_parsed_fails=True, any_unparsed_fails=False))
     assert list(tolerant.hosts) == ["web1"]
-    with pytest.raises(UserError, match="Completely failed to parse inventory source .*empty"):
+    with pytest.raises(UserError, match=r"Completely failed to parse inventory source .*empty"):
         load_inventory([source], unparsed=UnparsedPolicy(none_parsed_fails=False, any_unparsed_fails=True))
 
 
