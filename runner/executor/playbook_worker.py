@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
+from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
 from runner.errors import NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
@@ -78,6 +79,7 @@ class PlaybookWorker:
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
+        add_connection_plugin_dirs([Path(options.playbook_dir)])  # its connection_plugins/, as Ansible reads them
 
     def __reduce__(self) -> tuple[Any, tuple[str, Inventory, RunOptions]]:
         """How the worker travels to another machine (the Ray executor): its plan as JSON, its inventory and the
