@@ -5,58 +5,33 @@ that cannot be created fails its task with its own message."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.unit.executor.conftest import LocalHosts
 
 pytestmark = pytest.mark.usefixtures("ansible_core")
 
-ECHO_PLUGIN = '''
-from ansible.plugins.connection import ConnectionBase
-
-
-class Connection(ConnectionBase):
-    transport = "echo"
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.calls = 0
-
-    def _connect(self):
-        return self
-
-    def exec_command(self, cmd, in_data=None, sudoable=True):
-        self.calls += 1
-        become = self.become.name if self.become else None
-        return 0, cmd.encode(), f"call {self.calls}, become {become}".encode()
-
-    def put_file(self, in_path, out_path):
-        raise NotImplementedError
-
-    def fetch_file(self, in_path, out_path):
-        raise NotImplementedError
-
-    def close(self):
-        pass
-'''
-
-BROKEN_PLUGIN = '''
+# A connection plugin: ConnectionBase's abstract methods (without them ansible-core's loader finds no plugin)
+# around a constructor and an exec_command of its own.
+PLUGIN = '''
 from ansible.errors import AnsibleError
 from ansible.plugins.connection import ConnectionBase
 
 
 class Connection(ConnectionBase):
-    transport = "broken"
+    transport = "{name}"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        raise AnsibleError("cannot reach {{ the moon }}")
+        {init}
 
     def _connect(self):
         return self
 
     def exec_command(self, cmd, in_data=None, sudoable=True):
-        raise NotImplementedError
+        {exec_command}
 
     def put_file(self, in_path, out_path):
         raise NotImplementedError
@@ -67,13 +42,17 @@ class Connection(ConnectionBase):
     def close(self):
         pass
 '''
+ECHO = {"init": "self.calls = 0",
+        "exec_command": "self.calls += 1; become = self.become.name if self.become else None; "
+                        "return 0, cmd.encode(), f'call {self.calls}, become {become}'.encode()"}
+BROKEN = {"init": "raise AnsibleError('cannot reach {{ the moon }}')", "exec_command": "raise NotImplementedError"}
 
 
 def _plugins(local_hosts: LocalHosts) -> None:
     folder = local_hosts.base / "connection_plugins"
     folder.mkdir()
-    (folder / "echo.py").write_text(ECHO_PLUGIN)
-    (folder / "broken.py").write_text(BROKEN_PLUGIN)
+    for name, body in (("echo", ECHO), ("broken", BROKEN)):
+        (folder / f"{name}.py").write_text(PLUGIN.format(name=name, **body))
 
 
 def test_raw_runs_through_the_plugin_with_its_become(local_hosts: LocalHosts) -> None:
@@ -103,44 +82,34 @@ def test_raw_runs_through_the_plugin_with_its_become(local_hosts: LocalHosts) ->
     assert calls[1] == calls[0] + 1  # the host's one plugin instance, kept between tasks and items
 
 
-def test_a_module_over_a_plugin_connection_is_unreachable_saying_why(local_hosts: LocalHosts) -> None:
+def _one_task_on(local_hosts: LocalHosts, connection: str, task: str) -> dict[str, Any]:
+    """Run one task on a new host ``p1`` reached through ``connection``: the run and p1's result."""
     _plugins(local_hosts)
-    local_hosts.add("p1", ansible_connection="echo")
-    run = local_hosts.play("""
+    local_hosts.add("p1", ansible_connection=connection)
+    run = local_hosts.play(f"""
         - hosts: p1
           gather_facts: false
           tasks:
-            - name: ping
-              ping:
+            - name: the task
+              {task}
         """)
-    assert run.exit_code == 4, run.output
-    assert "connection plugin 'echo' can run raw commands only" in run.task("ping")["p1"]["msg"]
+    return {"exit_code": run.exit_code, "output": run.output, **run.task("the task")["p1"]}
+
+
+@pytest.mark.parametrize(("connection", "message"), [
+    ("echo", "connection plugin 'echo' can run raw commands only"),
+    ("nosuch_transport", "unknown connection type 'nosuch_transport'"),
+])
+def test_a_module_over_a_plugin_or_unknown_connection_is_unreachable_saying_why(
+        local_hosts: LocalHosts, connection: str, message: str) -> None:
+    result = _one_task_on(local_hosts, connection, "ping:")
+    assert result["exit_code"] == 4, result["output"]
+    assert result["unreachable"] is True
+    assert message in result["msg"]
 
 
 def test_a_plugin_that_cannot_be_created_fails_the_task_with_its_message(local_hosts: LocalHosts) -> None:
-    _plugins(local_hosts)
-    local_hosts.add("p1", ansible_connection="broken")
-    run = local_hosts.play("""
-        - hosts: p1
-          gather_facts: false
-          tasks:
-            - name: broken
-              command: /bin/true
-        """)
-    assert run.exit_code == 2, run.output
-    result = run.task("broken")["p1"]
+    result = _one_task_on(local_hosts, "broken", "command: /bin/true")
+    assert result["exit_code"] == 2, result["output"]
     assert result["failed"] is True and not result.get("unreachable")
     assert result["msg"] == "cannot reach {{ the moon }}"
-
-
-def test_an_unknown_connection_type_is_unreachable(local_hosts: LocalHosts) -> None:
-    local_hosts.add("p1", ansible_connection="nosuch_transport")
-    run = local_hosts.play("""
-        - hosts: p1
-          gather_facts: false
-          tasks:
-            - name: ping
-              ping:
-        """)
-    assert run.exit_code == 4, run.output
-    assert "unknown connection type 'nosuch_transport'" in run.task("ping")["p1"]["msg"]

@@ -129,44 +129,31 @@ def test_a_plays_ignore_unreachable_covers_its_fact_gathering(local_hosts: Local
     assert run.ran("after") == ["gone", "h1"]
 
 
-def test_a_loops_ignore_unreachable_is_read_with_each_item(local_hosts: LocalHosts) -> None:
+@pytest.mark.parametrize(("host", "task", "keyword", "exit_code"), [
+    ("gone", "ping:", "ignore_unreachable", 4),
+    ("h1", "fail: {msg: no}", "ignore_errors", 2),
+])
+def test_a_loops_ignore_keyword_is_read_with_each_item(local_hosts: LocalHosts, host: str, task: str, keyword: str,
+                                                       exit_code: int) -> None:
     local_hosts.add_unreachable("gone")
-    playbook = """
-        - hosts: gone
+    playbook = f"""
+        - hosts: {host}
           gather_facts: false
           tasks:
-            - name: reach it
-              ping:
-              ignore_unreachable: "{{ item }}"
-              loop: {items}
+            - name: may fail
+              {task}
+              {keyword}: "{{{{ item }}}}"
+              loop: ITEMS
             - name: after
               debug:
                 msg: ran
         """
-    every_item_ignored = local_hosts.play(playbook.replace("{items}", "[true, true]"))
+    every_item_ignored = local_hosts.play(playbook.replace("ITEMS", "[true, true]"))
     assert every_item_ignored.exit_code == 0, every_item_ignored.output
-    assert every_item_ignored.ran("after") == ["gone"]
-    one_not_ignored = local_hosts.play(playbook.replace("{items}", "[true, false]"))
-    assert one_not_ignored.exit_code == 4, one_not_ignored.output
+    assert every_item_ignored.ran("after") == [host]
+    one_not_ignored = local_hosts.play(playbook.replace("ITEMS", "[true, false]"))
+    assert one_not_ignored.exit_code == exit_code, one_not_ignored.output
     assert one_not_ignored.ran("after") == []
-
-
-def test_a_loops_ignore_errors_is_read_with_each_item(local_hosts: LocalHosts) -> None:
-    playbook = """
-        - hosts: h1
-          gather_facts: false
-          tasks:
-            - name: fail
-              fail:
-                msg: "{{ item }}"
-              ignore_errors: "{{ item }}"
-              loop: {items}
-            - name: after
-              debug:
-                msg: ran
-        """
-    assert local_hosts.play(playbook.replace("{items}", "[true, true]")).ran("after") == ["h1"]
-    assert local_hosts.play(playbook.replace("{items}", "[false, true]")).ran("after") == []
 
 
 def test_any_errors_fatal_sends_every_host_to_the_rescue_and_always_of_its_block(local_hosts: LocalHosts) -> None:
