@@ -24,7 +24,7 @@ from runner.ansible_api.core import installed_ansible_core
 from runner.errors import UserError
 
 # The ``plugin_routing`` section of each kind of plugin this runner resolves by name.
-KINDS = ("modules", "action", "filter", "test", "lookup")
+KINDS = ("modules", "action", "filter", "test", "lookup", "inventory")
 BUILTIN = "ansible.builtin"
 NO_ANSIBLE_CORE_HINT = ("ansible-core routes some short names to collections; install the `ansible` extra to follow "
                         "its routing (pip install 'provisioning[ansible]')")

@@ -52,7 +52,9 @@ from runner.util.files import atomic_write_text
               help="More output: the configuration file and each inventory source read, on stderr.")
 @click.option("--export", is_flag=True, help="Keep variables on the group or host that defines them.")
 @click.option("--playbook-dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Also read group_vars/ and host_vars/ beside the playbook in this directory.")
+              envvar=["PROVISIONING_PLAYBOOK_DIR", "ANSIBLE_PLAYBOOK_DIR"],
+              help="Also read group_vars/ and host_vars/ beside the playbook in this directory, and its "
+                   "inventory_plugins/ (default: PROVISIONING_PLAYBOOK_DIR, else ANSIBLE_PLAYBOOK_DIR).")
 @click.option("-l", "--limit", help="Only hosts matching this pattern (or @file, one host a line).")
 @click.argument("group", required=False)
 @vault_options
@@ -79,9 +81,10 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
     if verbosity:
         sys.stderr.write(f"Using {config.path} as config file\n" if config.path else
                          "No config file found; using defaults\n")
-    from runner.cli.project import load_sources
+    from runner.cli.project import ansible_plugin_setup, load_sources
 
-    inventory = load_sources(given, config, playbook_dir, extra_vars=parse_extra_vars(extra_vars))
+    inventory = load_sources(given, config, playbook_dir, extra_vars=parse_extra_vars(extra_vars),
+                             ansible_plugins=ansible_plugin_setup(config, flush_cache))
     if verbosity:
         for source in inventory.sources:
             sys.stderr.write(f"Parsed {source} inventory source\n")

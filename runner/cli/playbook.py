@@ -144,7 +144,8 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         # servers runs on them: the configured inventory is read only when -i names one.
         project.inventory = load_hosts(project.config, playbook_dir,
                                        configured=not compiler.imported_infras or bool(options["inventory"]),
-                                       verbosity=options["verbosity"])
+                                       verbosity=options["verbosity"],
+                                       flush_cache=bool(options.get("flush_cache")))
         project.inventory.check_limit(options.get("limit"))
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)

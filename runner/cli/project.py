@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.strategy_plugins import resolve_strategy
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
 from runner.errors import UserError
 from runner.inventory import Inventory, load_inventory
+from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
 
 
 @dataclass
@@ -55,14 +57,17 @@ def _existing(paths: Any) -> list[Path]:
     return [Path(p) for p in (paths or []) if Path(p).is_dir()]
 
 
-def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, verbosity: int = 0) -> Inventory:
+def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, verbosity: int = 0,
+               flush_cache: bool = False) -> Inventory:
     """The inventory of the configured sources; without them (``configured=False``), only what a run adds
-    (implicit localhost, hosts added while it runs). Its notes are shown from -vvv."""
+    (implicit localhost, hosts added while it runs). Its notes are shown from -vvv; ``flush_cache``: caching
+    inventory plugins refresh."""
     sources = resolve_inventory_sources(config) if configured else []
     if configured and missing_default_inventory(config) and config.inventory_unparsed_warning:
         warn("No inventory was parsed, only implicit localhost is available "
              f"(the default inventory {', '.join(missing_default_inventory(config))} does not exist)")
-    inventory = load_sources(sources, config, playbook_dir)
+    inventory = load_sources(sources, config, playbook_dir,
+                             ansible_plugins=ansible_plugin_setup(config, flush_cache))
     if verbosity >= 3:
         for note in inventory.notes:
             sys.stdout.write(note + "\n")
@@ -72,9 +77,11 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, v
 
 
 def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Path | None = None, *,
-                 extra_vars: dict[str, Any] | None = None) -> Inventory:
+                 extra_vars: dict[str, Any] | None = None,
+                 ansible_plugins: AnsiblePluginSetup | None = None) -> Inventory:
     """The inventory of ``sources``, where a YAML file may also be an infra file or an ``aws_ec2`` plugin
-    configuration; ``extra_vars`` for inventory plugins that ask for them.
+    configuration; ``extra_vars`` for inventory plugins that ask for them; ``ansible_plugins`` where plugins
+    written against Ansible's API are found.
 
     A source that cannot be read is a warning in ``inventory.warnings`` unless ``any_unparsed_is_failed``; when
     none of them can be, the command stops (``unparsed_is_failed``) or warns that only localhost is left, as
@@ -82,7 +89,8 @@ def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Pa
     inventory = load_inventory(sources, playbook_dir=playbook_dir, yaml_readers=[_provisioning_source],
                                extra_vars=extra_vars, invalid_group_chars=config.transform_invalid_group_chars,
                                hash_merge=config.hash_behaviour == "merge",
-                               any_unparsed_is_failed=config.any_unparsed_is_failed)
+                               any_unparsed_is_failed=config.any_unparsed_is_failed,
+                               ansible_plugins=ansible_plugins)
     if sources and not inventory.parsed:
         if config.unparsed_is_failed:
             raise UserError("No inventory was parsed, please check your configuration and options (unparsed_is_"
@@ -90,6 +98,13 @@ def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Pa
         if config.inventory_unparsed_warning:
             inventory.warnings.append("No inventory was parsed, only implicit localhost is available")
     return inventory
+
+
+def ansible_plugin_setup(config: Config, flush_cache: bool = False) -> AnsiblePluginSetup:
+    """Where the configuration says inventory plugins written against Ansible's API are found."""
+    return AnsiblePluginSetup(plugin_dirs=tuple(Path(path) for path in config.inventory_plugins or []),
+                              collections_paths=tuple(Path(path) for path in config.collections_path or []),
+                              flush_cache=flush_cache)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -131,15 +146,22 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         warn(warning)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
+    configured_strategy(config)  # a strategy plugin that cannot run stops any command, as in Ansible
     inventory = load_hosts(config, playbook_dir, configured=need_inventory,
-                           verbosity=int((options or {}).get("verbosity") or 0))
+                           verbosity=int((options or {}).get("verbosity") or 0),
+                           flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)
 
 
+def configured_strategy(config: Config) -> str:
+    """The builtin strategy the configured one runs as (a collection's strategy plugin may stand for one)."""
+    return resolve_strategy(config.strategy, tuple(Path(path) for path in config.collections_path or []))
+
+
 def play_defaults(config: Config) -> dict[str, Any]:
     """The compiler's defaults for play keywords that the configuration sets (``CompileOptions`` fields)."""
     return {"gather_facts": config.gathering != "explicit", "gather_smart": config.gathering == "smart",
-            "strategy": config.strategy,
+            "strategy": configured_strategy(config),
             "any_errors_fatal": config.any_errors_fatal}

@@ -221,8 +221,9 @@ class Compiler:
                              tags=["always"], search_paths=list(inherited.search_paths),
                              when=list(inherited.when),  # a false import_playbook condition skips gathering too
                              environment=[e for e in inherited.environment if e])  # the play's, as in Ansible
-        for name, value in inherited.keywords:
-            if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log"):
+        for name, value in inherited.keywords:  # the play's, which ansible-core's fact gathering inherits
+            if name in ("become", "become_user", "become_method", "remote_user", "connection", "no_log",
+                        "ignore_errors", "ignore_unreachable"):
                 setattr(node, name, value)
         return [node.id]
 

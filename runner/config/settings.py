@@ -105,6 +105,11 @@ SETTINGS: tuple[Setting, ...] = (
       ["~/.provisioning/plugins/filter", "/usr/share/provisioning/plugins/filter"],
       "Extra Jinja2 filter directories (colon-separated); missing ones are skipped.",
       ansible_env=("ANSIBLE_FILTER_PLUGINS",)),
+    S("inventory_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/inventory", "/usr/share/provisioning/plugins/inventory"],
+      "Folders of inventory plugins written against Ansible's Python API (colon-separated), beside an "
+      "inventory_plugins/ folder next to the playbook; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_INVENTORY_PLUGINS",)),
     S("stdout_callback", "defaults", "str", "default",
       "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
       "community.general's retired yaml callback.",
@@ -130,8 +135,9 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("display_ok_hosts", "defaults", "bool", True, "Show tasks that were ok (unchanged) on a host.",
       ansible_env=("ANSIBLE_DISPLAY_OK_HOSTS",)),
-    S("strategy", "defaults", "str", "linear", "Default play strategy.", choices=("linear", "free", "host_pinned"),
-      ansible_env=("ANSIBLE_STRATEGY",)),
+    S("strategy", "defaults", "strategy", "linear",
+      "Default play strategy: linear, free, host_pinned, or a collection's strategy plugin (NS.COLL.NAME) that "
+      "only subclasses one of ansible-core's, which runs as that one.", ansible_env=("ANSIBLE_STRATEGY",)),
     S("hash_behaviour", "defaults", "str", "replace",
       "How a mapping variable set at several levels (inventory sources, group and host vars, play, role, extra "
       "vars) combines: replace (the highest level's value wins whole) or merge (mappings merged recursively, the "

@@ -117,6 +117,19 @@ def _to_interpreter(raw: Any, context: ValueContext) -> str | None:
     return None if not text or text in _DISCOVER_INTERPRETER else text
 
 
+_BUILTIN_STRATEGIES = ("linear", "free", "host_pinned")
+_QUALIFIED_NAME = re.compile(r"^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _to_strategy(raw: Any, context: ValueContext) -> str | None:
+    """A builtin strategy, or a collection's strategy plugin by its full name (resolved when a command runs)."""
+    text = _optional_text(raw, context)
+    if text is None or text in _BUILTIN_STRATEGIES or _QUALIFIED_NAME.match(text):
+        return text
+    raise ValueError(f"expected one of {', '.join(_BUILTIN_STRATEGIES)} or a collection's strategy plugin "
+                     f"(NS.COLL.NAME), got {text!r}")
+
+
 CONVERTERS: dict[str, Callable[[Any, ValueContext], Any]] = {
     "str": _optional_text,
     "int": _to_int,
@@ -127,6 +140,7 @@ CONVERTERS: dict[str, Callable[[Any, ValueContext], Any]] = {
     "pathlist": _to_pathlist,
     "pathspec": _to_pathspec,
     "interpreter": _to_interpreter,
+    "strategy": _to_strategy,
 }
 
 

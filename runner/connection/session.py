@@ -14,13 +14,13 @@ from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
+from runner.connection.ansible_connection import AnsibleConnectionTransport
 from runner.connection.become import BecomeFailure, explain_failure, wrap
 from runner.connection.keeper import keeper_in_use
 from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
-from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
@@ -31,7 +31,7 @@ AGENT_START_TIMEOUT = 30.0
 _log = logging.getLogger(__name__)
 
 
-def make_transport(settings: ConnectionSettings) -> Transport:
+def make_transport(settings: ConnectionSettings, collections_paths: tuple[Path, ...] = ()) -> Transport:
     if settings.connection == "local":
         return LocalTransport()
     if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
@@ -41,7 +41,8 @@ def make_transport(settings: ConnectionSettings) -> Transport:
 
             return KeeperTransport(settings, keeper)
         return SSHTransport(settings)
-    raise ConnectionFailure(f"unknown connection type '{settings.connection}' (expected ssh or local)")
+    # any other: a connection plugin written against Ansible's API, for raw commands
+    return AnsibleConnectionTransport(settings, collections_paths)
 
 
 def _add_setup(started: float) -> None:
@@ -69,7 +70,7 @@ class HostSession:
                 self.agents.clear()
             if self.transport is None:
                 started = time.perf_counter()
-                transport = make_transport(self.settings)
+                transport = make_transport(self.settings, tuple(self.index.collections_paths))
                 if isinstance(transport, LocalTransport) and _log.isEnabledFor(VERBOSE):
                     _log.info("<%s> ESTABLISH LOCAL CONNECTION FOR USER: %s", self.settings.address,
                               getpass.getuser())
@@ -136,6 +137,8 @@ class HostSession:
         if executable:
             command = f"{executable} -c {shlex.quote(command)}"
         started = time.perf_counter()
+        if isinstance(transport, AnsibleConnectionTransport):
+            transport.become = become  # the plugin sees the task's become as under ansible-core
         if become is None:
             return self._traced_raw(await transport.run(command, timeout=timeout), started)
         wrapped, marker, prompt = wrap(command, become)

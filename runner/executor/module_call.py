@@ -14,6 +14,7 @@ from runner.actions.arguments import MISTAKE
 from runner.actions.run_state import DetachedRunState, RunState
 from runner.connection import BecomeSettings, HostSession
 from runner.connection.agent_client import InterpreterNotFound
+from runner.connection.ansible_connection import ConnectionPluginError
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
@@ -96,6 +97,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                               verbosity=call.verbosity)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
+    except ConnectionPluginError as exc:  # a connection plugin that cannot be made: the task fails, as in Ansible
+        return {"failed": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:
         return {"failed": True, "changed": False, "msg": str(exc)}
     except InterpreterNotFound as exc:

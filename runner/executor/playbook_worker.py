@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
+from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
 from runner.errors import NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
@@ -78,6 +79,7 @@ class PlaybookWorker:
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
+        add_connection_plugin_dirs([Path(options.playbook_dir)])  # its connection_plugins/, as Ansible reads them
 
     def __reduce__(self) -> tuple[Any, tuple[str, Inventory, RunOptions]]:
         """How the worker travels to another machine (the Ray executor): its plan as JSON, its inventory and the
@@ -141,9 +143,10 @@ class PlaybookWorker:
             trace.work_done()
         outcome.status = status_of(result)
         outcome.duration = round(time.monotonic() - started, 6)
-        if result.get("failed") and self._flag("ignore_errors", host, node, payload):
+        if result.get("failed") and self._ignores("ignore_errors", "failed", result, host, node, payload):
             outcome.ignored = True
-        if result.get("unreachable") and self._flag("ignore_unreachable", host, node, payload):
+        if result.get("unreachable") and self._ignores("ignore_unreachable", "unreachable", result, host, node,
+                                                       payload):
             outcome.ignored = True
         if node.register_var and not outcome.meta:
             state.set_vars(host, {node.register_var: mark_unsafe(_public(result))})
@@ -153,6 +156,15 @@ class PlaybookWorker:
             trace.finish(outcome.status)
         outcome.result = result
         return outcome
+
+    def _ignores(self, keyword: str, status: str, result: Mapping[str, Any], host: str, node: PlanTask,
+                 payload: Mapping[str, Any]) -> bool:
+        """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's ``status`` pass. A loop's is read
+        with each item, as ansible-core reads it: the task's result is let pass only when every item that failed
+        (or was unreachable) was."""
+        verdicts = [item[f"_{keyword}"] for item in result.get("results") or ()
+                    if isinstance(item, Mapping) and item.get(status) and f"_{keyword}" in item]
+        return all(verdicts) if verdicts else self._flag(keyword, host, node, payload)
 
     def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
         """A boolean keyword read after the task ran (ignore_errors, no_log ...); one that cannot be read is
@@ -266,6 +278,9 @@ class PlaybookWorker:
             if state.outcome.delegated_to is not None:
                 result["_delegated_to"] = state.outcome.delegated_to
                 state.outcome.delegated_to = None
+            for keyword, status in (("ignore_errors", "failed"), ("ignore_unreachable", "unreachable")):
+                if result.get(status) and isinstance(getattr(node, keyword), str):  # a template: read with the item
+                    result[f"_{keyword}"] = _item_flag(templar, node, keyword)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
             label = keyword_value(templar, control.get("label"))
@@ -475,6 +490,14 @@ def _creates_or_removes(args: Mapping[str, Any]) -> bool:
 
 def _condition_error(error: TemplateError, node: PlanTask) -> str:
     return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
+
+
+def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:
+    """A boolean keyword read with one loop item's variables; one that cannot be read is False (see _flag)."""
+    try:
+        return bool(task_boolean(templar, node, keyword, default=False))
+    except (TemplateError, TaskFailure):
+        return False
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,8 +6,9 @@ package imports it, so every command that runs tasks has them.
 ``add_host`` and ``group_by`` included), not the inventory files. ``config`` gives a setting as this run
 resolves it (file, environment, default), named as ours (``forks``) or as Ansible names it (``DEFAULT_FORKS``,
 ``HOST_KEY_CHECKING``): an Ansible name is matched through the ``ANSIBLE_*`` environment variable both programs
-read for it. Plugin settings (``plugin_type``/``plugin_name``) do not exist here: there are no plugins to
-configure.
+read for it. Plugin settings (``plugin_type``/``plugin_name``: a connection's, a shell's, a lookup's) and the
+settings only ansible-core has are ansible-core's to answer: its own ``config`` lookup gives them, with the task's
+variables, when ansible-core is installed on the controller.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from runner.ansible_api.core import INSTALL_HINT, installed
 from runner.config import SETTINGS, Config, Setting, load_config
 from runner.errors import UserError
 from runner.inventory.inventory import Inventory
@@ -23,6 +25,7 @@ from runner.inventory.patterns import select, split_pattern
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import register_lookups
 from runner.templating.lookups.base import LookupContext
+from runner.templating.lookups.plugin_lookups import ansible_core_lookup
 
 _ON_MISSING = ("error", "warn", "skip")
 _log = logging.getLogger("provisioning.lookup")
@@ -48,14 +51,20 @@ def config_lookup(terms: list[Any], context: LookupContext, on_missing: str = "e
         if not (plugin_type and plugin_name):
             raise TemplateError("lookup 'config': Both plugin_type and plugin_name are required, "
                                 "cannot use one without the other.")
-        raise TemplateError(f"lookup 'config': Unable to load {plugin_type} plugin {plugin_name!r}: "
-                            "plugins have no settings here")
+        if not installed():
+            raise TemplateError(f"lookup 'config': the settings of {plugin_type} plugin {plugin_name!r} are "
+                                "ansible-core's", hint=INSTALL_HINT)
+        return ansible_core_lookup("config")(terms, context, on_missing=on_missing, show_origin=show_origin,
+                                             plugin_type=plugin_type, plugin_name=plugin_name)
     config = _current_config()
     values: list[Any] = []
     for term in terms:
         if not isinstance(term, str):
             raise TemplateError(f"lookup 'config': Invalid setting identifier, {term!r} is not a string")
         setting = find_setting(term)
+        if setting is None and installed():  # one of ansible-core's own settings, or none of its either
+            values += ansible_core_lookup("config")([term], context, on_missing=on_missing, show_origin=show_origin)
+            continue
         if setting is None:
             message = f"No config definition exists for {term!r}"
             if on_missing == "error":

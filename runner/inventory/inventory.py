@@ -12,6 +12,7 @@ from typing import Any
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.inventory import merge, patterns
 from runner.inventory.adjacent_vars import GROUP_VARS, HOST_VARS, AdjacentVars
+from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
 from runner.inventory.model import LOCALHOST_NAMES, Group, Host
 from runner.util.hash_merge import merge_into
 
@@ -49,6 +50,8 @@ class Inventory:
         self.unparsed: list[str] = []  # those that could not be read, when that is a warning
         self.notes: list[str] = []  # what Ansible shows at -vvv while reading
         self.extra_vars: dict[str, Any] = {}  # -e, for inventory plugins that set use_extra_vars
+        # Where inventory plugins written against Ansible's API are found (runner.inventory.ansible_plugin_source)
+        self.ansible_plugins = AnsiblePluginSetup()
         # The inventory file being read: hosts first named while it is set remember it (inventory_file).
         self.current_source: Path | None = None
         self._adjacent = AdjacentVars()

@@ -1,6 +1,7 @@
 """YAML inventory files that configure an inventory plugin (a top-level ``plugin:`` key), read as Ansible's
 ``auto`` loader reads them: the plugin the key names processes the file. ``aws_ec2`` is handled with the infra
-sources (``runner.infra.inventory``); an unknown plugin is an error at its key."""
+sources (``runner.infra.inventory``); any other is a plugin written against Ansible's Python API
+(``runner.inventory.ansible_plugin_source``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from runner.errors import ParseError, did_you_mean
+from runner.inventory.ansible_plugin_source import add_ansible_plugin_source
 from runner.inventory.constructed import add_constructed_source
 from runner.inventory.datafile import where
 from runner.inventory.generator import add_generator_source
@@ -30,7 +31,6 @@ def add_plugin_source(inventory: Inventory, path: Path, data: Mapping[str, Any])
     short = next((name[len(prefix):] for prefix in _PREFIXES if name.startswith(prefix)), name)
     plugin = _PLUGINS.get(short)
     if plugin is None:
-        known = [*_PLUGINS, "aws_ec2"]
-        raise ParseError(f"inventory plugin '{name}' is not supported (supported: {', '.join(known)})",
-                         where(data, "plugin", path), hint=did_you_mean(short, known))
+        add_ansible_plugin_source(inventory, path, name, where(data, "plugin", path), inventory.ansible_plugins)
+        return
     plugin(inventory, path, data)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import ParseError, SourcePosition, UserError
+from runner.inventory.ansible_plugin_setup import AnsiblePluginSetup
 from runner.inventory.datafile import load_data_file, read_text
 from runner.inventory.hostnames import UnfinishedHostRange, expand_host_pattern
 from runner.inventory.ini import parse_ini
@@ -39,7 +40,8 @@ IGNORED_NAMES = frozenset({"group_vars", "host_vars", "vars_plugins"})
 def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = None, *,
                    yaml_readers: Sequence[YamlSourceReader] = (),
                    extra_vars: dict[str, Any] | None = None, invalid_group_chars: str = "never",
-                   hash_merge: bool = False, any_unparsed_is_failed: bool = True) -> Inventory:
+                   hash_merge: bool = False, any_unparsed_is_failed: bool = True,
+                   ansible_plugins: AnsiblePluginSetup | None = None) -> Inventory:
     """An inventory from ``sources`` in order (later sources add to earlier ones), with the group_vars/ and
     host_vars/ beside each source and beside ``playbook_dir``. ``yaml_readers`` are asked first, in order, about
     each YAML file; ``extra_vars`` are seen by inventory plugins that ask for them (``use_extra_vars``);
@@ -49,10 +51,13 @@ def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = No
     A source (or a file of a directory source) that cannot be read is a ParseError with
     ``any_unparsed_is_failed``; without it, as Ansible's default, it is warned about in ``inventory.warnings``
     in Ansible's words (which reader failed and why, then "Unable to parse"), its name goes to
-    ``inventory.unparsed``, and the others are read. ``inventory.notes`` are for -vvv."""
+    ``inventory.unparsed``, and the others are read. ``inventory.notes`` are for -vvv. ``ansible_plugins`` says
+    where inventory plugins written against Ansible's API are found."""
     inventory = Inventory(playbook_dir=Path(playbook_dir).absolute() if playbook_dir else None,
                           invalid_group_chars=invalid_group_chars, hash_merge=hash_merge)
     inventory.extra_vars = dict(extra_vars or {})
+    if ansible_plugins is not None:
+        inventory.ansible_plugins = ansible_plugins
     reader = _SourceReader(inventory, yaml_readers, any_unparsed_is_failed)
     for source in sources:
         reader.add_source(source)

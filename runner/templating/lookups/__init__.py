@@ -71,6 +71,7 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
         raise TemplateError(f"lookup '{name}': errors must be one of {', '.join(_ERROR_MODES)}, not '{errors}'")
     context = LookupContext(templar, variables, tuple(Path(path) for path in search_paths), subdir)
     arguments = [listify(terms), context]
+    options = _known_options(name, function, options)
     try:
         inspect.signature(function).bind(*arguments, **options)
     except TypeError as exc:
@@ -84,6 +85,22 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
             _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
         return IgnoredFailure()
     return mark_unsafe(list(results))
+
+
+def _known_options(name: str, function: Callable[..., list[Any]], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` less those ``function`` does not take: ansible-core's lookups read their documented options and
+    pass over any other keyword (``lookup('vars', name='x')`` runs), so a playbook written for it may carry some.
+    Each one dropped is a warning, so a misspelt option does not go unnoticed."""
+    parameters = inspect.signature(function).parameters
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters.values()):
+        return options
+    known = {key: value for key, value in options.items()
+             if key in parameters and parameters[key].kind is not inspect.Parameter.POSITIONAL_ONLY}
+    for key in options.keys() - known.keys():
+        hint = did_you_mean(key, [p for p in parameters if p not in ("terms", "context")])
+        _log.warning("[WARNING]: lookup '%s' has no option '%s'; it is ignored%s", name, key,
+                     f" ({hint})" if hint else "")
+    return known
 
 
 __all__ = ["LOOKUPS", "IgnoredFailure", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]

@@ -9,6 +9,7 @@ as its plugin loader registers them, so ``set_options``/``get_option`` work.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -95,7 +96,7 @@ def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
         raise UserError(f"the lookup plugin {path} defines no LookupModule class")
     _register_options("lookup", name, module)
 
-    def run(terms: list[Any], context: LookupContext, **options: Any) -> list[Any]:
+    def run(terms: list[Any], context: LookupContext, /, **options: Any) -> list[Any]:  # an option may be "terms"
         plugin = plugin_class(loader=_Loader(context), templar=_Templar(context))
         plugin._load_name = plugin.ansible_name = name
         plugin.ansible_aliases = [name]
@@ -139,6 +140,17 @@ def _find(name: str) -> tuple[str, Path, str | None] | None:
 
 
 _found: dict[tuple[str, int], LookupFunction | None] = {}
+_core: dict[str, LookupFunction] = {}
+
+
+def ansible_core_lookup(name: str) -> LookupFunction:
+    """ansible-core's own builtin lookup ``name``, run as a plugin lookup is (for what only ansible-core knows:
+    its plugins' settings). Needs ansible-core installed (``runner.ansible_api.core.installed``)."""
+    function = _core.get(name)
+    if function is None:
+        module = importlib.import_module(f"ansible.plugins.lookup.{name}")
+        function = _core[name] = _adapt(name, Path(module.__file__ or name), module)
+    return function
 
 
 def plugin_lookup(name: str) -> LookupFunction | None:

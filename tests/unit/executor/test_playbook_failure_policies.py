@@ -113,6 +113,49 @@ def test_an_unreachable_host_stops_unless_ignore_unreachable(local_hosts: LocalH
                                      "skipped": 0, "rescued": 0}
 
 
+def test_a_plays_ignore_unreachable_covers_its_fact_gathering(local_hosts: LocalHosts) -> None:
+    local_hosts.add_unreachable("gone")
+    run = local_hosts.play("""
+        - hosts: h1,gone
+          gather_facts: true
+          ignore_unreachable: true
+          tasks:
+            - name: after
+              debug:
+                msg: ran
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("Gathering Facts")["gone"]["unreachable"] is True
+    assert run.ran("after") == ["gone", "h1"]
+
+
+@pytest.mark.parametrize(("host", "task", "keyword", "exit_code"), [
+    ("gone", "ping:", "ignore_unreachable", 4),
+    ("h1", "fail: {msg: no}", "ignore_errors", 2),
+])
+def test_a_loops_ignore_keyword_is_read_with_each_item(local_hosts: LocalHosts, host: str, task: str, keyword: str,
+                                                       exit_code: int) -> None:
+    local_hosts.add_unreachable("gone")
+    playbook = f"""
+        - hosts: {host}
+          gather_facts: false
+          tasks:
+            - name: may fail
+              {task}
+              {keyword}: "{{{{ item }}}}"
+              loop: ITEMS
+            - name: after
+              debug:
+                msg: ran
+        """
+    every_item_ignored = local_hosts.play(playbook.replace("ITEMS", "[true, true]"))
+    assert every_item_ignored.exit_code == 0, every_item_ignored.output
+    assert every_item_ignored.ran("after") == [host]
+    one_not_ignored = local_hosts.play(playbook.replace("ITEMS", "[true, false]"))
+    assert one_not_ignored.exit_code == exit_code, one_not_ignored.output
+    assert one_not_ignored.ran("after") == []
+
+
 def test_any_errors_fatal_sends_every_host_to_the_rescue_and_always_of_its_block(local_hosts: LocalHosts) -> None:
     run = local_hosts.play("""
         - hosts: h1,h2

@@ -85,7 +85,6 @@ def test_constructed_extra_vars_only_with_use_extra_vars(tmp_path: Path) -> None
      "default_value and trailing_separator cannot both be set"),
     ("plugin: constructed\ngroups: [a]\n", "option 'groups' of inventory plugin 'constructed' must be a mapping"),
     ("plugin: generator\nlayers: {a: [1]}\n", "inventory plugin 'generator' needs 'hosts'"),
-    ("plugin: nmap\n", "1:1: inventory plugin 'nmap' is not supported"),
 ])
 def test_bad_plugin_configurations_are_errors_at_their_place(tmp_path: Path, text: str, message: str) -> None:
     config = tmp_path / "plugin.yml"

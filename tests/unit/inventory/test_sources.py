@@ -121,3 +121,4 @@ def test_empty_inventory_has_all_and_ungrouped(tmp_path: Path) -> None:
     inventory = load_inventory([tmp_path / "hosts"])
     assert inventory.groups_dict() == {"all": [], "ungrouped": []}
     assert inventory.get_hosts() == []
+

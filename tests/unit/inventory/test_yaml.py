@@ -123,7 +123,8 @@ def test_yaml_syntax_error_has_line(tmp_path: Path) -> None:
     ("all:\n  hosts:\n    h1: 5\n", 3, "host 'h1' must map to its variables", None),
     ("all:\n  vars:\n    ansible_group_priority: high\n", 3, "must be an integer", None),
     ("all:\n  hosts:\n    web[2:1]:\n", 3, "begin is greater than end", None),
-    ("plugin: nmap\n", 1, "inventory plugin 'nmap' is not supported", None),
+    ("plugin: nmap\n", 1, "inventory plugin 'nmap': ansible-core routes it to community.general.nmap; the "
+                          "collection community.general is not installed", None),
     ("all:\n  hosts:\n    1234:\n", 3,
      "Host pattern 1234 must be a string. Enclose integers/floats in quotation marks.", None),
     ("- all\n", 1, "must be a mapping of group names", None),

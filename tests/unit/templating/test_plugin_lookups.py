@@ -79,3 +79,24 @@ def test_a_lookup_routed_to_a_collection_not_installed_names_it() -> None:
             Templar({}).template("{{ lookup('dig', 'example.com') }}")
     finally:
         configure_plugins()
+
+
+TERMS_AS_OPTION = '''
+from ansible.plugins.lookup import LookupBase
+
+
+class LookupModule(LookupBase):
+    def run(self, first, variables=None, terms=None, **kwargs):
+        return [{"first": first, "terms": terms}]
+'''
+
+
+def test_a_lookup_plugin_may_take_an_option_called_terms(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    (tmp_path / "lookup_plugins" / "echo_terms.py").write_text(TERMS_AS_OPTION)
+    configure_plugins()
+    add_project_plugins(tmp_path)
+    try:
+        assert Templar({}).template("{{ lookup('echo_terms', 'a', terms='b') }}") == {"first": ["a"], "terms": "b"}
+    finally:
+        configure_plugins()
