@@ -275,7 +275,7 @@ class TaskCompiler:
             try:
                 for text in _strings(value):
                     if is_template(text):
-                        prepare(text)
+                        prepare(text, condition=where in _CONDITIONS)
             except TemplateError as exc:
                 if conditions_deferred if where == WHEN else deferred:
                     continue
@@ -386,6 +386,7 @@ class _ApplyKeywords:
 
 
 WHEN = "keyword 'when'"
+_CONDITIONS = frozenset(f"keyword '{keyword}'" for keyword in ("when", "changed_when", "failed_when", "until"))
 
 
 def _templated_values(node: PlanTask) -> list[tuple[str, Any]]:
