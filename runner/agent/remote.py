@@ -597,7 +597,7 @@ class Agent(object):
         return "could not move the temp file %s into place as %s: %s" % (entry[1], path, reason)
 
     def op_fetch(self, header, body):
-        path = header["path"]
+        path = os.path.expanduser(header["path"])  # ~user/file, as the user this agent runs as reads it
         digest = hashlib.sha1()
         try:
             handle = open(path, "rb")
