@@ -17,7 +17,15 @@ from runner.errors import CensoredParseError, ParseError, SourcePosition, UserEr
 from runner.loader.playbook import load_task_file
 from runner.loader.yaml import yaml11_booleans
 from runner.models import Block, Task
-from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
+from runner.models.action import (
+    IMPORT_ROLE,
+    IMPORT_TASKS,
+    INCLUDE_ROLE,
+    INCLUDE_TASKS,
+    META,
+    SPECIAL_ACTIONS,
+    canonical_action,
+)
 from runner.module_index import ModuleIndex
 from runner.parsing.kv import RAW_PARAMS, parse_kv
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
@@ -119,6 +127,8 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         if not handlers and not self.tags.selects(context.tags):
             return []
+        if is_template(module):
+            task = self._with_static_module(task, context)
         node = self._node(task, context)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
@@ -305,9 +315,9 @@ class TaskCompiler:
         entries = load_task_file(path, self.is_module)
         return self.compile_list(entries, context, handlers=handlers)  # a handlers file imports handlers
 
-    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
-        """An import's file (or role) name rendered with what is known when compiling, as Ansible renders it:
-        extra vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
+    def _known_when_compiling(self, inherited: Inherited) -> dict[str, Any]:
+        """What a name may be rendered with when compiling, as Ansible renders static names: extra vars, the
+        play's, role's, blocks' (and task's) vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
         known: dict[str, Any] = {"playbook_dir": str(self.playbook_dir)}
         if inherited.role is not None:
             role = self.compiler.plan.roles[inherited.role]
@@ -315,8 +325,29 @@ class TaskCompiler:
         for scope in [*self.play_scopes, *inherited.scopes]:
             known.update(self.compiler.plan.scopes[scope].vars)
         known.update(self.compiler.options.extra_vars)
+        return known
+
+    def _with_static_module(self, task: Task, context: Inherited) -> Task:
+        """``task`` calling the module its templated name (``action: "{{ pkg_module }} name=x"``) renders to with
+        what is known when compiling; the arguments are then read for that module, as for any other task."""
+        where = task.module_position or task.position
         try:
-            return str(Templar(known).template(file))
+            name = str(Templar(self._known_when_compiling(context)).template(task.module)).strip()
+        except TemplateError as exc:
+            raise ParseError(f"the module name '{task.module}' must be known when the playbook is read (extra "
+                             f"vars, play, role, block or task vars); a name known only on the host is not "
+                             f"supported ({exc.message})", where) from None
+        short = canonical_action(name)
+        if short in SPECIAL_ACTIONS:
+            raise ParseError(f"'{short}' cannot be named by a template ('{task.module}'); write it as the task's "
+                             "key", where)
+        return task.model_copy(update={"module": short})
+
+    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
+        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``),
+        as Ansible renders it."""
+        try:
+            return str(Templar(self._known_when_compiling(inherited)).template(file))
         except TemplateError as exc:
             dynamic = keyword.replace("import_", "include_")
             raise ParseError(f"{keyword} is static: its name must be known when the playbook is read "

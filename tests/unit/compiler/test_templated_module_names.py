@@ -1,0 +1,47 @@
+"""A task's module named by a template (``action: "{{ m }} msg=hi"``, ``action: {module: "{{ m }}"}``): rendered
+when compiling with what is known then, its arguments then read for that module; a name only the run knows is
+a compile error that says so."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from runner.compiler import CompileOptions, Compiler
+from runner.errors import UserError
+
+
+def _compile(tmp_path: Path, text: str, **extra_vars: str) -> list[tuple[str | None, dict]]:
+    (tmp_path / "site.yml").write_text(textwrap.dedent(text))
+    plan = Compiler(CompileOptions(extra_vars=extra_vars)).compile_playbooks([tmp_path / "site.yml"])
+    return [(task.module, task.args) for task in plan.tasks if task.kind == "task"]
+
+
+def test_names_known_when_compiling(tmp_path: Path) -> None:
+    tasks = _compile(tmp_path, """
+        - hosts: all
+          vars: {printer: debug}
+          tasks:
+            - action: "{{ printer }} msg='hello there'"
+            - action:
+                module: "{{ 'ansible.builtin.' ~ second }}"
+                args: {msg: from args}
+            - action: {module: "{{ printer }}", args: "{{ some_args }}"}
+              vars: {some_args: {msg: later}}
+        """, second="debug")
+    assert tasks[0] == ("debug", {"msg": "hello there"})
+    assert tasks[1] == ("debug", {"msg": "from args"})
+    assert tasks[2][0] == "debug" and "{{ some_args }}" in str(tasks[2][1])
+
+
+def test_a_name_known_only_at_run_time_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"site.yml:5:7: the module name '\{\{ later \}\}' must be known when the "
+                                        r"playbook is read .*'later' is undefined"):
+        _compile(tmp_path, """
+            - hosts: all
+              tasks:
+                - set_fact: {later: debug}
+                - action: {module: "{{ later }}"}
+            """)
