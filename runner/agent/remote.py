@@ -30,6 +30,7 @@ import types
 
 HEADER = struct.Struct("!II")
 CHUNK = 1 << 18
+ASYNC_DIR = "~/.ansible_async"  # where async jobs keep their state unless ansible_async_dir says otherwise
 
 
 class Channel(object):
@@ -479,12 +480,12 @@ class Agent(object):
     # -- async jobs (the task keywords async and poll: 0) ---------------------------------------------------------
     def start_job(self, header):
         """Run the module in the background, apart from the agent and the channel, for at most ``background``
-        seconds; its result goes to ``~/.provisioning_async/<job id>``, which the async_status module reads. The
-        job outlives the agent, as Ansible's do (a reboot, a long upgrade)."""
+        seconds; its result goes to ``<async_dir>/<job id>`` (``~/.ansible_async``, as Ansible's), which the
+        async_status module reads. The job outlives the agent, as Ansible's do (a reboot, a long upgrade)."""
         import random
         limit = int(header["background"])
-        jid = "%d.%d" % (random.randint(0, 999999999999), os.getpid())
-        directory = os.path.join(os.path.expanduser("~"), ".provisioning_async")
+        jid = "j%d.%d" % (random.randint(0, 999999999999), os.getpid())  # Ansible's form
+        directory = os.path.expanduser(header.get("async_dir") or ASYNC_DIR)
         results = os.path.join(directory, jid)
         try:
             if not os.path.isdir(directory):

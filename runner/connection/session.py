@@ -99,7 +99,7 @@ class HostSession:
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
-                         background: int | None = None, no_log: bool = False,
+                         background: int | None = None, async_dir: str | None = None, no_log: bool = False,
                          verbosity: int = 0) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller)."""
@@ -127,7 +127,7 @@ class HostSession:
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
-                                       environment=environment, background=background)
+                                       environment=environment, background=background, async_dir=async_dir)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None) -> CommandResult:

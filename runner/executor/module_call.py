@@ -5,6 +5,8 @@ ad-hoc commands and playbook tasks."""
 from __future__ import annotations
 
 import asyncio
+import os
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +45,7 @@ class ModuleCall:
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
+    async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
@@ -69,6 +72,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     host = call.host or (session.settings.name if session is not None else "localhost")
     try:
         info = index.get(call.module)
+        with_async_dir(index, call)
         action = controller_action(index, call.module)
         if action is not None and action.uses_host and call.background is not None:
             return {"failed": True, "changed": False,
@@ -88,8 +92,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
-                                              background=call.background, no_log=call.no_log,
-                                              verbosity=call.verbosity)
+                                              background=call.background, async_dir=call.async_dir,
+                                              no_log=call.no_log, verbosity=call.verbosity)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:
@@ -120,7 +124,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
 
 
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
-ASYNC_IN_CHECK_MODE = "check mode and async cannot be used on same task."
+ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
 
 
 def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | None, int | None]:
@@ -153,8 +157,27 @@ async def execute_within(session: HostSession | None, index: ModuleIndex, call: 
         return {"failed": True, "changed": False, "timedout": {"period": period},
                 "msg": f"Timed out after {period} second(s)."}
     if async_limit is not None:
-        result.update(started=True, finished=True)
+        # Waited for on the agent, with no job file to poll; the result still names a job, as Ansible's does.
+        result.update(ansible_job_id=new_job_id(), started=True, finished=True)
     return result
+
+
+def new_job_id() -> str:
+    """An async job's id, in Ansible's form (``j<random>.<pid>``)."""
+    return "j%d.%d" % (random.randint(0, 999999999999), os.getpid())
+
+
+def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:
+    """The host's async job directory the task's variables set (``ansible_async_dir``), else None (the default,
+    ``~/.ansible_async``)."""
+    value = variables.get(ASYNC_DIR_VARIABLE)
+    return None if value is None else str(templar.template(value))
+
+
+def with_async_dir(index: ModuleIndex, call: ModuleCall) -> None:
+    """Tell ``async_status`` which directory to read, as Ansible's action passes it (``_async_dir``)."""
+    if call.async_dir is not None and index.canonical(call.module) == "async_status":
+        call.args = {**call.args, "_async_dir": call.async_dir}
 
 
 def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:

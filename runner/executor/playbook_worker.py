@@ -36,9 +36,9 @@ from runner.executor.keywords import (
     task_number,
 )
 from runner.executor.module_call import (
-    ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
     ModuleCall,
+    async_dir,
     async_limits,
     controller_action,
     execute,
@@ -344,8 +344,6 @@ class PlaybookWorker:
                           task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
-        if node.async_seconds is not None and check:
-            return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
             call.args = args = task_arguments(templar, module, node.args)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
@@ -365,6 +363,7 @@ class PlaybookWorker:
         session = self._session(target, settings)
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
+        call.async_dir = async_dir(templar, variables)
         limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
             task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
