@@ -27,8 +27,8 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.parsing.kv import RAW_PARAMS, parse_kv
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
+from runner.plan import PlanTask, ScopeKind
+from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
 if TYPE_CHECKING:
@@ -171,6 +171,11 @@ class TaskCompiler:
         # names and templates checked where it runs, as Ansible does: a branch for another OS family naming that
         # family's parameters, or a task that expects its own template to fail, must not stop the run.
         handled = context.may_not_run or _failure_handled(task, context)
+        if is_template(module):  # named by the run's variables: its arguments are read where it runs
+            node = self.compiler.new_node(kind="task", module=module, args={}, **fields,
+                                          written_args={"module_args": task.module_args, "args": task.args})
+            self._precompile(node, deferred=True, conditions_deferred=handled)
+            return node
         deferred = handled or bool(context.when)
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
@@ -247,25 +252,10 @@ class TaskCompiler:
                 self.index.packed(info)  # needs ansible-core, and every module_utils it imports found
             except UserError as exc:
                 raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
-        raw = task.module_args
-        free_form = info.free_form
-        # Templates that yield arguments only the run can read, lowest priority first (Ansible's order).
-        templates = [task.args] if isinstance(task.args, str) else []
-        if isinstance(raw, str):
-            try:
-                args = parse_kv(raw, check_raw=free_form is not None, keep_raw=free_form is None)
-            except UserError as exc:
-                raise ParseError(exc.message, task.module_position or task.position) from None
-            if free_form is None and RAW_PARAMS in args:
-                templates.append(args.pop(RAW_PARAMS))
-        else:
-            args = dict(raw or {})
-        if isinstance(task.args, dict):
-            args = {**task.args, **args}
-        if templates:
-            args[ARGUMENT_TEMPLATES] = templates
-        if "_raw_params" in args and free_form and free_form != "_raw_params":
-            args[free_form] = args.pop("_raw_params")
+        try:
+            args = module_arguments(task.module_args, task.args, info.free_form)
+        except UserError as exc:
+            raise ParseError(exc.message, task.module_position or task.position) from None
         if check_names and not info.any_arguments:
             try:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
@@ -329,14 +319,13 @@ class TaskCompiler:
 
     def _with_static_module(self, task: Task, context: Inherited) -> Task:
         """``task`` calling the module its templated name (``action: "{{ pkg_module }} name=x"``) renders to with
-        what is known when compiling; the arguments are then read for that module, as for any other task."""
+        what is known when compiling; the arguments are then read for that module, as for any other task. A name
+        that needs the run's variables (facts, set_fact) stays a template, rendered per host where the task runs."""
         where = task.module_position or task.position
         try:
             name = str(Templar(self._known_when_compiling(context)).template(task.module)).strip()
-        except TemplateError as exc:
-            raise ParseError(f"the module name '{task.module}' must be known when the playbook is read (extra "
-                             f"vars, play, role, block or task vars); a name known only on the host is not "
-                             f"supported ({exc.message})", where) from None
+        except TemplateError:
+            return task
         short = canonical_action(name)
         if short in SPECIAL_ACTIONS:
             raise ParseError(f"'{short}' cannot be named by a template ('{task.module}'); write it as the task's "

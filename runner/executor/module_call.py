@@ -164,7 +164,7 @@ async def execute_within(session: HostSession | None, index: ModuleIndex, call: 
 
 def new_job_id() -> str:
     """An async job's id, in Ansible's form (``j<random>.<pid>``)."""
-    return "j%d.%d" % (random.randint(0, 999999999999), os.getpid())
+    return f"j{random.randint(0, 999999999999)}.{os.getpid()}"
 
 
 def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:

@@ -45,6 +45,7 @@ from runner.executor.module_call import (
     execute_within,
 )
 from runner.executor.run_options import RunOptions
+from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
@@ -338,14 +339,16 @@ class PlaybookWorker:
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         check = task_boolean(templar, node, "check_mode", default=self.options.check)
         diff = task_boolean(templar, node, "diff", default=self.options.diff)
-        module = node.module or ""
-        call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
+        module, written = node.module or "", node.args
+        if node.written_args is not None:  # a module named by the run's variables
+            module, written = run_time_module(self.index, templar, node)
+        call = ModuleCall(module, written, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
                           task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         try:
-            call.args = args = task_arguments(templar, module, node.args)
+            call.args = args = task_arguments(templar, module, written)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \

@@ -1,16 +1,13 @@
 """A task's module named by a template (``action: "{{ m }} msg=hi"``, ``action: {module: "{{ m }}"}``): rendered
-when compiling with what is known then, its arguments then read for that module; a name only the run knows is
-a compile error that says so."""
+when compiling with what is known then, its arguments then read for that module; a name only the run knows
+keeps its arguments as written, for the worker to read per host."""
 
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from runner.compiler import CompileOptions, Compiler
-from runner.errors import UserError
 
 
 def _compile(tmp_path: Path, text: str, **extra_vars: str) -> list[tuple[str | None, dict]]:
@@ -36,12 +33,15 @@ def test_names_known_when_compiling(tmp_path: Path) -> None:
     assert tasks[2][0] == "debug" and "{{ some_args }}" in str(tasks[2][1])
 
 
-def test_a_name_known_only_at_run_time_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match=r"site.yml:5:7: the module name '\{\{ later \}\}' must be known when the "
-                                        r"playbook is read .*'later' is undefined"):
-        _compile(tmp_path, """
-            - hosts: all
-              tasks:
-                - set_fact: {later: debug}
-                - action: {module: "{{ later }}"}
-            """)
+def test_a_name_only_the_run_knows_is_kept_with_its_arguments_as_written(tmp_path: Path) -> None:
+    (tmp_path / "site.yml").write_text(textwrap.dedent("""
+        - hosts: all
+          tasks:
+            - set_fact: {later: debug}
+            - action: "{{ later }} msg=hi"
+              args: {verbosity: 0}
+        """))
+    plan = Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+    node = [task for task in plan.tasks if task.kind == "task"][-1]
+    assert node.module == "{{ later }}" and node.args == {}
+    assert node.written_args == {"module_args": "msg=hi", "args": {"verbosity": 0}}
