@@ -308,8 +308,10 @@ class PlaybookWorker:
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
-        # a result says whether it failed, as Ansible's always do: `'failed' in result` holds
+        # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
+        # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds
         result.setdefault("failed", False)
+        result.setdefault("changed", False)
         if node.changed_when is None and node.failed_when is None:
             return
         public = _public(result)
