@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -281,6 +282,12 @@ class TaskCompiler:
                     continue
                 what = f"template error in task '{node.name or node.module}'"
                 position = SourcePosition.parse(node.position)
+                if exc.unknown_plugin:
+                    # As Ansible: only this task fails, when it runs (the tasks before it run; a filter plugin
+                    # may yet be installed by then). Said now too, where the mistake is cheapest to fix.
+                    hint = f" ({exc.hint})" if exc.hint else ""
+                    _warn(f"{position}: {what}, in its {where}: {exc.summary}{hint}; the task will fail when it runs")
+                    continue
                 if node.no_log not in (False, None):
                     # The template, and Jinja's message quoting it, may hold the secret no_log protects.
                     raise CensoredParseError(f"{what}, in its {where}: {exc.summary} (the template is not shown: "
@@ -407,6 +414,10 @@ class _ApplyKeywords:
 
 WHEN = "keyword 'when'"
 _CONDITIONS = frozenset(f"keyword '{keyword}'" for keyword in ("when", "changed_when", "failed_when", "until"))
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"[WARNING]: {message}\n")
 
 
 def _templated_values(node: PlanTask) -> list[tuple[str, Any]]:

@@ -309,7 +309,7 @@ class Templar:
             kind, name = unknown.groups()
             known = self.environment.filters if kind == "filter" else self.environment.tests
             return TemplateError(f"unknown {kind} '{name}' {where}", hint=did_you_mean(name, list(known)),
-                                 template=shown, summary=f"unknown {kind} '{name}'")
+                                 template=shown, summary=f"unknown {kind} '{name}'", unknown_plugin=True)
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
             return TemplateError(f"template syntax error{line}: {message} {where}", template=shown,
