@@ -369,6 +369,14 @@ class AgentClient:
             if self._stderr_task is not None:
                 self._stderr_task.cancel()
             return
+        self._request_exit()
+
+    async def end(self) -> None:
+        """End the agent, kept between runs or not, and wait until it has exited (stopping it after 5 seconds)."""
+        self._request_exit()
+        await self._exited()
+
+    def _request_exit(self) -> None:
         try:
             self.process.write(encode_frame({"op": "exit"}))
             self.process.close_stdin()
@@ -380,6 +388,9 @@ class AgentClient:
     async def close(self) -> None:
         """End the agent and wait until it has exited (stopping it if it does not within 5 seconds)."""
         self.release()
+        await self._exited()
+
+    async def _exited(self) -> None:
         try:
             await asyncio.wait_for(self.process.wait(), 5)
         except (TimeoutError, OSError, ConnectionFailure):

@@ -59,6 +59,7 @@ class HostSession:
         self.index = index
         self.transport: Transport | None = None
         self.agents: dict[str, AgentClient] = {}
+        self._agent_users: dict[str, str] = {}  # the user each become agent runs as, by its key
         self._connect_lock = asyncio.Lock()
         self._agent_locks: dict[str, asyncio.Lock] = {}
 
@@ -94,6 +95,8 @@ class HostSession:
                 self.agents[key] = await AgentClient.start(
                     transport, self.settings.name, self.settings.interpreter, become,
                     max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address)
+                if become is not None:
+                    self._agent_users[key] = become.user
                 _add_setup(started)
             return self.agents[key]
 
@@ -165,6 +168,12 @@ class HostSession:
     async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,
                   become: BecomeSettings | None = None, temporary: bool = False) -> dict[str, Any]:
         return await (await self.agent(become)).put(data, remote_path, mode, temporary=temporary)
+
+    async def end_agents_of(self, user: str) -> None:
+        """End the agents running as ``user`` on this host: a task is about to remove that user, which a running
+        process of the user (a persistent agent, where Ansible's modules have exited) would keep "in use"."""
+        for key in [key for key in self.agents if self._agent_users.get(key) == user]:
+            await self.agents.pop(key).end()
 
     async def fetch(self, remote_path: str, *, become: BecomeSettings | None = None) -> tuple[dict[str, Any], bytes]:
         return await (await self.agent(become)).fetch(remote_path)

@@ -123,6 +123,14 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     return result
 
 
+def user_removed_by(index: ModuleIndex, call: ModuleCall) -> str | None:
+    """The account a ``user: state=absent`` call removes, else None."""
+    if index.canonical(call.module) != "user" or call.args.get("state") != "absent":
+        return None
+    name = call.args.get("name") or call.args.get("user")
+    return str(name) if name else None
+
+
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
 ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
 

@@ -43,6 +43,7 @@ from runner.executor.module_call import (
     controller_action,
     execute,
     execute_within,
+    user_removed_by,
 )
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
@@ -378,6 +379,10 @@ class PlaybookWorker:
         timeout = task_number(templar, node, "timeout", int)
         if timeout is not None and not 0 <= timeout <= MAX_TASK_TIMEOUT:  # 0 is no limit, as in Ansible
             raise TaskFailure(f"Timeout {timeout} is invalid, it must be between 0 and {MAX_TASK_TIMEOUT}.")
+        removed_user = user_removed_by(self.index, call)
+        if removed_user is not None:  # an agent running as that user (a session of its own) would keep it "in use"
+            await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
+                                   if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             state.outcome.delegated_to = target
