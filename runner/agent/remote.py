@@ -337,6 +337,24 @@ def parse_module_output(stdout, stderr, rc):
             "msg": "MODULE FAILURE: No start of json char found\nSee stdout/stderr for the exact error"}
 
 
+def set_open_files_limit(limits):
+    """Set the soft limit of open files to ``limits`` (a number, or (soft, hard) as returned here; at most the hard
+    limit, as Ansible sets it for a module) and return what it was, for restoring; None changes nothing."""
+    if not limits:
+        return None
+    import resource
+    before = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if isinstance(limits, (list, tuple)):
+        soft = limits[0]
+    else:
+        soft = int(limits) if before[1] == resource.RLIM_INFINITY else min(int(limits), before[1])
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, before[1]))
+    except (ValueError, OSError):
+        return None
+    return before
+
+
 def write_job_result(path, result):
     """An async job's state, replaced whole."""
     replace_file(path, json.dumps(result, default=str).encode("utf-8"))
@@ -436,6 +454,7 @@ class Agent(object):
             return {"failed": True, "msg": "module %s was not loaded on this host" % name}
         utils = sys.modules["modules._utils"]
         saved_env = None
+        saved_limit = set_open_files_limit(header.get("rlimit_nofile"))
         if header.get("env"):
             saved_env = dict(os.environ)
             os.environ.update({k: str(v) for k, v in header["env"].items()})
@@ -467,6 +486,7 @@ class Agent(object):
         except Exception as exc:  # a bug in the module, or the host refused something unexpected
             result = failure(exc)
         finally:
+            set_open_files_limit(saved_limit)
             if saved_env is not None:
                 os.environ.clear()
                 os.environ.update(saved_env)

@@ -293,13 +293,16 @@ class AgentClient:
     # -- operations ----------------------------------------------------------------------------------------
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
                          diff: bool = False, environment: dict[str, Any] | None = None,
-                         background: int | None = None, async_dir: str | None = None) -> dict[str, Any]:
+                         background: int | None = None, async_dir: str | None = None,
+                         rlimit_nofile: int | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
         ``background``: start it as an async job of at most that many seconds and return its job id at once,
-        its state kept in ``async_dir`` (``~/.ansible_async`` when None)."""
+        its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``rlimit_nofile``: the soft limit of
+        open files the module (and what it starts) runs with."""
         return await self._load_and_run(modules, {
             "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
-            "env": environment or None, "background": background, "async_dir": async_dir})
+            "env": environment or None, "background": background, "async_dir": async_dir,
+            "rlimit_nofile": rlimit_nofile})
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
                                  environment: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -103,7 +103,7 @@ class HostSession:
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
-                         verbosity: int = 0) -> dict[str, Any]:
+                         verbosity: int = 0, rlimit_nofile: int | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller)."""
         info = self.index.get(name)
@@ -130,7 +130,8 @@ class HostSession:
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
-                                       environment=environment, background=background, async_dir=async_dir)
+                                       environment=environment, background=background, async_dir=async_dir,
+                                       rlimit_nofile=rlimit_nofile)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None) -> CommandResult:

@@ -19,6 +19,7 @@ from runner.connection.agent_client import InterpreterNotFound
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
+from runner.templating.omit import OMIT
 from runner.util.masking import mask_secrets
 from runner.vars.magic import namespaced_facts
 
@@ -46,6 +47,7 @@ class ModuleCall:
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
+    rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
@@ -93,7 +95,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
-                                              no_log=call.no_log, verbosity=call.verbosity)
+                                              rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
+                                              verbosity=call.verbosity)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except BecomeFailure as exc:
@@ -133,6 +136,7 @@ def user_removed_by(index: ModuleIndex, call: ModuleCall) -> str | None:
 
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
 ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
+RLIMIT_NOFILE_VARIABLE = "ansible_python_module_rlimit_nofile"
 
 
 def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | None, int | None]:
@@ -180,6 +184,23 @@ def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:
     ``~/.ansible_async``)."""
     value = variables.get(ASYNC_DIR_VARIABLE)
     return None if value is None else str(templar.template(value))
+
+
+def module_rlimit_nofile(templar: Templar, variables: Mapping[str, Any]) -> int | None:
+    """The soft limit of open files a module runs with (``ansible_python_module_rlimit_nofile``), None to leave the
+    host's; 0 and an omitted value leave it too, as in Ansible. A TemplateError (an undefined variable) or a
+    UserError for a value that is not a number fails the task."""
+    value = variables.get(RLIMIT_NOFILE_VARIABLE)
+    if value is None:
+        return None
+    value = templar.template(value)
+    if value is None or value == OMIT or value == "":
+        return None
+    try:
+        limit = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"{RLIMIT_NOFILE_VARIABLE} must be a number of open files, got {value!r}") from None
+    return limit if limit > 0 else None
 
 
 def with_async_dir(index: ModuleIndex, call: ModuleCall) -> None:

@@ -43,6 +43,7 @@ from runner.executor.module_call import (
     controller_action,
     execute,
     execute_within,
+    module_rlimit_nofile,
     user_removed_by,
 )
 from runner.executor.run_options import RunOptions
@@ -370,6 +371,7 @@ class PlaybookWorker:
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
         call.async_dir = async_dir(templar, variables)
+        call.rlimit_nofile = module_rlimit_nofile(templar, variables)
         limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
             task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
