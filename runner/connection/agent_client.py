@@ -14,6 +14,7 @@ from typing import Any
 
 from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
 from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.become import escalation as escalation_command
 from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
@@ -72,6 +73,8 @@ class AgentClient:
         if _log.isEnabledFor(VERBOSE):
             escalation = f" as {become.user} via {become.method}" if become is not None else ""
             _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "python3 (first found)", escalation)
+            if become is not None and _log.isEnabledFor(DEBUG):
+                _log.debug("<%s> EXEC %s ...", address or host, escalation_command(become, prompt))
         process = await transport.start_agent(command, become)
         if process.adopted:
             adopted = await cls._adopt(process, host, address, timeout)
