@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook_text
 
 pytestmark = pytest.mark.hosts
 
@@ -27,9 +27,6 @@ PLAYBOOK = """
 
 
 def test_removing_a_user_the_run_became_ends_its_agent_first(inventory_path: Path, tmp_path: Path) -> None:
-    playbook = tmp_path / "site.yml"
-    playbook.write_text(PLAYBOOK)
-    run = run_playbook(inventory_path, str(playbook))
-    assert run.exit_code == 0, run.output
+    run = run_playbook_text(inventory_path, PLAYBOOK, tmp_path)
     assert run.task("as the new user")["host1"]["stdout"] == "agenttmp"
     assert run.task("remove the user")["host1"]["changed"] is True

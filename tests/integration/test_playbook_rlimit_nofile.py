@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook_text
 
 pytestmark = pytest.mark.hosts
 
@@ -31,10 +31,7 @@ PLAYBOOK = """
 
 
 def test_a_module_runs_with_the_open_files_limit_its_task_sets(inventory_path: Path, tmp_path: Path) -> None:
-    playbook = tmp_path / "site.yml"
-    playbook.write_text(PLAYBOOK)
-    run = run_playbook(inventory_path, str(playbook))
-    assert run.exit_code == 0, run.output
+    run = run_playbook_text(inventory_path, PLAYBOOK, tmp_path)
     assert run.task("limited")["host1"]["stdout"] == "123"
     host_limit = run.task("as before")["host1"]["stdout"]
     assert host_limit != "123" and run.task("omitted")["host1"]["stdout"] == host_limit

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.playbook_run import run_playbook
+from tests.support.playbook_run import run_playbook_text
 
 pytestmark = pytest.mark.hosts
 
@@ -30,10 +30,7 @@ PLAYBOOK = """
 
 
 def test_each_host_runs_the_module_its_variables_name(inventory_path: Path, tmp_path: Path) -> None:
-    playbook = tmp_path / "site.yml"
-    playbook.write_text(PLAYBOOK)
-    run = run_playbook(inventory_path, str(playbook))
-    assert run.exit_code == 0, run.output
+    run = run_playbook_text(inventory_path, PLAYBOOK, tmp_path)
     per_host = run.task("per host")
     assert per_host["host2"]["ping"] == "pong"
     # debug has no 'data' parameter: the arguments were checked for the module host1 named
