@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runner.errors import did_you_mean
+from runner.errors import UserError, did_you_mean
 from runner.models.base import Model, Source
 from runner.models.types import describe, is_template
+from runner.parsing.kv import parse_kv
 
 # Spellings of a builtin module that name the same module as its short name.
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.", "provisioning.builtin.")
@@ -118,7 +119,14 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
         name, args = _split_module_name(value.strip())
     elif isinstance(value, Mapping) and isinstance(value.get("module"), str):
         args = {arg: arg_value for arg, arg_value in value.items() if arg not in ("module", "args")}
-        name = value["module"]
+        # action: {module: "copy src=a", ...}: the module's k=v words win over the discrete arguments
+        name, words = _split_module_name(value["module"].strip())
+        if words:
+            try:
+                args.update(parse_kv(words, check_raw=False, keep_raw=True))
+            except UserError as exc:
+                source.error(exc.message, key, value=True)
+                return None
         inner = value.get("args")
         if isinstance(inner, Mapping):  # action: {module: x, args: {...}}: those win over the discrete ones
             args.update(inner)

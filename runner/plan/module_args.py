@@ -21,6 +21,8 @@ def module_arguments(raw: Any, task_args: Any, free_form: str | None) -> dict[st
             templates.append(args.pop(RAW_PARAMS))
     else:
         args = dict(raw or {})
+        if free_form is None and isinstance(args.get(RAW_PARAMS), str):  # "{{ vp }}" among a mapping's k=v words
+            templates.append(args.pop(RAW_PARAMS))
     if isinstance(task_args, dict):
         args = {**task_args, **args}
     if templates:

@@ -45,3 +45,18 @@ def test_a_name_only_the_run_knows_is_kept_with_its_arguments_as_written(tmp_pat
     node = [task for task in plan.tasks if task.kind == "task"][-1]
     assert node.module == "{{ later }}" and node.args == {}
     assert node.written_args == {"module_args": "msg=hi", "args": {"verbosity": 0}}
+
+
+def test_an_action_mappings_module_may_carry_k_v_words(tmp_path: Path) -> None:
+    # ansible-core's order: action.args over the module's k=v words over the discrete arguments over args:
+    tasks = _compile(tmp_path, """
+        - hosts: all
+          tasks:
+            - action:
+                args: {dest: /from/action/args}
+                module: copy dest=/masked content=words
+                content: masked
+                mode: "0600"
+              args: {mode: "0644", owner: root}
+        """)
+    assert tasks[0] == ("copy", {"dest": "/from/action/args", "content": "words", "mode": "0600", "owner": "root"})
