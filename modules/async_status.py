@@ -7,8 +7,8 @@ DOCUMENTATION = {
     "short_description": "Obtain status of asynchronous task",
     "description": [
         "Reads the state of a job that a task with async and poll: 0 started on this host.",
-        "The job's state is kept in ~/.provisioning_async/<job id> of the user the job ran as; a finished job "
-        "reports its module's result with finished: true.",
+        "The job's state is kept in ~/.ansible_async/<job id> of the user the job ran as (ansible_async_dir "
+        "sets another directory); a finished job reports its module's result with finished: true.",
     ],
     "options": {
         "jid": {"description": "Job or task identifier (the ansible_job_id the starting task returned).",
@@ -16,6 +16,9 @@ DOCUMENTATION = {
         "mode": {"description": "If status, obtain the status. If cleanup, remove the job's state without "
                                 "waiting for it to finish.",
                  "type": "str", "default": "status", "choices": ["status", "cleanup"]},
+        "_async_dir": {"description": "The directory the jobs' state is in; set from ansible_async_dir, as "
+                                      "Ansible's async_status action sets it.",
+                       "type": "str", "default": "~/.ansible_async"},
     },
 }
 
@@ -50,6 +53,8 @@ RETURN = {
 ARGUMENT_SPEC = {
     "jid": {"type": "str", "required": True},
     "mode": {"type": "str", "default": "status", "choices": ["status", "cleanup"]},
+    # Set by the runner from ansible_async_dir, as Ansible's async_status action sets it.
+    "_async_dir": {"type": "str", "default": "~/.ansible_async"},
 }
 SUPPORTS_CHECK_MODE = True
 
@@ -58,7 +63,7 @@ def run(module):
     jid = module.params["jid"]
     if os.sep in jid or jid in (".", ".."):
         module.fail("invalid job id %r" % jid)
-    path = os.path.join(os.path.expanduser("~"), ".provisioning_async", jid)
+    path = os.path.join(os.path.expanduser(module.params["_async_dir"]), jid)
     if module.params["mode"] == "cleanup":
         if os.path.exists(path) and not module.check_mode:
             os.unlink(path)

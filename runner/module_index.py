@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any
 
 import modules as shipped_modules
-from runner.ansible_api.action_check import builtin_action_alias
+from runner.ansible_api.action_check import builtin_action_alias, supports_raw_params
 from runner.ansible_api.collections import (
     BUILTIN_COLLECTIONS,
     NATIVE_EQUIVALENTS,
@@ -47,6 +47,8 @@ NOT_MODULE_SUFFIXES = frozenset({".py", ".pyc", ".pyo", ".ps1", ".psm1", ".cs"})
 _HELPER_IMPORT = re.compile(r"^\s*(?:from|import)\s+modules\.(_\w+)", re.M)
 BUILTIN_PREFIXES = tuple(f"{collection}." for collection in BUILTIN_COLLECTIONS)
 
+
+RAW_PARAMS_NAME = "_raw_params"  # where free-form words go, as ansible-core names the argument
 
 @dataclass(frozen=True)
 class ModuleSource:
@@ -102,6 +104,8 @@ class ModuleInfo:
 
     @property
     def free_form(self) -> str | None:
+        if self.action_plugin is not None and supports_raw_params(self.action_plugin):
+            return RAW_PARAMS_NAME  # an action plugin's free-form words, under the name ansible-core gives them
         return getattr(self.python, "FREE_FORM", None)
 
     @property

@@ -30,6 +30,7 @@ import types
 
 HEADER = struct.Struct("!II")
 CHUNK = 1 << 18
+ASYNC_DIR = "~/.ansible_async"  # where async jobs keep their state unless ansible_async_dir says otherwise
 
 
 class Channel(object):
@@ -336,6 +337,24 @@ def parse_module_output(stdout, stderr, rc):
             "msg": "MODULE FAILURE: No start of json char found\nSee stdout/stderr for the exact error"}
 
 
+def set_open_files_limit(limits):
+    """Set the soft limit of open files to ``limits`` (a number, or (soft, hard) as returned here; at most the hard
+    limit, as Ansible sets it for a module) and return what it was, for restoring; None changes nothing."""
+    if not limits:
+        return None
+    import resource
+    before = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if isinstance(limits, (list, tuple)):
+        soft = limits[0]
+    else:
+        soft = int(limits) if before[1] == resource.RLIM_INFINITY else min(int(limits), before[1])
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, before[1]))
+    except (ValueError, OSError):
+        return None
+    return before
+
+
 def write_job_result(path, result):
     """An async job's state, replaced whole."""
     replace_file(path, json.dumps(result, default=str).encode("utf-8"))
@@ -435,6 +454,7 @@ class Agent(object):
             return {"failed": True, "msg": "module %s was not loaded on this host" % name}
         utils = sys.modules["modules._utils"]
         saved_env = None
+        saved_limit = set_open_files_limit(header.get("rlimit_nofile"))
         if header.get("env"):
             saved_env = dict(os.environ)
             os.environ.update({k: str(v) for k, v in header["env"].items()})
@@ -466,6 +486,7 @@ class Agent(object):
         except Exception as exc:  # a bug in the module, or the host refused something unexpected
             result = failure(exc)
         finally:
+            set_open_files_limit(saved_limit)
             if saved_env is not None:
                 os.environ.clear()
                 os.environ.update(saved_env)
@@ -479,12 +500,12 @@ class Agent(object):
     # -- async jobs (the task keywords async and poll: 0) ---------------------------------------------------------
     def start_job(self, header):
         """Run the module in the background, apart from the agent and the channel, for at most ``background``
-        seconds; its result goes to ``~/.provisioning_async/<job id>``, which the async_status module reads. The
-        job outlives the agent, as Ansible's do (a reboot, a long upgrade)."""
+        seconds; its result goes to ``<async_dir>/<job id>`` (``~/.ansible_async``, as Ansible's), which the
+        async_status module reads. The job outlives the agent, as Ansible's do (a reboot, a long upgrade)."""
         import random
         limit = int(header["background"])
-        jid = "%d.%d" % (random.randint(0, 999999999999), os.getpid())
-        directory = os.path.join(os.path.expanduser("~"), ".provisioning_async")
+        jid = "j%d.%d" % (random.randint(0, 999999999999), os.getpid())  # Ansible's form
+        directory = os.path.expanduser(header.get("async_dir") or ASYNC_DIR)
         results = os.path.join(directory, jid)
         try:
             if not os.path.isdir(directory):
@@ -597,7 +618,7 @@ class Agent(object):
         return "could not move the temp file %s into place as %s: %s" % (entry[1], path, reason)
 
     def op_fetch(self, header, body):
-        path = header["path"]
+        path = os.path.expanduser(header["path"])  # ~user/file, as the user this agent runs as reads it
         digest = hashlib.sha1()
         try:
             handle = open(path, "rb")

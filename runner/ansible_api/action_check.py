@@ -10,6 +10,7 @@ needs the rest of ansible-core's executor: it is refused, naming what it uses, w
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 # ActionBase helpers that work on the connection or the remote temporary directory, which the stand-in has not.
@@ -51,6 +52,22 @@ def action_plugin_problem(path: Path) -> str | None:
         return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
                 "wrap a module call run here)")
     return None
+
+
+@lru_cache(maxsize=256)
+def supports_raw_params(path: Path) -> bool:
+    """Whether the action plugin at ``path`` takes free-form words (``supports_raw_params = True`` on its
+    ActionModule, as ansible-core reads it): they reach it as ``_raw_params``."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return False
+    plugin = next((node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "ActionModule"),
+                  None)
+    return plugin is not None and any(
+        isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is True
+        and any(getattr(target, "id", None) == "supports_raw_params" for target in node.targets)
+        for node in plugin.body)
 
 
 def builtin_action_alias(path: Path) -> str | None:

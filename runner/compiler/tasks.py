@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,10 +18,18 @@ from runner.errors import CensoredParseError, ParseError, SourcePosition, UserEr
 from runner.loader.playbook import load_task_file
 from runner.loader.yaml import yaml11_booleans
 from runner.models import Block, Task
-from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
+from runner.models.action import (
+    IMPORT_ROLE,
+    IMPORT_TASKS,
+    INCLUDE_ROLE,
+    INCLUDE_TASKS,
+    META,
+    SPECIAL_ACTIONS,
+    canonical_action,
+)
 from runner.module_index import ModuleIndex
-from runner.parsing.kv import RAW_PARAMS, parse_kv
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
+from runner.plan import PlanTask, ScopeKind
+from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
 if TYPE_CHECKING:
@@ -119,6 +128,8 @@ class TaskCompiler:
         context = inherited.under(task, scope=scope)
         if not handlers and not self.tags.selects(context.tags):
             return []
+        if is_template(module):
+            task = self._with_static_module(task, context)
         node = self._node(task, context)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
@@ -161,6 +172,11 @@ class TaskCompiler:
         # names and templates checked where it runs, as Ansible does: a branch for another OS family naming that
         # family's parameters, or a task that expects its own template to fail, must not stop the run.
         handled = context.may_not_run or _failure_handled(task, context)
+        if is_template(module):  # named by the run's variables: its arguments are read where it runs
+            node = self.compiler.new_node(kind="task", module=module, args={}, **fields,
+                                          written_args={"module_args": task.module_args, "args": task.args})
+            self._precompile(node, deferred=True, conditions_deferred=handled)
+            return node
         deferred = handled or bool(context.when)
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
@@ -237,25 +253,10 @@ class TaskCompiler:
                 self.index.packed(info)  # needs ansible-core, and every module_utils it imports found
             except UserError as exc:
                 raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
-        raw = task.module_args
-        free_form = info.free_form
-        # Templates that yield arguments only the run can read, lowest priority first (Ansible's order).
-        templates = [task.args] if isinstance(task.args, str) else []
-        if isinstance(raw, str):
-            try:
-                args = parse_kv(raw, check_raw=free_form is not None, keep_raw=free_form is None)
-            except UserError as exc:
-                raise ParseError(exc.message, task.module_position or task.position) from None
-            if free_form is None and RAW_PARAMS in args:
-                templates.append(args.pop(RAW_PARAMS))
-        else:
-            args = dict(raw or {})
-        if isinstance(task.args, dict):
-            args = {**task.args, **args}
-        if templates:
-            args[ARGUMENT_TEMPLATES] = templates
-        if "_raw_params" in args and free_form and free_form != "_raw_params":
-            args[free_form] = args.pop("_raw_params")
+        try:
+            args = module_arguments(task.module_args, task.args, info.free_form)
+        except UserError as exc:
+            raise ParseError(exc.message, task.module_position or task.position) from None
         if check_names and not info.any_arguments:
             try:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
@@ -275,12 +276,18 @@ class TaskCompiler:
             try:
                 for text in _strings(value):
                     if is_template(text):
-                        prepare(text)
+                        prepare(text, condition=where in _CONDITIONS)
             except TemplateError as exc:
                 if conditions_deferred if where == WHEN else deferred:
                     continue
                 what = f"template error in task '{node.name or node.module}'"
                 position = SourcePosition.parse(node.position)
+                if exc.unknown_plugin:
+                    # As Ansible: only this task fails, when it runs (the tasks before it run; a filter plugin
+                    # may yet be installed by then). Said now too, where the mistake is cheapest to fix.
+                    hint = f" ({exc.hint})" if exc.hint else ""
+                    _warn(f"{position}: {what}, in its {where}: {exc.summary}{hint}; the task will fail when it runs")
+                    continue
                 if node.no_log not in (False, None):
                     # The template, and Jinja's message quoting it, may hold the secret no_log protects.
                     raise CensoredParseError(f"{what}, in its {where}: {exc.summary} (the template is not shown: "
@@ -305,9 +312,9 @@ class TaskCompiler:
         entries = load_task_file(path, self.is_module)
         return self.compile_list(entries, context, handlers=handlers)  # a handlers file imports handlers
 
-    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
-        """An import's file (or role) name rendered with what is known when compiling, as Ansible renders it:
-        extra vars, the play's, role's and blocks' vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
+    def _known_when_compiling(self, inherited: Inherited) -> dict[str, Any]:
+        """What a name may be rendered with when compiling, as Ansible renders static names: extra vars, the
+        play's, role's, blocks' (and task's) vars, ``role_path``, ``role_name`` and ``playbook_dir``."""
         known: dict[str, Any] = {"playbook_dir": str(self.playbook_dir)}
         if inherited.role is not None:
             role = self.compiler.plan.roles[inherited.role]
@@ -315,8 +322,28 @@ class TaskCompiler:
         for scope in [*self.play_scopes, *inherited.scopes]:
             known.update(self.compiler.plan.scopes[scope].vars)
         known.update(self.compiler.options.extra_vars)
+        return known
+
+    def _with_static_module(self, task: Task, context: Inherited) -> Task:
+        """``task`` calling the module its templated name (``action: "{{ pkg_module }} name=x"``) renders to with
+        what is known when compiling; the arguments are then read for that module, as for any other task. A name
+        that needs the run's variables (facts, set_fact) stays a template, rendered per host where the task runs."""
+        where = task.module_position or task.position
         try:
-            return str(Templar(known).template(file))
+            name = str(Templar(self._known_when_compiling(context)).template(task.module)).strip()
+        except TemplateError:
+            return task
+        short = canonical_action(name)
+        if short in SPECIAL_ACTIONS:
+            raise ParseError(f"'{short}' cannot be named by a template ('{task.module}'); write it as the task's "
+                             "key", where)
+        return task.model_copy(update={"module": short})
+
+    def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
+        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``),
+        as Ansible renders it."""
+        try:
+            return str(Templar(self._known_when_compiling(inherited)).template(file))
         except TemplateError as exc:
             dynamic = keyword.replace("import_", "include_")
             raise ParseError(f"{keyword} is static: its name must be known when the playbook is read "
@@ -386,6 +413,11 @@ class _ApplyKeywords:
 
 
 WHEN = "keyword 'when'"
+_CONDITIONS = frozenset(f"keyword '{keyword}'" for keyword in ("when", "changed_when", "failed_when", "until"))
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"[WARNING]: {message}\n")
 
 
 def _templated_values(node: PlanTask) -> list[tuple[str, Any]]:

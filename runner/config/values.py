@@ -18,8 +18,10 @@ from typing import Any
 from modules._utils import BOOLEANS_FALSE, BOOLEANS_TRUE
 from runner.config.settings import Setting
 
-# Ansible's interpreter_python values that mean "discover it": here, discovery is the unset value (None).
-_DISCOVER_INTERPRETER = frozenset(["auto", "auto_silent", "auto_legacy", "auto_legacy_silent"])
+# Ansible's interpreter_python values that mean "discover it", in the configuration or ansible_python_interpreter:
+# discovery is the unset value (None), the agent starting with the first python3 found.
+DISCOVER_INTERPRETER = frozenset(["auto", "auto_silent", "auto_legacy", "auto_legacy_silent"])
+
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def _to_pathspec(raw: Any, context: ValueContext) -> list[str]:
 
 def _to_interpreter(raw: Any, context: ValueContext) -> str | None:
     text = _text(raw)
-    return None if not text or text in _DISCOVER_INTERPRETER else text
+    return None if not text or text in DISCOVER_INTERPRETER else text  # discovery is the unset value
 
 
 _BUILTIN_STRATEGIES = ("linear", "free", "host_pinned")

@@ -14,6 +14,7 @@ from typing import Any
 
 from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
 from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.become import escalation as escalation_command
 from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
@@ -72,6 +73,8 @@ class AgentClient:
         if _log.isEnabledFor(VERBOSE):
             escalation = f" as {become.user} via {become.method}" if become is not None else ""
             _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "python3 (first found)", escalation)
+            if become is not None and _log.isEnabledFor(DEBUG):
+                _log.debug("<%s> EXEC %s ...", address or host, escalation_command(become, prompt))
         process = await transport.start_agent(command, become)
         if process.adopted:
             adopted = await cls._adopt(process, host, address, timeout)
@@ -293,12 +296,16 @@ class AgentClient:
     # -- operations ----------------------------------------------------------------------------------------
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
                          diff: bool = False, environment: dict[str, Any] | None = None,
-                         background: int | None = None) -> dict[str, Any]:
+                         background: int | None = None, async_dir: str | None = None,
+                         rlimit_nofile: int | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
-        ``background``: start it as an async job of at most that many seconds and return its job id at once."""
+        ``background``: start it as an async job of at most that many seconds and return its job id at once,
+        its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``rlimit_nofile``: the soft limit of
+        open files the module (and what it starts) runs with."""
         return await self._load_and_run(modules, {
             "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
-            "env": environment or None, "background": background})
+            "env": environment or None, "background": background, "async_dir": async_dir,
+            "rlimit_nofile": rlimit_nofile})
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
                                  environment: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -368,6 +375,14 @@ class AgentClient:
             if self._stderr_task is not None:
                 self._stderr_task.cancel()
             return
+        self._request_exit()
+
+    async def end(self) -> None:
+        """End the agent, kept between runs or not, and wait until it has exited (stopping it after 5 seconds)."""
+        self._request_exit()
+        await self._exited()
+
+    def _request_exit(self) -> None:
         try:
             self.process.write(encode_frame({"op": "exit"}))
             self.process.close_stdin()
@@ -379,6 +394,9 @@ class AgentClient:
     async def close(self) -> None:
         """End the agent and wait until it has exited (stopping it if it does not within 5 seconds)."""
         self.release()
+        await self._exited()
+
+    async def _exited(self) -> None:
         try:
             await asyncio.wait_for(self.process.wait(), 5)
         except (TimeoutError, OSError, ConnectionFailure):

@@ -25,15 +25,25 @@ def wrap(command: str, become: BecomeSettings) -> tuple[str, str, str]:
     marker = f"BECOME-SUCCESS-{nonce}"
     prompt = f"[provisioning become password {nonce}]"
     inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; {command}")
+    if become.method == "su":
+        return f"{escalation(become, prompt)} -c {shlex.quote(inner)}", marker, prompt
+    return f"{escalation(become, prompt)} {inner}", marker, prompt
+
+
+def escalation(become: BecomeSettings, prompt: str = "") -> str:
+    """The command that becomes ``become.user`` (``sudo -H -S -n -u root``), before the command it runs; what
+    ``-vvvv`` shows of an agent's start, as Ansible's EXEC line shows it."""
     if become.method == "sudo":
         flags = _sudo_flags(become.flags)
-        password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-n"
-        return f"sudo {flags} {password_flags} -u {shlex.quote(become.user)} {inner}", marker, prompt
+        # -S as in Ansible's default flags: sudo reads a password from stdin, never from a terminal; -n without a
+        # password, so that one asked for fails at once instead of waiting.
+        password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-S -n"
+        return f"sudo {flags} {password_flags} -u {shlex.quote(become.user)}"
     if become.method == "su":
         if become.password:
             raise ConnectionFailure("su with a password needs a terminal; use become_method: sudo for that")
         flags = f"{become.flags} " if become.flags else ""
-        return f"su {flags}-s /bin/sh {shlex.quote(become.user)} -c {shlex.quote(inner)}", marker, prompt
+        return f"su {flags}-s /bin/sh {shlex.quote(become.user)}"
     raise ConnectionFailure(
         f"unknown become_method '{become.method}' (expected one of: {', '.join(SUPPORTED_METHODS)})")
 

@@ -60,6 +60,7 @@ class HostSession:
         self.index = index
         self.transport: Transport | None = None
         self.agents: dict[str, AgentClient] = {}
+        self._agent_users: dict[str, str] = {}  # the user each become agent runs as, by its key
         self._connect_lock = asyncio.Lock()
         self._agent_locks: dict[str, asyncio.Lock] = {}
 
@@ -95,13 +96,15 @@ class HostSession:
                 self.agents[key] = await AgentClient.start(
                     transport, self.settings.name, self.settings.interpreter, become,
                     max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address)
+                if become is not None:
+                    self._agent_users[key] = become.user
                 _add_setup(started)
             return self.agents[key]
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
-                         background: int | None = None, no_log: bool = False,
-                         verbosity: int = 0) -> dict[str, Any]:
+                         background: int | None = None, async_dir: str | None = None, no_log: bool = False,
+                         verbosity: int = 0, rlimit_nofile: int | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller)."""
         info = self.index.get(name)
@@ -128,7 +131,8 @@ class HostSession:
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
-                                       environment=environment, background=background)
+                                       environment=environment, background=background, async_dir=async_dir,
+                                       rlimit_nofile=rlimit_nofile)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None) -> CommandResult:
@@ -168,6 +172,12 @@ class HostSession:
     async def put(self, data: bytes | Path, remote_path: str, *, mode: int | None = None,
                   become: BecomeSettings | None = None, temporary: bool = False) -> dict[str, Any]:
         return await (await self.agent(become)).put(data, remote_path, mode, temporary=temporary)
+
+    async def end_agents_of(self, user: str) -> None:
+        """End the agents running as ``user`` on this host: a task is about to remove that user, which a running
+        process of the user (a persistent agent, where Ansible's modules have exited) would keep "in use"."""
+        for key in [key for key in self.agents if self._agent_users.get(key) == user]:
+            await self.agents.pop(key).end()
 
     async def fetch(self, remote_path: str, *, become: BecomeSettings | None = None) -> tuple[dict[str, Any], bytes]:
         return await (await self.agent(become)).fetch(remote_path)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modules._utils import to_bool
+from runner.config.values import DISCOVER_INTERPRETER
 
 # Variable name suffixes accepted with either prefix, and the setting each one feeds.
 _VARIABLES = {
@@ -191,6 +192,8 @@ class ConnectionSettings:
         for flag in ("host_key_checking", "become"):
             if flag in values:
                 values[flag] = to_bool(values[flag], flag)
+        if str(values.get("interpreter", "")).strip() in DISCOVER_INTERPRETER:
+            values["interpreter"] = None  # ansible_python_interpreter: auto, as the configuration's: discover it
         values.setdefault("address", name)
         if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
             values["connection"] = "local"

@@ -21,9 +21,9 @@ from runner.errors import OptionError
 from runner.executor.connection_vars import BadConnectionVariable, SettingsCache
 from runner.executor.executor_choice import ExecutorChoice, start_workers
 from runner.executor.module_call import (
-    ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
     ModuleCall,
+    async_dir,
     async_limits,
     controller_action,
     execute,
@@ -140,12 +140,11 @@ class AdhocContext:
             args = templar.template(self.run.args)
         except TemplateError as exc:
             return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
-        if self.run.background is not None and self.run.check:
-            return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         limit, background = async_limits(self.run.background, self.run.poll)
         call = self._call(host, args, templar, variables)
         call.become = settings.become_settings()
         call.background = background
+        call.async_dir = async_dir(templar, variables)
         return await execute_within(session, self.index, call, timeout=self.run.timeout, async_limit=limit)
 
     def _call(self, host: str, args: dict[str, Any], templar: Templar, variables: Mapping[str, Any]) -> ModuleCall:

@@ -5,6 +5,8 @@ ad-hoc commands and playbook tasks."""
 from __future__ import annotations
 
 import asyncio
+import os
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +20,7 @@ from runner.connection.ansible_connection import ConnectionPluginError
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
+from runner.templating.omit import OMIT
 from runner.util.masking import mask_secrets
 from runner.vars.magic import namespaced_facts
 
@@ -44,6 +47,8 @@ class ModuleCall:
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
+    async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
+    rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
@@ -70,6 +75,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     host = call.host or (session.settings.name if session is not None else "localhost")
     try:
         info = index.get(call.module)
+        with_async_dir(index, call)
         action = controller_action(index, call.module)
         if action is not None and action.uses_host and call.background is not None:
             return {"failed": True, "changed": False,
@@ -93,7 +99,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
-                                              background=call.background, no_log=call.no_log,
+                                              background=call.background, async_dir=call.async_dir,
+                                              rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
                                               verbosity=call.verbosity)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
@@ -126,8 +133,17 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     return result
 
 
+def user_removed_by(index: ModuleIndex, call: ModuleCall) -> str | None:
+    """The account a ``user: state=absent`` call removes, else None."""
+    if index.canonical(call.module) != "user" or call.args.get("state") != "absent":
+        return None
+    name = call.args.get("name") or call.args.get("user")
+    return str(name) if name else None
+
+
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
-ASYNC_IN_CHECK_MODE = "check mode and async cannot be used on same task."
+ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
+RLIMIT_NOFILE_VARIABLE = "ansible_python_module_rlimit_nofile"
 
 
 def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | None, int | None]:
@@ -160,8 +176,44 @@ async def execute_within(session: HostSession | None, index: ModuleIndex, call: 
         return {"failed": True, "changed": False, "timedout": {"period": period},
                 "msg": f"Timed out after {period} second(s)."}
     if async_limit is not None:
-        result.update(started=True, finished=True)
+        # Waited for on the agent, with no job file to poll; the result still names a job, as Ansible's does.
+        result.update(ansible_job_id=new_job_id(), started=True, finished=True)
     return result
+
+
+def new_job_id() -> str:
+    """An async job's id, in Ansible's form (``j<random>.<pid>``)."""
+    return f"j{random.randint(0, 999999999999)}.{os.getpid()}"
+
+
+def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:
+    """The host's async job directory the task's variables set (``ansible_async_dir``), else None (the default,
+    ``~/.ansible_async``)."""
+    value = variables.get(ASYNC_DIR_VARIABLE)
+    return None if value is None else str(templar.template(value))
+
+
+def module_rlimit_nofile(templar: Templar, variables: Mapping[str, Any]) -> int | None:
+    """The soft limit of open files a module runs with (``ansible_python_module_rlimit_nofile``), None to leave the
+    host's; 0 and an omitted value leave it too, as in Ansible. A TemplateError (an undefined variable) or a
+    UserError for a value that is not a number fails the task."""
+    value = variables.get(RLIMIT_NOFILE_VARIABLE)
+    if value is None:
+        return None
+    value = templar.template(value)
+    if value is None or value == OMIT or value == "":
+        return None
+    try:
+        limit = int(value)
+    except (TypeError, ValueError):
+        raise UserError(f"{RLIMIT_NOFILE_VARIABLE} must be a number of open files, got {value!r}") from None
+    return limit if limit > 0 else None
+
+
+def with_async_dir(index: ModuleIndex, call: ModuleCall) -> None:
+    """Tell ``async_status`` which directory to read, as Ansible's action passes it (``_async_dir``)."""
+    if call.async_dir is not None and index.canonical(call.module) == "async_status":
+        call.args = {**call.args, "_async_dir": call.async_dir}
 
 
 def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:

@@ -37,15 +37,18 @@ from runner.executor.keywords import (
     task_number,
 )
 from runner.executor.module_call import (
-    ASYNC_IN_CHECK_MODE,
     DEFAULT_POLL_INTERVAL,
     ModuleCall,
+    async_dir,
     async_limits,
     controller_action,
     execute,
     execute_within,
+    module_rlimit_nofile,
+    user_removed_by,
 )
 from runner.executor.run_options import RunOptions
+from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
@@ -322,8 +325,10 @@ class PlaybookWorker:
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
-        # a result says whether it failed, as Ansible's always do: `'failed' in result` holds
+        # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
+        # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds
         result.setdefault("failed", False)
+        result.setdefault("changed", False)
         if node.changed_when is None and node.failed_when is None:
             return
         public = _public(result)
@@ -353,16 +358,16 @@ class PlaybookWorker:
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         check = task_boolean(templar, node, "check_mode", default=self.options.check)
         diff = task_boolean(templar, node, "diff", default=self.options.diff)
-        module = node.module or ""
-        call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
+        module, written = node.module or "", node.args
+        if node.written_args is not None:  # a module named by the run's variables
+            module, written = run_time_module(self.index, templar, node)
+        call = ModuleCall(module, written, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
                           task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
-        if node.async_seconds is not None and check:
-            return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
-            call.args = args = task_arguments(templar, module, node.args)
+            call.args = args = task_arguments(templar, module, written)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -380,6 +385,8 @@ class PlaybookWorker:
         session = self._session(target, settings)
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
+        call.async_dir = async_dir(templar, variables)
+        call.rlimit_nofile = module_rlimit_nofile(templar, variables)
         limit, call.background = async_limits(
             task_number(templar, node, "async_seconds", int, keyword="async"),
             task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
@@ -389,6 +396,10 @@ class PlaybookWorker:
         timeout = task_number(templar, node, "timeout", int)
         if timeout is not None and not 0 <= timeout <= MAX_TASK_TIMEOUT:  # 0 is no limit, as in Ansible
             raise TaskFailure(f"Timeout {timeout} is invalid, it must be between 0 and {MAX_TASK_TIMEOUT}.")
+        removed_user = user_removed_by(self.index, call)
+        if removed_user is not None:  # an agent running as that user (a session of its own) would keep it "in use"
+            await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
+                                   if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
         if delegate and target != host:
             state.outcome.delegated_to = target

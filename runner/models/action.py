@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runner.errors import did_you_mean
+from runner.errors import UserError, did_you_mean
 from runner.models.base import Model, Source
-from runner.models.types import describe
+from runner.models.types import describe, is_template
+from runner.parsing.kv import parse_kv
 
 # Spellings of a builtin module that name the same module as its short name.
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.", "provisioning.builtin.")
@@ -57,6 +58,7 @@ class ActionCall:
     args: Any  # a mapping as written (with positions), or a free-form string for later k=v splitting
     key: Any  # the key it was written under: the module's name, 'action' or 'local_action'
     local: bool = False  # local_action: runs on the controller (delegate_to: localhost)
+    args_template: str | None = None  # action: {module: x, args: "{{ a_mapping }}"}
 
 
 def is_action(name: Any, is_module: IsModule) -> bool:
@@ -112,20 +114,49 @@ def _report_strays(strays: list[Any], have_call: bool, source: Source, model: ty
 def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) -> ActionCall | None:
     """``action: copy src=a dest=b`` or ``action: {module: copy, src: a}``."""
     args: Any
+    args_template: str | None = None
     if isinstance(value, str) and value.strip():
-        name, _, args = value.strip().partition(" ")
-        args = args.strip()
+        name, args = _split_module_name(value.strip())
     elif isinstance(value, Mapping) and isinstance(value.get("module"), str):
-        args = {arg: arg_value for arg, arg_value in value.items() if arg != "module"}
-        name = value["module"]
+        args = {arg: arg_value for arg, arg_value in value.items() if arg not in ("module", "args")}
+        # action: {module: "copy src=a", ...}: the module's k=v words win over the discrete arguments
+        name, words = _split_module_name(value["module"].strip())
+        if words:
+            try:
+                args.update(parse_kv(words, check_raw=False, keep_raw=True))
+            except UserError as exc:
+                source.error(exc.message, key, value=True)
+                return None
+        inner = value.get("args")
+        if isinstance(inner, Mapping):  # action: {module: x, args: {...}}: those win over the discrete ones
+            args.update(inner)
+        elif is_template(inner):  # a template that yields the arguments, read where the task runs
+            args_template = inner
+        elif inner is not None:
+            source.error(f"expected the arguments under 'args' as a mapping or a template, got {describe(inner)}",
+                         key, value=True)
+            return None
     else:
         source.error(f"expected a module and its arguments ('copy src=a dest=b' or a mapping with 'module'), "
                      f"got {describe(value)}", key, value=True)
         return None
-    if not is_action(name, is_module):
+    if not is_template(name) and not is_action(name, is_module):  # a template: the compiler renders the name
         source.error(f"couldn't resolve module/action '{name}'", key, value=True)
         return None
-    return ActionCall(canonical_action(name), args, key, local=key == "local_action")
+    return ActionCall(canonical_action(name), args, key, local=key == "local_action", args_template=args_template)
+
+
+def _split_module_name(text: str) -> tuple[str, str]:
+    """``"copy src=a"`` → (``copy``, ``src=a``); a templated name keeps its spaces: ``"{{ m }} msg=hi"`` →
+    (``{{ m }}``, ``msg=hi``)."""
+    end = 0
+    while text.startswith("{{", end):
+        close = text.find("}}", end)
+        if close < 0:
+            break
+        end = close + 2
+    name, _, args = text[end:].partition(" ")
+    return text[:end] + name, args.strip()
 
 
 def _args_shape_ok(call: ActionCall, source: Source) -> bool:

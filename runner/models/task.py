@@ -159,6 +159,8 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
         call = read_action([key for key in unknown if key not in loops], source, cls)
         if call is not None:
             data.update(module=call.name, module_args=call.args, module_position=source.at(call.key))
+            if call.args_template is not None and data.get("args") is None:
+                data["args"] = call.args_template
             if call.local:
                 data["delegate_to"] = "localhost"
             if call.name in _SPECIAL_READERS:

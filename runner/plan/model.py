@@ -67,6 +67,9 @@ class PlanTask(_Strict):
     name: str | None = None
     module: str | None = None
     args: dict[str, Any] = Field(default_factory=dict)
+    written_args: dict[str, Any] | None = Field(
+        default=None, description="For a module named by a template only the run can render: its arguments as "
+                                  "written ('module_args', 'args'), read for the module the template names then")
     position: str = ""
     role: int | None = Field(default=None, description="Index into plan.roles of the role the task came from")
     scopes: list[int] = Field(default_factory=list, description="Variable scopes, indexes into plan.scopes")

@@ -27,6 +27,7 @@ from jinja2.runtime import Context, missing
 
 from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
+from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
@@ -187,6 +188,10 @@ def _add_namespace(plugins: dict[str, Any], prefix: str) -> None:
     plugins.update({prefix + name: plugin for name, plugin in list(plugins.items()) if "." not in name})
 
 
+# Marks the compiled-code key of a template compiled without escaping backslashes (no template text starts with NUL).
+_UNESCAPED = "\0"
+
+
 class TemplateEnvironment(NativeEnvironment):
     """Compiles each template string once (the compiler pre-compiles them all) and knows Ansible's plugins."""
 
@@ -210,6 +215,13 @@ class TemplateEnvironment(NativeEnvironment):
         self._compiled: dict[str, Template] = {}
         self._code: dict[str, CodeType] = {}  # the code of each compiled string, for the plan cache
         self._variants: dict[tuple[tuple[str, Any], ...], TemplateEnvironment] = {}
+        self._lexer: BackslashEscapingLexer | None = None
+
+    @property
+    def lexer(self) -> BackslashEscapingLexer:
+        if self._lexer is None:  # made on first use: its rules follow this environment's (or variant's) options
+            self._lexer = BackslashEscapingLexer(self)
+        return self._lexer
 
     def add_plugin_dirs(self, plugin_dirs: Sequence[Path]) -> None:
         """Load the filters and tests of more ``filter_plugins``-style folders; their names replace earlier ones."""
@@ -230,16 +242,22 @@ class TemplateEnvironment(NativeEnvironment):
             variant._compiled = {}  # compiled code depends on the options
             variant._code = {}
             variant._variants = {}
+            variant._lexer = None
             self._variants[key] = variant
         return variant
 
-    def compiled(self, source: str) -> Template:
-        """The compiled template for ``source``; compiled on first use, then reused for every host and task."""
-        template = self._compiled.get(source)
+    def compiled(self, source: str, *, escape_backslashes: bool = True) -> Template:
+        """The compiled template for ``source``; compiled on first use, then reused for every host and task.
+
+        ``escape_backslashes``: its expressions' string constants keep their backslashes (a playbook's value,
+        see runner.templating.backslashes); False for a conditional, read as Jinja2 reads it."""
+        key = source if escape_backslashes else _UNESCAPED + source
+        template = self._compiled.get(key)
         if template is None:
             # What from_string does, keeping the code object so that a cached plan can bring it back.
-            code = self._code[source] = self.compile(source)
-            template = self._compiled[source] = self.template_class.from_code(self, code, self.make_globals(None))
+            with escaping_backslashes(escape_backslashes):
+                code = self._code[key] = self.compile(source)
+            template = self._compiled[key] = self.template_class.from_code(self, code, self.make_globals(None))
         return template
 
     def compiled_code(self) -> dict[str, CodeType]:

@@ -18,6 +18,7 @@ import jinja2.nodes
 from runner.errors import UserError, did_you_mean
 from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating import lookups
+from runner.templating.backslashes import escaping_backslashes
 from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
@@ -131,15 +132,19 @@ class Templar:
         if expression in _YAML11_BOOLEANS:
             # `when: no` is a YAML 1.1 boolean to Ansible; our YAML keeps it text (booleans are only true/false)
             return _YAML11_BOOLEANS[expression]
+        # A condition is read as Jinja2 reads it, backslash escapes and all (as ansible-core keeps it, from when
+        # conditions were {% if %} statements).
         with self._render_state(variables, search_paths) as state:
             if not is_template(expression):
-                value = self._render_string("{{ " + expression + " }}", state, shown=expression)
+                value = self._render_string("{{ " + expression + " }}", state, shown=expression,
+                                            escape_backslashes=False)
             else:
-                value = self._render_string(expression, state)
+                value = self._render_string(expression, state, escape_backslashes=False)
                 if (isinstance(value, str) and not isinstance(value, UnsafeText)
                         and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
                     # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
-                    value = self._render_string("{{ " + value + " }}", state, shown=expression)
+                    value = self._render_string("{{ " + value + " }}", state, shown=expression,
+                                                escape_backslashes=False)
         return _as_boolean(value, condition)
 
     def template_text(self, source: str, variables: Mapping[str, Any] | None = None, *,
@@ -171,18 +176,20 @@ class Templar:
             except SyntaxError as exc:  # from Python's compiler, through Jinja2: its line is of generated code
                 raise self._translate(jinja2.TemplateSyntaxError(exc.msg, 1), absolute) from None
 
-    def precompile(self, source: str) -> None:
-        """Compile ``source`` now (it is cached for later renders); a syntax error raises ``TemplateError``."""
+    def precompile(self, source: str, *, condition: bool = False) -> None:
+        """Compile ``source`` now (it is cached for later renders); a syntax error raises ``TemplateError``.
+        ``condition``: it is a conditional, whose backslashes Jinja2 reads as escapes."""
         if is_template(source):
-            self._compile(source, source)
+            self._compile(source, source, escape_backslashes=not condition)
 
-    def check(self, source: str) -> None:
+    def check(self, source: str, *, condition: bool = False) -> None:
         """Check ``source`` without compiling it to code: its syntax, and that every filter and test it names
         exists. Cheaper than ``precompile`` for commands that never render (``--syntax-check``, ``--plan``)."""
         if not is_template(source):
             return
         try:
-            tree = self.environment.parse(source)
+            with escaping_backslashes(not condition):
+                tree = self.environment.parse(source)
         except jinja2.TemplateSyntaxError as exc:
             raise self._translate(exc, source) from None
         except RecursionError:
@@ -282,9 +289,9 @@ class Templar:
             return [self._template_any(item, state) for item in value]
         return value
 
-    def _compile(self, source: str, shown: str) -> jinja2.Template:
+    def _compile(self, source: str, shown: str, *, escape_backslashes: bool = True) -> jinja2.Template:
         try:
-            return self.environment.compiled(source)
+            return self.environment.compiled(source, escape_backslashes=escape_backslashes)
         except jinja2.TemplateSyntaxError as exc:
             raise self._translate(exc, shown) from None
         except SyntaxError as exc:  # what Jinja2 lets through from Python's compiler: f(a=1, a=2)
@@ -292,8 +299,9 @@ class Templar:
         except RecursionError:
             raise _too_deep(shown) from None
 
-    def _render_string(self, source: str, state: RenderState, *, text: bool = False, shown: str | None = None) -> Any:
-        template = self._compile(source, shown or source)
+    def _render_string(self, source: str, state: RenderState, *, text: bool = False, shown: str | None = None,
+                       escape_backslashes: bool = True) -> Any:
+        template = self._compile(source, shown or source, escape_backslashes=escape_backslashes)
         outer_taint, state.tainted = state.tainted, False
         try:
             result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
@@ -331,7 +339,7 @@ class Templar:
             kind, name = unknown.groups()
             known = self.environment.filters if kind == "filter" else self.environment.tests
             return TemplateError(f"unknown {kind} '{name}' {where}", hint=did_you_mean(name, list(known)),
-                                 template=shown, summary=f"unknown {kind} '{name}'")
+                                 template=shown, summary=f"unknown {kind} '{name}'", unknown_plugin=True)
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
             return TemplateError(f"template syntax error{line}: {message} {where}", template=shown,

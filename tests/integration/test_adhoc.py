@@ -200,5 +200,6 @@ def test_background_and_poll(inventory_path: Path) -> None:
         time.sleep(0.5)
     assert state["finished"] is True and state["stdout"] == "later", status.stdout
 
-    refused = adhoc(inventory_path, "host1", "-a", "echo hi", "-B", "10", "--check")
-    assert refused.returncode == 2 and "check mode and async cannot be used on same task" in refused.stdout
+    checked = adhoc(inventory_path, "host1", "-m", "file", "-a", "path=/tmp/adhoc-async-check state=touch", "-B",
+                    "10", "--check")  # ansible-core 2.19 runs it, in check mode
+    assert checked.returncode == 0 and "CHANGED" in checked.stdout, checked.stdout

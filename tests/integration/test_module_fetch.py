@@ -49,3 +49,13 @@ def test_root_only_file_through_sudo(host_as_deploy: RemoteHost, scratch: str, t
     host_as_deploy.shell(f"chmod 0600 {scratch}/secret")
     result = host_as_deploy.run("fetch", {"src": f"{scratch}/secret", "dest": str(tmp_path / "k"), "flat": True})
     assert result["changed"] is True and (tmp_path / "k").read_text() == "key"
+
+
+def test_a_path_under_a_users_home_named_with_a_tilde(host: RemoteHost, tmp_path: Path) -> None:
+    # ~user/... is the host's to expand: the controller's user and home are not the host's
+    host.shell("printf 'home' > ~root/fetch-tilde.txt")
+    try:
+        result = host.run("fetch", {"src": "~root/fetch-tilde.txt", "dest": str(tmp_path / "t"), "flat": True})
+        assert result["changed"] is True and (tmp_path / "t").read_text() == "home"
+    finally:
+        host.shell("rm -f ~root/fetch-tilde.txt")

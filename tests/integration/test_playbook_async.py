@@ -3,6 +3,7 @@ followed with async_status until it finishes, a background job over its limit, a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -53,13 +54,19 @@ def test_cleanup_removes_the_jobs_state(run: PlaybookRun) -> None:
     assert result(run, "the job's state is gone")["stat"]["exists"] is False
 
 
-def test_check_mode_refuses_async_tasks_as_ansible_does(inventory_path: Path, tmp_path: Path) -> None:
+def test_an_async_task_in_check_mode_runs_its_module_in_check_mode(inventory_path: Path, tmp_path: Path) -> None:
+    # ansible-core 2.19 no longer refuses async in check mode: the module runs, predicting as any checked module
     playbook = tmp_path / "check.yml"
     playbook.write_text("- hosts: host1\n  gather_facts: false\n  tasks:\n"
-                        "    - name: background\n      command: echo hi\n      async: 10\n      poll: 0\n")
+                        "    - name: waited\n      file: {path: /tmp/async-check-waited, state: touch}\n"
+                        "      async: 10\n      poll: 1\n"
+                        "    - name: not there\n      stat: {path: /tmp/async-check-waited}\n      check_mode: false\n")
     checked = run_playbook(inventory_path, str(playbook), "--check")
-    assert checked.exit_code == 2, checked.output
-    assert checked.tasks("background")[0]["host1"]["msg"] == "check mode and async cannot be used on same task."
+    assert checked.exit_code == 0, checked.output
+    waited = checked.tasks("waited")[0]["host1"]
+    assert waited["changed"] is True and waited["finished"] is True
+    assert re.fullmatch(r"j\d+\.\d+", waited["ansible_job_id"])
+    assert checked.tasks("not there")[0]["host1"]["stat"]["exists"] is False
 
 
 def test_an_action_that_runs_on_the_controller_does_not_go_to_the_background(inventory_path: Path,
@@ -80,3 +87,39 @@ def test_a_templated_poll_that_is_not_a_number_fails_the_task(inventory_path: Pa
     failed = run_playbook(inventory_path, str(playbook))
     assert failed.exit_code == 2, failed.output
     assert failed.tasks("polled")[0]["host1"]["msg"].startswith("'poll' must be a whole number, got 'often'")
+
+
+def test_jobs_keep_their_state_where_ansible_async_dir_says(inventory_path: Path, tmp_path: Path) -> None:
+    playbook = tmp_path / "dir.yml"
+    playbook.write_text("""
+- hosts: host1
+  gather_facts: false
+  vars: {custom: /tmp/async-custom-dir}
+  tasks:
+    - file: {path: "{{ custom }}", state: absent}
+    - name: started
+      command: echo moo
+      async: 5
+      poll: 0
+      register: job
+      vars: {ansible_async_dir: "{{ custom }}"}
+    - name: in the default directory
+      async_status: {jid: "{{ job.ansible_job_id }}"}
+      register: missing
+      ignore_errors: true
+    - name: in the custom directory
+      async_status: {jid: "{{ job.ansible_job_id }}"}
+      register: found
+      until: found is finished
+      retries: 20
+      delay: 0.5
+      vars: {ansible_async_dir: "{{ custom }}"}
+    - name: the directory
+      stat: {path: "{{ custom }}"}
+""")
+    run = run_playbook(inventory_path, str(playbook))
+    assert run.exit_code == 0, run.output
+    assert re.fullmatch(r"j\d+\.\d+", run.tasks("started")[0]["host1"]["ansible_job_id"])
+    assert run.tasks("in the default directory")[0]["host1"]["msg"] == "could not find job"
+    assert run.tasks("in the custom directory")[0]["host1"]["stdout"] == "moo"
+    assert run.tasks("the directory")[0]["host1"]["stat"]["isdir"] is True

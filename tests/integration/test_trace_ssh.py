@@ -45,6 +45,8 @@ def test_vvvv_over_ssh_shows_each_connection_agent_and_frame(testenv: TestEnv, i
         assert re.search(rf"^\[\d+\] <{address}> SSH: connected in [\d.]+ ms \(attempt 1", run.output, re.MULTILINE)
         assert re.search(rf"^\[\d+\] <{address}> EXEC agent: /usr/bin/python3 as deploy via sudo$", run.output,
                          re.MULTILINE)
+        # the escalation itself, as Ansible's EXEC line shows it (its default flags -H -S -n)
+        assert re.search(rf"^\[\d+\] <{address}> EXEC sudo -H -S -n -u deploy \.\.\.$", run.output, re.MULTILINE)
         assert re.search(rf"<{address}> AGENT started in [\d.]+ ms: Python 3[\d.]+ at /usr/bin/python3, pid \d+, "
                          r"uid \d+, as deploy$", run.output, re.MULTILINE)
         # The become user's agent is a new one: it gets the module and what it imports.

@@ -97,3 +97,12 @@ def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
                 raise result.exception
         data = json.loads(report_file.read_text()) if report_file.exists() else None
     return PlaybookRun(code, output, data)
+
+
+def run_playbook_text(inventory: Path | str | None, text: str, directory: Path, *args: str) -> PlaybookRun:
+    """Write ``text`` to ``directory``/site.yml and run it (see ``run_playbook``), asserting that it succeeded."""
+    playbook = directory / "site.yml"
+    playbook.write_text(text)
+    run = run_playbook(inventory, str(playbook), *args)
+    assert run.exit_code == 0, run.output
+    return run

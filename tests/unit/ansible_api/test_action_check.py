@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.ansible_api.action_check import action_plugin_problem
+from runner.ansible_api.action_check import action_plugin_problem, supports_raw_params
 
 HEADER = "from ansible.plugins.action import ActionBase\n"
 
@@ -28,3 +28,12 @@ def test_what_a_plugin_uses_decides_whether_it_runs(tmp_path: Path, body: str, p
     path.write_text(HEADER + body)
     found = action_plugin_problem(path)
     assert found is None if problem is None else problem in (found or "")
+
+
+@pytest.mark.parametrize(("flag", "expected"), [("supports_raw_params = True", True),
+                                                ("supports_raw_params = False", False), ("pass", False)])
+def test_a_plugin_takes_free_form_words_when_its_class_says_so(tmp_path: Path, flag: str, expected: bool) -> None:
+    plugin = tmp_path / f"raw_{expected}_{len(flag)}.py"
+    plugin.write_text("from ansible.plugins.action import ActionBase\n\n\nclass ActionModule(ActionBase):\n"
+                      f"    {flag}\n")
+    assert supports_raw_params(plugin) is expected

@@ -69,7 +69,7 @@ def run_site(tmp_path: Path) -> PlaybookRun:
         """)
 
 
-def test_an_unknown_filter_stops_the_run_at_compile_time_with_its_position(tmp_path: Path) -> None:
+def test_an_unknown_filter_is_named_when_compiling_and_fails_its_task_with_its_position(tmp_path: Path) -> None:
     run = play_locally(tmp_path, """
         - hosts: localhost
           gather_facts: false
@@ -77,5 +77,6 @@ def test_an_unknown_filter_stops_the_run_at_compile_time_with_its_position(tmp_p
             - debug:
                 msg: "{{ 'hi' | demo.tools.whisper }}"
         """)
-    assert run.exit_code == 4, run.output
+    assert run.exit_code == 2, run.output
     assert "site.yml:5:7" in run.output and "unknown filter 'demo.tools.whisper'" in run.output
+    assert "the task will fail when it runs" in run.output

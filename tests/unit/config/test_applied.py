@@ -73,8 +73,8 @@ def test_sudo_takes_the_flags_but_decides_on_password_reading_itself() -> None:
     without, _, _ = wrap("true", BecomeSettings(flags="-E"))
     assert with_password.startswith("sudo -H -S -p ")  # -n would make sudo refuse to read the password
     assert " -n " not in with_password
-    assert without.startswith("sudo -E -n -u root ")
-    assert wrap("true", BecomeSettings())[0].startswith("sudo -H -n -u root ")
+    assert without.startswith("sudo -E -S -n -u root ")
+    assert wrap("true", BecomeSettings())[0].startswith("sudo -H -S -n -u root ")  # Ansible's default flags
 
 
 def test_su_takes_the_flags() -> None:

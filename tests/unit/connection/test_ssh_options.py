@@ -171,6 +171,16 @@ def test_variables_reach_the_settings() -> None:
     assert settings.port is None
 
 
+@pytest.mark.parametrize("value", ["auto", "auto_silent", "auto_legacy", " auto_legacy_silent"])
+def test_an_interpreter_to_discover_is_no_interpreter_as_in_the_configuration(value: str) -> None:
+    # ansible_python_interpreter: auto is common in inventories: the agent starts with the first python3 found
+    configured = replace(BASE, interpreter="/opt/py/bin/python3")
+    assert ConnectionSettings.from_host_vars("web1", {"ansible_python_interpreter": value}, configured).interpreter \
+        is None
+    assert ConnectionSettings.from_host_vars("web1", {"ansible_python_interpreter": "/usr/bin/python3"},
+                                             BASE).interpreter == "/usr/bin/python3"
+
+
 def test_configuration_keys_and_environment_reach_the_defaults(tmp_path: Path) -> None:
     from runner.cli.options import connection_defaults
     from runner.config import load_config

@@ -54,7 +54,7 @@ def check(templar: Templar, expression: str, **variables: Any) -> Any:
         ("'hello world' is match('world')", False),
         ("'hello world' is search('world')", True),
         ("'HELLO' is search('hello', ignorecase=true)", True),
-        ("'a\\nb' is search('^b', multiline=true)", True),
+        ("'a\nb' is search('^b', multiline=true)", True),
         ("'abc' is regex('b')", True),
         ("'abc' is regex('b', match_type='match')", False),
         ("[1, 2] is subset([1, 2, 3])", True),
