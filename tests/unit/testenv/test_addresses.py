@@ -43,7 +43,7 @@ def test_a_base_no_host_can_take_is_a_clear_error(text: str) -> None:
 
 def test_the_last_addresses_of_loopback_bound_an_env() -> None:
     assert host_addresses("127.255.255.253", 2) == ["127.255.255.253", "127.255.255.254"]
-    with pytest.raises(TestEnvError, match="do not fit below 127.255.255.255"):
+    with pytest.raises(TestEnvError, match=r"do not fit below 127\.255\.255\.255"):
         host_addresses("127.255.255.253", 3)
 
 
