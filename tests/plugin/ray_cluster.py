@@ -130,8 +130,11 @@ def _wait_for_nodes(address: str, count: int, log: Path) -> None:
     ray = Path(sys.executable).with_name("ray")
     deadline = time.monotonic() + _START_TIMEOUT
     while time.monotonic() < deadline:
-        status = subprocess.run([str(ray), "status", "--address", address], capture_output=True, text=True,
-                                check=False, timeout=60)
+        try:
+            status = subprocess.run([str(ray), "status", "--address", address], capture_output=True, text=True,
+                                    check=False, timeout=60)
+        except subprocess.TimeoutExpired:  # a head still starting on a loaded machine: ask again
+            continue
         if status.returncode == 0 and status.stdout.count(" node_") >= count:
             return
         time.sleep(2)
