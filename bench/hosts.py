@@ -14,7 +14,8 @@ from pathlib import Path
 
 from runner.connection import ConnectionSettings, HostSession
 from runner.module_index import ModuleIndex
-from runner.testenv import TestEnv
+from runner.testenv import TestEnv, TestEnvError
+from runner.testenv.addresses import parse_base
 from runner.testenv.inventory import GROUP, INTERPRETER, write_inventory
 
 ENV_NAME = "bench"
@@ -33,7 +34,7 @@ class HostSet:
     known_hosts: Path
 
     @classmethod
-    def start(cls, count: int, name: str = ENV_NAME, base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
+    def start(cls, count: int, name: str = ENV_NAME, base_address: int | str = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
         env = TestEnv(name=name, count=count, base_address=base_address)
         started = env.up()
         hosts = cls([(host.name, host.address) for host in started], env.private_key, env.known_hosts)
@@ -99,8 +100,16 @@ class HostSet:
         asyncio.run(run_on_all())
 
 
-def add_env_arguments(parser: argparse.ArgumentParser) -> None:
+def add_env_arguments(parser: argparse.ArgumentParser, name: str = ENV_NAME, base: int | str = BASE_ADDRESS) -> None:
     """``--env-name`` and ``--base-address``: hosts apart from another benchmark's on the same machine."""
-    parser.add_argument("--env-name", default=ENV_NAME, help=f"the test env's name (default {ENV_NAME})")
-    parser.add_argument("--base-address", type=int, default=BASE_ADDRESS, metavar="N",
-                        help=f"the first host's address is 127.0.0.N (default {BASE_ADDRESS})")
+    parser.add_argument("--env-name", default=name, help=f"the test env's name (default {name})")
+    parser.add_argument("--base-address", type=_base_address, default=base, metavar="N|ADDRESS",
+                        help=f"the first host's address: 127.0.0.N, or a loopback address such as 127.0.1.1 "
+                             f"(default {base})")
+
+
+def _base_address(text: str) -> int | str:
+    try:
+        return parse_base(text)
+    except TestEnvError as error:
+        raise argparse.ArgumentTypeError(error.message) from None

@@ -8,6 +8,7 @@ import click
 
 from runner.cli.common import Group, report_errors
 from runner.testenv import DEFAULT_STATE_ROOT, TestEnv, TestEnvError, TestHost
+from runner.testenv.addresses import parse_base
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -15,6 +16,21 @@ name_option = click.option("--name", default="default", show_default=True, help=
 state_root_option = click.option("--state-root", type=click.Path(file_okay=False, path_type=Path),
                                  default=DEFAULT_STATE_ROOT, show_default=True,
                                  help="Where envs keep keys, inventories and host layers.")
+
+
+class BaseAddress(click.ParamType):
+    name = "N|ADDRESS"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_base(str(value))
+        except TestEnvError as error:
+            self.fail(error.message, param, ctx)
+
+
+BASE_ADDRESS = BaseAddress()
 
 
 def _print_hosts(env_name: str, hosts: list[TestHost]) -> None:
@@ -31,12 +47,13 @@ def cli() -> None:
 @cli.command()
 @click.argument("count", type=click.IntRange(min=1))
 @name_option
-@click.option("--base", "base_address", type=click.IntRange(2, 254), default=2, show_default=True,
-              help="Last byte of the first host's address (127.0.0.BASE).")
+@click.option("--base", "base_address", type=BASE_ADDRESS, default="2", show_default=True,
+              help="The first host's address: N for 127.0.0.N, or a loopback address such as 127.0.1.1 (hosts "
+                   "then go on past the end of its /24).")
 @click.option("--prefix", default="host", show_default=True, help="Host names are PREFIX1 .. PREFIXN.")
 @state_root_option
 @report_errors
-def up(count: int, name: str, base_address: int, prefix: str, state_root: Path) -> int:
+def up(count: int, name: str, base_address: int | str, prefix: str, state_root: Path) -> int:
     """Start COUNT hosts (reusing those that already run) and write their inventory."""
     env = TestEnv(name, count=count, base_address=base_address, state_root=state_root, prefix=prefix)
     _print_hosts(name, env.up())

@@ -68,6 +68,18 @@ async def serve_job(context: WorkerContext, host: str, payload: Any) -> tuple[An
     return result, censor.take_new()
 
 
+def encode_reply(job_id: int, result: Any, secrets: Any) -> bytes:
+    """A job's reply as it travels to the controller, pickled: ``(job id, result, secrets)``. A result that cannot
+    travel (a lambda a filter returned) becomes the host's failure, not a reply that never comes and a run that
+    waits for it forever."""
+    try:
+        return pickle.dumps((job_id, result, secrets))
+    except Exception as exc:
+        return pickle.dumps((job_id, {
+            "failed": True, "changed": False, "_internal_error": True,
+            "msg": f"the task's result cannot be sent to the controller: {type(exc).__name__}: {exc}"}, secrets))
+
+
 _STOP = "stop"
 _ABORT = "abort"
 _JOB = "job"
@@ -127,14 +139,7 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         result, secrets = await serve_job(context, host, payload)
         if aborted:
             return
-        try:
-            message = pickle.dumps((job_id, result, secrets))
-        except Exception as exc:  # a value that cannot travel (a lambda a filter returned): the host's failure,
-            # not a reply that never comes and a run that waits for it forever
-            message = pickle.dumps((job_id, {
-                "failed": True, "changed": False, "_internal_error": True,
-                "msg": f"the task's result cannot be sent to the controller: {type(exc).__name__}: {exc}"}, secrets))
-        replies.submit(_send_reply, conn, message)
+        replies.submit(_send_reply, conn, encode_reply(job_id, result, secrets))
 
     def abort() -> None:
         nonlocal aborted

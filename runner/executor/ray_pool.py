@@ -1,11 +1,13 @@
 """The Ray executor: the run's workers as Ray async actors on a cluster's nodes (see docs/scale-out.md).
 
 The controller keeps everything it decides (plan, strategies, batches, handlers, failure policies) and talks to
-the actors with the same small messages as to forked workers: a job ``(host, payload)`` is an actor call whose
-result the controller awaits on its own loop; an update is an actor call nobody waits for, sent in order with the
-jobs. Ray does the scheduling, the transport and the cluster; this module only places hosts (runner.executor.
-placement) and maps Ray's failures to the run's: an actor or node that dies makes its hosts' tasks UNREACHABLE, a
-cluster that cannot be reached is an error before any host is touched.
+the actors with the same small messages as to forked workers: jobs ``(host, payload)`` and state updates. What one
+scheduling round of the controller's loop sends an actor travels as one actor call (runner.executor.ray_rounds):
+the round's updates, then its jobs, whose replies stream back as they finish (a Ray streaming generator), each
+resolving its host's job on the controller's loop. Ray does the scheduling, the transport and the cluster; this
+module places hosts (runner.executor.placement), sends the rounds, and maps Ray's failures to the run's: an actor
+or node that dies makes its hosts' tasks UNREACHABLE, a cluster that cannot be reached is an error before any host
+is touched.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from runner.errors import OptionError, UserError
 from runner.executor.placement import SHARD_VARIABLE, Placement, place_hosts, shard_resource
 from runner.executor.pool import WorkerContext
 from runner.executor.ray_actor import WorkerActor
+from runner.executor.ray_rounds import Outbox, Round
 from runner.secrets import censor
 from runner.util.logging import DEBUG
 
@@ -66,8 +69,10 @@ class RayWorkerPool:
         except BaseException:
             self._leave()
             raise
-        self.updates_sent = [0] * len(self.actors)  # per actor: a job waits there for the updates sent before it
+        self.outbox = Outbox(len(self.actors))
         self._in_flight: asyncio.Semaphore | None = None
+        self._sending = False  # a send of the current round is scheduled on the loop
+        self._streams: set[asyncio.Task[None]] = set()  # reading the replies of rounds sent
 
     # -- starting ---------------------------------------------------------------------------------------------
     def _place(self, hosts: Sequence[str]) -> Placement:
@@ -130,32 +135,80 @@ class RayWorkerPool:
         if self._in_flight is None:
             self._in_flight = asyncio.Semaphore(self.forks)
         self.add_host(host)
-        index = self.placement.assignment[host]
-        actor = self.actors[index]
+        loop = asyncio.get_running_loop()
         async with self._in_flight:
-            try:
-                result, learned = await actor.handle.remote(host, payload, self.updates_sent[index])
-            except self.ray.exceptions.RayError as exc:  # its actor died, or its node; or the call was lost with it
-                return _worker_gone(exc)
+            reply = self.outbox.add_job(self.placement.assignment[host], host, payload, loop)
+            self._send_soon(loop)
+            result, learned = await reply
         censor.remember_all(learned)
         return result
 
     def broadcast(self, message: Any, *, except_host: str | None = None) -> None:
         skip = self.placement.assignment.get(except_host) if except_host is not None else None
-        shared = self.ray.put(message) if len(self.actors) > 2 else message  # one copy for every actor
-        for index, actor in enumerate(self.actors):
+        blob = pickle.dumps(message)  # once, for every actor
+        for index in range(len(self.actors)):
             if index != skip:
+                self.outbox.add_update(index, blob)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # before the run's loop (nothing else is queued then): sent at once
+            self._send_round()
+        else:
+            self._send_soon(loop)
+
+    def _send_soon(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Send the round once the loop has run everything ready now: every job and update queued in this turn
+        (a task's jobs on all the batch's hosts) goes in it."""
+        if not self._sending:
+            self._sending = True
+            loop.call_soon(self._send_round)
+
+    def _send_round(self) -> None:
+        self._sending = False
+        for index, sent in self.outbox.take().items():
+            actor = self.actors[index]
+            if _log.isEnabledFor(DEBUG):
+                _log.debug("WORKER actor %d: one call, %d job%s, %d update%s", index, len(sent.jobs),
+                           "" if len(sent.jobs) == 1 else "s", len(sent.updates), "" if len(sent.updates) == 1 else "s")
+            if not sent.jobs:
                 # Nobody waits for it: a dead actor's update fails alone, and its hosts are reported by run().
-                actor.update.remote(self.updates_sent[index], shared)
-                self.updates_sent[index] += 1
+                actor.update.remote(sent.first_update, sent.updates)
+                continue
+            stream = actor.serve.options(num_returns="streaming").remote(sent.first_update, sent.updates, sent.jobs)
+            reading = asyncio.get_running_loop().create_task(self._read_replies(stream, sent))
+            self._streams.add(reading)
+            reading.add_done_callback(self._streams.discard)
+
+    async def _read_replies(self, stream: Any, sent: Round) -> None:
+        """Resolve each job of the round as its reply comes in; when the actor or its node dies, the jobs left
+        come back UNREACHABLE."""
+        gone: tuple[dict[str, Any], list[str]]
+        try:
+            async for replies in stream:
+                for reply in await replies:
+                    job_id, result, learned = pickle.loads(reply)
+                    self.outbox.resolve(job_id, (result, learned))
+        except self.ray.exceptions.RayError as exc:  # its actor died, or its node; or the call was lost with it
+            gone = (_worker_gone(exc), [])
+        except Exception as exc:  # a reply that could not be read is its hosts' failure, not a hang
+            gone = ({"failed": True, "changed": False, "_internal_error": True,
+                     "msg": f"the worker's replies could not be read: {_reason(exc)}"}, [])
+        else:
+            gone = ({"failed": True, "changed": False, "_internal_error": True,
+                     "msg": "the worker ended the round without this host's result"}, [])
+        self.outbox.resolve_left([job_id for job_id, _, _ in sent.jobs], gone)
 
     async def close(self) -> None:
         _log.debug("WORKERS stopping: %d Ray actor%s", len(self.actors), "" if len(self.actors) == 1 else "s")
+        self._send_round()  # updates queued by the last results: the actors apply what was sent, as forked workers
         refs = [actor.close.remote() for actor in self.actors]
         await asyncio.get_running_loop().run_in_executor(None, self._finish, refs)
 
     def abort(self) -> None:
         _log.debug("WORKERS aborting: %d Ray actor%s", len(self.actors), "" if len(self.actors) == 1 else "s")
+        for reading in self._streams:
+            reading.cancel()
+        self.outbox.cancel_all()
         self._finish([actor.abort.remote() for actor in self.actors])
 
     def _finish(self, refs: list[Any]) -> None:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 
+from runner.testenv.addresses import UNUSED_LOOPBACK, first_address, host_addresses, search_range
 from runner.testenv.errors import TestEnvError
 from runner.testenv.host import HostDir, TestHost, abort, launch, running_host, stop, wait_until_serving
 from runner.testenv.inventory import write_inventory
@@ -30,22 +31,17 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _HOST_RECORD = "host.json"
 
 
-# An address no env uses (hosts stop at .253): answering on it means something listens on every address.
-UNUSED_LOOPBACK = "127.0.0.254"
-
-
 class TestEnv:
-    """Local test hosts on 127.0.0.N, each with its own root, hostname, PID space and sshd. Needs root."""
+    """Local test hosts on loopback addresses (runner.testenv.addresses), each with its own root, hostname, PID
+    space and sshd. Needs root. ``base_address``: N for 127.0.0.N up, or an address such as 127.0.1.1."""
 
     __test__ = False  # not a pytest test class, despite its name
 
-    def __init__(self, name: str = "default", count: int = 3, base_address: int = 2,
+    def __init__(self, name: str = "default", count: int = 3, base_address: int | str = 2,
                  state_root: Path = DEFAULT_STATE_ROOT, prefix: str = "host"):
         if not _NAME.match(name) or not _NAME.match(prefix):
             raise TestEnvError(f"env name {name!r} and host prefix {prefix!r} must be letters, digits, '_.-'")
-        if count < 1 or base_address < 2 or base_address + count - 1 > 253:
-            raise TestEnvError(f"{count} hosts from 127.0.0.{base_address} do not fit in 127.0.0.2-127.0.0.253 "
-                               "(.254 is kept free)")
+        self.addresses = host_addresses(base_address, count)
         self.name = name
         self.count = count
         self.base_address = base_address
@@ -59,8 +55,8 @@ class TestEnv:
         self._launchers: dict[str, subprocess.Popen] = {}
 
     def wanted(self) -> list[tuple[str, str]]:
-        """(name, address) of each host ``up`` brings: host1 on 127.0.0.<base>, host2 on the next, ..."""
-        return [(f"{self.prefix}{index + 1}", f"127.0.0.{self.base_address + index}") for index in range(self.count)]
+        """(name, address) of each host ``up`` brings: host1 on the base address, host2 on the next, ..."""
+        return [(f"{self.prefix}{index + 1}", address) for index, address in enumerate(self.addresses)]
 
     def _host_dirs(self) -> list[HostDir]:
         if not self.state_dir.is_dir():
@@ -97,7 +93,7 @@ class TestEnv:
             return self._write_access_files()
 
     def start_host(self, name: str, address: str | None = None, lowers: Sequence[Path] | None = None) -> TestHost:
-        """Start one host called ``name`` on ``address`` (default: the first free 127.0.0.N from the base up)
+        """Start one host called ``name`` on ``address`` (default: the first free address from the base up)
         beside the env's others, for callers that manage hosts one by one (the local provider). A host that
         already runs there and serves SSH is kept as it is; one elsewhere is restarted fresh. ``up`` and ``down``
         treat these hosts like any other.
@@ -134,16 +130,16 @@ class TestEnv:
             return next(host for host in self.hosts() if host.name == name)
 
     def _free_address(self) -> str:
-        """The first 127.0.0.N from the base up that no host of the env has or claims and nothing listens on for
-        SSH (called with the env locked)."""
+        """The first address from the base to the end of its /24 that no host of the env has or claims and nothing
+        listens on for SSH (called with the env locked)."""
         taken = {host.address for host in self.hosts()}
         taken |= {claim.read_text().strip() for claim in self.state_dir.glob("*/starting")}
-        for last in range(self.base_address, 254):
-            address = f"127.0.0.{last}"
+        candidates = search_range(self.base_address)
+        for address in candidates:
             if address not in taken and not accepts_tcp(address):
                 return address
-        raise TestEnvError(f"no free address from 127.0.0.{self.base_address} to 127.0.0.253 for a test host: "
-                           "start from another base address ('base_address' of a local provider)")
+        raise TestEnvError(f"no free address from {first_address(self.base_address)} to {candidates[-1]} for a "
+                           "test host: start from another base address ('base_address' of a local provider)")
 
     def stop_host(self, name: str, keep_state: bool = False) -> bool:
         """Stop the host called ``name`` (every process in it, then its mounts) and, unless ``keep_state``,

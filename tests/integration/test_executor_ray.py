@@ -164,9 +164,10 @@ def _hosts_inventory(base: Path, extra: dict[str, Any] | None = None) -> Path:
     return inventory
 
 
-def _play(base: Path, text: str, *args: str, executor: str) -> tuple[PlaybookRun, list[str]]:
+def _play(base: Path, text: str, *args: str, executor: str, extra: dict[str, Any] | None = None
+          ) -> tuple[PlaybookRun, list[str]]:
     base.mkdir()
-    inventory = _hosts_inventory(base)
+    inventory = _hosts_inventory(base, extra)
     playbook = base / "playbook.yml"
     playbook.write_text(textwrap.dedent(text))
     run = run_playbook(inventory, playbook, *args, subprocess_run=True,
@@ -196,15 +197,55 @@ def _comparable(run: PlaybookRun, *, ordered: bool = True) -> dict[str, Any]:
     return {"exit": run.exit_code, "stats": run.stats, "tasks": tasks, "output": output}
 
 
-@pytest.mark.parametrize("name", list(PLAYBOOKS))
-def test_a_playbook_gives_the_same_run_with_ray_as_with_local_workers(
-        name: str, ray_cluster: RayCluster, tmp_path: Path) -> None:
-    local, local_log = _play(tmp_path / "local", PLAYBOOKS[name], executor="local")
-    ray, ray_log = _play(tmp_path / "ray", PLAYBOOKS[name], executor=ray_cluster.executor)
+def _assert_same_run(name: str, ray_cluster: RayCluster, tmp_path: Path, extra: dict[str, Any] | None = None
+                     ) -> PlaybookRun:
+    local, local_log = _play(tmp_path / "local", PLAYBOOKS[name], executor="local", extra=extra)
+    ray, ray_log = _play(tmp_path / "ray", PLAYBOOKS[name], executor=ray_cluster.executor, extra=extra)
     ordered = name != "free"
     assert _comparable(ray, ordered=ordered) == _comparable(local, ordered=ordered), ray.output
     assert ray_log == local_log
+    return ray
+
+
+@pytest.mark.parametrize("name", list(PLAYBOOKS))
+def test_a_playbook_gives_the_same_run_with_ray_as_with_local_workers(
+        name: str, ray_cluster: RayCluster, tmp_path: Path) -> None:
+    _assert_same_run(name, ray_cluster, tmp_path)
     assert not ray_cluster.actor_pids(), "the run's actors outlived it"
+
+
+# Three more hosts, h5 on the worker node with h2: each node's actors hold several hosts, so a task's jobs travel
+# several to an actor call.
+MORE_HOSTS = {"h4": {"ansible_connection": "local"}, "h6": {"ansible_connection": "local"},
+              "h5": {"ansible_connection": "local", "provisioning_shard": "dc-east"}}
+PINGS = """
+    - hosts: all
+      gather_facts: false
+      tasks:
+        - name: one
+          ping:
+        - name: two
+          ping:
+    """
+
+
+@pytest.mark.parametrize("name", ["linear, hostvars across actors, handlers", "free"])
+def test_several_hosts_per_actor_call_give_the_same_run_as_local_workers(
+        name: str, ray_cluster: RayCluster, tmp_path: Path) -> None:
+    assert len(_assert_same_run(name, ray_cluster, tmp_path, MORE_HOSTS).stats) == 6
+
+
+def test_under_linear_each_actor_gets_one_call_per_task(ray_cluster: RayCluster, tmp_path: Path) -> None:
+    run, _ = _play(tmp_path / "ray", PINGS, "-vvvv", "--forks", "6", executor=ray_cluster.executor,
+                   extra=MORE_HOSTS)  # every host in flight
+    assert run.exit_code == 0, run.output
+    holders = re.findall(r"WORKER actor pid \d+ on \S+ \(shard \S+\) holds (.*)", run.output)  # in actor order
+    calls = [(int(actor), int(jobs)) for actor, jobs in
+             re.findall(r"WORKER actor (\d+): one call, ([1-9]\d*) jobs?", run.output)]  # updates alone aside
+    # Two tasks: each actor is called twice, with every host it holds each time.
+    assert sorted(calls) == sorted((actor, len(hosts.split(", "))) for actor, hosts in enumerate(holders)
+                                   for _ in range(2)), run.output
+    assert len(holders) == 3 and sum(jobs for _, jobs in calls) == 12, run.output
 
 
 def test_start_at_task_gives_the_same_run_with_ray(ray_cluster: RayCluster, tmp_path: Path) -> None:
@@ -216,13 +257,7 @@ def test_start_at_task_gives_the_same_run_with_ray(ray_cluster: RayCluster, tmp_
 
 
 def test_hosts_of_a_shard_run_on_the_node_offering_it(ray_cluster: RayCluster, tmp_path: Path) -> None:
-    run, _ = _play(tmp_path / "ray", """
-        - hosts: all
-          gather_facts: false
-          tasks:
-            - name: ping
-              ping:
-        """, "-vvvv", executor=ray_cluster.executor)
+    run, _ = _play(tmp_path / "ray", PINGS, "-vvvv", executor=ray_cluster.executor)
     assert run.exit_code == 0, run.output
     placed = re.findall(r"WORKER actor pid \d+ on \S+ \(shard (\S+)\) holds (.*)", run.output)
     assert ("dc-east", "h2") in placed, run.output
@@ -294,20 +329,22 @@ def _on_host(env: TestEnv, name: str, command: str) -> bool:
     return any(line.startswith(command) for line in host_processes(env, name).values())
 
 
-def test_a_worker_node_that_dies_makes_its_hosts_unreachable_and_the_rest_finish(
+def test_a_worker_node_that_dies_mid_round_makes_its_hosts_unreachable_and_the_rest_finish(
         ray_cluster: RayCluster, tmp_path: Path) -> None:
     base = tmp_path / "ray"
     base.mkdir()
     on_head = {"ansible_connection": "local", "provisioning_shard": "bastion"}
-    inventory = _hosts_inventory(base, {"h1": on_head, "h3": on_head})  # h2 is on the worker node (dc-east)
+    on_worker = {"ansible_connection": "local", "provisioning_shard": "dc-east"}
+    # h2 and h5 on the worker node, in one actor call; h1, h3, h4 on the head
+    inventory = _hosts_inventory(base, {"h1": on_head, "h3": on_head, "h4": on_head, "h5": on_worker})
     playbook = base / "playbook.yml"
-    marker = base / "shared" / "started"
+    started = base / "shared"
     playbook.write_text(textwrap.dedent(f"""
         - hosts: all
           gather_facts: false
           tasks:
             - name: long
-              shell: touch {marker}; sleep 20
+              shell: touch {started}/started-{{{{ inventory_hostname }}}}; sleep 20
             - name: after
               debug:
                 msg: still here
@@ -317,7 +354,8 @@ def test_a_worker_node_that_dies_makes_its_hosts_unreachable_and_the_rest_finish
         stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PROVISIONING_CONFIG": str(CONFIG), "PROVISIONING_EXECUTOR": ray_cluster.executor})
     try:
-        _wait_for(marker.exists, 180, "the long task never started")
+        _wait_for(lambda: all((started / f"started-{host}").exists() for host in ("h2", "h5")), 180,
+                  "the long task never started on the worker node's hosts")
         os.kill(ray_cluster.raylet_pid("worker"), signal.SIGKILL)
         output, _ = run_process.communicate(timeout=240)
     finally:
@@ -327,8 +365,9 @@ def test_a_worker_node_that_dies_makes_its_hosts_unreachable_and_the_rest_finish
     assert run_process.returncode == 4, output
     assert "(raylet)" not in output, "Ray's own messages cut into the run's output"
     recap = dict(re.findall(r"^(h\d)\s+: (.*)$", output, re.MULTILINE))
-    assert "unreachable=1" in recap["h2"], output
-    for host in ("h1", "h3"):
+    for host in ("h2", "h5"):
+        assert "unreachable=1" in recap[host], output
+    for host in ("h1", "h3", "h4"):
         assert "unreachable=0" in recap[host] and "ok=2" in recap[host], output
     # The cluster is one node short from here on: the next module starts a fresh one.
     ray_cluster.stop()

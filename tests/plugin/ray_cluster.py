@@ -31,6 +31,7 @@ HEAD_PORT = 6391
 WORKER_SHARD = "dc-east"
 HEAD_SHARD = "bastion"  # for a test that must know which hosts the head drives
 _START_TIMEOUT = 180.0
+_GONE_TIMEOUT = 15.0
 
 
 def ray_importable() -> bool:
@@ -85,6 +86,10 @@ class RayCluster:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        # A killed process takes a moment to be gone on a loaded machine (its memory freed, its parent reaping it).
+        deadline = time.monotonic() + _GONE_TIMEOUT
+        while time.monotonic() < deadline and any(self.node_pids(name) for name in self.nodes):
+            time.sleep(0.2)
 
 
 def _in_groups(pid: int, groups: set[int]) -> bool:
@@ -125,8 +130,11 @@ def _wait_for_nodes(address: str, count: int, log: Path) -> None:
     ray = Path(sys.executable).with_name("ray")
     deadline = time.monotonic() + _START_TIMEOUT
     while time.monotonic() < deadline:
-        status = subprocess.run([str(ray), "status", "--address", address], capture_output=True, text=True,
-                                check=False, timeout=60)
+        try:
+            status = subprocess.run([str(ray), "status", "--address", address], capture_output=True, text=True,
+                                    check=False, timeout=60)
+        except subprocess.TimeoutExpired:  # a head still starting on a loaded machine: ask again
+            continue
         if status.returncode == 0 and status.stdout.count(" node_") >= count:
             return
         time.sleep(2)
