@@ -18,6 +18,11 @@ from bench.compat.runners import Runner, path_with
 from bench.compat.sdist import ANSIBLE_CORE_VERSION
 from bench.compat.targets import Target, TargetSet
 
+# Addresses some targets name for a host that must be unreachable (169.254.199.200 in ignore_unreachable and
+# callback_default): trying them would send packets off this machine, which the suite never does. They become a
+# loopback address nothing listens on (test hosts stop before .254), so the host is just as unreachable.
+OFF_MACHINE_ADDRESSES = {"169.254.199.200": "127.0.0.254"}
+
 
 @dataclass(frozen=True)
 class Workspace:
@@ -38,6 +43,7 @@ class Workspace:
         targets_dir.mkdir(parents=True)
         for name in [target.name, *targets.dependencies(target)]:
             shutil.copytree(targets[name].path, targets_dir / name, symlinks=True)
+            _keep_on_machine(targets_dir / name)
         sdist_root = targets.root.parent.parent.parent
         for alias in target.aliases:
             if alias.startswith("needs/file/"):
@@ -107,3 +113,20 @@ class Workspace:
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+
+def _keep_on_machine(directory: Path) -> None:
+    """Rewrite the off-machine addresses of OFF_MACHINE_ADDRESSES in the target's text files (links left alone)."""
+    for path in directory.rglob("*"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, OSError):
+            continue  # binary or unreadable: no address to rewrite
+        rewritten = text
+        for address, local in OFF_MACHINE_ADDRESSES.items():
+            rewritten = rewritten.replace(address, local)
+        if rewritten != text:
+            path.write_text(rewritten)

@@ -117,3 +117,16 @@ def test_both_runners_get_ansible_tests_settings(targets: TargetSet, tmp_path: P
     ours = workspace.environment(targets["handlers"], Runner("ours", python_dir), tmp_path, {"PATH": "/usr/bin"})
     theirs = workspace.environment(targets["handlers"], Runner("ansible", python_dir), tmp_path, {"PATH": "/bin"})
     assert ours["ANSIBLE_HOST_PATTERN_MISMATCH"] == theirs["ANSIBLE_HOST_PATTERN_MISMATCH"] == "error"
+
+
+def test_an_address_off_this_machine_becomes_an_unused_loopback_one(targets: TargetSet, tmp_path: Path) -> None:
+    inventory = targets["lookup_items"].path / "inventory"
+    inventory.write_text("nonexistent ansible_host=169.254.199.200\n")
+    (targets["lookup_items"].path / "blob.bin").write_bytes(b"\xff\xfe169.254.199.200")
+    work = tmp_path / "work"
+    work.mkdir()
+    workspace = Workspace.create(targets["lookup_items"], targets, work)
+    copied = workspace.targets_dir / "lookup_items"
+    assert (copied / "inventory").read_text() == "nonexistent ansible_host=127.0.0.254\n"
+    assert (copied / "blob.bin").read_bytes() == b"\xff\xfe169.254.199.200"  # not text: left as it is
+    assert "169.254.199.200" in inventory.read_text()  # the sdist's own copy is untouched
