@@ -12,7 +12,8 @@ DOCUMENTATION = {
         "questions of packages that are not installed yet and for passwords; debconf-utils is not needed.",
         "Booleans are compared as debconf writes them (true/false); a multiselect value may be a list, compared "
         "in any order. A password's value is never shown: only whether it changed.",
-        "Without question nothing is set: the task only checks that debconf answers.",
+        "Without question nothing is set: current holds every question of the package with its value, as "
+        "debconf-show lists them.",
         "While another process (apt, dpkg) holds debconf's database the module waits for it, up to a minute.",
     ],
     "options": {
@@ -84,6 +85,21 @@ def held_value(module, package, question):
     return value
 
 
+def package_questions(module, package):
+    """Every question debconf knows of ``package`` with its value, as debconf-show lists them (a password's
+    value is left out by debconf-show itself)."""
+    show = module.get_bin_path("debconf-show", required=True)
+    rc, out, err = debconf(module, [show, package], None)
+    if rc != 0:
+        module.fail(err.strip() or "debconf-show %s failed" % package, rc=rc)
+    questions = {}
+    for line in out.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            questions[key.strip("*").strip()] = value.strip()
+    return questions
+
+
 def as_text(value, vtype):
     """The value as debconf stores it."""
     if isinstance(value, bool):
@@ -109,7 +125,7 @@ def run(module):
     params = module.params
     package, question, vtype = params["name"], params["question"], params["vtype"]
     if question is None:
-        return {"changed": False, "msg": "", "current": {}}
+        return {"changed": False, "msg": "", "current": package_questions(module, package)}
     value = as_text(params["value"], vtype)
     held = held_value(module, package, question)
     secret = vtype == "password"

@@ -54,3 +54,11 @@ def test_password_never_shown(host: RemoteHost, purge: None) -> None:
 def test_question_needs_vtype_and_value(host: RemoteHost) -> None:
     result = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/greeting"})
     assert result.get("failed") and "required together" in result["msg"], result
+
+
+def test_package_alone_lists_its_questions(host: RemoteHost, purge: None) -> None:
+    host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/greeting", "vtype": "string", "value": "hi"})
+    listed = host.run("debconf", {"name": PACKAGE})
+    assert listed["changed"] is False and listed["current"] == {f"{PACKAGE}/greeting": "hi"}, listed
+    tzdata = host.run("debconf", {"name": "tzdata"})
+    assert tzdata["current"]["tzdata/Zones/Etc"] == "UTC", tzdata
