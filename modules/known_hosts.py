@@ -66,12 +66,14 @@ def new_lines(lines, name, wanted, state, hashed):
             if wanted is not None and entry.blob != wanted.blob:
                 result.append(line)
             continue
-        if entry.keytype != wanted.keytype:
-            result.append(line)  # another key type of the host: ssh keeps several
-        elif entry.blob == wanted.blob and entry.hashed == hashed and entry.marker == wanted.marker \
-                and not present:
+        if entry.blob == wanted.blob and entry.hashed == hashed and entry.marker == wanted.marker:
+            if not present:  # a second copy of the same line goes
+                result.append(line)
+                present = True
+        elif entry.keytype != wanted.keytype or entry.marker:
+            # another key type of the host (ssh keeps several), or a CA or revoked key: Ansible replaces only an
+            # unmarked key of the same type, and adds the wanted key beside a marked one
             result.append(line)
-            present = True
     if state == "present" and not present:
         entry = KnownHost(hash_host(name) if hashed else wanted.hosts, wanted.keytype, wanted.blob, wanted.marker,
                           wanted.comment)
