@@ -241,12 +241,14 @@ class UserTask(object):
         if params["home"] is not None and os.path.normpath(params["home"]) != os.path.normpath(entry.pw_dir):
             record("home", entry.pw_dir, params["home"], ["-d", params["home"]] + (["-m"] if params["move_home"]
                                                                                      else []))
-        shadow = shadow_fields(self.name) or [""] * 8
+        found = shadow_fields(self.name)
+        shadow = found or [""] * 8
         if params["password"] is not None and params["update_password"] == "always" \
                 and params["password"] != shadow[0]:
             record("password", "(old)", "(new)", ["-p", params["password"]])
         days = self.wanted_expiry_days()
-        if days is not None and days != shadow[6]:
+        # An account without a shadow entry gets one from usermod -e, as in Ansible (which sets it every run then).
+        if days is not None and (days != shadow[6] or found is None):
             record("expires", shadow[6] or None, days or None, self.expiry_option(days))
         self.modify_lock(shadow)
         inactive = params["password_expire_account_disable"]
@@ -271,7 +273,8 @@ class UserTask(object):
 
     def set_password_expiry(self):
         """chage -m/-M/-W for the password expiry fields that differ from what was asked."""
-        shadow = shadow_fields(self.name) or [""] * 8
+        found = shadow_fields(self.name)
+        shadow = found or [""] * 8
         options = []
         for key, option, index in _EXPIRY_FIELDS:
             wanted = self.params[key]

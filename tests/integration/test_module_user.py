@@ -90,3 +90,16 @@ def test_clear_failures(host: RemoteHost) -> None:
     assert missing_group.get("failed") and "Group no-such-group does not exist" in missing_group["msg"]
     bad_uid = host.run("user", {"name": USER, "uid": "abc"})
     assert bad_uid.get("failed") and "uid" in bad_uid["msg"]
+
+
+def test_expiry_of_an_account_without_a_shadow_entry_creates_it(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    name = "acct-no-shadow"
+    host.shell(f"sh -c 'echo {name}::5751:5751::/nonexistent:/bin/sh >> /etc/passwd'")
+    try:
+        first = host.run("user", {"name": name, "uid": 5751, "expires": -1})
+        assert first["changed"] is True, first
+        assert infra.run(f"getent shadow {name}").rc == 0
+        assert host.run("user", {"name": name, "uid": 5751, "expires": -1})["changed"] is False
+    finally:
+        host.run("user", {"name": name, "state": "absent"})
