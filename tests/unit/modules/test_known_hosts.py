@@ -35,7 +35,7 @@ def test_same_type_replaced_other_types_kept() -> None:
 def test_a_certificate_authority_key_is_added_beside_another_not_replacing_it() -> None:
     lines = [f"@cert-authority *.a.test {KEY}", "# a comment"]
     wanted = KnownHost.parse(f"@cert-authority *.a.test {OTHER}")
-    assert new_lines(lines, "*.a.test", wanted, "present", False) == lines + [f"@cert-authority *.a.test {OTHER}"]
+    assert new_lines(lines, "*.a.test", wanted, "present", False) == [*lines, f"@cert-authority *.a.test {OTHER}"]
     assert new_lines(lines, "*.a.test", KnownHost.parse(lines[0]), "present", False) == lines
     # a plain key of the host is still replaced by a plain key of its type, the CA line kept
     plain = [f"@cert-authority *.a.test {KEY}", f"*.a.test {KEY}"]
