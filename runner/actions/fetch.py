@@ -96,6 +96,8 @@ async def fetch(ctx: ActionContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def run_fetch(ctx: ActionContext) -> dict[str, Any]:
+    if ctx.check:  # as Ansible's fetch action, before its arguments are read
+        return {"changed": False, "skipped": True, "msg": "check mode not (yet) supported for this module"}
     try:
         return await fetch(ctx, action_arguments(ctx))
     except ActionFailed as failure:
