@@ -1,6 +1,7 @@
 """Add or remove a host's keys in an SSH known_hosts file."""
 
 import os
+import re
 
 from modules._spec import argument_spec
 from modules._sshkeys import KnownHost, hash_host
@@ -44,7 +45,10 @@ SUPPORTS_CHECK_MODE = True
 
 
 def wanted_line(module, name, key):
-    """The known_hosts line for ``key``; it must name the host."""
+    """The known_hosts line for ``key``; it must name the host, and only one."""
+    if re.search(r"\S+(\s+)?,(\s+)?", name):
+        module.fail("Comma separated list of names is not supported. Please pass a single name to lookup in the "
+                    "known_hosts file.")
     lines = [line for line in key.splitlines() if line.strip()]
     parsed = KnownHost.parse(lines[0]) if len(lines) == 1 else None
     if parsed is None:

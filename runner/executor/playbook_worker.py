@@ -366,9 +366,12 @@ class PlaybookWorker:
         session = self._session(target, settings)
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
+        async_seconds = task_number(templar, node, "async_seconds", int, keyword="async")
+        if async_seconds and action is not None and not action.supports_async:
+            return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare
+                    "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         limit, call.background = async_limits(
-            task_number(templar, node, "async_seconds", int, keyword="async"),
-            task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
+            async_seconds, task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
         if delegate and task_boolean(templar, node, "delegate_facts", default=False):
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))

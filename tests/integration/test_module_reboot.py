@@ -17,8 +17,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from runner.testenv import TestEnv, unavailable_reason
+from runner.testenv import TestEnv
 from tests.support.local_host import LocalHost
+from tests.support.own_env import own_env
 from tests.support.remote_harness import RemoteHost
 
 pytestmark = pytest.mark.hosts
@@ -55,17 +56,12 @@ class Restarter:
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[TestEnv]:
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(f"no local test hosts: {reason}")
-    env = TestEnv(name="reboot", count=1, base_address=28, prefix="rb")
-    env.up()
-    restarter = Restarter(env)
-    try:
-        yield env
-    finally:
-        restarter.stop()
-        env.down()
+    for env in own_env("reboot", count=1, base_address=28, prefix="rb"):
+        restarter = Restarter(env)
+        try:
+            yield env
+        finally:
+            restarter.stop()
 
 
 @pytest.fixture(scope="module")
