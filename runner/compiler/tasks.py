@@ -17,7 +17,14 @@ from runner.errors import CensoredParseError, ParseError, SourcePosition, UserEr
 from runner.loader.playbook import load_task_file
 from runner.loader.yaml import yaml11_booleans
 from runner.models import Block, Task
-from runner.models.action import IMPORT_ROLE, IMPORT_TASKS, INCLUDE_ROLE, INCLUDE_TASKS, META
+from runner.models.action import (
+    IMPORT_ROLE,
+    IMPORT_TASKS,
+    INCLUDE_ROLE,
+    INCLUDE_TASKS,
+    META,
+    is_templated_action,
+)
 from runner.module_index import ModuleIndex
 from runner.parsing.kv import RAW_PARAMS, parse_kv
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
@@ -162,12 +169,19 @@ class TaskCompiler:
         # family's parameters, or a task that expects its own template to fail, must not stop the run.
         handled = context.may_not_run or _failure_handled(task, context)
         deferred = handled or bool(context.when)
+        inherited_conditions = len(context.when) > len(task.when or ())
+        if is_templated_action(module):
+            # Its module is known only where it runs (the executor resolves it, and the module checks its
+            # arguments then), so neither argument names nor module_defaults can be looked at now.
+            node = self.compiler.new_node(kind="task", module=module, args=self._written_arguments(task, RAW_PARAMS),
+                                          **fields)
+            self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
+            return node
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
         if self.index.canonical(resolved) == "set_fact":
             args = yaml11_booleans(args)  # an unquoted yes is a boolean to Ansible; a quoted "yes" stays a string
         node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
-        inherited_conditions = len(context.when) > len(task.when or ())
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
 
@@ -237,9 +251,22 @@ class TaskCompiler:
                 self.index.packed(info)  # needs ansible-core, and every module_utils it imports found
             except UserError as exc:
                 raise ParseError(exc.message, task.module_position or task.position, hint=exc.hint) from None
-        raw = task.module_args
         free_form = info.free_form
-        # Templates that yield arguments only the run can read, lowest priority first (Ansible's order).
+        args = self._written_arguments(task, free_form)
+        if "_raw_params" in args and free_form and free_form != "_raw_params":
+            args[free_form] = args.pop("_raw_params")
+        if check_names and not info.any_arguments:
+            try:
+                validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
+            except ArgumentError as exc:
+                raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
+        return args, info.name
+
+    def _written_arguments(self, task: Task, free_form: str | None) -> dict[str, Any]:
+        """The task's arguments as written: its module's (a mapping, or key=value words split here) over its
+        ``args``; templates that yield arguments only the run can read go under ARGUMENT_TEMPLATES, lowest
+        priority first (Ansible's order). ``free_form``: the module's free-form parameter, if it has one."""
+        raw = task.module_args
         templates = [task.args] if isinstance(task.args, str) else []
         if isinstance(raw, str):
             try:
@@ -254,14 +281,7 @@ class TaskCompiler:
             args = {**task.args, **args}
         if templates:
             args[ARGUMENT_TEMPLATES] = templates
-        if "_raw_params" in args and free_form and free_form != "_raw_params":
-            args[free_form] = args.pop("_raw_params")
-        if check_names and not info.any_arguments:
-            try:
-                validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
-            except ArgumentError as exc:
-                raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
-        return args, info.name
+        return args
 
     def _precompile(self, node: PlanTask, *, deferred: bool = False, conditions_deferred: bool = False) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any

@@ -49,7 +49,9 @@ from runner.executor.task_args import task_arguments
 from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
+from runner.models.action import canonical_action, is_templated_action
 from runner.module_index import plan_module_index
+from runner.parsing.kv import RAW_PARAMS
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
 from runner.util import task_trace
@@ -339,7 +341,15 @@ class PlaybookWorker:
         check = task_boolean(templar, node, "check_mode", default=self.options.check)
         diff = task_boolean(templar, node, "diff", default=self.options.diff)
         module = node.module or ""
-        call = ModuleCall(module, node.args, host=host, state=state, templar=templar, check=check, diff=diff,
+        written = node.args
+        if is_templated_action(module):
+            try:
+                module, written = self._resolved_action(templar, module, written)
+            except TemplateError as error:
+                return task_error(error, node)
+            except UserError as error:
+                return {"failed": True, "changed": False, "msg": f"{error.message} ({describe_task(node)})"}
+        call = ModuleCall(module, written, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
                           task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
@@ -347,7 +357,7 @@ class PlaybookWorker:
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
-            call.args = args = task_arguments(templar, module, node.args,
+            call.args = args = task_arguments(templar, module, written,
                                               self.index.get(module).condition_arguments)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
@@ -382,6 +392,24 @@ class PlaybookWorker:
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
+
+    def _resolved_action(self, templar: Templar, template: str, written: dict[str, Any]
+                         ) -> tuple[str, dict[str, Any]]:
+        """The module a templated action name (``action: "{{ ansible_facts.pkg_mgr }}"``) names for this host,
+        with the task's arguments as that module reads them (free-form words under its free-form parameter); a
+        ``UserError`` when it names none. The module checks the argument names, as for any task whose names
+        are checked where it runs."""
+        name = templar.template(template)
+        if not isinstance(name, str) or not name.strip():
+            raise UserError(f"the action {template!r} rendered to {name!r}, which names no module")
+        info = self.index.find(canonical_action(name.strip()))
+        if info is None:
+            raise UserError(f"couldn't resolve module/action '{name.strip()}' (from {template!r})")
+        free_form = info.free_form
+        if RAW_PARAMS in written and free_form and free_form != RAW_PARAMS:
+            written = {**{key: value for key, value in written.items() if key != RAW_PARAMS},
+                       free_form: written[RAW_PARAMS]}
+        return info.name, written
 
     def _settings(self, target: str, node: PlanTask, templar: Templar, payload: Mapping[str, Any], *,
                   delegated: bool) -> ConnectionSettings:

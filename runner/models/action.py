@@ -113,8 +113,7 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
     """``action: copy src=a dest=b`` or ``action: {module: copy, src: a}``."""
     args: Any
     if isinstance(value, str) and value.strip():
-        name, _, args = value.strip().partition(" ")
-        args = args.strip()
+        name, args = _split_action_text(value.strip())
     elif isinstance(value, Mapping) and isinstance(value.get("module"), str):
         args = {arg: arg_value for arg, arg_value in value.items() if arg != "module"}
         name = value["module"]
@@ -122,10 +121,26 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
         source.error(f"expected a module and its arguments ('copy src=a dest=b' or a mapping with 'module'), "
                      f"got {describe(value)}", key, value=True)
         return None
+    if is_templated_action(name):  # resolved where the task runs, as Ansible does
+        return ActionCall(name, args, key, local=key == "local_action")
     if not is_action(name, is_module):
         source.error(f"couldn't resolve module/action '{name}'", key, value=True)
         return None
     return ActionCall(canonical_action(name), args, key, local=key == "local_action")
+
+
+def is_templated_action(name: Any) -> bool:
+    """``action: "{{ ansible_facts.pkg_mgr }}"``: a module name that only the run can know."""
+    return isinstance(name, str) and name.startswith("{{") and name.endswith("}}")
+
+
+def _split_action_text(text: str) -> tuple[str, str]:
+    """``copy src=a dest=b`` → (copy, 'src=a dest=b'); a leading template is the name whole, spaces and all."""
+    if text.startswith("{{") and "}}" in text:
+        end = text.index("}}") + 2
+        return text[:end], text[end:].strip()
+    name, _, args = text.partition(" ")
+    return name, args.strip()
 
 
 def _args_shape_ok(call: ActionCall, source: Source) -> bool:
