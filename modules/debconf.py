@@ -10,8 +10,9 @@ DOCUMENTATION = {
         "Sets question to value (of type vtype) for package name with debconf-set-selections, when debconf "
         "holds another value. The value held is read with debconf-communicate (GET), which also answers for "
         "questions of packages that are not installed yet and for passwords; debconf-utils is not needed.",
-        "Booleans are compared as debconf writes them (true/false); a multiselect value may be a list, compared "
-        "in any order. A password's value is never shown: only whether it changed.",
+        "Booleans are compared as debconf writes them (true/false); a multiselect value may be a list, sorted "
+        "first (so its order does not matter), or text, compared as written (as in Ansible). A password's value "
+        "is never shown: only whether it changed.",
         "Without question nothing is set: current holds every question of the package with its value, as "
         "debconf-show lists them.",
         "While another process (apt, dpkg) holds debconf's database the module waits for it, up to a minute.",
@@ -105,7 +106,7 @@ def as_text(value, vtype):
     if isinstance(value, bool):
         value = "true" if value else "false"
     if vtype == "multiselect" and isinstance(value, list):
-        return ", ".join(str(item) for item in value)
+        return ", ".join(sorted(str(item) for item in value))  # sorted, as Ansible writes a list
     text = str(value)
     return text.lower() if vtype == "boolean" else text
 
@@ -115,10 +116,7 @@ def same(held, wanted, vtype):
         return False
     if vtype == "boolean":
         return held.lower() == wanted
-    if vtype == "multiselect":
-        return sorted(part.strip() for part in held.split(",") if part.strip()) == \
-            sorted(part.strip() for part in wanted.split(",") if part.strip())
-    return held == wanted
+    return held == wanted  # a multiselect given as text too: Ansible compares it as written
 
 
 def run(module):

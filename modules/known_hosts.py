@@ -54,7 +54,7 @@ def wanted_line(module, name, key):
     if parsed is None:
         module.fail("key: invalid key specified; it must be one known_hosts line: host keytype key [comment]")
     if not parsed.matches(name):
-        module.fail("Host parameter (%s) does not match the host field of the key (%s)" % (name, parsed.hosts))
+        module.fail("Host parameter does not match hashed host field in supplied key")  # Ansible's words, always
     return parsed
 
 

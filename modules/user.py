@@ -243,8 +243,9 @@ class UserTask(object):
                                                                                      else []))
         found = shadow_fields(self.name)
         shadow = found or [""] * 8
+        # A lock's leading "!" is not part of the hash, on either side (as Ansible compares them).
         if params["password"] is not None and params["update_password"] == "always" \
-                and params["password"] != shadow[0]:
+                and params["password"].lstrip("!") != shadow[0].lstrip("!"):
             record("password", "(old)", "(new)", ["-p", params["password"]])
         days = self.wanted_expiry_days()
         # An account without a shadow entry gets one from usermod -e, as in Ansible (which sets it every run then).

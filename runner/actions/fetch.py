@@ -98,6 +98,8 @@ async def fetch(ctx: ActionContext, args: dict[str, Any]) -> dict[str, Any]:
 async def run_fetch(ctx: ActionContext) -> dict[str, Any]:
     if ctx.check:  # as Ansible's fetch action, before its arguments are read
         return {"changed": False, "skipped": True, "msg": "check mode not (yet) supported for this module"}
+    if ctx.args.get("src") is None or ctx.args.get("dest") is None:
+        return {"failed": True, "changed": False, "msg": "src and dest are required"}  # Ansible's words
     try:
         return await fetch(ctx, action_arguments(ctx))
     except ActionFailed as failure:

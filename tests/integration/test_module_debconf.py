@@ -43,6 +43,9 @@ def test_boolean_and_multiselect_compare_as_debconf_does(host: RemoteHost, purge
     again = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
                                  "value": "a, b"})
     assert again["changed"] is False, again
+    unsorted_text = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                         "value": "b, a"})
+    assert unsorted_text["changed"] is True, unsorted_text  # text is compared as written, as in Ansible
 
 
 def test_password_never_shown(host: RemoteHost, purge: None) -> None:

@@ -103,3 +103,18 @@ def test_expiry_of_an_account_without_a_shadow_entry_creates_it(host: RemoteHost
         assert host.run("user", {"name": name, "uid": 5751, "expires": -1})["changed"] is False
     finally:
         host.run("user", {"name": name, "state": "absent"})
+
+
+def test_a_locked_password_is_the_same_password(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    name = "acct-lock-test"
+    try:
+        host.run("user", {"name": name, "password": PASSWORD})
+        locked = {"name": name, "password": PASSWORD, "password_lock": True}
+        assert host.run("user", locked)["changed"] is True
+        assert infra.run(f"getent shadow {name}").stdout.split(":")[1] == "!" + PASSWORD
+        assert host.run("user", locked)["changed"] is False
+        unlocked = host.run("user", {**locked, "password_lock": False})
+        assert unlocked["changed"] is True and infra.run(f"getent shadow {name}").stdout.split(":")[1] == PASSWORD
+    finally:
+        host.run("user", {"name": name, "state": "absent"})
