@@ -101,22 +101,30 @@ def package_questions(module, package):
     return questions
 
 
-def as_text(value, vtype):
-    """The value as debconf stores it."""
+def as_text(module, value, vtype):
+    """The value as debconf stores it; a multiselect list sorted, as Ansible writes it (items that cannot be
+    sorted together fail in Ansible's words)."""
     if isinstance(value, bool):
         value = "true" if value else "false"
     if vtype == "multiselect" and isinstance(value, list):
-        return ", ".join(sorted(str(item) for item in value))  # sorted, as Ansible writes a list
+        try:
+            return ", ".join(str(item) for item in sorted(value))
+        except TypeError as exc:
+            module.fail("Invalid value provided for 'multiselect': %s" % exc)
     text = str(value)
     return text.lower() if vtype == "boolean" else text
 
 
-def same(held, wanted, vtype):
+def same(held, wanted, vtype, listed):
+    """Whether debconf holds the wanted value: a boolean in any case, a multiselect given as a list in any order
+    (as Ansible compares it), anything else (a multiselect given as text too) exactly."""
     if held is None:
         return False
     if vtype == "boolean":
         return held.lower() == wanted
-    return held == wanted  # a multiselect given as text too: Ansible compares it as written
+    if vtype == "multiselect" and listed:
+        return sorted(part.strip() for part in held.split(",")) == sorted(part.strip() for part in wanted.split(","))
+    return held == wanted
 
 
 def run(module):
@@ -124,11 +132,11 @@ def run(module):
     package, question, vtype = params["name"], params["question"], params["vtype"]
     if question is None:
         return {"changed": False, "msg": "", "current": package_questions(module, package)}
-    value = as_text(params["value"], vtype)
+    value = as_text(module, params["value"], vtype)
     held = held_value(module, package, question)
     secret = vtype == "password"
     shown = (lambda text: "********" if text else "") if secret else (lambda text: text or "")
-    if same(held, value, vtype):
+    if same(held, value, vtype, isinstance(params["value"], list)):
         return {"changed": False, "msg": "", "current": {question: shown(held)}}
     msg = ""
     if not module.check_mode:

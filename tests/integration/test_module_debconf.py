@@ -46,6 +46,12 @@ def test_boolean_and_multiselect_compare_as_debconf_does(host: RemoteHost, purge
     unsorted_text = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
                                          "value": "b, a"})
     assert unsorted_text["changed"] is True, unsorted_text  # text is compared as written, as in Ansible
+    listed = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                  "value": ["a", "b"]})
+    assert listed["changed"] is False, listed  # a list in any order
+    mixed = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                 "value": ["a", 1]})
+    assert mixed["failed"] and mixed["msg"].startswith("Invalid value provided for 'multiselect': "), mixed
 
 
 def test_password_never_shown(host: RemoteHost, purge: None) -> None:

@@ -46,6 +46,8 @@ def test_missing_files_and_directories(host: RemoteHost, scratch: str, tmp_path:
     assert not tolerated.get("failed") and tolerated["changed"] is False and tolerated["file"] == f"{scratch}/none"
     no_dest = host.run("fetch", {"src": f"{scratch}/none"})
     assert no_dest == {"failed": True, "changed": False, "msg": "src and dest are required"}
+    not_text = host.run("fetch", {"src": [f"{scratch}/none"], "dest": str(tmp_path)})
+    assert not_text["msg"] == "Invalid type supplied for source option, it must be a string"
     directory = host.run("fetch", {"src": scratch, "dest": str(tmp_path)})
     assert directory["failed"] and directory["msg"] == "remote file is a directory, fetch cannot work on directories"
     assert list(tmp_path.iterdir()) == []
