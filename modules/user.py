@@ -426,4 +426,8 @@ def run(module):
     if looks_unhashed(module.params["password"]):
         module.warn("The input password appears not to have been hashed. The 'password' argument must be "
                     "encrypted for this module to work properly.")
+    if module.params["append"] and module.params["groups"] is None:
+        # Ansible's words, its version included
+        module.warn("'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups."
+                    "This will change to an error in Ansible 2.14.")
     return UserTask(module).run()

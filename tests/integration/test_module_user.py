@@ -118,3 +118,10 @@ def test_a_locked_password_is_the_same_password(host: RemoteHost, testenv) -> No
         assert unlocked["changed"] is True and infra.run(f"getent shadow {name}").stdout.split(":")[1] == PASSWORD
     finally:
         host.run("user", {"name": name, "state": "absent"})
+
+
+def test_append_without_groups_warns_as_ansible_does(host: RemoteHost) -> None:
+    result = host.run("user", {"name": "root", "append": True})
+    assert result["changed"] is False
+    assert "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups." in \
+        result["warnings"][0]
