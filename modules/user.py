@@ -335,17 +335,32 @@ class UserTask(object):
         home = entry.pw_dir if entry else (params["home"] or os.path.join("/home", self.name))
         path = self.key_path(home)
         result["ssh_key_file"] = path
-        if not self.module.lexists(path):
+        if self.key_pair_wanted(path):
             self.changes.add("ssh_key_file", None, path, [])
             self.module.predict(path, "file")
             if self.module.check_mode:
                 return
+            for existing in (path, path + ".pub"):  # force: what is there (a link too) is replaced
+                if self.module.lexists(existing):
+                    os.unlink(existing)
             self.generate_key(entry, path)
         if os.path.exists(path + ".pub"):
             with open(path + ".pub") as handle:
                 result["ssh_public_key"] = handle.read().strip()
             _, out, _ = self.module.run_command(["ssh-keygen", "-l", "-f", path + ".pub"])
             result["ssh_fingerprint"] = out.strip()
+
+    def key_pair_wanted(self, path):
+        """Whether ssh-keygen runs: no key file yet, or force; an existing private or public key file is
+        otherwise kept with Ansible's warning (each run, as Ansible warns)."""
+        if self.params["force"]:
+            return True
+        for existing, kind in ((path, "private"), (path + ".pub", "public")):
+            if os.path.exists(existing):
+                self.module.warn('Found existing ssh key %s file "%s", no force, so skipping ssh-keygen generation'
+                                 % (kind, existing))
+                return False
+        return not self.module.lexists(path)
 
     def generate_key(self, entry, path):
         params = self.params

@@ -76,6 +76,20 @@ def test_ssh_key_generated_once(host: RemoteHost, testenv) -> None:
     assert infra.file(key).user == USER and infra.file(key).mode == 0o600
 
 
+def test_an_existing_key_file_is_kept_unless_forced(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    key = f"/home/{USER}/.ssh/other_rsa"
+    host.shell(f"mkdir -p /home/{USER}/.ssh && ln -sfn /etc/hostname {key}.pub")
+    args = {"name": USER, "generate_ssh_key": True, "ssh_key_file": ".ssh/other_rsa", "ssh_key_type": "ed25519"}
+    kept = host.run("user", args)
+    assert kept["changed"] is False and infra.file(f"{key}.pub").is_symlink
+    assert kept["warnings"] == [f'Found existing ssh key public file "{key}.pub", no force, so skipping ssh-keygen '
+                                "generation"]
+    forced = host.run("user", {**args, "force": True})
+    assert forced["changed"] is True and not infra.file(f"{key}.pub").is_symlink
+    assert infra.file(f"{key}.pub").user == USER
+
+
 def test_user_and_group_removed(host: RemoteHost, testenv) -> None:
     infra = infra_for(testenv)
     converge(host, "user", {"name": USER, "state": "absent", "remove": True},
