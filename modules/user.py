@@ -23,7 +23,7 @@ DOCUMENTATION = {
         "before and after (a password only as changed, never its hash).",
         "password is a crypt(3) hash, as usermod -p takes it.",
         "generate_ssh_key creates a key pair with ssh-keygen when the key file does not exist yet; an existing "
-        "key is never overwritten.",
+        "private or public key file is kept, with a warning, unless force replaces them (as in Ansible).",
     ],
     "options": {
         "name": {"description": "Name of the user.", "type": "str", "required": True, "aliases": ["user"]},
