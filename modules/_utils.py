@@ -531,6 +531,7 @@ class Module(object):
             os.chown(new, info.st_uid, info.st_gid)
         except OSError:
             pass
+        _copy_extended_attributes(existing, new)
 
     def set_file_attributes(self, path, mode=None, owner=None, group=None, diff=None, follow=True,
                             attributes=None):
@@ -671,6 +672,24 @@ def error_text(exc):
     if getattr(exc, "errno", None) and getattr(exc, "strerror", None):
         return "[Errno %d] %s" % (exc.errno, exc.strerror)
     return str(exc)
+
+
+def _copy_extended_attributes(existing, new):
+    """The extended attributes of ``existing`` (POSIX ACLs among them) onto ``new``, as Ansible's atomic_move keeps
+    them (shutil.copystat); those the filesystem or our privileges refuse are left, as copystat leaves them."""
+    import errno
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(existing)
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.setxattr(new, name, os.getxattr(existing, name))
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.ENODATA, errno.EINVAL, errno.EACCES):
+                raise
 
 
 def remove_quietly(path):

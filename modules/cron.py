@@ -161,6 +161,12 @@ def edited(lines, params, in_file):
     return set_job(lines, name, line)
 
 
+def removed_last_job(params, lines, new_lines):
+    """Whether this task removed a job and left only blank lines: Ansible then removes the cron_file."""
+    return (params["state"] == "absent" and not params["env"] and new_lines != lines
+            and not any(line.strip() for line in new_lines))
+
+
 def summary(lines):
     jobs = [line[len(MARKER):] for line in lines if line.startswith(MARKER)]
     envs = [line.split("=", 1)[0] for line in lines if "=" in line and not line.startswith("#")
@@ -206,6 +212,12 @@ def run_in_file(module, path):
                 "diff": content_diff(path, original, b"")}
     lines = parse((original or b"").decode("utf-8", "replace"))
     new_lines = edited(lines, params, in_file=True)
+    if original is not None and removed_last_job(params, lines, new_lines):
+        # a file that held nothing but this job (blank lines aside) goes with it, as in Ansible
+        module.predict(path, "absent")
+        if not module.check_mode:
+            os.unlink(path)
+        return {"changed": True, "jobs": [], "envs": [], "diff": content_diff(path, original, b"")}
     new = render(new_lines).encode("utf-8")
     if original is None and params["state"] == "absent":
         new = None

@@ -10,9 +10,11 @@ DOCUMENTATION = {
         "Sets question to value (of type vtype) for package name with debconf-set-selections, when debconf "
         "holds another value. The value held is read with debconf-communicate (GET), which also answers for "
         "questions of packages that are not installed yet and for passwords; debconf-utils is not needed.",
-        "Booleans are compared as debconf writes them (true/false); a multiselect value may be a list, compared "
-        "in any order. A password's value is never shown: only whether it changed.",
-        "Without question nothing is set: the task only checks that debconf answers.",
+        "Booleans are compared as debconf writes them (true/false); a multiselect value may be a list, sorted "
+        "first (so its order does not matter), or text, compared as written (as in Ansible). A password's value "
+        "is never shown: only whether it changed.",
+        "Without question nothing is set: current holds every question of the package with its value, as "
+        "debconf-show lists them.",
         "While another process (apt, dpkg) holds debconf's database the module waits for it, up to a minute.",
     ],
     "options": {
@@ -84,24 +86,44 @@ def held_value(module, package, question):
     return value
 
 
-def as_text(value, vtype):
-    """The value as debconf stores it."""
+def package_questions(module, package):
+    """Every question debconf knows of ``package`` with its value, as debconf-show lists them (a password's
+    value is left out by debconf-show itself)."""
+    show = module.get_bin_path("debconf-show", required=True)
+    rc, out, err = debconf(module, [show, package], None)
+    if rc != 0:
+        module.fail(err.strip() or "debconf-show %s failed" % package, rc=rc)
+    questions = {}
+    for line in out.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            questions[key.strip("*").strip()] = value.strip()
+    return questions
+
+
+def as_text(module, value, vtype):
+    """The value as debconf stores it; a multiselect list sorted, as Ansible writes it (items that cannot be
+    sorted together fail in Ansible's words)."""
     if isinstance(value, bool):
         value = "true" if value else "false"
     if vtype == "multiselect" and isinstance(value, list):
-        return ", ".join(str(item) for item in value)
+        try:
+            return ", ".join(str(item) for item in sorted(value))
+        except TypeError as exc:
+            module.fail("Invalid value provided for 'multiselect': %s" % exc)
     text = str(value)
     return text.lower() if vtype == "boolean" else text
 
 
-def same(held, wanted, vtype):
+def same(held, wanted, vtype, listed):
+    """Whether debconf holds the wanted value: a boolean in any case, a multiselect given as a list in any order
+    (as Ansible compares it), anything else (a multiselect given as text too) exactly."""
     if held is None:
         return False
     if vtype == "boolean":
         return held.lower() == wanted
-    if vtype == "multiselect":
-        return sorted(part.strip() for part in held.split(",") if part.strip()) == \
-            sorted(part.strip() for part in wanted.split(",") if part.strip())
+    if vtype == "multiselect" and listed:
+        return sorted(part.strip() for part in held.split(",")) == sorted(part.strip() for part in wanted.split(","))
     return held == wanted
 
 
@@ -109,12 +131,12 @@ def run(module):
     params = module.params
     package, question, vtype = params["name"], params["question"], params["vtype"]
     if question is None:
-        return {"changed": False, "msg": "", "current": {}}
-    value = as_text(params["value"], vtype)
+        return {"changed": False, "msg": "", "current": package_questions(module, package)}
+    value = as_text(module, params["value"], vtype)
     held = held_value(module, package, question)
     secret = vtype == "password"
     shown = (lambda text: "********" if text else "") if secret else (lambda text: text or "")
-    if same(held, value, vtype):
+    if same(held, value, vtype, isinstance(params["value"], list)):
         return {"changed": False, "msg": "", "current": {question: shown(held)}}
     msg = ""
     if not module.check_mode:

@@ -6,8 +6,7 @@ DOCUMENTATION = {
         "Copies a file from the host to the controller, into dest/<inventory_hostname>/<src path>, or with flat "
         "to dest itself. The file travels over the host's existing connection.",
         "Compared by checksum first: a file that the controller already holds unchanged is not transferred "
-        "again. Check mode reports whether it would be transferred and writes nothing (Ansible's fetch skips in "
-        "check mode).",
+        "again. Skipped in check mode, as in Ansible.",
         "Only files: a directory fails, as in Ansible.",
     ],
     "options": {

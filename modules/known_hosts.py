@@ -1,6 +1,7 @@
 """Add or remove a host's keys in an SSH known_hosts file."""
 
 import os
+import re
 
 from modules._spec import argument_spec
 from modules._sshkeys import KnownHost, hash_host
@@ -44,13 +45,16 @@ SUPPORTS_CHECK_MODE = True
 
 
 def wanted_line(module, name, key):
-    """The known_hosts line for ``key``; it must name the host."""
+    """The known_hosts line for ``key``; it must name the host, and only one."""
+    if re.search(r"\S+(\s+)?,(\s+)?", name):
+        module.fail("Comma separated list of names is not supported. Please pass a single name to lookup in the "
+                    "known_hosts file.")
     lines = [line for line in key.splitlines() if line.strip()]
     parsed = KnownHost.parse(lines[0]) if len(lines) == 1 else None
     if parsed is None:
         module.fail("key: invalid key specified; it must be one known_hosts line: host keytype key [comment]")
     if not parsed.matches(name):
-        module.fail("Host parameter (%s) does not match the host field of the key (%s)" % (name, parsed.hosts))
+        module.fail("Host parameter does not match hashed host field in supplied key")  # Ansible's words, always
     return parsed
 
 
@@ -66,12 +70,14 @@ def new_lines(lines, name, wanted, state, hashed):
             if wanted is not None and entry.blob != wanted.blob:
                 result.append(line)
             continue
-        if entry.keytype != wanted.keytype:
-            result.append(line)  # another key type of the host: ssh keeps several
-        elif entry.blob == wanted.blob and entry.hashed == hashed and entry.marker == wanted.marker \
-                and not present:
+        if entry.blob == wanted.blob and entry.hashed == hashed and entry.marker == wanted.marker:
+            if not present:  # a second copy of the same line goes
+                result.append(line)
+                present = True
+        elif entry.keytype != wanted.keytype or entry.marker:
+            # another key type of the host (ssh keeps several), or a CA or revoked key: Ansible replaces only an
+            # unmarked key of the same type, and adds the wanted key beside a marked one
             result.append(line)
-            present = True
     if state == "present" and not present:
         entry = KnownHost(hash_host(name) if hashed else wanted.hosts, wanted.keytype, wanted.blob, wanted.marker,
                           wanted.comment)

@@ -10,7 +10,7 @@ import os
 import shlex
 import tempfile
 
-from modules._utils import _command_skip_reason, run_command_task
+from modules._utils import _matches, run_command_task
 
 DOCUMENTATION = {
     "short_description": "Runs a local script on a remote node after transferring it",
@@ -18,8 +18,9 @@ DOCUMENTATION = {
         "Takes a script on the controller (relative paths are looked up in the role's or playbook's files/ "
         "directory, then beside it), sends it to the host and runs it there through the shell, with the "
         "arguments that follow its name. The script is removed afterwards.",
-        "It always reports changed unless creates or removes say it was not needed. In check mode it is "
-        "skipped, unless creates or removes decide the outcome.",
+        "It always reports changed unless creates or removes say it was not needed; the task is then skipped, "
+        "as Ansible's is. In check mode it is skipped, unless creates or removes decide the outcome (a change "
+        "is then predicted).",
     ],
     "options": {
         "free_form": {"description": "The script's path on the controller, followed by its arguments (shell "
@@ -107,11 +108,22 @@ def _command_line(params, script):
 
 
 def _would_run(module):
-    """None when the script must be sent and run; otherwise the result of this task (skipped or predicted)."""
+    """None when the script must be sent and run; otherwise the result of this task, in the words of Ansible's
+    script action: skipped when creates or removes say it is not needed, and in check mode skipped unless
+    creates or removes decide (then a change is predicted)."""
     params = module.params
     chdir = params["chdir"]
-    if module.check_mode or (chdir and not os.path.isdir(chdir)) or _command_skip_reason(params, chdir):
-        return run_command_task(module, use_shell=True)
+    creates, removes = params["creates"], params["removes"]
+    if creates and _matches(creates, chdir):
+        return {"changed": False, "skipped": True, "msg": "%s exists, matching creates option" % creates}
+    if removes and not _matches(removes, chdir):
+        return {"changed": False, "skipped": True, "msg": "%s does not exist, matching removes option" % removes}
+    if module.check_mode:
+        if creates or removes:
+            return {"changed": True}
+        return {"changed": False, "skipped": True, "msg": "Check mode is not supported for this task."}
+    if chdir and not os.path.isdir(chdir):
+        return run_command_task(module, use_shell=True)  # its error for a missing chdir
     return None
 
 

@@ -305,28 +305,47 @@ def fips_facts(module):
 
 
 def local_facts(module):
-    """*.fact files under fact_path: JSON or INI text, or an executable that prints JSON."""
+    """*.fact files under fact_path: JSON or INI text, or an executable (owner's x bit) that prints either. A
+    fact that cannot be read becomes an error text under its name, with a warning, as in Ansible."""
+    import glob
     import json
+    import stat
     directory = module.params["fact_path"]
     local = {}  # type: dict
-    if not os.path.isdir(directory):
+    if not directory or not os.path.exists(directory):
         return {"local": local}
-    for name in sorted(os.listdir(directory)):
-        if not name.endswith(".fact"):
+    for path in sorted(glob.glob(directory + "/*.fact")):
+        name = os.path.basename(path).replace(".fact", "")
+        text, failure = _fact_text(module, path, stat)
+        if failure is not None:
+            local[name] = failure
+            module.warn(failure)
             continue
-        path = os.path.join(directory, name)
-        if os.access(path, os.X_OK):
-            rc, text, err = module.run_command([path])
-            if rc != 0:
-                local[name[:-5]] = "Failure executing fact script (%s), rc: %s, err: %s" % (path, rc, err)
-                continue
-        else:
-            text = read_file(path, "")
         try:
-            local[name[:-5]] = json.loads(text)
+            local[name] = json.loads(text)
         except ValueError:
-            local[name[:-5]] = _ini_sections(text, path, module)
+            local[name] = _ini_sections(text, path, module)
     return {"local": local}
+
+
+def _fact_text(module, path, stat):
+    """(the fact file's text or its script's output, None), or (None, why there is none)."""
+    try:
+        executable = os.stat(path).st_mode & stat.S_IXUSR
+    except OSError as exc:
+        return None, "Could not stat fact (%s): %s" % (path, exc)
+    if executable:
+        rc, out, err = module.run_command([path])
+        if rc != 0:
+            return None, "Failure executing fact script (%s), rc: %s, err: %s" % (path, rc, err)
+        return out, None
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8"), None
+    except OSError:
+        return "", None  # unreadable: an empty fact, as Ansible reads it
+    except UnicodeDecodeError:
+        return None, 'error loading fact - content of "%s" was not utf-8' % path
 
 
 def _ini_sections(text, path, module):

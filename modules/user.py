@@ -23,7 +23,7 @@ DOCUMENTATION = {
         "before and after (a password only as changed, never its hash).",
         "password is a crypt(3) hash, as usermod -p takes it.",
         "generate_ssh_key creates a key pair with ssh-keygen when the key file does not exist yet; an existing "
-        "key is never overwritten.",
+        "private or public key file is kept, with a warning, unless force replaces them (as in Ansible).",
     ],
     "options": {
         "name": {"description": "Name of the user.", "type": "str", "required": True, "aliases": ["user"]},
@@ -241,12 +241,15 @@ class UserTask(object):
         if params["home"] is not None and os.path.normpath(params["home"]) != os.path.normpath(entry.pw_dir):
             record("home", entry.pw_dir, params["home"], ["-d", params["home"]] + (["-m"] if params["move_home"]
                                                                                      else []))
-        shadow = shadow_fields(self.name) or [""] * 8
+        found = shadow_fields(self.name)
+        shadow = found or [""] * 8
+        # A lock's leading "!" is not part of the hash, on either side (as Ansible compares them).
         if params["password"] is not None and params["update_password"] == "always" \
-                and params["password"] != shadow[0]:
+                and params["password"].lstrip("!") != shadow[0].lstrip("!"):
             record("password", "(old)", "(new)", ["-p", params["password"]])
         days = self.wanted_expiry_days()
-        if days is not None and days != shadow[6]:
+        # An account without a shadow entry gets one from usermod -e, as in Ansible (which sets it every run then).
+        if days is not None and (days != shadow[6] or found is None):
             record("expires", shadow[6] or None, days or None, self.expiry_option(days))
         self.modify_lock(shadow)
         inactive = params["password_expire_account_disable"]
@@ -271,7 +274,8 @@ class UserTask(object):
 
     def set_password_expiry(self):
         """chage -m/-M/-W for the password expiry fields that differ from what was asked."""
-        shadow = shadow_fields(self.name) or [""] * 8
+        found = shadow_fields(self.name)
+        shadow = found or [""] * 8
         options = []
         for key, option, index in _EXPIRY_FIELDS:
             wanted = self.params[key]
@@ -331,17 +335,32 @@ class UserTask(object):
         home = entry.pw_dir if entry else (params["home"] or os.path.join("/home", self.name))
         path = self.key_path(home)
         result["ssh_key_file"] = path
-        if not self.module.lexists(path):
+        if self.key_pair_wanted(path):
             self.changes.add("ssh_key_file", None, path, [])
             self.module.predict(path, "file")
             if self.module.check_mode:
                 return
+            for existing in (path, path + ".pub"):  # force: what is there (a link too) is replaced
+                if self.module.lexists(existing):
+                    os.unlink(existing)
             self.generate_key(entry, path)
         if os.path.exists(path + ".pub"):
             with open(path + ".pub") as handle:
                 result["ssh_public_key"] = handle.read().strip()
             _, out, _ = self.module.run_command(["ssh-keygen", "-l", "-f", path + ".pub"])
             result["ssh_fingerprint"] = out.strip()
+
+    def key_pair_wanted(self, path):
+        """Whether ssh-keygen runs: no key file yet, or force; an existing private or public key file is
+        otherwise kept with Ansible's warning (each run, as Ansible warns)."""
+        if self.params["force"]:
+            return True
+        for existing, kind in ((path, "private"), (path + ".pub", "public")):
+            if os.path.exists(existing):
+                self.module.warn('Found existing ssh key %s file "%s", no force, so skipping ssh-keygen generation'
+                                 % (kind, existing))
+                return False
+        return not self.module.lexists(path)
 
     def generate_key(self, entry, path):
         params = self.params
@@ -422,4 +441,8 @@ def run(module):
     if looks_unhashed(module.params["password"]):
         module.warn("The input password appears not to have been hashed. The 'password' argument must be "
                     "encrypted for this module to work properly.")
+    if module.params["append"] and module.params["groups"] is None:
+        # Ansible's words, its version included
+        module.warn("'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups."
+                    "This will change to an error in Ansible 2.14.")
     return UserTask(module).run()

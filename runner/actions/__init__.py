@@ -22,6 +22,7 @@ from runner.actions.inventory_changes import run_add_host, run_group_by
 from runner.actions.meta import run_meta
 from runner.actions.pause import run_pause
 from runner.actions.raw import run_raw
+from runner.actions.reboot import run_reboot
 from runner.actions.script import run_script
 from runner.actions.server import run_server
 from runner.actions.set_fact import run_set_fact
@@ -41,6 +42,7 @@ ACTIONS: dict[str, Action] = {
     "script": Action(run_script),
     "raw": Action(run_raw),
     "wait_for_connection": Action(run_wait_for_connection),
+    "reboot": Action(run_reboot),
     # Work on the run's own state: the host is never contacted.
     "debug": Action(run_debug, uses_host=False),
     "set_fact": Action(run_set_fact, uses_host=False),

@@ -172,4 +172,4 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     return result
 
 
-ANSIBLE_ACTION = Action(run_ansible_action)
+ANSIBLE_ACTION = Action(run_ansible_action, supports_async=True)

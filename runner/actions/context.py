@@ -83,9 +83,12 @@ class Action:
     ``ActionFailed`` does the same). ``uses_host``: whether it works on the host; one that does not (debug,
     set_fact ...) is never given a session, so it runs even for a host that cannot be reached, and ignores
     ``delegate_to``, ``async`` and ``timeout`` as before. ``playbook_only``: why an ad-hoc command refuses it,
-    for the few actions that only steer a playbook's run.
+    for the few actions that only steer a playbook's run. ``supports_async``: see below.
     """
 
     run: ActionRun
     uses_host: bool = True
     playbook_only: str | None = None
+    # Whether the ``async`` keyword may be given to it: not for Ansible's own controller-side actions (copy,
+    # script, fetch ...), whose task then fails in Ansible's words; a collection's action plugin decides itself.
+    supports_async: bool = False

@@ -95,7 +95,24 @@ async def fetch(ctx: ActionContext, args: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _wrong_paths(src: Any, dest: Any) -> str | None:
+    """Ansible's fetch action's words for a missing or non-text src or dest (the last that applies wins)."""
+    wrong = None
+    if not isinstance(src, str):
+        wrong = "Invalid type supplied for source option, it must be a string"
+    if not isinstance(dest, str):
+        wrong = "Invalid type supplied for dest option, it must be a string"
+    if src is None or dest is None:
+        wrong = "src and dest are required"
+    return wrong
+
+
 async def run_fetch(ctx: ActionContext) -> dict[str, Any]:
+    if ctx.check:  # as Ansible's fetch action, before its arguments are read
+        return {"changed": False, "skipped": True, "msg": "check mode not (yet) supported for this module"}
+    wrong = _wrong_paths(ctx.args.get("src"), ctx.args.get("dest"))
+    if wrong:
+        return {"failed": True, "changed": False, "msg": wrong}
     try:
         return await fetch(ctx, action_arguments(ctx))
     except ActionFailed as failure:

@@ -1,49 +1,40 @@
 """``wait_for_connection``: retry a fresh connection and a ``ping`` through a fresh agent until the host answers.
 
-Each attempt is a new ``HostSession`` whose connection settings allow one try of ``connect_timeout`` seconds, so a
-host that is down costs one attempt, not the connection's own retries with backoff. Once the host answers, the
-task's own session is closed: its connection may be one the host dropped (a reboot), and the next task opens a
-new one.
+Each attempt is a new session (``fresh_session``). Once the host answers, the task's own session is closed: its
+connection may be one the host dropped (a reboot), and the next task opens a new one.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import Any
 
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
+from runner.actions.fresh_connection import fresh_session
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure
 
 
 async def _attempt(ctx: ActionContext, connect_timeout: float, remaining: float) -> str | None:
     """One try: None when ping answered through a new connection and agent, else why it did not."""
-    settings = replace(ctx.session.settings, timeout=connect_timeout, connect_retries=1)
-    # asyncio and the session (with the SSH transport) are imported here, not with the module: the compiler loads
-    # every action, and a syntax check needs neither.
-    import asyncio
+    import asyncio  # see fresh_session
 
-    from runner.connection import HostSession
-
-    probe = HostSession(settings, ctx.session.index)
     try:
-        result = await asyncio.wait_for(probe.run_module("ping", {}, become=ctx.become),
-                                        max(0.1, min(remaining, connect_timeout + 30)))
+        async with fresh_session(ctx, connect_timeout) as probe:
+            result = await asyncio.wait_for(probe.run_module("ping", {}, become=ctx.become),
+                                            max(0.1, min(remaining, connect_timeout + 30)))
     except (ConnectionFailure, BecomeFailure, OSError) as exc:
         return str(exc) or type(exc).__name__
     except TimeoutError:
         return "timed out"
-    finally:
-        await probe.close()
     if result.get("ping") != "pong":
         return result.get("msg") or "ping test failed"
     return None
 
 
 async def run_wait_for_connection(ctx: ActionContext) -> dict[str, Any]:
-    import asyncio  # see _attempt
+    import asyncio  # see fresh_session
 
     try:
         args = action_arguments(ctx)

@@ -366,6 +366,14 @@ def failure(exc):
     return {"failed": True, "msg": "%s: %s" % (type(exc).__name__, exc), "exception": traceback.format_exc()}
 
 
+def module_failure(exc):
+    """The result of a module that raised: the message in ansible-core 2.19's words for an exception that
+    escapes a module, the traceback beside it."""
+    result = failure(exc)
+    result["msg"] = "Task failed: Module failed: %s" % exc if str(exc) else "Task failed: Module failed."
+    return result
+
+
 class Agent(object):
     def __init__(self, channel):
         self.channel = channel
@@ -484,7 +492,7 @@ class Agent(object):
             if context.warnings:  # what the module warned about before failing, as Ansible's failed results keep
                 result.setdefault("warnings", []).extend(context.warnings)
         except Exception as exc:  # a bug in the module, or the host refused something unexpected
-            result = failure(exc)
+            result = module_failure(exc)
         finally:
             set_open_files_limit(saved_limit)
             if saved_env is not None:

@@ -178,12 +178,12 @@ class TaskCompiler:
             self._precompile(node, deferred=True, conditions_deferred=handled)
             return node
         deferred = handled or bool(context.when)
+        inherited_conditions = len(context.when) > len(task.when or ())
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
         if self.index.canonical(resolved) == "set_fact":
             args = yaml11_booleans(args)  # an unquoted yes is a boolean to Ansible; a quoted "yes" stays a string
         node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
-        inherited_conditions = len(context.when) > len(task.when or ())
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
 

@@ -367,7 +367,8 @@ class PlaybookWorker:
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         try:
-            call.args = args = task_arguments(templar, module, written)
+            call.args = args = task_arguments(templar, module, written,
+                                              self.index.get(module).condition_arguments)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -385,11 +386,14 @@ class PlaybookWorker:
         session = self._session(target, settings)
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
+        async_seconds = task_number(templar, node, "async_seconds", int, keyword="async")
+        if async_seconds and action is not None and not action.supports_async:
+            return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare
+                    "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         call.async_dir = async_dir(templar, variables)
         call.rlimit_nofile = module_rlimit_nofile(templar, variables)
         limit, call.background = async_limits(
-            task_number(templar, node, "async_seconds", int, keyword="async"),
-            task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
+            async_seconds, task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
         if delegate and task_boolean(templar, node, "delegate_facts", default=False):
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))

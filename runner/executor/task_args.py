@@ -9,7 +9,7 @@ applies), with Ansible's message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from runner.executor.keywords import TaskFailure
@@ -17,10 +17,14 @@ from runner.plan import ARGUMENT_TEMPLATES
 from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template
 
 
-def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> dict[str, Any]:
-    """``args`` of a plan task rendered for one host."""
+def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
+                   conditions: Sequence[str] = ()) -> dict[str, Any]:
+    """``args`` of a plan task rendered for one host. The ``conditions`` (arguments the module evaluates as
+    conditions) stay as written unless one is a template as a whole, which may yield the list of conditions."""
     templates = args.get(ARGUMENT_TEMPLATES) or []
     written = {key: value for key, value in args.items() if key != ARGUMENT_TEMPLATES}
+    kept = {key: written.pop(key) for key in conditions
+            if key in written and not (isinstance(written[key], str) and _is_whole_template(written[key]))}
     merged: dict[str, Any] = {}
     for text in templates:
         merged.update(_mapping_from(templar, module, text))
@@ -30,6 +34,7 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> di
         except TemplateError as exc:  # Ansible 2.19's words, which playbooks match on, before the cause
             raise exc.with_context(f"Finalization of task args for '{_qualified(module)}' failed: Error while "
                                    f"resolving value for '{key}'") from exc
+    merged.update(kept)
     return drop_omitted(merged)
 
 

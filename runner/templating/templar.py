@@ -6,6 +6,7 @@ is rendered at the moment a task uses ``url``. Values marked unsafe (see ``unsaf
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -138,6 +139,8 @@ class Templar:
             if not is_template(expression):
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
                                             escape_backslashes=False)
+            elif (rendered_constants := self._constants_rendered(expression, state)) is not None:
+                value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False)
             else:
                 value = self._render_string(expression, state, escape_backslashes=False)
                 if (isinstance(value, str) and not isinstance(value, UnsafeText)
@@ -146,6 +149,31 @@ class Templar:
                     value = self._render_string("{{ " + value + " }}", state, shown=expression,
                                                 escape_backslashes=False)
         return _as_boolean(value, condition)
+
+    def _constants_rendered(self, expression: str, state: RenderState) -> str | None:
+        """``expression`` as one ``{{ }}`` expression in which each string constant holding a template is replaced
+        by the constant it renders to, as Ansible 2.19 evaluates a condition such as ``'"{{ home }}/x" in paths'``:
+        the rendered text is data in a constant, never more of the expression, even when it came from a host.
+        None when a template stands outside string constants (``{{ a }} == 1``, the older reading) or the
+        expression is a template as a whole."""
+        if _SINGLE_EXPRESSION.match(expression):
+            return None
+        try:
+            tokens = list(self.environment.lex("{{ " + expression + " }}"))
+        except jinja2.TemplateSyntaxError:
+            return None
+        parts: list[str] = []
+        for _, kind, raw in tokens:
+            if kind == "string" and is_template(raw):
+                # decoded as Jinja2 decodes a string constant; rendered back into one, escaped as JSON escapes
+                constant = raw[1:-1].encode("ascii", "backslashreplace").decode("unicode-escape")
+                rendered = str(self._render_string(constant, state, text=True))
+                if any(ord(char) > 0xFFFF for char in rendered):
+                    return None  # \U escapes are not Jinja2's: leave such text to the older reading
+                raw = json.dumps(rendered)
+            parts.append(raw)
+        rebuilt = "".join(parts)
+        return rebuilt if not is_template(rebuilt[2:-2]) else None
 
     def template_text(self, source: str, variables: Mapping[str, Any] | None = None, *,
                       search_paths: Sequence[str | Path] | None = None) -> str:

@@ -129,6 +129,38 @@ class TestEnv:
             self._write_access_files()
             return next(host for host in self.hosts() if host.name == name)
 
+    def boot_host(self, name: str) -> TestHost:
+        """Start again, on the disk it had, the host called ``name`` whose init has ended: what powering a machine
+        back on is to it after a reboot from inside (reboot(2) in a host ends its PID namespace). Its files, host
+        key and address are kept; every process, /tmp and /run are new. A host still running is returned as it is.
+        """
+        if not _NAME.match(name):
+            raise TestEnvError(f"host name {name!r} must be letters, digits, '_.-'")
+        require_machine()
+        host_dir = HostDir(self.state_dir / name)
+        with self._locked():
+            current = running_host(host_dir)
+            if current is not None:
+                return current
+            try:
+                address = json.loads(host_dir.record.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                raise TestEnvError(f"host {name} of env {self.name} never ran: nothing to boot again") from None
+            self._reap_launchers()
+            host_dir.reset(keep_disk=True)
+            process = launch(host_dir, name, address, self.state_root)
+            self._launchers[name] = process
+            launched = [(host_dir, name, address, process)]
+        try:
+            wait_until_serving(launched, READY_TIMEOUT)
+        except BaseException:
+            abort(launched)
+            self._reap_launchers()
+            raise
+        with self._locked():
+            self._write_access_files()
+            return next(host for host in self.hosts() if host.name == name)
+
     def _free_address(self) -> str:
         """The first address from the base to the end of its /24 that no host of the env has or claims and nothing
         listens on for SSH (called with the env locked)."""

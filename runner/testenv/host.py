@@ -101,10 +101,12 @@ class HostDir:
     def host_key(self) -> Path:
         return self.upper / HOST_KEY.lstrip("/")
 
-    def reset(self) -> None:
-        """Empty layers for a fresh start; the old ones may hold a previous run's changes."""
+    def reset(self, keep_disk: bool = False) -> None:
+        """Empty layers for a fresh start; the old ones may hold a previous run's changes. ``keep_disk`` keeps
+        the upper layer (the host's files and host key) for a host that boots again on the same disk."""
         unmount_all_under(self.path)
-        for directory in (self.upper, self.work, self.root, self.stack):
+        for directory in (self.work, self.root, self.stack) if keep_disk else (self.upper, self.work, self.root,
+                                                                               self.stack):
             shutil.rmtree(directory, ignore_errors=True)
             directory.mkdir(parents=True)
         for stale in (self.pid_file, self.record, self.log, self.claim):

@@ -22,7 +22,7 @@ from runner.connection import ConnectionSettings, HostSession
 from runner.errors import ConnectionFailure
 from runner.executor.module_call import ModuleCall, execute
 from runner.module_index import ModuleIndex
-from runner.testenv import TestEnv, unavailable_reason
+from runner.testenv import TestEnv
 from tests.integration.host_faults import (
     BlackHoleRelay,
     frozen,
@@ -30,6 +30,7 @@ from tests.integration.host_faults import (
     kill_ssh_sessions,
     wait_for_process,
 )
+from tests.support.own_env import own_env
 from tests.support.scripts import script
 
 pytestmark = pytest.mark.hosts
@@ -42,15 +43,7 @@ RUN_TIMEOUT = 180  # far above what any run here takes: reaching it means a hang
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[TestEnv]:
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(f"no local test hosts: {reason}")
-    env = TestEnv(name="faults-conn", count=3, base_address=40, prefix="fc")
-    env.up()
-    try:
-        yield env
-    finally:
-        env.down()
+    yield from own_env("faults-conn", count=3, base_address=40, prefix="fc")
 
 
 @pytest.fixture

@@ -65,6 +65,23 @@ def test_cron_file_created_and_removed(host: RemoteHost, testenv) -> None:
     assert not infra.file(path).exists
 
 
+def test_cron_file_goes_with_its_last_job(host: RemoteHost, testenv) -> None:
+    """Removing the only job of a cron_file removes the file, blank lines or not, as Ansible does; a file with
+    another line left keeps it."""
+    infra = infra_for(testenv)
+    path = f"/etc/cron.d/{CRON_FILE}"
+    job = {"name": "only", "cron_file": CRON_FILE, "user": "root", "job": "ls"}
+    host.run("cron", job)
+    host.shell(f"sh -c 'printf \"\\n    \\n\\t\\n\" >> {path}'")
+    removed = host.run("cron", {**job, "state": "absent"})
+    assert removed["changed"] and not infra.file(path).exists
+
+    host.run("cron", job)
+    host.shell(f"sh -c 'echo MAILTO=ops >> {path}'")
+    host.run("cron", {**job, "state": "absent"})
+    assert infra.file(path).content_string == "MAILTO=ops\n"
+
+
 def test_clear_failures(host: RemoteHost) -> None:
     no_job = host.run("cron", {"name": "x", "user": "deploy"})
     assert no_job.get("failed") and "job" in no_job["msg"]

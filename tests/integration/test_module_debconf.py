@@ -43,6 +43,15 @@ def test_boolean_and_multiselect_compare_as_debconf_does(host: RemoteHost, purge
     again = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
                                  "value": "a, b"})
     assert again["changed"] is False, again
+    unsorted_text = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                         "value": "b, a"})
+    assert unsorted_text["changed"] is True, unsorted_text  # text is compared as written, as in Ansible
+    listed = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                  "value": ["a", "b"]})
+    assert listed["changed"] is False, listed  # a list in any order
+    mixed = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/parts", "vtype": "multiselect",
+                                 "value": ["a", 1]})
+    assert mixed["failed"] and mixed["msg"].startswith("Invalid value provided for 'multiselect': "), mixed
 
 
 def test_password_never_shown(host: RemoteHost, purge: None) -> None:
@@ -54,3 +63,11 @@ def test_password_never_shown(host: RemoteHost, purge: None) -> None:
 def test_question_needs_vtype_and_value(host: RemoteHost) -> None:
     result = host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/greeting"})
     assert result.get("failed") and "required together" in result["msg"], result
+
+
+def test_package_alone_lists_its_questions(host: RemoteHost, purge: None) -> None:
+    host.run("debconf", {"name": PACKAGE, "question": f"{PACKAGE}/greeting", "vtype": "string", "value": "hi"})
+    listed = host.run("debconf", {"name": PACKAGE})
+    assert listed["changed"] is False and listed["current"] == {f"{PACKAGE}/greeting": "hi"}, listed
+    tzdata = host.run("debconf", {"name": "tzdata"})
+    assert tzdata["current"]["tzdata/Zones/Etc"] == "UTC", tzdata

@@ -46,7 +46,12 @@ def test_clear_failures(host: RemoteHost) -> None:
     assert no_key.get("failed") and "key" in no_key["msg"]
     wrong_host = host.run("known_hosts", {"name": "a.example.test", "key": f"b.example.test {ED25519}",
                                           "path": PATH})
-    assert wrong_host.get("failed") and "does not match" in wrong_host["msg"]
+    assert wrong_host.get("failed")
+    assert wrong_host["msg"] == "Host parameter does not match hashed host field in supplied key"  # Ansible's
+    several = host.run("known_hosts", {"name": "a.example.test,b.example.test", "key": f"a.example.test {ED25519}",
+                                       "path": PATH})
+    assert several.get("failed") and several["msg"] == ("Comma separated list of names is not supported. Please "
+                                                        "pass a single name to lookup in the known_hosts file.")
 
 
 

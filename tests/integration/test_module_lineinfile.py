@@ -92,3 +92,15 @@ def test_as_deploy_with_sudo(host_as_deploy: RemoteHost, scratch: str, testenv) 
     converge(host_as_deploy, "lineinfile", {"path": path, "line": "via sudo", "create": True, "owner": "deploy"},
              state=lambda: infra.file(path).exists)
     assert infra.file(path).user == "deploy" and infra.file(path).content_string == "via sudo\n"
+
+
+def test_a_rewritten_file_keeps_its_acl(host: RemoteHost, scratch: str) -> None:
+    """The new content replaces the file by a rename, so the file's extended attributes (its ACL) are copied onto
+    the new one first, as Ansible's atomic_move does."""
+    path = f"{scratch}/acl.txt"
+    host.shell(f"printf 'a\\n' > {path} && chmod 0644 {path} && setfacl -m nobody:rwx {path}")
+    result = host.run("lineinfile", {"path": path, "line": "b"})
+    assert result["changed"] is True
+    acl = host.shell(f"getfacl -cp {path}").splitlines()
+    assert "user:nobody:rwx" in acl and "user::rw-" in acl
+    assert host.shell(f"cat {path}") == "a\nb\n"

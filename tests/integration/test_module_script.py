@@ -57,9 +57,10 @@ def test_creates_and_removes_decide_and_check_mode_skips(host: RemoteHost, proje
     assert predicted["changed"] is True and host.shell(f"ls {workdir}") == ""
     assert _run(host, project, args)["changed"] is True
     second = _run(host, project, args)
-    assert second["changed"] is False and second["msg"] == f"skipped, since {marker} exists"
+    assert second == {"changed": False, "skipped": True, "msg": f"{marker} exists, matching creates option"}
     removes = _run(host, project, {"_raw_params": "report.sh", "removes": f"{workdir}/nothing"})
-    assert removes["changed"] is False and removes["rc"] == 0
+    assert removes["skipped"] is True and removes["changed"] is False
+    assert removes["msg"] == f"{workdir}/nothing does not exist, matching removes option"
     skipped = _run(host, project, {"_raw_params": "report.sh"}, check=True)
     assert skipped["skipped"] is True and skipped["changed"] is False
 

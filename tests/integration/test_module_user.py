@@ -76,6 +76,20 @@ def test_ssh_key_generated_once(host: RemoteHost, testenv) -> None:
     assert infra.file(key).user == USER and infra.file(key).mode == 0o600
 
 
+def test_an_existing_key_file_is_kept_unless_forced(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    key = f"/home/{USER}/.ssh/other_rsa"
+    host.shell(f"mkdir -p /home/{USER}/.ssh && ln -sfn /etc/hostname {key}.pub")
+    args = {"name": USER, "generate_ssh_key": True, "ssh_key_file": ".ssh/other_rsa", "ssh_key_type": "ed25519"}
+    kept = host.run("user", args)
+    assert kept["changed"] is False and infra.file(f"{key}.pub").is_symlink
+    assert kept["warnings"] == [f'Found existing ssh key public file "{key}.pub", no force, so skipping ssh-keygen '
+                                "generation"]
+    forced = host.run("user", {**args, "force": True})
+    assert forced["changed"] is True and not infra.file(f"{key}.pub").is_symlink
+    assert infra.file(f"{key}.pub").user == USER
+
+
 def test_user_and_group_removed(host: RemoteHost, testenv) -> None:
     infra = infra_for(testenv)
     converge(host, "user", {"name": USER, "state": "absent", "remove": True},
@@ -90,3 +104,38 @@ def test_clear_failures(host: RemoteHost) -> None:
     assert missing_group.get("failed") and "Group no-such-group does not exist" in missing_group["msg"]
     bad_uid = host.run("user", {"name": USER, "uid": "abc"})
     assert bad_uid.get("failed") and "uid" in bad_uid["msg"]
+
+
+def test_expiry_of_an_account_without_a_shadow_entry_creates_it(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    name = "acct-no-shadow"
+    host.shell(f"sh -c 'echo {name}::5751:5751::/nonexistent:/bin/sh >> /etc/passwd'")
+    try:
+        first = host.run("user", {"name": name, "uid": 5751, "expires": -1})
+        assert first["changed"] is True, first
+        assert infra.run(f"getent shadow {name}").rc == 0
+        assert host.run("user", {"name": name, "uid": 5751, "expires": -1})["changed"] is False
+    finally:
+        host.run("user", {"name": name, "state": "absent"})
+
+
+def test_a_locked_password_is_the_same_password(host: RemoteHost, testenv) -> None:
+    infra = infra_for(testenv)
+    name = "acct-lock-test"
+    try:
+        host.run("user", {"name": name, "password": PASSWORD})
+        locked = {"name": name, "password": PASSWORD, "password_lock": True}
+        assert host.run("user", locked)["changed"] is True
+        assert infra.run(f"getent shadow {name}").stdout.split(":")[1] == "!" + PASSWORD
+        assert host.run("user", locked)["changed"] is False
+        unlocked = host.run("user", {**locked, "password_lock": False})
+        assert unlocked["changed"] is True and infra.run(f"getent shadow {name}").stdout.split(":")[1] == PASSWORD
+    finally:
+        host.run("user", {"name": name, "state": "absent"})
+
+
+def test_append_without_groups_warns_as_ansible_does(host: RemoteHost) -> None:
+    result = host.run("user", {"name": "root", "append": True})
+    assert result["changed"] is False
+    assert "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups." in \
+        result["warnings"][0]

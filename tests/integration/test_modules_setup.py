@@ -135,3 +135,17 @@ def test_an_ini_fact_with_a_bare_percent_is_an_error_text_with_a_warning(host: L
     bad = result["ansible_facts"]["ansible_local"]["bad"]
     assert bad.startswith(f"error loading facts as ini - please check content: {tmp_path}/bad.fact (")
     assert result["warnings"] == [bad]
+
+
+def test_facts_that_cannot_be_read_are_error_texts_with_warnings(host: LocalHost, tmp_path: Path) -> None:
+    (tmp_path / "dead.fact").symlink_to(tmp_path / "missing")
+    failing = tmp_path / "failing.fact"
+    failing.write_text("#!/bin/sh\necho oops >&2\nexit 3\n")
+    failing.chmod(0o755)
+    (tmp_path / ".hidden.fact").write_text('{"seen": true}')
+    result = host.run("setup", {"gather_subset": ["local"], "fact_path": str(tmp_path), "filter": ["local"]})
+    local = result["ansible_facts"]["ansible_local"]
+    assert sorted(local) == ["dead", "failing"]
+    assert local["dead"].startswith(f"Could not stat fact ({tmp_path}/dead.fact): ")
+    assert local["failing"] == f"Failure executing fact script ({tmp_path}/failing.fact), rc: 3, err: oops\n"
+    assert result["warnings"] == [local["dead"], local["failing"]]

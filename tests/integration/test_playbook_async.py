@@ -69,15 +69,17 @@ def test_an_async_task_in_check_mode_runs_its_module_in_check_mode(inventory_pat
     assert checked.tasks("not there")[0]["host1"]["stat"]["exists"] is False
 
 
-def test_an_action_that_runs_on_the_controller_does_not_go_to_the_background(inventory_path: Path,
-                                                                             tmp_path: Path) -> None:
+def test_an_action_that_runs_on_the_controller_refuses_async_as_ansibles_does(inventory_path: Path,
+                                                                              tmp_path: Path) -> None:
     playbook = tmp_path / "copy.yml"
     playbook.write_text("- hosts: host1\n  gather_facts: false\n  tasks:\n"
                         "    - name: copy\n      copy:\n        content: hi\n        dest: /tmp/async-copy\n"
-                        "      async: 10\n      poll: 0\n")
+                        "      async: 10\n      poll: 0\n      ignore_errors: true\n"
+                        "    - name: script\n      script: /nonexistent/run.sh\n      async: 5\n")
     refused = run_playbook(inventory_path, str(playbook))
     assert refused.exit_code == 2, refused.output
-    assert "cannot be started in the background" in refused.tasks("copy")[0]["host1"]["msg"]
+    assert refused.tasks("copy")[0]["host1"]["msg"] == "This action (copy) does not support async."
+    assert refused.tasks("script")[0]["host1"]["msg"] == "This action (script) does not support async."
 
 
 def test_a_templated_poll_that_is_not_a_number_fails_the_task(inventory_path: Path, tmp_path: Path) -> None:

@@ -20,8 +20,7 @@ from tests.support.ansible_module_options import ACTION_INTERNAL, ansible_module
 INDEX = ModuleIndex()
 FREE_FORM_NAMES = {"free_form", "free-form", "_raw_params"}
 # ansible.builtin modules not here yet, with why; the test fails on any other, and on one of these once it exists.
-KNOWN_MISSING = {"reboot": "rebooting needs a host that can reboot and come back; the local test hosts share "
-                           "the machine's kernel, so it cannot be tested here yet"}
+KNOWN_MISSING: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -30,3 +30,14 @@ def test_same_type_replaced_other_types_kept() -> None:
                                                                    f"a.test {OTHER}"]
     assert new_lines(lines, "a.test", None, "absent", False) == [f"b.test {KEY}"]
     assert new_lines(lines, "a.test", KnownHost.parse(f"a.test {KEY}"), "present", False) == lines
+
+
+def test_a_certificate_authority_key_is_added_beside_another_not_replacing_it() -> None:
+    lines = [f"@cert-authority *.a.test {KEY}", "# a comment"]
+    wanted = KnownHost.parse(f"@cert-authority *.a.test {OTHER}")
+    assert new_lines(lines, "*.a.test", wanted, "present", False) == [*lines, f"@cert-authority *.a.test {OTHER}"]
+    assert new_lines(lines, "*.a.test", KnownHost.parse(lines[0]), "present", False) == lines
+    # a plain key of the host is still replaced by a plain key of its type, the CA line kept
+    plain = [f"@cert-authority *.a.test {KEY}", f"*.a.test {KEY}"]
+    assert new_lines(plain, "*.a.test", KnownHost.parse(f"*.a.test {OTHER}"), "present", False) == [
+        plain[0], f"*.a.test {OTHER}"]

@@ -293,3 +293,26 @@ def test_untrusted_template_behavior_leaves_warns_of_or_refuses_a_template_in_un
             Templar(variables).template("{{ data }}")
     finally:
         UNTRUSTED_TEMPLATES.behavior = "ignore"
+
+
+def test_a_template_in_a_conditions_string_constant_renders_data_into_it(templar: Templar) -> None:
+    """As Ansible 2.19: '"{{ home }}/x" in paths' is an expression whose string constant is rendered; what a host
+    said stays data in that constant (a quote in it ends nothing), so it is not refused as untrusted."""
+    from runner.util.unsafe import mark_unsafe
+
+    variables = {"home": mark_unsafe('/home/o"brien'), "paths": mark_unsafe(['/home/o"brien/x']), "a": 5}
+    assert templar.evaluate_conditional('"{{ home }}/x" in paths', variables) is True
+    assert templar.evaluate_conditional("'{{ home }}/y' in paths", variables) is False
+    assert templar.evaluate_conditional('"{{ home }}" == "/home/o\\"brien"', variables) is True
+    assert templar.evaluate_conditional("{{ a }} == 5", variables) is True  # a template outside a constant
+
+
+def test_a_modules_conditions_are_left_for_it_to_evaluate() -> None:
+    from runner.executor.task_args import task_arguments
+    from runner.util.unsafe import mark_unsafe
+
+    templar = Templar({"home": mark_unsafe("/home/x"), "checks": ["a is defined"]})
+    args = {"that": ['"{{ home }}/f" in files'], "fail_msg": "{{ home }} lacks f"}
+    assert task_arguments(templar, "assert", args, ("that",)) == {"that": ['"{{ home }}/f" in files'],
+                                                                  "fail_msg": "/home/x lacks f"}
+    assert task_arguments(templar, "assert", {"that": "{{ checks }}"}, ("that",)) == {"that": ["a is defined"]}
