@@ -23,5 +23,7 @@ def run_time_module(index: ModuleIndex, templar: Templar, node: PlanTask) -> tup
     short = index.canonical(name.strip())
     if short in SPECIAL_ACTIONS:
         raise TaskFailure(f"'{short}' cannot be named by a template ('{node.module}'); write it as the task's key")
-    info = index.get(short)  # a UserError naming what it may have meant when nothing is found
+    info = index.find(short)
+    if info is None:  # ansible-core's words, which playbooks match on
+        raise TaskFailure(f"Cannot resolve '{name.strip()}' to an action or module.")
     return info.name, module_arguments(written.get("module_args"), written.get("args"), info.free_form)

@@ -42,6 +42,6 @@ def test_a_templated_module_name_is_resolved_where_the_task_runs(tmp_path: Path)
     project = local_project(tmp_path, "[defaults]\ninventory = hosts\n", site=PLAYBOOK)
     completed = run_command(project, "provisioning-playbook", "site.yml")
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert '\\"hello\\", \\"hi\\", \\"couldn\'t resolve module/action \'nosuchmodule\' (from \'{{ missing }}\')' \
+    assert '\\"hello\\", \\"hi\\", \\"Cannot resolve \'nosuchmodule\' to an action or module.' \
         in completed.stdout, completed.stdout
     assert "Unsupported parameters for (ping) module: nope. Supported parameters include: data." in completed.stdout
