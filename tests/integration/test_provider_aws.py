@@ -11,6 +11,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from runner.cli.project import load_sources
+from runner.config import load_config
 from runner.infra import AwsServer
 from runner.models.validation import validate
 from runner.providers import CredentialsError, ensure_absent, ensure_present, make_provider
@@ -19,6 +20,9 @@ from tests.support.playbook_run import run_playbook
 
 REGION = "eu-west-1"
 IMAGE = "ami-03cf127a"  # one of the images moto's EC2 has from the start
+
+# The settings' defaults: no configuration file is found from the root directory.
+DEFAULTS = load_config(env={}, cwd=Path("/"))
 
 
 @pytest.fixture
@@ -129,7 +133,7 @@ keyed_groups:
   - {{key: tags.role, prefix: role}}
   - {{key: placement.availability_zone, prefix: az}}
 """)
-    inventory = load_sources([source])
+    inventory = load_sources([source], DEFAULTS)
     groups = inventory.groups_dict()
     assert sorted(groups["aws_ec2"]) == ["inv-db", "inv-web"]
     assert (groups["role_web"], groups["role_db"]) == (["inv-web"], ["inv-db"])
@@ -143,7 +147,7 @@ def test_an_unsupported_aws_ec2_option_is_reported_at_its_place(tmp_path: Path) 
     source = tmp_path / "aws_ec2.yml"
     source.write_text("plugin: aws_ec2\ncompose:\n  ansible_host: private_ip_address\n")
     with pytest.raises(Exception) as caught:
-        load_sources([source])
+        load_sources([source], load_config({"any_unparsed_is_failed": True}, env={}, cwd=Path("/")))
     assert str(caught.value) == (f"ERROR: {source}:2:1: 'compose' (host variables from Jinja2 expressions) is not "
                                  "supported in aws_ec2 sources")
 
@@ -161,7 +165,7 @@ servers:
   - {{hostname: infra-api, provider: aws, labels: [api]}}
   - {{hostname: infra-later, provider: aws}}
 """)
-    inventory = load_sources([infra])
+    inventory = load_sources([infra], DEFAULTS)
     api = inventory.host_vars("infra-api")
     assert api["ansible_host"] == provider.find("infra-api").public_address  # type: ignore[union-attr]
     assert api["ansible_user"] == "admin"

@@ -92,10 +92,13 @@ def test_an_ini_inventory_loads_neither_the_infra_nor_the_providers(tmp_path: Pa
     yml = tmp_path / "hosts.yml"
     yml.write_text("all:\n  hosts:\n    db1:\n")
     found = _loaded_after(
+        "from pathlib import Path\n"
         "from runner.cli.project import load_sources\n"
-        f"found['ini'] = sorted(load_sources([{str(ini)!r}]).hosts)\n"
+        "from runner.config import load_config\n"
+        "config = load_config(env={}, cwd=Path('/'))\n"
+        f"found['ini'] = sorted(load_sources([{str(ini)!r}], config).hosts)\n"
         "found['ini_modules'] = sorted(sys.modules)\n"
-        f"found['yml'] = sorted(load_sources([{str(yml)!r}]).hosts)\n")
+        f"found['yml'] = sorted(load_sources([{str(yml)!r}], config).hosts)\n")
     assert "web1" in found["ini"] and "db1" in found["yml"]
     for heavy in ("pydantic", "runner.infra", "runner.providers"):
         assert heavy not in found["ini_modules"], heavy
