@@ -13,8 +13,10 @@ def keep_connections(config: Any) -> None:
     when ``persist`` is on. A socket directory that is not safe is warned about, and the run connects
     directly."""
     from runner.connection.keeper import KeeperChoice, use_keeper
+    from runner.warm import keep_warm
 
     persist = float(config.persist or 0)
+    keep_warm(None)
     if persist <= 0:
         use_keeper(None)
         return
@@ -22,6 +24,7 @@ def keep_connections(config: Any) -> None:
 
     try:
         use_keeper(KeeperChoice(checked_dir(), persist))
+        keep_warm(persist)  # and the next run is served by a warm controller, kept as long
     except KeeperPlaceError as exc:
         warn(f"{exc}; connecting directly, without keeping connections for the next run")
         use_keeper(None)

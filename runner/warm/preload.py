@@ -1,0 +1,59 @@
+"""Which modules a warm controller imports ahead of the runs it serves: those a run imported (the cold run that
+started it, then every run it serves reports its own), taken from the interpreter's library, the installed
+packages and the project's packages only. Code of the user's (filter plugins, collections, modules next to a
+playbook) is never imported ahead: it is read afresh by each run, as it may change between them."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import site
+import sys
+import sysconfig
+from collections.abc import Iterable
+
+from runner.warm.place import PACKAGE_DIR
+from runner.warm.sources import PACKAGES
+
+_NEVER = frozenset(["__main__", "__mp_main__"])
+
+
+def _roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    project = os.path.dirname(PACKAGE_DIR)
+    return tuple(os.path.join(os.path.abspath(path), "") for path in (
+        paths["stdlib"], paths["platstdlib"], *site.getsitepackages(),
+        *(os.path.join(project, package) for package in PACKAGES)))
+
+
+def preloadable(names: Iterable[str]) -> list[str]:
+    """The modules among ``names`` (loaded in this process) that a warm controller may import ahead, in the
+    order given (the order they were imported in, which the imports' own order follows)."""
+    roots = _roots()
+    chosen = []
+    for name in names:
+        module = sys.modules.get(name)
+        if module is None or name in _NEVER:
+            continue
+        path = getattr(module, "__file__", None)
+        if path is None:
+            if name in sys.builtin_module_names:
+                chosen.append(name)
+        elif os.path.abspath(path).startswith(roots):
+            chosen.append(name)
+    return chosen
+
+
+def import_ahead(names: Iterable[str]) -> int:
+    """Import what is not loaded yet of ``names``; a module that does not import (one that only imports as
+    part of another, or is gone) is left to the run. Returns how many were imported."""
+    imported = 0
+    for name in names:
+        if name in sys.modules or name in _NEVER:
+            continue
+        try:
+            importlib.import_module(name)
+            imported += 1
+        except (Exception, SystemExit):  # whatever a module raises on import, the run meets it itself
+            continue
+    return imported
