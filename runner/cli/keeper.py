@@ -31,18 +31,22 @@ def keep_connections(config: Any) -> None:
 
 
 def keeper_lines() -> list[str]:
-    """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds."""
+    """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds; the warm
+    controller's pid and the runs it served."""
     from runner.connection.keeper.place import KeeperPlaceError, keeper_dir
     from runner.connection.keeper.start import keeper_status
     from runner.errors import UserError
+    from runner.warm.control import warm_lines
 
     try:
         status = keeper_status()
+        warm = warm_lines()
     except KeeperPlaceError as exc:
         raise UserError(str(exc)) from None
     if status is None:
-        return [f"no connection keeper running (socket directory {keeper_dir()})"]
-    lines = [f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s"]
-    lines.extend(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
-                 f"{connection['borrowers']} run(s) using it" for connection in status.get("connections") or ())
-    return lines
+        lines = [f"no connection keeper running (socket directory {keeper_dir()})"]
+    else:
+        lines = [f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s"]
+        lines.extend(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
+                     f"{connection['borrowers']} run(s) using it" for connection in status.get("connections") or ())
+    return lines + warm
