@@ -10,7 +10,7 @@ import os
 import site
 import sys
 import sysconfig
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from runner.warm.place import PACKAGE_DIR
 from runner.warm.sources import PACKAGES
@@ -44,11 +44,13 @@ def preloadable(names: Iterable[str]) -> list[str]:
     return chosen
 
 
-def import_ahead(names: Iterable[str]) -> int:
-    """Import what is not loaded yet of ``names``; a module that does not import (one that only imports as
-    part of another, or is gone) is left to the run. Returns how many were imported."""
+def import_ahead(names: Iterable[str], stopping: Callable[[], bool]) -> int:
+    """Import what is not loaded yet of ``names``, until ``stopping()``; a module that does not import (one that
+    only imports as part of another, or is gone) is left to the run. Returns how many were imported."""
     imported = 0
     for name in names:
+        if stopping():
+            break
         if name in sys.modules or name in _NEVER:
             continue
         try:

@@ -84,7 +84,7 @@ class WarmController:
 
     def _import(self, modules: list[str]) -> None:
         started = time.monotonic()
-        count = import_ahead(modules)
+        count = import_ahead(modules, lambda: self.stopping)
         # What is imported stays as it is: frozen, the collector never walks (and so never writes to) the
         # pages every child shares with this process.
         gc.collect()

@@ -129,6 +129,44 @@ def test_a_run_served_warm_ends_as_the_same_run_cold(keeper_runtime: Path, proje
     assert warm.returncode == code, warm.stdout + warm.stderr
 
 
+def test_a_terminal_stays_a_terminal(keeper_runtime: Path, project: Path) -> None:
+    """Colors on a terminal, and a password prompt read from it with echo off, served warm as cold."""
+    _warm(keeper_runtime, project)
+    served = _served(keeper_runtime)
+    warm = _on_terminal(keeper_runtime, project, "60")
+    assert _served(keeper_runtime) == served + 1, "the run was not served warm"
+    cold = _on_terminal(keeper_runtime, project, "0")
+    assert warm == cold
+    assert warm.startswith(b"Vault password: \r\n") and b"secret" not in warm and b"\x1b[32mok: [local]" in warm
+
+
+def _on_terminal(runtime: Path, project: Path, persist: str) -> bytes:
+    """The run's output on a pseudo-terminal (its stdin, stdout and stderr), a password typed at the prompt."""
+    primary, secondary = os.openpty()
+    environment = {**_environment(runtime, persist), "TERM": "xterm"}
+    environment.pop("ANSIBLE_NOCOLOR")
+    client = subprocess.Popen([script("provisioning-playbook"), "success.yml", "-l", "local", "-i", "hosts",
+                               "--ask-vault-pass"], cwd=project, stdin=secondary, stdout=secondary,
+                              stderr=secondary, env=environment, start_new_session=True)
+    os.close(secondary)
+    output = b""
+    try:
+        while True:
+            try:
+                data = os.read(primary, 4096)
+            except OSError:  # EIO: the terminal's last user closed it
+                break
+            if not data:
+                break
+            if b"password: " in data or (b"password: " in output + data and not output.count(b"password: ")):
+                os.write(primary, b"secret\n")
+            output += data
+    finally:
+        os.close(primary)
+        assert client.wait(timeout=RUN_TIMEOUT) == 0, output
+    return _timeless(output.decode(errors="replace")).encode()
+
+
 def _timeless(output: str) -> str:
     """The output without the times a command's result reports (when it started and ended, how long it took)."""
     return re.sub(r'"(delta|start|end)": "[^"]*"', r'"\1": "..."', output)

@@ -12,6 +12,7 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 KEEPER_MODULE = "runner.connection.keeper.daemon"
 # The warm controller lives in the same runtime directory as the keeper, started by the same runs.
 WARM_MODULE = "runner.warm.server"
+STOP_TIMEOUT = 30
 _RUNTIME_DIR = pytest.StashKey[str]()
 
 
@@ -69,6 +71,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: it waits for its parent to reap it)."""
+    try:
+        return not Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[-1].startswith("Z")
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def keeper_runtime(request: pytest.FixtureRequest) -> Iterator[Path]:
     """A runtime directory (0700) of the test's own for a keeper: ``XDG_RUNTIME_DIR`` of the runs that keep
@@ -78,8 +88,13 @@ def keeper_runtime(request: pytest.FixtureRequest) -> Iterator[Path]:
     try:
         yield directory
     finally:
-        for pid in keepers_under(str(directory), (KEEPER_MODULE, WARM_MODULE)):
+        left = keepers_under(str(directory), (KEEPER_MODULE, WARM_MODULE))
+        for pid in left:
             try:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while left and time.monotonic() < deadline:  # each closes what it holds first
+            time.sleep(0.1)
+            left = {pid: line for pid, line in left.items() if _alive(pid)}
