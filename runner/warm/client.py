@@ -40,22 +40,24 @@ def _main(command: str) -> None:
 
 
 def _run_cold(command: str) -> None:
-    """The command in this process, as it always ran; then, when it kept its connections, a warm controller is
-    started for the next run."""
+    """The command in this process, as it always ran; when it keeps its connections it starts a warm controller
+    for the next run (``runner.warm.keep_warm``), which it tells at the end what it imported."""
     import importlib
 
+    from runner.warm import starting_cold
+
+    starting_cold()
     module, function = COMMANDS[command].split(":")
     try:
         getattr(importlib.import_module(module), function)()
     finally:
         from runner.warm import warm_wanted
 
-        persist = warm_wanted()
-        if persist:
-            from runner.warm.control import start_warm
+        if warm_wanted():
+            from runner.warm.control import teach_warm
             from runner.warm.preload import preloadable
 
-            start_warm(persist, sys.path[0], preloadable(list(sys.modules)))
+            teach_warm(preloadable(list(sys.modules)))
 
 
 def _kept_nothing(argv: list[str]) -> bool:

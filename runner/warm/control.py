@@ -22,9 +22,9 @@ STOP_TIMEOUT = 15.0
 
 
 def start_warm(persist: float, script_dir: str, modules: list[str]) -> None:
-    """Start the warm controller in the background (it outlives this process), told which modules to import:
-    ``modules``, what the cold run that starts it loaded. Nothing is waited for: the next run finds it, or runs
-    cold when it is not there yet."""
+    """Start the warm controller in the background (it outlives this process), told which modules to import
+    besides those it remembers: ``modules``, what the cold run that starts it has loaded so far. Nothing is
+    waited for: a run finds it, or runs cold when it is not there yet; a second one ends at once."""
     try:
         directory = checked_dir()
         server = subprocess.Popen([sys.executable, "-m", "runner.warm.server", str(directory), str(persist),
@@ -37,7 +37,14 @@ def start_warm(persist: float, script_dir: str, modules: list[str]) -> None:
     server.returncode = 0  # it is detached: never waited for, and not worth a warning at exit
 
 
-def _exchange(directory: Path, message: dict[str, Any]) -> dict[str, Any] | None:
+def teach_warm(modules: list[str]) -> None:
+    """Tell this install's warm controller the modules a cold run imported (it imports them when it is free);
+    no answer is awaited."""
+    with contextlib.suppress(Exception):
+        _exchange(checked_dir(create=False), {"op": "learn", "modules": modules}, answered=False)
+
+
+def _exchange(directory: Path, message: dict[str, Any], *, answered: bool = True) -> dict[str, Any] | None:
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(ANSWER_TIMEOUT)
@@ -45,7 +52,7 @@ def _exchange(directory: Path, message: dict[str, Any]) -> dict[str, Any] | None
             if peer_uid(sock) != os.getuid():
                 return None
             wire.send(sock, message)
-            return wire.receive(sock)
+            return wire.receive(sock) if answered else None
     except (OSError, wire.WireError):
         return None
 

@@ -26,3 +26,7 @@ def lock_path(directory: Path) -> Path:
 
 def log_path(directory: Path) -> Path:
     return directory / f"warm-{install_key()}.log"
+
+
+def modules_path(directory: Path) -> Path:
+    return directory / f"warm-{install_key()}.modules"

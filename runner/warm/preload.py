@@ -6,13 +6,15 @@ playbook) is never imported ahead: it is read afresh by each run, as it may chan
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import site
 import sys
 import sysconfig
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
-from runner.warm.place import PACKAGE_DIR
+from runner.warm.place import PACKAGE_DIR, modules_path
 from runner.warm.sources import PACKAGES
 
 _NEVER = frozenset(["__main__", "__mp_main__"])
@@ -59,3 +61,23 @@ def import_ahead(names: Iterable[str], stopping: Callable[[], bool]) -> int:
         except (Exception, SystemExit):  # whatever a module raises on import, the run meets it itself
             continue
     return imported
+
+
+def remembered_modules(directory: Path) -> list[str]:
+    """The modules this install's runs imported, as the last controller learnt them (none after a reboot: the
+    directory is emptied), so that a new controller imports them while the cold run that starts it works."""
+    try:
+        names = json.loads(modules_path(directory).read_text())
+    except (OSError, ValueError):
+        return []
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def remember_modules(directory: Path, names: list[str]) -> None:
+    path = modules_path(directory)
+    partial = path.with_name(path.name + ".new")
+    try:
+        partial.write_text(json.dumps(names))
+        partial.replace(path)
+    except OSError:
+        pass  # the next controller learns them again

@@ -30,7 +30,7 @@ from typing import Any
 from runner.util.private_dir import boot_id, checked_dir, peer_uid
 from runner.warm import wire
 from runner.warm.place import lock_path, log_path, socket_path
-from runner.warm.preload import import_ahead
+from runner.warm.preload import import_ahead, remember_modules, remembered_modules
 from runner.warm.sources import install_fingerprint, interpreter_environment
 
 CHECK_INTERVAL = 1.0
@@ -65,12 +65,15 @@ class WarmController:
         self.last_used = time.monotonic()
         self.stopping = False
         self.to_import: list[str] = []
+        self.known: dict[str, None] = dict.fromkeys(sys.modules)  # an ordered set: the order they were imported in
 
     # -- the loop ------------------------------------------------------------------------------------------
     def serve(self, modules: list[str]) -> None:
         for signum in FORWARDED_SIGNALS:
             signal.signal(signum, lambda signum, frame: self.stop(f"signal {signum}"))
-        self._import(modules)
+        remembered = remembered_modules(self.directory)
+        self.known.update(dict.fromkeys(remembered + modules))
+        self._import(list(self.known))
         self.selector.register(self.listener, selectors.EVENT_READ, self._accept)
         while not (self.stopping and not self.runs):
             for key, _events in self.selector.select(CHECK_INTERVAL):
@@ -84,6 +87,7 @@ class WarmController:
 
     def _import(self, modules: list[str]) -> None:
         started = time.monotonic()
+        self.known.update(dict.fromkeys(modules))
         count = import_ahead(modules, lambda: self.stopping)
         # What is imported stays as it is: frozen, the collector never walks (and so never writes to) the
         # pages every child shares with this process.
@@ -140,6 +144,8 @@ class WarmController:
             self.stop("told to")
         elif op == "run":
             return self._start_run(conn, request, fds)
+        elif op == "learn":
+            self._learn(request.get("modules") or ())
         else:
             wire.send(conn, {"error": f"unknown request {op!r}"})
         return False
@@ -217,8 +223,15 @@ class WarmController:
             return
         if isinstance(report.get("persist"), (int, float)) and report["persist"] > 0:
             self.persist = float(report["persist"])
-        known = set(sys.modules)
-        self.to_import.extend(name for name in report.get("modules") or () if name not in known)
+        self._learn(report.get("modules") or ())
+
+    def _learn(self, modules: Any) -> None:
+        """Modules a run imported: imported here when no run goes on, and remembered for the next controller."""
+        new = [name for name in modules if isinstance(name, str) and name not in self.known]
+        if new:
+            self.known.update(dict.fromkeys(new))
+            self.to_import.extend(new)
+            remember_modules(self.directory, list(self.known))
 
     def _ended(self, run: Run) -> None:
         _pid, status = os.waitpid(run.pid, 0)
