@@ -107,6 +107,12 @@ def test_a_second_run_is_served_by_the_warm_controller(keeper_runtime: Path, pro
     after = _status(keeper_runtime)
     assert after is not None and after["pid"] == first["pid"] and after["served"] == 2
     assert list(keepers_under(str(keeper_runtime), (WARM_MODULE,))) == [first["pid"]]
+    for shown in ([script("provisioning-config"), "persist-status"],
+                  [script("provisioning-testenv"), "status", "--name", "no-such-env"]):
+        status = subprocess.run(shown, capture_output=True, text=True, env=_environment(keeper_runtime),
+                                timeout=RUN_TIMEOUT)
+        assert f"warm controller pid {first['pid']} " in status.stdout and "2 run(s) served" in status.stdout, \
+            status.stdout + status.stderr
     stopped = subprocess.run([script("provisioning-config"), "persist-stop"], capture_output=True, text=True,
                              env=_environment(keeper_runtime), timeout=RUN_TIMEOUT)
     assert "warm controller stopped" in stopped.stdout, stopped.stdout + stopped.stderr
