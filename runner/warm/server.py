@@ -18,10 +18,12 @@ import fcntl
 import gc
 import json
 import os
+import select
 import selectors
 import signal
 import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,14 +88,38 @@ class WarmController:
         _log("ended")
 
     def _import(self, modules: list[str]) -> None:
+        """Import ``modules`` ahead: first in a thread of the lowest priority, so that a cold run working beside
+        (the one that started this controller) loses no CPU to it; at full speed once that run has ended or a
+        run waits. The thread has ended before any run is forked."""
         started = time.monotonic()
         self.known.update(dict.fromkeys(modules))
-        count = import_ahead(modules, lambda: self.stopping)
+        urgent = threading.Event()
+        imported = [0]
+
+        def unhurried() -> None:
+            # The nice value is the thread's own on Linux: the main thread, which forks the runs, keeps its own.
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+            imported[0] = import_ahead(modules, lambda: self.stopping or urgent.is_set())
+
+        thread = threading.Thread(target=unhurried, name="import-ahead", daemon=True)
+        parent = os.getppid()
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.05)
+            if not urgent.is_set() and (os.getppid() != parent or self._run_waiting()):
+                urgent.set()
+        count = imported[0] + import_ahead(modules, lambda: self.stopping)
         # What is imported stays as it is: frozen, the collector never walks (and so never writes to) the
         # pages every child shares with this process.
         gc.collect()
         gc.freeze()
         _log(f"imported {count} modules ahead in {time.monotonic() - started:.2f} s")
+
+    def _run_waiting(self) -> bool:
+        if self.stopping:
+            return False
+        return bool(select.select([self.listener], [], [], 0)[0])
 
     def stop(self, why: str) -> None:
         """Take no more runs: the socket goes (a new controller may bind it at once), the runs served finish."""
