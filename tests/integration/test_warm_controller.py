@@ -22,6 +22,7 @@ from runner.warm import client as warm_client
 from runner.warm.control import warm_status
 from runner.warm.place import socket_path
 from tests.plugin.keeper import WARM_MODULE, keepers_under
+from tests.support.processes import processes_with
 from tests.support.scripts import script
 
 RUN_TIMEOUT = 120  # far above what any run here takes: reaching it means a hang
@@ -191,7 +192,7 @@ def test_ctrl_c_to_the_client_ends_the_run_with_99(keeper_runtime: Path, project
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env=_environment(keeper_runtime))
     try:
-        _wait_until(lambda: _sleepers(marker), "the task runs")
+        _wait_until(lambda: processes_with(marker), "the task runs")
         status = _status(keeper_runtime)
         assert status is not None and status["running"] == 1, "the run is not served warm"
         client.send_signal(signal.SIGINT)
@@ -200,20 +201,8 @@ def test_ctrl_c_to_the_client_ends_the_run_with_99(keeper_runtime: Path, project
         client.kill()
     assert client.returncode == 99, stdout + stderr
     assert "User interrupted execution" in stderr
-    _wait_until(lambda: not _sleepers(marker), "the task's process ended", timeout=30)
+    _wait_until(lambda: not processes_with(marker), "the task's process ended", timeout=30)
     _wait_until(lambda: (_status(keeper_runtime) or {}).get("running") == 0, "the warm run ended", timeout=30)
-
-
-def _sleepers(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def test_a_changed_source_file_starts_a_fresh_controller(keeper_runtime: Path, project: Path) -> None:
