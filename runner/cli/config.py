@@ -74,7 +74,8 @@ def view(env: dict[str, str]) -> None:
 @main.command(name="persist-status")
 @report_errors
 def persist_status() -> None:
-    """This user's connection keeper: its pid, idle time limit and the connections it holds."""
+    """This user's connection keeper (its pid, idle time limit and the connections it holds) and warm
+    controller."""
     from runner.cli.keeper import keeper_lines
 
     for line in keeper_lines():
@@ -84,15 +85,19 @@ def persist_status() -> None:
 @main.command(name="persist-stop")
 @report_errors
 def persist_stop() -> None:
-    """End this user's connection keeper: its connections close and their agents on the hosts exit."""
+    """End this user's connection keeper (its connections close and their agents on the hosts exit) and this
+    install's warm controller (the next run starts cold)."""
     from runner.connection.keeper.place import KeeperPlaceError
     from runner.connection.keeper.start import stop_keeper
+    from runner.warm.control import stop_warm
 
     try:
         stopped = stop_keeper()
+        warm_stopped = stop_warm()
     except KeeperPlaceError as exc:
         raise UserError(str(exc)) from None
     click.echo("connection keeper stopped" if stopped else "no connection keeper running")
+    click.echo("warm controller stopped" if warm_stopped else "no warm controller running")
 
 
 def _load(env: dict[str, str]) -> Config:

@@ -13,8 +13,10 @@ def keep_connections(config: Any) -> None:
     when ``persist`` is on. A socket directory that is not safe is warned about, and the run connects
     directly."""
     from runner.connection.keeper import KeeperChoice, use_keeper
+    from runner.warm import keep_warm
 
     persist = float(config.persist or 0)
+    keep_warm(None)
     if persist <= 0:
         use_keeper(None)
         return
@@ -22,24 +24,29 @@ def keep_connections(config: Any) -> None:
 
     try:
         use_keeper(KeeperChoice(checked_dir(), persist))
+        keep_warm(persist)  # and the next run is served by a warm controller, kept as long
     except KeeperPlaceError as exc:
         warn(f"{exc}; connecting directly, without keeping connections for the next run")
         use_keeper(None)
 
 
 def keeper_lines() -> list[str]:
-    """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds."""
+    """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds; the warm
+    controller's pid and the runs it served."""
     from runner.connection.keeper.place import KeeperPlaceError, keeper_dir
     from runner.connection.keeper.start import keeper_status
     from runner.errors import UserError
+    from runner.warm.control import warm_lines
 
     try:
         status = keeper_status()
+        warm = warm_lines()
     except KeeperPlaceError as exc:
         raise UserError(str(exc)) from None
     if status is None:
-        return [f"no connection keeper running (socket directory {keeper_dir()})"]
-    lines = [f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s"]
-    lines.extend(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
-                 f"{connection['borrowers']} run(s) using it" for connection in status.get("connections") or ())
-    return lines
+        lines = [f"no connection keeper running (socket directory {keeper_dir()})"]
+    else:
+        lines = [f"connection keeper pid {status['pid']} at {keeper_dir()}, persist {status['persist']:g} s"]
+        lines.extend(f"  {connection['host']}: {connection['agents']} agent(s), {connection['lent']} lent, "
+                     f"{connection['borrowers']} run(s) using it" for connection in status.get("connections") or ())
+    return lines + warm

@@ -78,9 +78,28 @@ def down(name: str, state_root: Path, keep_state: bool) -> int:
 @report_errors
 def list_hosts(name: str | None, state_root: Path) -> int:
     """Show the running hosts: env, host, address, pid of its init."""
+    _print_envs(name, state_root)
+    return 0
+
+
+def _print_envs(name: str | None, state_root: Path) -> None:
     names = [name] if name else sorted(path.name for path in state_root.glob("*") if path.is_dir())
     for env_name in names:
         _print_hosts(env_name, TestEnv(env_name, state_root=state_root).hosts())
+
+
+@cli.command()
+@click.option("--name", default=None, help="Only this env (default: every env).")
+@state_root_option
+@report_errors
+def status(name: str | None, state_root: Path) -> int:
+    """The running hosts (as ``list``), then what this user keeps between runs against them: the connection
+    keeper and its connections, and the warm controller."""
+    from runner.cli.keeper import keeper_lines
+
+    _print_envs(name, state_root)
+    for line in keeper_lines():
+        click.echo(line)
     return 0
 
 

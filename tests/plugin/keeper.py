@@ -12,12 +12,16 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 KEEPER_MODULE = "runner.connection.keeper.daemon"
+# The warm controller lives in the same runtime directory as the keeper, started by the same runs.
+WARM_MODULE = "runner.warm.server"
+STOP_TIMEOUT = 30
 _RUNTIME_DIR = pytest.StashKey[str]()
 
 
@@ -26,8 +30,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RUNTIME_DIR] = os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="provisioning-test-run-")
 
 
-def keepers_under(directory: str) -> dict[int, str]:
-    """Keeper processes serving a socket under ``directory``, by pid: their command lines."""
+def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -> dict[int, str]:
+    """Keeper processes (or those of ``modules``) serving a socket under ``directory``, by pid: their command
+    lines."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -37,7 +42,7 @@ def keepers_under(directory: str) -> dict[int, str]:
         except OSError:
             continue
         words = [word.decode(errors="replace") for word in argv]
-        if KEEPER_MODULE in words and any(word.startswith(directory) for word in words):
+        if any(module in words for module in modules) and any(word.startswith(directory) for word in words):
             found[int(entry.name)] = " ".join(words).strip()
     return found
 
@@ -46,7 +51,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     directory = session.config.stash.get(_RUNTIME_DIR, None)
     if not directory:
         return
-    left = keepers_under(directory)
+    left = keepers_under(directory, (KEEPER_MODULE, WARM_MODULE))
     for pid in left:
         try:
             os.kill(pid, signal.SIGTERM)
@@ -56,7 +61,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"connection keepers left running by the tests (stopped now): {left}", red=True)
+            reporter.write_line(f"connection keepers or warm controllers left running by the tests (stopped now): "
+                                f"{left}", red=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -65,17 +71,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: it waits for its parent to reap it)."""
+    try:
+        return not Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[-1].startswith("Z")
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def keeper_runtime(request: pytest.FixtureRequest) -> Iterator[Path]:
     """A runtime directory (0700) of the test's own for a keeper: ``XDG_RUNTIME_DIR`` of the runs that keep
-    connections. Any keeper serving there is ended with the test."""
+    connections. Any keeper or warm controller serving there is ended with the test."""
     root = request.config.stash[_RUNTIME_DIR]
     directory = Path(tempfile.mkdtemp(prefix="keeper-", dir=root))
     try:
         yield directory
     finally:
-        for pid in keepers_under(str(directory)):
+        left = keepers_under(str(directory), (KEEPER_MODULE, WARM_MODULE))
+        for pid in left:
             try:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while left and time.monotonic() < deadline:  # each closes what it holds first
+            time.sleep(0.1)
+            left = {pid: line for pid, line in left.items() if _alive(pid)}

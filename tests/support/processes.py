@@ -47,6 +47,12 @@ def processes() -> list[Process]:
     return [process for process in found if process is not None]
 
 
+def processes_with(marker: str) -> list[int]:
+    """The pids of the processes whose command line holds ``marker`` (a string unique to the test), zombies
+    included."""
+    return [process.pid for process in processes() if marker in process.command]
+
+
 def pid_namespace(pid: int) -> str:
     """The PID namespace of process ``pid`` (a test host's init: the host's namespace)."""
     return os.readlink(PROC / str(pid) / "ns" / "pid")

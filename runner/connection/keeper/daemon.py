@@ -42,11 +42,11 @@ from runner.connection.keeper.wire import (
     TERMINATE,
     KeeperProtocolError,
     encode_message,
-    peer_uid,
     read_message,
     read_relay_frame,
     relay_frame,
 )
+from runner.util.private_dir import peer_uid
 
 if TYPE_CHECKING:
     from runner.connection.ssh import SSHProcess, SSHTransport

@@ -1,63 +1,12 @@
-"""Where the keeper's socket lives: a directory only its user can enter, in a runtime directory that a reboot
-empties.
-
-``$XDG_RUNTIME_DIR/provisioning`` (a per-user tmpfs on systemd machines) when that is set, else
-``/tmp/provisioning-$UID``. The directory must be the user's own, a real directory (not a link) and closed to
-everyone else (no group or other permission bits): anything else is refused, since whoever can reach the socket
-could run commands on every host the keeper holds.
-"""
+"""Where the keeper's socket lives: in this user's private runtime directory (``runner.util.private_dir``), which
+it shares with the warm controller."""
 
 from __future__ import annotations
 
-import os
-import stat
-from pathlib import Path
+from runner.util.private_dir import KeeperPlaceError, boot_id, checked_dir, keeper_dir
 
 SOCKET_NAME = "keeper.sock"
 LOCK_NAME = "keeper.lock"
 LOG_NAME = "keeper.log"
 
-
-class KeeperPlaceError(Exception):
-    """The keeper's directory is not safe to use (another owner, open permissions, not a directory)."""
-
-
-def keeper_dir() -> Path:
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
-        return Path(runtime) / "provisioning"
-    return Path(f"/tmp/provisioning-{os.getuid()}")
-
-
-def checked_dir(directory: Path | None = None, *, create: bool = True) -> Path:
-    """``directory`` (by default ``keeper_dir()``), made 0700 if missing, after checking that it is a directory
-    owned by this user with no permission for anyone else. Raises ``KeeperPlaceError`` saying what is wrong."""
-    directory = directory or keeper_dir()
-    if create:
-        try:
-            directory.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise KeeperPlaceError(f"cannot make the keeper directory {directory}: {exc.strerror}") from None
-    try:
-        info = os.lstat(directory)
-    except OSError as exc:
-        raise KeeperPlaceError(f"cannot read the keeper directory {directory}: {exc.strerror}") from None
-    if not stat.S_ISDIR(info.st_mode):
-        raise KeeperPlaceError(f"refusing the keeper directory {directory}: it is not a directory (a link or a file)")
-    if info.st_uid != os.getuid():
-        raise KeeperPlaceError(f"refusing the keeper directory {directory}: it is owned by uid {info.st_uid}, "
-                               f"not by this user (uid {os.getuid()})")
-    if info.st_mode & 0o077:
-        raise KeeperPlaceError(f"refusing the keeper directory {directory}: its mode is "
-                               f"{stat.S_IMODE(info.st_mode):04o}; it must be 0700 (chmod 700 {directory})")
-    return directory
-
-
-def boot_id() -> str:
-    """This boot's id: a keeper from an earlier boot (a socket file left in a /tmp that survived) is never used."""
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return "unknown"
+__all__ = ["LOCK_NAME", "LOG_NAME", "SOCKET_NAME", "KeeperPlaceError", "boot_id", "checked_dir", "keeper_dir"]

@@ -18,7 +18,8 @@ from typing import Any
 
 from runner.connection.keeper import KeeperAddress
 from runner.connection.keeper.place import LOCK_NAME, SOCKET_NAME, boot_id, checked_dir, keeper_dir
-from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message, peer_uid
+from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message
+from runner.util.private_dir import peer_uid
 
 START_TIMEOUT = 15.0
 ANSWER_TIMEOUT = 5.0

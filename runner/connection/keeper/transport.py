@@ -30,7 +30,6 @@ from runner.connection.keeper.wire import (
     STDOUT,
     TERMINATE,
     encode_message,
-    peer_uid,
     read_message,
     read_relay_frame,
     relay_frame,
@@ -41,6 +40,7 @@ from runner.connection.ssh_args import SSHArgumentError
 from runner.connection.transport import CommandResult, RemoteProcess, StreamedProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 from runner.util.logging import VERBOSE
+from runner.util.private_dir import peer_uid
 
 _log = logging.getLogger(__name__)
 # Seconds for the keeper to say it holds an agent for us (it starts one if it has none idle: a process on the

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import socket
 import struct
 from functools import cache
 from pathlib import Path
@@ -62,13 +61,6 @@ async def read_relay_frame(reader: asyncio.StreamReader) -> tuple[bytes, bytes] 
         return kind, (await reader.readexactly(length) if length else b"")
     except asyncio.IncompleteReadError:
         return None
-
-
-def peer_uid(sock: socket.socket) -> int:
-    """The uid of the process at the other end of a Unix socket, as the kernel says (SO_PEERCRED)."""
-    credentials = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", credentials)
-    return uid
 
 
 @cache

@@ -12,6 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from tests.support.processes import processes_with
 from tests.support.records import TASKS, busy_playbook, rows, runs_command, start_run, write
 
 
@@ -49,18 +50,6 @@ def _recorded_results(database: str) -> int:
         return 0  # the tables are not there yet
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
 def test_a_run_killed_with_sigkill_is_marked_interrupted_on_the_next_open(tmp_path: Path) -> None:
     marker = f"{os.getpid() % 1000}.{time.monotonic_ns() % 1000}"  # a sleep of this odd length is this test's
     playbook = write(tmp_path, "slow.yml", f"""
@@ -84,7 +73,7 @@ def test_a_run_killed_with_sigkill_is_marked_interrupted_on_the_next_open(tmp_pa
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=60)
-        for pid in _processes_with(f"6{marker}"):  # the command the run started, if it left its session
+        for pid in processes_with(f"6{marker}"):  # the command the run started, if it left its session
             os.kill(pid, signal.SIGKILL)
 
     with sqlite3.connect(database) as connection:

@@ -1,0 +1,48 @@
+"""The warm controller: a later run skips the interpreter's start and the imports.
+
+``provisioning-playbook`` and ``provisioning`` start in ``client.py``, which imports almost nothing. When this
+user's warm controller for this install answers (``server.py``, a background process in the keeper's private
+directory holding an interpreter that has imported what a run needs), the client hands it the command line, the
+working directory, the environment, the umask and its own stdin, stdout and stderr (the descriptors themselves),
+and the controller forks a child that runs the command as the client would have (``child.py``); the client
+forwards Ctrl-C, SIGTERM and SIGHUP to it and exits with its exit code. Otherwise the client runs the command
+itself; when that run keeps its connections (``persist`` on) it starts the warm controller as soon as it knows,
+so that the controller's imports overlap the run, and tells it at the end what the run imported
+(``control.py``). A controller whose sources, dependencies or Python settings differ from the client's answers
+"stale" and ends; the client then runs cold and starts a fresh one (``sources.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+# The commands served warm: name -> entry point (the console scripts' own, "module:function").
+COMMANDS = {"playbook": "runner.cli.playbook:main", "adhoc": "runner.cli.adhoc:main"}
+
+_wanted: float | None = None
+_cold_client = False
+
+
+def starting_cold() -> None:
+    """Called by the client before it runs a command itself: the command, once it knows it keeps its
+    connections, starts the warm controller at once, so that it imports what a run needs while this run works."""
+    global _cold_client
+    _cold_client = True
+
+
+def keep_warm(persist: float | None) -> None:
+    """Called by a command once it knows whether it keeps its connections: a warm controller kept ``persist``
+    idle seconds is wanted for the next run (None: not wanted), and started now when this is a cold run's
+    client."""
+    global _wanted, _cold_client
+    _wanted = persist if persist and persist > 0 else None
+    if _wanted and _cold_client:
+        _cold_client = False  # one controller per run, however many times this is called
+        from runner.warm.control import start_warm
+        from runner.warm.preload import preloadable
+
+        start_warm(_wanted, sys.path[0], preloadable(list(sys.modules)))
+
+
+def warm_wanted() -> float | None:
+    return _wanted

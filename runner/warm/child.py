@@ -1,0 +1,141 @@
+"""A run in a child of the warm controller: made into the process the client would have been (its descriptors,
+working directory, environment, umask, command line and signal dispositions), then the command's own entry
+point runs as in a cold start, and the exit code goes back through the controller.
+
+The child has a session of its own: a signal meant for the controller never reaches a run, and a run has no
+controlling terminal (a password prompt reads the terminal on its stdin, as ``getpass`` does without one).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import io
+import json
+import os
+import signal
+import socket
+import sys
+import traceback
+from typing import Any, NoReturn
+
+from runner.warm import COMMANDS, warm_wanted, wire
+from runner.warm.preload import preloadable
+
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def run_child(conn: socket.socket, fds: list[int], request: dict[str, Any], report_fd: int,
+              controller_fds: list[int]) -> NoReturn:
+    """Never returns: the child's end is ``os._exit`` with the command's exit code."""
+    try:
+        loaded = set(sys.modules)
+        for fd in controller_fds:
+            os.close(fd)
+        os.setsid()
+        _become_client(fds, request)
+        reason = _declined(request)
+        wire.send(conn, {"decline": reason} if reason else {"started": os.getpid()})
+    except Exception as exc:
+        _say(conn, {"decline": f"the warm controller could not take the run: {exc}"})
+        os._exit(0)
+    conn.close()
+    if reason:
+        os._exit(0)
+    code = _run(str(request["command"]))
+    try:
+        report = {"persist": warm_wanted(), "modules": preloadable(name for name in sys.modules if name not in loaded)}
+        os.write(report_fd, json.dumps(report).encode())
+    except OSError:
+        pass
+    os._exit(code)
+
+
+def _say(conn: socket.socket, message: dict[str, Any]) -> None:
+    try:
+        wire.send(conn, message)
+    except OSError:
+        pass
+
+
+def _become_client(fds: list[int], request: dict[str, Any]) -> None:
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)  # inheritable: the run's workers and the commands it starts get them too
+    for fd in fds:
+        os.close(fd)
+    os.chdir(str(request["cwd"]))
+    os.environ.clear()
+    os.environ.update({str(name): str(value) for name, value in request["env"].items()})
+    os.umask(int(request["umask"]))
+    ignored = set(request.get("ignored") or ())
+    for signum in STOPPING_SIGNALS:
+        if signum in ignored:
+            signal.signal(signum, signal.SIG_IGN)
+        else:
+            signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+    sys.argv = [str(word) for word in request["argv"]]
+    sys.path[0] = str(request["path0"])
+    _reopen_streams()
+
+
+def _reopen_streams() -> None:
+    """Python's standard streams already write to descriptors 0, 1 and 2, now the client's, with the client's
+    encodings (its locale is the controller's, or it would not have been served); stdout is line-buffered on a
+    terminal, as the interpreter makes it at start."""
+    assert isinstance(sys.stdout, io.TextIOWrapper)
+    sys.stdout.reconfigure(line_buffering=os.isatty(1))
+
+
+def _declined(request: dict[str, Any]) -> str | None:
+    """Why this run should not be served warm: the configuration in its directory keeps nothing (``persist =
+    0``), so the run is what a cold one is, started afresh."""
+    from runner.config.load import load_config
+
+    try:
+        persist = load_config().persist
+    except Exception:
+        return None  # the command reports a broken configuration itself
+    return "persist is 0" if not persist else None
+
+
+def _run(command: str) -> int:
+    module, function = COMMANDS[command].split(":")
+    code: int
+    try:
+        getattr(importlib.import_module(module), function)()
+        code = 0
+    except SystemExit as exc:
+        code = _exit_code(exc.code)
+    except KeyboardInterrupt:
+        # As the interpreter does with a Ctrl-C nothing caught: the traceback, then ended by the signal itself.
+        traceback.print_exc()
+        _flush()
+        atexit._run_exitfuncs()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+        code = 128 + signal.SIGINT
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        code = 1
+    atexit._run_exitfuncs()
+    return 120 if not _flush() and code == 0 else code
+
+
+def _exit_code(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value & 0xFF
+    print(value, file=sys.stderr)
+    return 1
+
+
+def _flush() -> bool:
+    """Flush the streams, as the interpreter does at exit; False when stdout could not be (a closed pipe)."""
+    ok = True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            ok = ok and stream is not sys.stdout
+    return ok

@@ -1,0 +1,40 @@
+"""The warm controller's client: what it imports (almost nothing, so that a run served warm costs no imports)
+and when it starts the run itself without asking (persist 0 in the environment or on the command line)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from runner.warm.client import _kept_nothing
+
+HEAVY = ("click", "pydantic", "yaml", "jinja2", "asyncssh", "cryptography", "asyncio", "runner.cli", "runner.config",
+         "runner.models", "runner.connection")
+
+
+def test_the_client_imports_none_of_the_controller() -> None:
+    loaded = subprocess.run([sys.executable, "-c", "import sys, runner.warm.client; print(*sys.modules)"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    assert "runner.warm.client" in loaded
+    assert [name for name in loaded if name.startswith(HEAVY)] == []
+
+
+@pytest.mark.parametrize(("environment", "argv", "expected"), [
+    (None, ["site.yml"], False),
+    ("60", ["site.yml", "--persist", "30"], False),
+    ("0", ["site.yml"], True),
+    ("0.0", ["site.yml"], True),
+    (None, ["site.yml", "--persist", "0"], True),
+    (None, ["site.yml", "--persist=0"], True),
+    ("sixty", ["site.yml"], True),  # not a number: the cold run reports it
+    (None, ["--", "--persist", "0"], False),  # after "--": not an option
+])
+def test_persist_0_starts_the_run_cold(monkeypatch: pytest.MonkeyPatch, environment: str | None,
+                                       argv: list[str], expected: bool) -> None:
+    if environment is None:
+        monkeypatch.delenv("PROVISIONING_PERSIST", raising=False)
+    else:
+        monkeypatch.setenv("PROVISIONING_PERSIST", environment)
+    assert _kept_nothing(argv) is expected
