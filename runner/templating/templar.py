@@ -25,9 +25,6 @@ from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
 _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
-# The words YAML 1.1 (Ansible's YAML) reads as booleans, in the cases it accepts, beyond true/false
-_YAML11_BOOLEANS = {word: value for words, value in ((("yes", "on"), True), (("no", "off"), False))
-                    for base in words for word in (base, base.capitalize(), base.upper())}
 _UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
 _UNKNOWN_PLUGIN = re.compile(r"^No (filter|test) named '([^']+)'")
 _SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
@@ -97,7 +94,7 @@ class Templar:
 
         ``condition`` is a bare expression (``x is defined``), a ``{{ }}``-wrapped one, a boolean, or a list of
         these (all must hold). The result must be a boolean or one of the strings true/false/yes/no in any case
-        (``x: yes`` in a role's defaults is such a string); anything else is an error, not a guess.
+        (``-e x=yes`` or an INI inventory's ``x=yes`` is such a string); anything else is an error, not a guess.
         """
         if condition is None or isinstance(condition, bool):
             return condition is not False
@@ -113,9 +110,6 @@ class Templar:
         expression = condition.strip()
         if not expression:
             return True
-        if expression in _YAML11_BOOLEANS:
-            # `when: no` is a YAML 1.1 boolean to Ansible; our YAML keeps it text (booleans are only true/false)
-            return _YAML11_BOOLEANS[expression]
         with self._render_state(variables, search_paths) as state:
             if not is_template(expression):
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression)

@@ -262,8 +262,9 @@ def test_using_such_a_variable_fails_with_the_first_error_or_the_hint(name: str,
         Templar().template("{{ " + name + " }}", variables)
 
 
-@pytest.mark.parametrize(("condition", "expected"), [("no", False), ("No", False), ("OFF", False), ("yes", True),
-                                                     ("On", True)])
-def test_yaml_1_1_boolean_words_as_a_condition(condition: str, expected: bool) -> None:
-    # `when: no` is a boolean in Ansible's YAML 1.1; ours reads the word as text, the condition reads it as Ansible
-    assert Templar().evaluate_conditional(condition) is expected
+@pytest.mark.parametrize("condition", ["no", "On"])
+def test_a_quoted_yaml_1_1_boolean_word_as_a_condition_is_a_variable_name(condition: str) -> None:
+    # unquoted, YAML makes `when: no` a boolean; quoted, it is an expression naming a variable, as in Ansible
+    assert Templar().evaluate_conditional(condition, {condition: True}) is True
+    with pytest.raises(TemplateError, match="is undefined"):
+        Templar().evaluate_conditional(condition)
