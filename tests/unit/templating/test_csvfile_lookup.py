@@ -1,0 +1,61 @@
+"""The ``csvfile`` lookup: keyword and inline options, delimiters, key columns, defaults, Ansible's errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.templating import Templar, TemplateError
+
+
+@pytest.fixture(scope="module")
+def templar() -> Templar:
+    return Templar()
+
+
+@pytest.fixture
+def playbook_dir(tmp_path: Path) -> Path:
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "people.csv").write_text("Smith,Jane,1\nvon Lastname,Demo,2\n\"Doe, Sr\",John,3\n")
+    (tmp_path / "tabs.csv").write_text("fruit\tbananas\nelectronics\ttvs\n")
+    (tmp_path / "crlf.csv").write_bytes(b"this file,has,crlf\r\nansible,parses,it\r\n")
+    (tmp_path / "cool list.csv").write_text("maybe,spaces,do,work\n")
+    return tmp_path
+
+
+def look(templar: Templar, playbook_dir: Path, expression: str) -> Any:
+    return templar.template("{{ " + expression + " }}", {}, search_paths=[playbook_dir])
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col=1)", "Jane"),
+    ("lookup('csvfile', 'Jane', file='people.csv', delimiter=',', col=0, keycol=1)", "Smith"),
+    ("lookup('csvfile', 'von Lastname file=people.csv delimiter=, col=1')", "Demo"),
+    ("lookup('csvfile', 'Doe, Sr', file='people.csv', delimiter=',', col=2)", "3"),
+    ("lookup('csvfile', 'fruit', file='tabs.csv', col=1)", "bananas"),
+    ("lookup('csvfile', 'fruit file=tabs.csv delimiter=\"\\t\" col=1')", "bananas"),
+    ("lookup('csvfile', 'electronics', 'fruit', file='tabs.csv', delimiter='TAB', col=1)", "tvs,bananas"),
+    ("query('csvfile', 'electronics', 'fruit', file='tabs.csv', col=1)", ["tvs", "bananas"]),
+    ("lookup('csvfile', 'ansible file=crlf.csv delimiter=, col=2')", "it"),
+    ("lookup('csvfile', 'maybe file=\"cool list.csv\" delimiter=, col=3')", "work"),
+    ("query('csvfile', 'notfound file=people.csv delimiter=, col=2')", []),
+    ("lookup('csvfile', 'notfound file=people.csv delimiter=, col=2 default=what?')", "what?"),
+    ("lookup('csvfile', 'notfound', file='people.csv', delimiter=',', default=['a', 'b'])", "a,b"),
+])
+def test_values(templar: Templar, playbook_dir: Path, expression: str, expected: Any) -> None:
+    assert look(templar, playbook_dir, expression) == expected
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("lookup('csvfile', 'file=people.csv, delimiter=, col=1')", "Search key is required but was not found"),
+    ("lookup('csvfile', file='people.csv', col=1)", "Search key is required but was not found"),
+    ("lookup('csvfile', 'Smith file=people.csv thisarg=x')", "'thisarg' is not a valid option"),
+    ("lookup('csvfile', 'Smith', file='people.csv', thisarg='x')", "'thisarg' is not a valid option"),
+    ("lookup('csvfile', 'Smith', file='nowhere.csv')", "No such file or directory"),
+    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col='x')", "must be integers"),
+])
+def test_errors(templar: Templar, playbook_dir: Path, expression: str, message: str) -> None:
+    with pytest.raises(TemplateError, match=message):
+        look(templar, playbook_dir, expression)
