@@ -60,6 +60,11 @@ def finished(value: Any) -> bool:
     return bool(_result(value, "finished").get("finished", 1))
 
 
+def started(value: Any) -> bool:
+    """For ``async`` results: started unless it says otherwise (a task that was not async ran, so it started)."""
+    return bool(_result(value, "started").get("started", 1))
+
+
 def regex(value: Any = "", pattern: str = "", ignorecase: bool = False, multiline: bool = False,
           match_type: str = "search") -> bool:
     if match_type not in ("search", "match", "fullmatch"):
@@ -146,6 +151,7 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "skipped": skipped, "skip": skipped,
         "unreachable": unreachable, "reachable": lambda value: not unreachable(value),
         "finished": finished,
+        "started": started,
         "timedout": timedout,
         "match": lambda value, pattern="", ignorecase=False, multiline=False:
             regex(value, pattern, ignorecase, multiline, "match"),

@@ -39,6 +39,9 @@ def check(templar: Templar, expression: str, **variables: Any) -> Any:
         ("changed_result is skipped", False),
         ("{'unreachable': True} is unreachable", True),
         ("{} is reachable", True),
+        ("{'started': 1, 'finished': 0} is started", True),
+        ("{'started': 0} is started", False),
+        ("changed_result is started", True),
         ("x is defined", True),
         ("y is undefined", True),
         ("'a' is string", True),
@@ -100,6 +103,7 @@ def test_path_tests_look_at_the_controller(templar: Templar, tmp_path: Path) -> 
     ("expression", "message"),
     [
         ("'x' is changed", "expects a task result"),
+        ("'x' is started", "expects a task result"),
         ("'1.0' is version('1.0', 'about')", "invalid version comparison operator"),
         ("'1.0' is version('1', strict=true, version_type='semver')", "not both"),
         ("'1.0' is version('x.y', strict=true)", "invalid version number"),
