@@ -46,10 +46,14 @@ def _checked(params: dict[str, Any]) -> dict[str, Any]:
     for name in params:
         if name not in _DEFAULTS:
             raise TemplateError(f"{name!r} is not a valid option")
-    try:
-        return {**params, **{name: int(params[name]) for name in _INTEGERS}}
-    except (TypeError, ValueError) as exc:
-        raise TemplateError(f"lookup 'csvfile': col and keycol must be integers: {exc}") from None
+    checked = dict(params)
+    for name in _INTEGERS:
+        try:
+            checked[name] = int(params[name])
+        except (TypeError, ValueError):  # Ansible's words for an option of the wrong type
+            raise TemplateError(f"Config {name!r} for 'csvfile' lookup plugin from 'direct' has an invalid value: "
+                                f"{params[name]!r} is not an integer") from None
+    return checked
 
 
 def _read(key: str, params: dict[str, Any], context: LookupContext) -> Any:

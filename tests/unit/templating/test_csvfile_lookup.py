@@ -54,7 +54,8 @@ def test_values(templar: Templar, playbook_dir: Path, expression: str, expected:
     ("lookup('csvfile', 'Smith file=people.csv thisarg=x')", "'thisarg' is not a valid option"),
     ("lookup('csvfile', 'Smith', file='people.csv', thisarg='x')", "'thisarg' is not a valid option"),
     ("lookup('csvfile', 'Smith', file='nowhere.csv')", "No such file or directory"),
-    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col='x')", "must be integers"),
+    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col='x')", "'col' .* has an invalid value"),
+    ("lookup('csvfile', 'notfound file=people.csv delimiter=, col=2, default=what?')", "has an invalid value"),
 ])
 def test_errors(templar: Templar, playbook_dir: Path, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):

@@ -104,6 +104,8 @@ def test_path_tests_look_at_the_controller(templar: Templar, tmp_path: Path) -> 
     [
         ("'x' is changed", "expects a task result"),
         ("'x' is started", "expects a task result"),
+        ("'' is version('1.0', '>')", "Input version value cannot be empty"),
+        ("'1.0' is version('', '>')", "Version parameter to compare against cannot be empty"),
         ("'1.0' is version('1.0', 'about')", "invalid version comparison operator"),
         ("'1.0' is version('1', strict=true, version_type='semver')", "not both"),
         ("'1.0' is version('x.y', strict=true)", "invalid version number"),
