@@ -15,7 +15,7 @@ import jinja2
 import jinja2.nodes
 
 from runner.errors import UserError, did_you_mean
-from runner.secrets.encrypted import VaultEncryptedValue
+from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.environment import TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
@@ -223,8 +223,8 @@ class Templar:
     def _needs_rendering(value: Any) -> bool:
         if isinstance(value, VaultEncryptedValue):
             return True
-        if isinstance(value, str):
-            return not isinstance(value, UnsafeText) and is_template(value)
+        if isinstance(value, str):  # a secret's plaintext is data, never a template
+            return not isinstance(value, (UnsafeText, VaultedText)) and is_template(value)
         # Only plain data is walked: views such as hostvars or facts are mappings that render on access.
         return isinstance(value, (dict, list, tuple)) and not isinstance(value, UNSAFE_TYPES)
 
@@ -237,7 +237,7 @@ class Templar:
         if isinstance(value, VaultEncryptedValue):
             return _reveal(value)
         if isinstance(value, str):
-            if isinstance(value, UnsafeText) or not is_template(value):
+            if isinstance(value, (UnsafeText, VaultedText)) or not is_template(value):
                 return value
             return self._render_string(value, state)
         if isinstance(value, UNSAFE_TYPES):
