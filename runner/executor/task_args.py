@@ -14,7 +14,7 @@ from typing import Any
 
 from runner.executor.keywords import TaskFailure
 from runner.plan import ARGUMENT_TEMPLATES
-from runner.templating import OMIT, Templar, drop_omitted, is_template
+from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template
 
 
 def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -24,7 +24,12 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> di
     merged: dict[str, Any] = {}
     for text in templates:
         merged.update(_mapping_from(templar, module, text))
-    merged.update(templar.template(written))
+    for key, value in written.items():
+        try:
+            merged[templar.template(key)] = templar.template(value)  # a name may be a template (set_fact's)
+        except TemplateError as error:  # Ansible 2.19's words, which playbooks match on ("Task failed:")
+            raise error.with_context(f"Task failed: Finalization of task args for '{_qualified(module)}' failed: "
+                                     f"Error while resolving value for {key!r}") from None
     return drop_omitted(merged)
 
 

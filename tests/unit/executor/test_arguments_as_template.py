@@ -58,3 +58,21 @@ def test_words_that_are_no_arguments_fail_only_their_task(local_hosts: LocalHost
     assert text.startswith("Finalization of task args for 'ansible.builtin.debug' failed: Task args must resolve "
                            "to a 'dict' not 'str'.")
     assert run.ran("still running") == ["h1"]
+
+
+def test_an_argument_whose_template_fails_names_itself_in_ansibles_words(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: undefined in one argument
+              set_fact:
+                fine: 1
+                broken: "{{ [{'key': nowhere}] }}"
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    message = run.task("undefined in one argument")["h1"]["msg"]
+    assert message.startswith("Task failed: Finalization of task args for 'ansible.builtin.set_fact' failed: Error "
+                              "while resolving value for 'broken': 'nowhere' is undefined")
+    assert "playbook.yml:5:7" in message
