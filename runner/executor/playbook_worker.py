@@ -240,7 +240,7 @@ class PlaybookWorker:
 
             terms = templar.template(node.loop)
             return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node)))
-        items = templar.template(node.loop)
+        items = templar.template_untrusting_results(node.loop)
         if isinstance(items, str):
             raise TaskFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {items!r}. "
                               "Hint: use 'query' or a with_<lookup> loop")

@@ -28,6 +28,8 @@ _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
 _UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
 _UNKNOWN_PLUGIN = re.compile(r"^No (filter|test) named '([^']+)'")
 _SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
+# "{{ name }}", "{{ a.b['c'][0] }}": a template that only reads a variable
+_VARIABLE_REFERENCE = re.compile(r"""^\{\{\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:'[^']*'|"[^"]*"|\d+)\])*\s*\}\}$""")
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -104,9 +106,7 @@ class Templar:
             raise TemplateError(f"conditional {condition!r} is of type '{type(condition).__name__}'; expected a "
                                 "boolean or an expression such as 'x is defined'")
         if isinstance(condition, UnsafeText):
-            # Ansible's words: the text came from a host or was marked !unsafe, so it is data, not an expression.
-            raise TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {condition!r}, "
-                                "which came from a host or is marked !unsafe")
+            raise _untrusted(condition)
         expression = condition.strip()
         if not expression:
             return True
@@ -119,7 +119,19 @@ class Templar:
                         and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
                     # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
                     value = self._render_string("{{ " + value + " }}", state, shown=expression)
+                elif isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
+                    # "{{ check }}" whose value is an expression: evaluated when it is a variable's own text (the
+                    # indirection Ansible 2.19 allows), refused when the template made it or a host sent it
+                    if isinstance(value, UnsafeText) or not _VARIABLE_REFERENCE.match(expression):
+                        raise _untrusted(value)
+                    value = self._render_string("{{ " + value + " }}", state, shown=expression)
         return _as_boolean(value, condition)
+
+    def template_untrusting_results(self, value: Any) -> Any:
+        """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
+        2.19 trusts as an expression only text written in playbooks and roles, so a loop item
+        ``"'a' == '{{ x }}'"`` is data once rendered, while an item written without a template stays trusted."""
+        return _untrusting_results(value, self.template(value))
 
     def template_text(self, source: str, variables: Mapping[str, Any] | None = None, *,
                       search_paths: Sequence[str | Path] | None = None) -> str:
@@ -316,6 +328,23 @@ def _too_deep(source: str) -> TemplateError:
     # Jinja2 parses and compiles by recursion: nesting past Python's stack is refused, as a syntax error would be.
     return TemplateError(f"template nests expressions too deeply to parse (templating {_shorten(source)!r})",
                          template=source, summary="template nests expressions too deeply to parse")
+
+
+def _untrusting_results(written: Any, rendered: Any) -> Any:
+    if isinstance(written, str):
+        return mark_unsafe(rendered) if isinstance(rendered, str) and is_template(written) else rendered
+    if isinstance(written, (list, tuple)) and isinstance(rendered, list) and len(written) == len(rendered):
+        return [_untrusting_results(raw, item) for raw, item in zip(written, rendered, strict=True)]
+    if isinstance(written, dict) and isinstance(rendered, dict) and written.keys() == rendered.keys():
+        return {key: _untrusting_results(written[key], item) for key, item in rendered.items()}
+    return rendered
+
+
+def _untrusted(text: str) -> TemplateError:
+    # Ansible 2.19's words: text a host sent, marked !unsafe, or made by a template is data, not an expression
+    return TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {_shorten(text, 120)!r}, "
+                         "which came from a host, is marked !unsafe or is a template's result",
+                         summary="Encountered untrusted template or expression")
 
 
 def _as_boolean(value: Any, condition: Any) -> bool:

@@ -76,3 +76,26 @@ def test_an_argument_whose_template_fails_names_itself_in_ansibles_words(local_h
     assert message.startswith("Task failed: Finalization of task args for 'ansible.builtin.set_fact' failed: Error "
                               "while resolving value for 'broken': 'nowhere' is undefined")
     assert "playbook.yml:5:7" in message
+
+
+def test_a_loop_items_rendered_condition_is_untrusted_and_a_written_one_is_not(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars: {a_var: one}
+          tasks:
+            - name: written conditions
+              assert: "{{ item }}"
+              loop:
+                - that: a_var == "one"
+                - that: '{{ a_var == "one" }}'
+            - name: a condition a template made
+              assert: "{{ item }}"
+              loop:
+                - that: '"hi" == "{{ a_var }}"'
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("written conditions") == ["h1"]
+    (refused,) = run.task("a condition a template made")["h1"]["results"]
+    assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]
