@@ -90,6 +90,8 @@ def fail_if_undefined(value: Any) -> None:
 def _text(value: Any) -> str:
     if isinstance(value, UNSAFE_TYPES):
         taint()
+    elif isinstance(value, (dict, list, tuple)):
+        fail_if_undefined(value)  # "{{ [foo] }} text" fails as "{{ [foo] }}" does, rather than print Undefined
     return "" if value is None else str(value)
 
 

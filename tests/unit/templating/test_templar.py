@@ -61,9 +61,10 @@ def test_undefined_variable_is_an_error_naming_it(templar: Templar) -> None:
     assert isinstance(caught.value, UserError)
 
 
-def test_undefined_inside_a_native_list_is_still_an_error(templar: Templar) -> None:
+@pytest.mark.parametrize("source", ["{{ [1, missing] }}", "{{ [{'key': missing}] }} and text", "a {{ (missing,) }}"])
+def test_undefined_inside_a_native_list_is_still_an_error(templar: Templar, source: str) -> None:
     with pytest.raises(TemplateError, match="'missing' is undefined"):
-        templar.template("{{ [1, missing] }}", {})
+        templar.template(source, {})
 
 
 def test_undefined_attribute_of_undefined_variable_names_the_variable(templar: Templar) -> None:
