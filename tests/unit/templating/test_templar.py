@@ -269,3 +269,14 @@ def test_a_quoted_yaml_1_1_boolean_word_as_a_condition_is_a_variable_name(condit
     assert Templar().evaluate_conditional(condition, {condition: True}) is True
     with pytest.raises(TemplateError, match="is undefined"):
         Templar().evaluate_conditional(condition)
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("results | select('success') | length", 1),
+    ("results | rejectattr('failed') | list | length", 1),
+    ("names | map('upper') | last", "B"),
+    ("names | reject('eq', 'a') | first", "b"),
+])
+def test_jinjas_lazy_filters_give_lists_as_ansibles_do(expression: str, expected: Any) -> None:
+    variables = {"results": [{"failed": False}, {"failed": True}], "names": ["a", "b"]}
+    assert Templar().template("{{ " + expression + " }}", variables) == expected
