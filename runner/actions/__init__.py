@@ -44,7 +44,7 @@ ACTIONS: dict[str, Action] = {
     # Work on the run's own state: the host is never contacted.
     "debug": Action(run_debug, uses_host=False),
     "set_fact": Action(run_set_fact, uses_host=False),
-    "assert": Action(run_assert, uses_host=False),
+    "assert": Action(run_assert, uses_host=False, conditions=("that",)),
     "fail": Action(run_fail, uses_host=False),
     "pause": Action(run_pause, uses_host=False),
     "add_host": Action(run_add_host, uses_host=False),

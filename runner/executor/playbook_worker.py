@@ -347,7 +347,8 @@ class PlaybookWorker:
         if node.async_seconds is not None and check:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
-            call.args = args = task_arguments(templar, module, node.args)
+            action = controller_action(self.index, module)
+            call.args = args = task_arguments(templar, module, node.args, action.conditions if action else ())
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \

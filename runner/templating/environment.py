@@ -48,6 +48,13 @@ def is_template(value: Any) -> bool:
             and any(marker in value for marker in TEMPLATE_MARKERS))
 
 
+def is_whole_template(text: str) -> bool:
+    """What Ansible takes for a template that may yield a whole value (a task's arguments, assert's list of
+    conditions) rather than text: one that starts and ends the text."""
+    stripped = text.strip()
+    return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
+
+
 class Undefined(StrictUndefined):
     """Strict, but chainable: ``foo.bar`` of an undefined ``foo`` is still "'foo' is undefined", and
     ``foo.bar | default(1)`` is 1, as in Ansible."""

@@ -99,3 +99,25 @@ def test_a_loop_items_rendered_condition_is_untrusted_and_a_written_one_is_not(l
     assert run.ran("written conditions") == ["h1"]
     (refused,) = run.task("a condition a template made")["h1"]["results"]
     assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]
+
+
+def test_asserts_conditions_are_judged_as_written(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars:
+            check: 1 == 1
+            checks: ["1 == 1", "'a' in 'abc'"]
+          tasks:
+            - name: a variable's expression, a variable's list of them
+              assert:
+                that: ["{{ check }}", "check == '1 == 1'"]
+            - assert: {that: "{{ checks }}"}
+            - name: a string a template made
+              assert: {that: "{{ '1 == 1' }}"}
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("a variable's expression, a variable's list of them") == ["h1"]
+    refused = run.task("a string a template made")["h1"]
+    assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]
