@@ -8,6 +8,7 @@ from typing import Any
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
 from runner.templating.errors import TemplateError
+from runner.util.unsafe import UnsafeText
 
 # Jinja's "'dict object' has no attribute 'b'" (our value types included), said as Ansible 2.19 says it.
 _MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has no attribute ('.*')")
@@ -19,6 +20,11 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
     if params.get("var") is not None:
         name = str(params["var"])
+        if isinstance(ctx.args.get("var"), UnsafeText):
+            # Ansible 2.19's words: a name marked !unsafe or sent by a host is data, not an expression to evaluate
+            raise TemplateError(f"Error while resolving `var` expression: Encountered untrusted template or "
+                                f"expression: refusing to evaluate {name!r}, which is marked !unsafe or came from "
+                                "a host")
         try:
             value = ctx.templar.template("{{ " + name + " }}")
         except TemplateError as error:

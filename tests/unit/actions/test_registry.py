@@ -15,7 +15,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.compiler import CompileOptions, Compiler
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
-from runner.templating import Templar
+from runner.templating import Templar, TemplateError, UnsafeText
 
 INDEX = ModuleIndex()
 
@@ -80,6 +80,11 @@ def test_debug_reads_the_templar_and_the_verbosity() -> None:
     assert act("debug", {"var": "who"}, {"who": "web1"})[0] == {"changed": False, "who": "web1"}
     assert act("debug", {"var": "missing"})[0]["missing"] == "<< error 1 - 'missing' is undefined >>"
     assert act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]["skipped"] is True
+
+
+def test_debug_refuses_a_var_name_marked_unsafe() -> None:
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": UnsafeText("who")}, {"who": "web1"})
 
 
 def test_a_bad_argument_is_the_hosts_failure_with_the_reason() -> None:
