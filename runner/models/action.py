@@ -14,6 +14,7 @@ from typing import Any
 from runner.errors import did_you_mean
 from runner.models.base import Model, Source
 from runner.models.types import describe
+from runner.parsing.kv import ArgumentSyntaxError, parse_kv
 
 # Spellings of a builtin module that name the same module as its short name.
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.", "provisioning.builtin.")
@@ -118,6 +119,19 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
     elif isinstance(value, Mapping) and isinstance(value.get("module"), str):
         args = {arg: arg_value for arg, arg_value in value.items() if arg != "module"}
         name = value["module"]
+        nested = args.pop("args", None)  # action: {module: x, args: {...}}: merged, as Ansible reads it
+        if isinstance(nested, str):
+            try:
+                nested = parse_kv(nested)
+            except ArgumentSyntaxError as exc:
+                source.error(exc.message, key, value=True)
+                return None
+        if isinstance(nested, Mapping):
+            args.update(nested)
+        elif nested is not None:
+            source.error(f"expected the 'args' of '{name}' as a mapping or key=value words, got {describe(nested)}",
+                         key, value=True)
+            return None
     else:
         source.error(f"expected a module and its arguments ('copy src=a dest=b' or a mapping with 'module'), "
                      f"got {describe(value)}", key, value=True)
