@@ -124,9 +124,11 @@ def load_yaml_text(text: str, path: str = "<string>") -> Any:
         problem = exc.problem or exc.context or "invalid YAML"
         if mark is not None and _char_at(text, mark.line, mark.column) == "\t":
             problem += " (tabs are not allowed for indentation)"
-        raise ParseError(f"YAML syntax error: {problem}", SourcePosition(path, line, column)) from None
+        # Ansible's words (scripts grep its output for them)
+        raise ParseError(f"YAML parsing failed: {problem[:1].upper()}{problem[1:]}",
+                         SourcePosition(path, line, column)) from None
     except yaml.YAMLError as exc:
-        raise ParseError(f"YAML syntax error: {exc}", SourcePosition(path)) from None
+        raise ParseError(f"YAML parsing failed: {exc}", SourcePosition(path)) from None
     finally:
         loader.dispose()
 

@@ -26,8 +26,8 @@ def load_error(path: Path) -> UserError:
 
 
 @pytest.mark.parametrize(("name", "line", "column", "message", "hint"), [
-    ("malformed.yml", 5, 5, "YAML syntax error: did not find expected ',' or '}'", None),
-    ("tab_indent.yml", 3, 1, "YAML syntax error: found character that cannot start any token "
+    ("malformed.yml", 5, 5, "YAML parsing failed: Did not find expected ',' or '}'", None),
+    ("tab_indent.yml", 3, 1, "YAML parsing failed: Found character that cannot start any token "
                              "(tabs are not allowed for indentation)", None),
     ("unknown_keyword.yml", 5, 7, "'become_usr' is not a valid task keyword", "did you mean 'become_user'?"),
     ("two_modules.yml", 5, 7, "a task calls exactly one module; found 'copy' and 'file'",
