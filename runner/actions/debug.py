@@ -15,12 +15,16 @@ _MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has n
 
 
 async def run_debug(ctx: ActionContext) -> dict[str, Any]:
+    written = ctx.args.get("var")
+    if written is not None and not isinstance(written, str):  # Ansible's words: var names an expression
+        return {"failed": True, "changed": False, "msg": f"argument 'var' is of type {type(written).__name__}: "
+                f"'{written!r}' is not a string and conversion is not allowed"}
     params = action_arguments(ctx)
     if ctx.verbosity < int(params["verbosity"]):
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
     if params.get("var") is not None:
         name = str(params["var"])
-        if isinstance(ctx.args.get("var"), UnsafeText):
+        if isinstance(written, UnsafeText):
             # Ansible 2.19's words: a name marked !unsafe or sent by a host is data, not an expression to evaluate
             raise TemplateError(f"Error while resolving `var` expression: Encountered untrusted template or "
                                 f"expression: refusing to evaluate {name!r}, which is marked !unsafe or came from "

@@ -87,6 +87,11 @@ def test_debug_refuses_a_var_name_marked_unsafe() -> None:
         act("debug", {"var": UnsafeText("who")}, {"who": "web1"})
 
 
+def test_debug_refuses_a_var_that_is_not_a_name() -> None:
+    result = act("debug", {"var": {"some": None}})[0]
+    assert result["failed"] and "is not a string and conversion is not allowed" in result["msg"]
+
+
 def test_a_bad_argument_is_the_hosts_failure_with_the_reason() -> None:
     result, calls = act("debug", {"msg": "hi", "colour": "red"})
     assert result["failed"] is True and "colour" in result["msg"] and calls == []
