@@ -34,7 +34,9 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
         except TemplateError as error:
             if not error.undefined:  # a failing filter or lookup fails the task, as in Ansible
                 raise
-            value = f"<< error 1 - {_undefined_text(error)} >>"  # shown as Ansible 2.19 shows it
+            undefined = _undefined_text(error)  # shown and warned of as Ansible 2.19 does
+            return {"changed": False, name: f"<< error 1 - {undefined} >>",
+                    "warnings": [f"Encountered 1 template error.\nerror 1 - {undefined}"]}
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
 

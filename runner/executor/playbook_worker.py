@@ -513,10 +513,14 @@ def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dic
 
 def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
     length = len(items)
-    return {"allitems": items, "index": index + 1, "index0": index, "revindex": length - index,
-            "revindex0": length - index - 1, "first": index == 0, "last": index == length - 1, "length": length,
-            "previtem": items[index - 1] if index > 0 else None,
-            "nextitem": items[index + 1] if index < length - 1 else None}
+    info = {"allitems": items, "index": index + 1, "index0": index, "revindex": length - index,
+            "revindex0": length - index - 1, "first": index == 0, "last": index == length - 1, "length": length}
+    # the first item has no previtem and the last no nextitem: undefined, as in Ansible, not None
+    if index > 0:
+        info["previtem"] = items[index - 1]
+    if index < length - 1:
+        info["nextitem"] = items[index + 1]
+    return info
 
 
 def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:

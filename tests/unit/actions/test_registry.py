@@ -78,7 +78,9 @@ def test_actions_that_only_read_or_change_the_run_never_use_the_host() -> None:
 def test_debug_reads_the_templar_and_the_verbosity() -> None:
     assert act("debug", {"msg": "hi"}) == ({"changed": False, "msg": "hi"}, [])
     assert act("debug", {"var": "who"}, {"who": "web1"})[0] == {"changed": False, "who": "web1"}
-    assert act("debug", {"var": "missing"})[0]["missing"] == "<< error 1 - 'missing' is undefined >>"
+    assert act("debug", {"var": "missing"})[0] == {
+        "changed": False, "missing": "<< error 1 - 'missing' is undefined >>",
+        "warnings": ["Encountered 1 template error.\nerror 1 - 'missing' is undefined"]}
     assert act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]["skipped"] is True
 
 
