@@ -54,6 +54,7 @@ class Play(CommonKeywords):
     """A mapping of hosts to the roles and tasks they run."""
 
     KIND = "play"
+    ANSIBLE_CLASS = "Play"
     UNSUPPORTED: ClassVar[dict[str, str]] = {
         "vars_prompt": "'vars_prompt' is not supported; pass the values with --extra-vars (-e) or vars_files",
     }

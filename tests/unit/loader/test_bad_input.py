@@ -65,7 +65,7 @@ def test_every_mistake_of_a_file_is_reported_at_once_in_file_order() -> None:
         (2, 13, "expected 'linear', 'free' or 'host_pinned', got 'fast'", None),
         (5, 13, "expected a condition (a Jinja2 expression or true/false), got a mapping", None),
         (7, 7, "'registr' is not a valid task keyword", "did you mean 'register'?"),
-        (8, 3, "'hostz' is not a valid play keyword", "did you mean 'hosts'?"),
+        (8, 3, "'hostz' is not a valid attribute for a Play", "did you mean 'hosts'?"),
         (8, 3, "missing required keyword 'hosts'", None),
     ]
     assert all(e.position.path == str(path) for e in error.errors)

@@ -118,7 +118,7 @@ def test_blocks_nest_and_are_told_from_tasks_by_block_rescue_or_always() -> None
 def test_a_block_does_not_take_task_keywords() -> None:
     with pytest.raises(ParseError) as caught:
         read("- block:\n    - ping:\n  register: out\n")
-    assert (caught.value.position.line, caught.value.message) == (3, "'register' is not a valid block keyword")
+    assert (caught.value.position.line, caught.value.message) == (3, "'register' is not a valid attribute for a Block")
 
 
 def test_listen_is_for_handlers_only() -> None:
