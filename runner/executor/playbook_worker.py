@@ -268,9 +268,7 @@ class PlaybookWorker:
                 state.outcome.delegated_to = None
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
-            label = keyword_value(templar, control.get("label"))
-            if label is not None:
-                result["_label"] = label
+            self._label_item(node, control, templar, result)
             result["_status"] = status_of(result)
             results.append(result)
             if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
@@ -278,6 +276,19 @@ class PlaybookWorker:
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
         return _loop_summary(results)
+
+    @staticmethod
+    def _label_item(node: PlanTask, control: Mapping[str, Any], templar: Templar, result: dict[str, Any]) -> None:
+        """The item's label, rendered with the registered variable holding this item's result, as Ansible
+        registers each item's result as it goes; a label that cannot be rendered fails its item."""
+        if control.get("label") is None:
+            return
+        if node.register_var:
+            templar = _child(templar, {node.register_var: _public(result)})
+        try:
+            result["_label"] = keyword_value(templar, control["label"])
+        except TemplateError as error:
+            result.update(failed=True, msg=error.message)
 
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
