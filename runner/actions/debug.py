@@ -8,6 +8,7 @@ from typing import Any
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
 from runner.templating.errors import TemplateError
+from runner.templating.omit import OMIT
 from runner.util.unsafe import UnsafeText
 
 # Jinja's "'dict object' has no attribute 'b'" (our value types included), said as Ansible 2.19 says it.
@@ -37,6 +38,9 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
             undefined = _undefined_text(error)  # shown and warned of as Ansible 2.19 does
             return {"changed": False, name: f"<< error 1 - {undefined} >>",
                     "warnings": [f"Encountered 1 template error.\nerror 1 - {undefined}"]}
+        if isinstance(value, str) and value == OMIT:  # a value cannot be omitted from a result: Ansible's placeholder
+            return {"changed": False, name: "<<Omit>>", "warnings": [
+                "The result of the `var` expression could not be omitted; a placeholder was used instead."]}
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
 

@@ -15,7 +15,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.compiler import CompileOptions, Compiler
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
-from runner.templating import Templar, TemplateError, UnsafeText
+from runner.templating import OMIT, Templar, TemplateError, UnsafeText
 
 INDEX = ModuleIndex()
 
@@ -82,6 +82,11 @@ def test_debug_reads_the_templar_and_the_verbosity() -> None:
         "changed": False, "missing": "<< error 1 - 'missing' is undefined >>",
         "warnings": ["Encountered 1 template error.\nerror 1 - 'missing' is undefined"]}
     assert act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]["skipped"] is True
+
+
+def test_debug_shows_a_var_that_renders_to_omit_as_ansibles_placeholder() -> None:
+    result = act("debug", {"var": "gone"}, {"gone": "{{ omit }}", "omit": OMIT})[0]
+    assert result["gone"] == "<<Omit>>" and "placeholder" in result["warnings"][0]
 
 
 def test_debug_refuses_a_var_name_marked_unsafe() -> None:
