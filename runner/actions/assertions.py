@@ -11,7 +11,7 @@ from runner.templating import TemplateError, is_whole_template
 
 async def run_assert(ctx: ActionContext) -> dict[str, Any]:
     params = action_arguments(ctx)
-    # ``that`` comes as written (Action.conditions): a whole template is rendered only to find a list of
+    # ``that`` comes as written (Action.expressions): a whole template is rendered only to find a list of
     # conditions in it, as Ansible does; any other text is a condition, judged by where it came from.
     that = ctx.args.get("that")
     if isinstance(that, str) and is_whole_template(that):

@@ -83,12 +83,13 @@ class Action:
     ``ActionFailed`` does the same). ``uses_host``: whether it works on the host; one that does not (debug,
     set_fact ...) is never given a session, so it runs even for a host that cannot be reached, and ignores
     ``delegate_to``, ``async`` and ``timeout`` as before. ``playbook_only``: why an ad-hoc command refuses it,
-    for the few actions that only steer a playbook's run. ``conditions``: the arguments it evaluates as
-    conditions itself (``assert``'s ``that``), given to it as written rather than rendered first, as Ansible
-    does: a condition is judged by where its text came from, and rendering would make any text a template's.
+    for the few actions that only steer a playbook's run. ``expressions``: the arguments it evaluates as
+    expressions itself (``assert``'s ``that``, ``debug``'s ``var``), given to it as written rather than rendered
+    first, as Ansible does: an expression is judged by where its text came from, and rendering would make any
+    text a template's.
     """
 
     run: ActionRun
     uses_host: bool = True
     playbook_only: str | None = None
-    conditions: tuple[str, ...] = ()
+    expressions: tuple[str, ...] = ()

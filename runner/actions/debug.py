@@ -7,8 +7,10 @@ from typing import Any
 
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
+from runner.templating import is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
+from runner.templating.templar import is_variable_reference, untrusted_error
 from runner.util.unsafe import UnsafeText
 
 # Jinja's "'dict object' has no attribute 'b'" (our value types included), said as Ansible 2.19 says it.
@@ -16,7 +18,7 @@ _MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has n
 
 
 async def run_debug(ctx: ActionContext) -> dict[str, Any]:
-    written = ctx.args.get("var")
+    written = _var_name(ctx)
     if written is not None and not isinstance(written, str):  # Ansible's words: var names an expression
         return {"failed": True, "changed": False, "msg": f"argument 'var' is of type {type(written).__name__}: "
                 f"'{written!r}' is not a string and conversion is not allowed"}
@@ -43,6 +45,22 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
                 "The result of the `var` expression could not be omitted; a placeholder was used instead."]}
         return {"changed": False, name: value}
     return {"changed": False, "msg": params["msg"]}
+
+
+def _var_name(ctx: ActionContext) -> Any:
+    """``var`` as given (Action.expressions), a template in it rendered as Ansible 2.19 renders it: to omit (no
+    ``var``), or to a name its text may be trusted for only when it reads a variable (``{{ name_var }}``)."""
+    written = ctx.args.get("var")
+    if not (isinstance(written, str) and is_template(written)):
+        return written
+    rendered = ctx.templar.template(written)
+    if isinstance(rendered, str) and rendered == OMIT:
+        ctx.args = {key: value for key, value in ctx.args.items() if key != "var"}
+        return None
+    if isinstance(rendered, str) and (isinstance(rendered, UnsafeText) or not is_variable_reference(written)):
+        raise untrusted_error(rendered)
+    ctx.args = {**ctx.args, "var": rendered}
+    return rendered
 
 
 def _undefined_text(error: TemplateError) -> str:

@@ -359,7 +359,7 @@ class PlaybookWorker:
             return {"failed": True, "changed": False, "msg": ASYNC_IN_CHECK_MODE}
         try:
             action = controller_action(self.index, module)
-            call.args = args = task_arguments(templar, module, node.args, action.conditions if action else ())
+            call.args = args = task_arguments(templar, module, node.args, action.expressions if action else ())
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \

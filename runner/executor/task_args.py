@@ -18,8 +18,8 @@ from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_who
 
 
 def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
-                   conditions: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``args`` of a plan task rendered for one host; the ones named in ``conditions`` are left as written, for
+                   expressions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``args`` of a plan task rendered for one host; the ones named in ``expressions`` are left as written, for
     the action to evaluate."""
     templates = args.get(ARGUMENT_TEMPLATES) or []
     written = {key: value for key, value in args.items() if key != ARGUMENT_TEMPLATES}
@@ -27,7 +27,7 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
     for text in templates:
         merged.update(_mapping_from(templar, module, text))
     for key, value in written.items():
-        if key in conditions:
+        if key in expressions:
             merged[key] = value
             continue
         try:

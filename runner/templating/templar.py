@@ -106,7 +106,7 @@ class Templar:
             raise TemplateError(f"conditional {condition!r} is of type '{type(condition).__name__}'; expected a "
                                 "boolean or an expression such as 'x is defined'")
         if isinstance(condition, UnsafeText):
-            raise _untrusted(condition)
+            raise untrusted_error(condition)
         expression = condition.strip()
         if not expression:
             return True
@@ -122,8 +122,8 @@ class Templar:
                 elif isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
                     # "{{ check }}" whose value is an expression: evaluated when it is a variable's own text (the
                     # indirection Ansible 2.19 allows), refused when the template made it or a host sent it
-                    if isinstance(value, UnsafeText) or not _VARIABLE_REFERENCE.match(expression):
-                        raise _untrusted(value)
+                    if isinstance(value, UnsafeText) or not is_variable_reference(expression):
+                        raise untrusted_error(value)
                     value = self._render_string("{{ " + value + " }}", state, shown=expression)
         return _as_boolean(value, condition)
 
@@ -330,6 +330,12 @@ def _too_deep(source: str) -> TemplateError:
                          template=source, summary="template nests expressions too deeply to parse")
 
 
+def is_variable_reference(text: str) -> bool:
+    """Whether ``text`` is a template that only reads a variable (``{{ name }}``, ``{{ a.b['c'][0] }}``): the
+    indirection through which Ansible 2.19 trusts a variable's own text as an expression."""
+    return _VARIABLE_REFERENCE.match(text.strip()) is not None
+
+
 def _untrusting_results(written: Any, rendered: Any) -> Any:
     if isinstance(written, str):
         return mark_unsafe(rendered) if isinstance(rendered, str) and is_template(written) else rendered
@@ -340,8 +346,9 @@ def _untrusting_results(written: Any, rendered: Any) -> Any:
     return rendered
 
 
-def _untrusted(text: str) -> TemplateError:
-    # Ansible 2.19's words: text a host sent, marked !unsafe, or made by a template is data, not an expression
+def untrusted_error(text: str) -> TemplateError:
+    """Ansible 2.19's refusal, in its words, of text a host sent, marked !unsafe or made by a template as an
+    expression: such text is data."""
     return TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {_shorten(text, 120)!r}, "
                          "which came from a host, is marked !unsafe or is a template's result",
                          summary="Encountered untrusted template or expression")

@@ -89,6 +89,14 @@ def test_debug_shows_a_var_that_renders_to_omit_as_ansibles_placeholder() -> Non
     assert result["gone"] == "<<Omit>>" and "placeholder" in result["warnings"][0]
 
 
+def test_debug_renders_a_templated_var_as_ansible_2_19_does() -> None:
+    variables = {"who": "web1", "name_var": "who", "omit": OMIT}
+    assert act("debug", {"var": "{{ name_var }}"}, variables)[0] == {"changed": False, "who": "web1"}
+    assert act("debug", {"var": "{{ omit }}"}, variables)[0]["msg"] == "Hello world!"
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": "{{ 'who' }}"}, variables)
+
+
 def test_debug_refuses_a_var_name_marked_unsafe() -> None:
     with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
         act("debug", {"var": UnsafeText("who")}, {"who": "web1"})
