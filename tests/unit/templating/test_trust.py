@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from runner.loader.yaml import load_yaml_text
+from runner.models import Task, TaskList, validate
 from runner.templating import Templar, TemplateError
 from runner.util.unsafe import UnsafeText
 
@@ -29,3 +31,10 @@ def test_rendered_strings_of_written_data_are_untrusted_and_written_text_is_not(
     assert items == ["a == 'b'", "'hi' == 'hi'", {"that": "'hi' == 'hi'", "plain": "1 == 1"}, True]
     assert [isinstance(text, UnsafeText) for text in (items[0], items[1], items[2]["that"], items[2]["plain"])] == [
         False, True, True, False]
+
+
+def test_a_condition_written_unsafe_keeps_its_mark_through_the_task_model() -> None:
+    (task,) = validate(TaskList, load_yaml_text("- debug:\n  when: !unsafe 1 == 0\n"), is_module=lambda _: True)
+    assert isinstance(task, Task) and task.when is not None and isinstance(task.when[0], UnsafeText)
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        Templar().evaluate_conditional(task.when[0])
