@@ -14,6 +14,7 @@ from runner.templating.templar import is_variable_reference, untrusted_error
 from runner.util.unsafe import UnsafeText
 
 # Jinja's "'dict object' has no attribute 'b'" (our value types included), said as Ansible 2.19 says it.
+_PLAIN_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has no attribute ('.*')")
 
 
@@ -27,11 +28,6 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
     if params.get("var") is not None:
         name = str(params["var"])
-        if isinstance(written, UnsafeText):
-            # Ansible 2.19's words: a name marked !unsafe or sent by a host is data, not an expression to evaluate
-            raise TemplateError(f"Error while resolving `var` expression: Encountered untrusted template or "
-                                f"expression: refusing to evaluate {name!r}, which is marked !unsafe or came from "
-                                "a host")
         try:
             value = ctx.templar.template("{{ " + name + " }}")
         except TemplateError as error:
@@ -51,13 +47,22 @@ def _var_name(ctx: ActionContext) -> Any:
     """``var`` as given (Action.expressions), a template in it rendered as Ansible 2.19 renders it: to omit (no
     ``var``), or to a name its text may be trusted for only when it reads a variable (``{{ name_var }}``)."""
     written = ctx.args.get("var")
+    if isinstance(written, UnsafeText):
+        # Ansible 2.19's words: a name marked !unsafe or sent by a host is data, not an expression to evaluate
+        raise TemplateError(f"Error while resolving `var` expression: Encountered untrusted template or "
+                            f"expression: refusing to evaluate {written!r}, which is marked !unsafe or came from "
+                            "a host")
     if not (isinstance(written, str) and is_template(written)):
         return written
     rendered = ctx.templar.template(written)
     if isinstance(rendered, str) and rendered == OMIT:
         ctx.args = {key: value for key, value in ctx.args.items() if key != "var"}
         return None
-    if isinstance(rendered, str) and (isinstance(rendered, UnsafeText) or not is_variable_reference(written)):
+    if isinstance(rendered, str) and not is_variable_reference(written):
+        raise untrusted_error(rendered)
+    if isinstance(rendered, UnsafeText) and not _PLAIN_NAME.match(rendered):
+        # a loop item from a lookup (with_items) is marked unsafe here, where Ansible keeps its written text
+        # trusted: a plain variable name runs nothing, so it is read; anything more is refused
         raise untrusted_error(rendered)
     ctx.args = {**ctx.args, "var": rendered}
     return rendered

@@ -95,6 +95,10 @@ def test_debug_renders_a_templated_var_as_ansible_2_19_does() -> None:
     assert act("debug", {"var": "{{ omit }}"}, variables)[0]["msg"] == "Hello world!"
     with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
         act("debug", {"var": "{{ 'who' }}"}, variables)
+    # a with_items item is marked unsafe: a plain name in it is read, an expression is refused
+    assert act("debug", {"var": "{{ item }}"}, {**variables, "item": UnsafeText("who")})[0]["who"] == "web1"
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": "{{ item }}"}, {**variables, "item": UnsafeText("lookup('pipe', 'id')")})
 
 
 def test_debug_refuses_a_var_name_marked_unsafe() -> None:
