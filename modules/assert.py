@@ -26,4 +26,3 @@ ARGUMENT_SPEC = {
     "success_msg": {"type": "str"},
     "quiet": {"type": "bool", "default": False},
 }
-CONDITION_ARGUMENTS = ("that",)  # evaluated by the action, never templated before (as in Ansible)

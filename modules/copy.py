@@ -371,7 +371,9 @@ def _content_bytes(content):
         return json.dumps(content).encode("utf-8")
     if isinstance(content, bytes):
         return content
-    return str(content).encode("utf-8")
+    # a byte that is not UTF-8 travels as a lone surrogate (b64decode of latin-1 text, as Ansible's) and is
+    # written back as that byte
+    return str(content).encode("utf-8", "surrogateescape")
 
 
 def copy_from_controller(module, copier):

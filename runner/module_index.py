@@ -103,12 +103,6 @@ class ModuleInfo:
         return getattr(self.python, "SPEC_RULES", {}) or {}
 
     @property
-    def condition_arguments(self) -> tuple[str, ...]:
-        """Arguments holding conditions the module evaluates itself (assert's ``that``): the executor does not
-        template them first, as Ansible 2.19 does not (a condition is an expression, not a template)."""
-        return tuple(getattr(self.python, "CONDITION_ARGUMENTS", ()))
-
-    @property
     def free_form(self) -> str | None:
         if self.action_plugin is not None and supports_raw_params(self.action_plugin):
             return RAW_PARAMS_NAME  # an action plugin's free-form words, under the name ansible-core gives them

@@ -44,9 +44,9 @@ ACTIONS: dict[str, Action] = {
     "wait_for_connection": Action(run_wait_for_connection),
     "reboot": Action(run_reboot),
     # Work on the run's own state: the host is never contacted.
-    "debug": Action(run_debug, uses_host=False),
+    "debug": Action(run_debug, uses_host=False, expressions=("var",)),
     "set_fact": Action(run_set_fact, uses_host=False),
-    "assert": Action(run_assert, uses_host=False),
+    "assert": Action(run_assert, uses_host=False, expressions=("that",)),
     "fail": Action(run_fail, uses_host=False),
     "pause": Action(run_pause, uses_host=False),
     "add_host": Action(run_add_host, uses_host=False),

@@ -6,13 +6,22 @@ from typing import Any
 
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
+from runner.templating import TemplateError, is_whole_template
 
 
 async def run_assert(ctx: ActionContext) -> dict[str, Any]:
     params = action_arguments(ctx)
-    # One condition given as a string stays whole: the list type would split it at commas ("x in [1, 2]").
+    # ``that`` comes as written (Action.expressions): a whole template is rendered only to find a list of
+    # conditions in it, as Ansible does; any other text is a condition, judged by where it came from.
     that = ctx.args.get("that")
-    conditions = [that] if isinstance(that, str) else params["that"]
+    if isinstance(that, str) and is_whole_template(that):
+        try:
+            listed = ctx.templar.template(that)
+        except TemplateError:
+            listed = None  # the condition itself fails, with its own message
+        that = listed if isinstance(listed, list) else that
+    # One condition given as a string stays whole: the list type would split it at commas ("x in [1, 2]").
+    conditions = [that] if isinstance(that, str) else that if isinstance(that, list) else params["that"]
     for condition in conditions:
         if not ctx.templar.evaluate_conditional(condition):
             message = params.get("fail_msg") or params.get("msg") or "Assertion failed"

@@ -83,7 +83,10 @@ class Action:
     ``ActionFailed`` does the same). ``uses_host``: whether it works on the host; one that does not (debug,
     set_fact ...) is never given a session, so it runs even for a host that cannot be reached, and ignores
     ``delegate_to``, ``async`` and ``timeout`` as before. ``playbook_only``: why an ad-hoc command refuses it,
-    for the few actions that only steer a playbook's run. ``supports_async``: see below.
+    for the few actions that only steer a playbook's run. ``supports_async``: see below. ``expressions``: the
+    arguments it evaluates as expressions itself (``assert``'s ``that``, ``debug``'s ``var``), given to it as
+    written rather than rendered first, as Ansible does: an expression is judged by where its text came from, and
+    rendering would make any text a template's.
     """
 
     run: ActionRun
@@ -92,3 +95,4 @@ class Action:
     # Whether the ``async`` keyword may be given to it: not for Ansible's own controller-side actions (copy,
     # script, fetch ...), whose task then fails in Ansible's words; a collection's action plugin decides itself.
     supports_async: bool = False
+    expressions: tuple[str, ...] = ()

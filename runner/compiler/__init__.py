@@ -21,7 +21,7 @@ from runner.compiler.tags import TagFilter
 from runner.compiler.tasks import TaskCompiler
 from runner.errors import ParseError, UserError
 from runner.loader.playbook import load_playbook
-from runner.loader.vars_files import find_vars_file, read_vars_file
+from runner.loader.vars_files import first_vars_file, read_vars_file
 from runner.models import InfraImport, Play, PlaybookImport
 from runner.models.play import HOST_ORDERS, STRATEGIES
 from runner.models.types import one_of
@@ -239,7 +239,8 @@ class Compiler:
         for entry in play.vars_files:
             candidates = entry if isinstance(entry, list) else [entry]
             try:
-                found = self._first_vars_file(templar, candidates, path.parent)
+                found = first_vars_file(candidates, path.parent,
+                                        lambda name: str(templar.template(name, search_paths=[path.parent])))
             except TemplateError as exc:
                 if not exc.undefined:
                     self.error(ParseError(f"vars_files entry {entry!r}: {exc.message}", play.position))
@@ -257,15 +258,6 @@ class Compiler:
             self.vars_files.append(found)
         scope = self.add_scope(ScopeKind.PLAY_VARS_FILES, f"vars_files of {name}", merged, str(play.position))
         return scope, per_host
-
-    @staticmethod
-    def _first_vars_file(templar: Templar, candidates: list[Any], playbook_dir: Path) -> Path | None:
-        for candidate in candidates:
-            rendered = str(templar.template(candidate)) if is_template(candidate) else str(candidate)
-            found = find_vars_file(playbook_dir, rendered)
-            if found is not None:
-                return found
-        return None
 
     # -- run time -----------------------------------------------------------------------------------------
     def compile_include(self, node: PlanTask, target: str) -> PlanFragment:

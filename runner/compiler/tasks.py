@@ -16,7 +16,6 @@ from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
 from runner.errors import CensoredParseError, ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_task_file
-from runner.loader.yaml import yaml11_booleans
 from runner.models import Block, Task
 from runner.models.action import (
     IMPORT_ROLE,
@@ -181,8 +180,6 @@ class TaskCompiler:
         inherited_conditions = len(context.when) > len(task.when or ())
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
         args = {**self._module_defaults(task, resolved, context), **args}
-        if self.index.canonical(resolved) == "set_fact":
-            args = yaml11_booleans(args)  # an unquoted yes is a boolean to Ansible; a quoted "yes" stays a string
         node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import UserError
-from runner.loader.vars_files import find_vars_file, read_vars_file
+from runner.loader.vars_files import first_vars_file, read_vars_file
 from runner.plan import PlanPlay
-from runner.templating import Templar, is_template
+from runner.templating import Templar
 from runner.templating.errors import TemplateError
 
 
@@ -29,7 +29,9 @@ class HostVarsFiles:
         merged: dict[str, Any] = {}
         for candidates in play.vars_files:
             try:
-                found = _first_found(templar, candidates, directory)
+                # a lookup in a name (``{{ lookup('first_found', names) }}``) looks where the play's tasks would
+                found = first_vars_file(candidates, directory,
+                                        lambda name: str(templar.template(name, search_paths=play.search_paths)))
             except TemplateError as exc:
                 if not exc.undefined:
                     raise UserError(f"vars_files entry {candidates!r}: {exc.message}") from None
@@ -48,11 +50,3 @@ class HostVarsFiles:
         return self.files[path]
 
 
-def _first_found(templar: Templar, candidates: list[str], directory: Path) -> Path | None:
-    # Candidates are rendered one at a time: one after the first found may name what this host does not have.
-    for candidate in candidates:
-        name = str(templar.template(candidate)) if is_template(candidate) else candidate
-        found = find_vars_file(directory, name)
-        if found is not None:
-            return found
-    return None

@@ -255,7 +255,7 @@ class PlaybookWorker:
 
             terms = templar.template(node.loop)
             return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node)))
-        items = templar.template(node.loop)
+        items = templar.template_untrusting_results(node.loop)
         if isinstance(items, str):
             raise TaskFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {items!r}. "
                               "Hint: use 'query' or a with_<lookup> loop")
@@ -286,9 +286,7 @@ class PlaybookWorker:
                     result[f"_{keyword}"] = _item_flag(templar, node, keyword)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
-            label = keyword_value(templar, control.get("label"))
-            if label is not None:
-                result["_label"] = label
+            self._label_item(node, control, templar, result)
             result["_status"] = status_of(result)
             results.append(result)
             if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
@@ -296,6 +294,19 @@ class PlaybookWorker:
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
         return _loop_summary(results)
+
+    @staticmethod
+    def _label_item(node: PlanTask, control: Mapping[str, Any], templar: Templar, result: dict[str, Any]) -> None:
+        """The item's label, rendered with the registered variable holding this item's result, as Ansible
+        registers each item's result as it goes; a label that cannot be rendered fails its item."""
+        if control.get("label") is None:
+            return
+        if node.register_var:
+            templar = _child(templar, {node.register_var: _public(result)})
+        try:
+            result["_label"] = keyword_value(templar, control["label"])
+        except TemplateError as error:
+            result.update(failed=True, msg=error.message)
 
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
@@ -366,9 +377,9 @@ class PlaybookWorker:
                           task_vars=variables, task=describe_task(node))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
+        action = controller_action(self.index, module)
         try:
-            call.args = args = task_arguments(templar, module, written,
-                                              self.index.get(module).condition_arguments)
+            call.args = args = task_arguments(templar, module, written, action.expressions if action else ())
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -376,7 +387,6 @@ class PlaybookWorker:
             # Ansible skips these in check mode; the registered result still has the keys later tasks read.
             return dict(_COMMAND_KEYS, changed=False, skipped=True,
                         msg="Command would have run if not in check mode")
-        action = controller_action(self.index, module)
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
             return await execute(None, self.index, call)
@@ -550,10 +560,14 @@ def _item_layer(control: Mapping[str, Any], items: list[Any], index: int) -> dic
 
 def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
     length = len(items)
-    return {"allitems": items, "index": index + 1, "index0": index, "revindex": length - index,
-            "revindex0": length - index - 1, "first": index == 0, "last": index == length - 1, "length": length,
-            "previtem": items[index - 1] if index > 0 else None,
-            "nextitem": items[index + 1] if index < length - 1 else None}
+    info = {"allitems": items, "index": index + 1, "index0": index, "revindex": length - index,
+            "revindex0": length - index - 1, "first": index == 0, "last": index == length - 1, "length": length}
+    # the first item has no previtem and the last no nextitem: undefined, as in Ansible, not None
+    if index > 0:
+        info["previtem"] = items[index - 1]
+    if index < length - 1:
+        info["nextitem"] = items[index + 1]
+    return info
 
 
 def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -9,37 +9,37 @@ applies), with Ansible's message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from runner.executor.keywords import TaskFailure
 from runner.plan import ARGUMENT_TEMPLATES
-from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template
+from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_whole_template
 
 
 def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
-                   conditions: Sequence[str] = ()) -> dict[str, Any]:
-    """``args`` of a plan task rendered for one host. The ``conditions`` (arguments the module evaluates as
-    conditions) stay as written unless one is a template as a whole, which may yield the list of conditions."""
+                   expressions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``args`` of a plan task rendered for one host; the ones named in ``expressions`` are left as written, for
+    the action to evaluate."""
     templates = args.get(ARGUMENT_TEMPLATES) or []
     written = {key: value for key, value in args.items() if key != ARGUMENT_TEMPLATES}
-    kept = {key: written.pop(key) for key in conditions
-            if key in written and not (isinstance(written[key], str) and _is_whole_template(written[key]))}
     merged: dict[str, Any] = {}
     for text in templates:
         merged.update(_mapping_from(templar, module, text))
     for key, value in written.items():
+        if key in expressions:
+            merged[key] = value
+            continue
         try:
-            merged.update(templar.template({key: value}))
-        except TemplateError as exc:  # Ansible 2.19's words, which playbooks match on, before the cause
-            raise exc.with_context(f"Finalization of task args for '{_qualified(module)}' failed: Error while "
-                                   f"resolving value for '{key}'") from exc
-    merged.update(kept)
+            merged[templar.template(key)] = templar.template(value)  # a name may be a template (set_fact's)
+        except TemplateError as error:  # Ansible 2.19's words, which playbooks match on ("Task failed:")
+            raise error.with_context(f"Task failed: Finalization of task args for '{_qualified(module)}' failed: "
+                                     f"Error while resolving value for {key!r}") from None
     return drop_omitted(merged)
 
 
 def _mapping_from(templar: Templar, module: str, text: str) -> Mapping[str, Any]:
-    if not _is_whole_template(text):
+    if not is_whole_template(text):
         raise TaskFailure(f"Action '{_qualified(module)}' does not support raw params.")
     value = templar.template(text)
     if isinstance(value, str) and value == OMIT:  # omitted: no arguments from it
@@ -48,12 +48,6 @@ def _mapping_from(templar: Templar, module: str, text: str) -> Mapping[str, Any]
         raise TaskFailure(f"Finalization of task args for '{_qualified(module)}' failed: Task args must resolve "
                           f"to a 'dict' not '{_type_name(value)}'.")
     return value
-
-
-def _is_whole_template(text: str) -> bool:
-    """What Ansible takes for a template that may yield the arguments: one that starts and ends the text."""
-    stripped = text.strip()
-    return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
 
 
 def _qualified(module: str) -> str:

@@ -103,8 +103,10 @@ def task_variables(worker: WorkerState, host: str, node: PlanTask, payload: Mapp
     """The full variable stack for ``node`` on ``host``: the host's layers plus the play's and the task's."""
     # As Ansible's play context does for a task, the connection's own variables are defined when nothing sets
     # them (roles test `ansible_connection == 'chroot'`); hostvars[host] still shows only what was set.
+    # ansible_search_path: where the task's relative files are looked for (its role's folder, then the playbook's)
     layers = host_layers(worker, host).with_defaults(
-        {"ansible_connection": worker.options.defaults.connection, "ansible_host": host})
+        {"ansible_connection": worker.options.defaults.connection, "ansible_host": host,
+         "ansible_search_path": list(node.search_paths) or [str(worker.options.playbook_dir)]})
     for scope_id in task_scope_ids(node, payload):
         scope = worker.scopes[scope_id]
         layers = layers.with_layer(scope.kind.name, scope.vars)

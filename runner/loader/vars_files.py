@@ -3,6 +3,7 @@ render) and the executor (names only a host's variables render)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,16 @@ def find_vars_file(playbook_dir: Path, name: str) -> Path | None:
     candidates = [playbook_dir / name] if name.split("/")[0] == "vars" else [playbook_dir / "vars" / name,
                                                                           playbook_dir / name]
     return next((candidate for candidate in candidates if candidate.is_file()), None)
+
+
+def first_vars_file(candidates: Iterable[Any], playbook_dir: Path, render: Callable[[str], str]) -> Path | None:
+    """The first of an entry's candidate names that names a file, each name given to ``render`` (its templates
+    rendered) only when the ones before it named none: a later name may use what this host does not have."""
+    for candidate in candidates:
+        found = find_vars_file(playbook_dir, render(str(candidate)))
+        if found is not None:
+            return found
+    return None
 
 
 def read_vars_file(path: Path, position: Any) -> dict[str, Any]:

@@ -2,10 +2,10 @@
 
 Parsing uses libyaml (PyYAML's C parser) for speed; the constructor keeps the line and column of every mapping
 key, mapping value and sequence item, so any later stage can point at ``file:line:col``. The schema is YAML 1.1
-as Ansible reads it (an integer with a leading zero such as ``mode: 0644`` or ``02770`` is octal, ``08`` stays a
-string), except for booleans: only ``true``/``false`` are booleans here; ``yes``/``no``/``NO`` stay strings
-(models turn ``yes``/``no`` into booleans only where a boolean is expected). A key written twice is an error, and
-so is a document whose aliases would multiply it past a bound (``aliases.py``).
+as Ansible reads it with PyYAML: an integer with a leading zero such as ``mode: 0644`` or ``02770`` is octal
+(``08`` stays a string), and an unquoted ``yes``/``no``/``on``/``off`` (lower, capitalised or upper case) is a
+boolean like ``true``/``false``, while a quoted ``"yes"`` stays a string. A key written twice is an error, and so
+is a document whose aliases would multiply it past a bound (``aliases.py``).
 
 Secrets (``runner.secrets``): a whole file encrypted with Ansible Vault or age is decrypted before parsing; an
 inline ``!vault |`` value becomes a ``VaultEncryptedValue`` that decrypts when first used; a SOPS-style document
@@ -106,41 +106,6 @@ _Loader.add_constructor("!vault", _Loader.construct_vault)
 _Loader.add_constructor("!vault-encrypted", _Loader.construct_vault)
 _Loader.add_constructor("!unsafe", _Loader.construct_unsafe)
 
-# Booleans as YAML 1.2 writes them: yes/no/on/off/y/n are strings here.
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                              list("tTfF"))
-
-
-class Yaml11Boolean(str):
-    """An unquoted yes/no/on/off: a string here, a boolean to YAML 1.1 (and so to Ansible). Kept apart from a
-    quoted "yes" for the places that must read it as Ansible does (``set_fact``'s values)."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[str], tuple[str]]:
-        return str, (str(self),)  # travels as the plain string it is
-
-    @property
-    def value(self) -> bool:
-        return self.lower() in ("yes", "on")
-
-
-_YAML11_BOOLEAN_TAG = "tag:provisioning,2024:yaml11-bool"
-_Loader.add_implicit_resolver(_YAML11_BOOLEAN_TAG, re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$"),
-                              list("yYnNoO"))
-_Loader.add_constructor(_YAML11_BOOLEAN_TAG,
-                        lambda loader, node: Yaml11Boolean(loader.construct_scalar(node)))
-
-
-def yaml11_booleans(values: dict[Any, Any]) -> dict[Any, Any]:
-    """``values`` with each unquoted yes/no/on/off read as YAML 1.1 reads it, a boolean."""
-    return {key: value.value if isinstance(value, Yaml11Boolean) else value for key, value in values.items()}
-
-
 def load_yaml_text(text: str, path: str = "<string>") -> Any:
     """Parse YAML text; a syntax error becomes a ``ParseError`` at the line and column the parser stopped."""
     loader = _Loader(text)
@@ -159,9 +124,11 @@ def load_yaml_text(text: str, path: str = "<string>") -> Any:
         problem = exc.problem or exc.context or "invalid YAML"
         if mark is not None and _char_at(text, mark.line, mark.column) == "\t":
             problem += " (tabs are not allowed for indentation)"
-        raise ParseError(f"YAML syntax error: {problem}", SourcePosition(path, line, column)) from None
+        # Ansible's words (scripts grep its output for them)
+        raise ParseError(f"YAML parsing failed: {problem[:1].upper()}{problem[1:]}",
+                         SourcePosition(path, line, column)) from None
     except yaml.YAMLError as exc:
-        raise ParseError(f"YAML syntax error: {exc}", SourcePosition(path)) from None
+        raise ParseError(f"YAML parsing failed: {exc}", SourcePosition(path)) from None
     finally:
         loader.dispose()
 

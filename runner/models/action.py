@@ -128,13 +128,19 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
                 source.error(exc.message, key, value=True)
                 return None
         inner = value.get("args")
+        if isinstance(inner, str) and not is_template(inner):  # key=value words, as Ansible reads them
+            try:
+                inner = parse_kv(inner)
+            except UserError as exc:
+                source.error(exc.message, key, value=True)
+                return None
         if isinstance(inner, Mapping):  # action: {module: x, args: {...}}: those win over the discrete ones
             args.update(inner)
         elif is_template(inner):  # a template that yields the arguments, read where the task runs
             args_template = inner
         elif inner is not None:
-            source.error(f"expected the arguments under 'args' as a mapping or a template, got {describe(inner)}",
-                         key, value=True)
+            source.error("expected the arguments under 'args' as a mapping, key=value words or a template, got "
+                         f"{describe(inner)}", key, value=True)
             return None
     else:
         source.error(f"expected a module and its arguments ('copy src=a dest=b' or a mapping with 'module'), "

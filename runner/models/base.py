@@ -65,6 +65,9 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     KIND: ClassVar[str] = "mapping"  # how errors name this mapping: "a task", "a play", ... without the article
+    # The class Ansible reads this mapping into, for a model whose unknown keys Ansible reports in its own words
+    # ("'x' is not a valid attribute for a Play"), which scripts and playbooks match on
+    ANSIBLE_CLASS: ClassVar[str | None] = None
     # Fields filled by the model itself, never written by the user.
     DERIVED: ClassVar[frozenset[str]] = frozenset({"position"})
     # Keywords Ansible has that this runner does not run yet: keyword → why, reported where they are written.
@@ -112,6 +115,8 @@ class Model(BaseModel):
 
     @classmethod
     def unknown_message(cls, key: Any) -> str:
+        if cls.ANSIBLE_CLASS is not None:
+            return f"'{key}' is not a valid attribute for a {cls.ANSIBLE_CLASS}"
         return f"'{key}' is not a valid {cls.KIND} keyword"
 
     @classmethod

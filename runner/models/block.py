@@ -37,6 +37,7 @@ class Block(CommonKeywords, Conditional, Delegatable, Notifiable):
     """Tasks run together; when one fails, ``rescue`` runs, and ``always`` runs in every case."""
 
     KIND = "block"
+    ANSIBLE_CLASS = "Block"
 
     block: TaskList = Field(default_factory=list)
     rescue: TaskList = Field(default_factory=list)

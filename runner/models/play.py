@@ -55,6 +55,7 @@ class Play(CommonKeywords):
     """A mapping of hosts to the roles and tasks they run."""
 
     KIND = "play"
+    ANSIBLE_CLASS = "Play"
 
     hosts: Hosts
     gather_facts: Bool | None = None

@@ -279,7 +279,9 @@ def _one_or_many(item: Any, item_schema: dict[str, Any], *, commas: bool = False
 
 
 Batch = Annotated[int | str, BeforeValidator(_batch)]
-Condition = Annotated[str | bool, BeforeValidator(_condition)]
+# Any, not str: a condition marked !unsafe keeps its mark (pydantic would make it a plain str), so that it is
+# refused when evaluated, as Ansible refuses an untrusted conditional
+Condition = Annotated[Any, BeforeValidator(_condition), WithJsonSchema(_CONDITION_SCHEMA)]
 
 Serial = _one_or_many(Batch, {"type": ["integer", "string"]})
 Conditions = _one_or_many(Condition, _CONDITION_SCHEMA)

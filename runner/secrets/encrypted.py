@@ -25,20 +25,20 @@ class VaultEncryptedValue:
     def __init__(self, ciphertext: str, origin: str = "<string>"):
         self.ciphertext = ciphertext
         self.origin = origin
-        self._plaintext: str | None = None
+        self._plaintext: VaultedText | None = None
         censor.arm()
 
     @property
     def is_well_formed(self) -> bool:
         return is_vault(self.ciphertext.lstrip())
 
-    def decrypt(self) -> str:
-        """The plaintext (decrypted once, then kept in this process)."""
+    def decrypt(self) -> VaultedText:
+        """The plaintext (decrypted once, then kept in this process), which remembers it came from a vault."""
         if self._plaintext is None:
             from runner.secrets.keyring import current_keyring  # cryptography loads only when a value is used
 
             data = current_keyring().decrypt(self.ciphertext.strip().encode("ascii", "replace"), self.origin)
-            self._plaintext = data.decode("utf-8", "surrogateescape")
+            self._plaintext = VaultedText(data.decode("utf-8", "surrogateescape"))
         return self._plaintext
 
     def __str__(self) -> str:
@@ -65,6 +65,13 @@ class VaultEncryptedValue:
         """How the value is written out (a plan, an inventory listing): still encrypted, in the form
         ansible-inventory uses."""
         return {"__ansible_vault": self.ciphertext}
+
+
+class VaultedText(str):
+    """An inline vault value's plaintext: a string like any other, which the ``vault_encrypted`` test still knows
+    came from a vault (as Ansible 2.19 tags a decrypted value). A string made from it (``x + 'a'``) is plain."""
+
+    __slots__ = ()
 
 
 def sealed_or_refused(value: Any) -> Any:

@@ -15,6 +15,7 @@ from runner.templating.environment import (
     configure_plugins,
     get_environment,
     is_template,
+    is_whole_template,
     plugin_dirs_for,
 )
 from runner.templating.errors import TemplateError
@@ -47,6 +48,7 @@ __all__ = [
     "get_environment",
     "is_template",
     "is_unsafe",
+    "is_whole_template",
     "mark_unsafe",
     "plugin_dirs_for",
     "run_lookup",

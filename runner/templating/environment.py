@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache, wraps
 from itertools import chain, islice
 from pathlib import Path
 from types import CodeType
@@ -47,6 +47,13 @@ def is_template(value: Any) -> bool:
     is returned as is, without Jinja2."""
     return (isinstance(value, str) and not isinstance(value, UNSAFE_TYPES) and "{" in value
             and any(marker in value for marker in TEMPLATE_MARKERS))
+
+
+def is_whole_template(text: str) -> bool:
+    """What Ansible takes for a template that may yield a whole value (a task's arguments, assert's list of
+    conditions) rather than text: one that starts and ends the text."""
+    stripped = text.strip()
+    return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
 
 
 class Undefined(StrictUndefined):
@@ -91,7 +98,23 @@ def fail_if_undefined(value: Any) -> None:
 def _text(value: Any) -> str:
     if isinstance(value, UNSAFE_TYPES):
         taint()
+    elif isinstance(value, (dict, list, tuple)):
+        fail_if_undefined(value)  # "{{ [foo] }} text" fails as "{{ [foo] }}" does, rather than print Undefined
     return "" if value is None else str(value)
+
+
+# Jinja2's filters that yield a generator: Ansible makes their results lists, so that ``select(...) | length``,
+# ``| last`` and a second read work
+_LAZY_FILTERS = ("map", "select", "reject", "selectattr", "rejectattr")
+
+
+def _listing(function: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(function)  # keeps Jinja2's pass_context/pass_environment marks
+    def listed(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        return list(result) if isinstance(result, Iterator) else result
+
+    return listed
 
 
 def native_concat(values: Iterable[Any]) -> Any:
@@ -205,6 +228,8 @@ class TemplateEnvironment(NativeEnvironment):
         super().__init__(undefined=Undefined, loader=_FileLoader(), autoescape=False, optimized=False,
                          extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"], **options)
         self.filters = PluginTable("filter", {**self.filters, **builtin_filters()})
+        for name in _LAZY_FILTERS:
+            self.filters[name] = _listing(self.filters[name])
         # Jinja2's stubs type the tests as plain functions; ours are any callable, as Jinja2 accepts.
         self.tests = PluginTable("test", {**self.tests, **builtin_tests()})  # type: ignore[assignment,dict-item]
         self.globals.update(jinja_globals(), undef=undef)

@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 
 from modules._utils import ArgumentError
 from modules._utils import to_bool as module_boolean
+from runner.secrets.detect import is_vault
+from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating.errors import TemplateError
 from runner.templating.versions import compare_versions
 
@@ -58,6 +60,25 @@ def timedout(value: Any) -> bool:
 def finished(value: Any) -> bool:
     """For ``async`` results: finished unless it says otherwise."""
     return bool(_result(value, "finished").get("finished", 1))
+
+
+def vault_encrypted(value: Any) -> bool:
+    """An inline ``!vault`` value, encrypted or already read (its plaintext remembers where it came from)."""
+    return isinstance(value, (VaultEncryptedValue, VaultedText))
+
+
+def vaulted_file(value: Any) -> bool:
+    """A file (on the controller, relative to the working directory) that starts as a vault does."""
+    try:
+        with open(str(value), "rb") as handle:
+            return is_vault(handle.read(len("$ANSIBLE_VAULT")))
+    except OSError as exc:  # Ansible's words
+        raise TemplateError(f"Cannot test if the file {value} is a vault: {exc}") from None
+
+
+def started(value: Any) -> bool:
+    """For ``async`` results: started unless it says otherwise (a task that was not async ran, so it started)."""
+    return bool(_result(value, "started").get("started", 1))
 
 
 def regex(value: Any = "", pattern: str = "", ignorecase: bool = False, multiline: bool = False,
@@ -146,6 +167,9 @@ def builtin_tests() -> dict[str, Callable[..., bool]]:
         "skipped": skipped, "skip": skipped,
         "unreachable": unreachable, "reachable": lambda value: not unreachable(value),
         "finished": finished,
+        "started": started,
+        "vault_encrypted": vault_encrypted,
+        "vaulted_file": vaulted_file,
         "timedout": timedout,
         "match": lambda value, pattern="", ignorecase=False, multiline=False:
             regex(value, pattern, ignorecase, multiline, "match"),

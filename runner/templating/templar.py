@@ -17,7 +17,7 @@ import jinja2
 import jinja2.nodes
 
 from runner.errors import UserError, did_you_mean
-from runner.secrets.encrypted import VaultEncryptedValue
+from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
 from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
@@ -28,12 +28,11 @@ from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
 _BOOLEAN_STRINGS = {"true": True, "yes": True, "false": False, "no": False}
-# The words YAML 1.1 (Ansible's YAML) reads as booleans, in the cases it accepts, beyond true/false
-_YAML11_BOOLEANS = {word: value for words, value in ((("yes", "on"), True), (("no", "off"), False))
-                    for base in words for word in (base, base.capitalize(), base.upper())}
 _UNDEFINED_NAME = re.compile(r"^'([^']+)' is undefined")
 _UNKNOWN_PLUGIN = re.compile(r"^No (filter|test) named '([^']+)'")
 _SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
+# "{{ name }}", "{{ a.b['c'][0] }}": a template that only reads a variable
+_VARIABLE_REFERENCE = re.compile(r"""^\{\{\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:'[^']*'|"[^"]*"|\d+)\])*\s*\}\}$""")
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -114,7 +113,7 @@ class Templar:
 
         ``condition`` is a bare expression (``x is defined``), a ``{{ }}``-wrapped one, a boolean, or a list of
         these (all must hold). The result must be a boolean or one of the strings true/false/yes/no in any case
-        (``x: yes`` in a role's defaults is such a string); anything else is an error, not a guess.
+        (``-e x=yes`` or an INI inventory's ``x=yes`` is such a string); anything else is an error, not a guess.
         """
         if condition is None or isinstance(condition, bool):
             return condition is not False
@@ -124,15 +123,10 @@ class Templar:
             raise TemplateError(f"conditional {condition!r} is of type '{type(condition).__name__}'; expected a "
                                 "boolean or an expression such as 'x is defined'")
         if isinstance(condition, UnsafeText):
-            # Ansible's words: the text came from a host or was marked !unsafe, so it is data, not an expression.
-            raise TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {condition!r}, "
-                                "which came from a host or is marked !unsafe")
+            raise untrusted_error(condition)
         expression = condition.strip()
         if not expression:
             return True
-        if expression in _YAML11_BOOLEANS:
-            # `when: no` is a YAML 1.1 boolean to Ansible; our YAML keeps it text (booleans are only true/false)
-            return _YAML11_BOOLEANS[expression]
         # A condition is read as Jinja2 reads it, backslash escapes and all (as ansible-core keeps it, from when
         # conditions were {% if %} statements).
         with self._render_state(variables, search_paths) as state:
@@ -148,7 +142,20 @@ class Templar:
                     # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
                     value = self._render_string("{{ " + value + " }}", state, shown=expression,
                                                 escape_backslashes=False)
+                elif isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
+                    # "{{ check }}" whose value is an expression: evaluated when it is a variable's own text (the
+                    # indirection Ansible 2.19 allows), refused when the template made it or a host sent it
+                    if isinstance(value, UnsafeText) or not is_variable_reference(expression):
+                        raise untrusted_error(value)
+                    value = self._render_string("{{ " + value + " }}", state, shown=expression,
+                                                escape_backslashes=False)
         return _as_boolean(value, condition)
+
+    def template_untrusting_results(self, value: Any) -> Any:
+        """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
+        2.19 trusts as an expression only text written in playbooks and roles, so a loop item
+        ``"'a' == '{{ x }}'"`` is data once rendered, while an item written without a template stays trusted."""
+        return _untrusting_results(value, self.template(value))
 
     def _constants_rendered(self, expression: str, state: RenderState) -> str | None:
         """``expression`` as one ``{{ }}`` expression in which each string constant holding a template is replaced
@@ -289,8 +296,8 @@ class Templar:
     def _needs_rendering(value: Any) -> bool:
         if isinstance(value, VaultEncryptedValue):
             return True
-        if isinstance(value, str):
-            return not isinstance(value, UnsafeText) and is_template(value)
+        if isinstance(value, str):  # a secret's plaintext is data, never a template
+            return not isinstance(value, (UnsafeText, VaultedText)) and is_template(value)
         # Only plain data is walked: views such as hostvars or facts are mappings that render on access.
         return isinstance(value, (dict, list, tuple)) and not isinstance(value, UNSAFE_TYPES)
 
@@ -306,7 +313,7 @@ class Templar:
             if isinstance(value, UnsafeText):
                 self._untrusted(value)
                 return value
-            if not is_template(value):
+            if isinstance(value, VaultedText) or not is_template(value):
                 return value
             return self._render_string(value, state)
         if isinstance(value, UNSAFE_TYPES):
@@ -388,6 +395,30 @@ def _too_deep(source: str) -> TemplateError:
     # Jinja2 parses and compiles by recursion: nesting past Python's stack is refused, as a syntax error would be.
     return TemplateError(f"template nests expressions too deeply to parse (templating {_shorten(source)!r})",
                          template=source, summary="template nests expressions too deeply to parse")
+
+
+def is_variable_reference(text: str) -> bool:
+    """Whether ``text`` is a template that only reads a variable (``{{ name }}``, ``{{ a.b['c'][0] }}``): the
+    indirection through which Ansible 2.19 trusts a variable's own text as an expression."""
+    return _VARIABLE_REFERENCE.match(text.strip()) is not None
+
+
+def _untrusting_results(written: Any, rendered: Any) -> Any:
+    if isinstance(written, str):
+        return mark_unsafe(rendered) if isinstance(rendered, str) and is_template(written) else rendered
+    if isinstance(written, (list, tuple)) and isinstance(rendered, list) and len(written) == len(rendered):
+        return [_untrusting_results(raw, item) for raw, item in zip(written, rendered, strict=True)]
+    if isinstance(written, dict) and isinstance(rendered, dict) and written.keys() == rendered.keys():
+        return {key: _untrusting_results(written[key], item) for key, item in rendered.items()}
+    return rendered
+
+
+def untrusted_error(text: str) -> TemplateError:
+    """Ansible 2.19's refusal, in its words, of text a host sent, marked !unsafe or made by a template as an
+    expression: such text is data."""
+    return TemplateError(f"Encountered untrusted template or expression: refusing to evaluate {_shorten(text, 120)!r}, "
+                         "which came from a host, is marked !unsafe or is a template's result",
+                         summary="Encountered untrusted template or expression")
 
 
 def _as_boolean(value: Any, condition: Any) -> bool:

@@ -91,9 +91,9 @@ def compare_versions(value: Any, version: Any, op: str = "eq", strict: bool | No
     if strict is not None and version_type is not None:
         raise TemplateError("the version test takes 'strict' or 'version_type', not both")
     if value in (None, ""):
-        raise TemplateError("the version test needs a version to test, got an empty value")
+        raise TemplateError("Input version value cannot be empty")
     if version in (None, ""):
-        raise TemplateError("the version test needs a version to compare against, got an empty value")
+        raise TemplateError("Version parameter to compare against cannot be empty")
     if op not in OPERATORS:
         raise TemplateError(f"invalid version comparison operator '{op}'; expected one of {', '.join(OPERATORS)}")
     scheme = "strict" if strict else (version_type or "loose")

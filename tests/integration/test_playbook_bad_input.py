@@ -20,10 +20,10 @@ ROLES = PLAYBOOKS / "roles"
 
 # file, exit code, where (file:line:col), what the message must say
 CASES = [
-    ("malformed.yml", 4, f"{BAD}/malformed.yml:12:11", "YAML syntax error: did not find expected ',' or ']'"),
+    ("malformed.yml", 4, f"{BAD}/malformed.yml:12:11", "YAML parsing failed: Did not find expected ',' or ']'"),
     ("unknown_keyword.yml", 4, f"{BAD}/unknown_keyword.yml:9:7",
      "'become_usr' is not a valid task keyword (did you mean 'become_user'?)"),
-    ("bad_indentation.yml", 4, f"{BAD}/bad_indentation.yml:12:8", "YAML syntax error"),
+    ("bad_indentation.yml", 4, f"{BAD}/bad_indentation.yml:12:8", "YAML parsing failed"),
     # as in Ansible, the task fails when it runs (the tasks before it run; here there are none)
     ("unknown_filter.yml", 2, f"{BAD}/unknown_filter.yml:5:7", "unknown filter 'no_such_filter'"),
     ("missing_role.yml", 4, f"{BAD}/missing_role.yml:10:7", "the role 'no_such_role' was not found"),

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.hosts
 @pytest.mark.parametrize(("playbook", "options", "code", "said"), [
     ("tags.yml", ("--tags", "a"), 0, "PLAY RECAP"),
     ("handlers_force.yml", ("-e", "base=/srv/playbook-tests/exit-code"), 2, "fatal: [host2]: FAILED!"),
-    ("bad/malformed.yml", (), 4, "YAML syntax error"),
+    ("bad/malformed.yml", (), 4, "YAML parsing failed"),
     ("tags.yml", ("--report", "yaml:out.yml"), 5, "unknown report kind 'yaml'"),
     ("no-such-playbook.yml", (), 5, "could not be found"),
 ], ids=["ok", "host-failed", "parse-error", "bad-report-option", "missing-playbook"])

@@ -23,6 +23,16 @@ SITE = """\
   tasks:
     - debug: {msg: "{{ inventory_hostname }} {{ common }} {{ picked }}"}
 """
+LOOKUP = """\
+- hosts: all
+  gather_facts: false
+  vars:
+    names: ["vars/{{ flavour }}.yml", vars/defaults.yml]
+  vars_files:
+    - "{{ lookup('first_found', names) }}"
+  tasks:
+    - debug: {msg: "{{ inventory_hostname }} {{ picked }}"}
+"""
 UNDEFINED = """\
 - hosts: web1
   gather_facts: true
@@ -34,7 +44,7 @@ UNDEFINED = """\
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    project = local_project(tmp_path, "[defaults]\n", site=SITE, undefined=UNDEFINED)
+    project = local_project(tmp_path, "[defaults]\n", site=SITE, lookup=LOOKUP, undefined=UNDEFINED)
     (project / "hosts").write_text(INVENTORY)
     (project / "vars").mkdir()
     (project / "vars" / "common.yml").write_text("common: shared\n")
@@ -48,6 +58,13 @@ def test_each_host_reads_the_files_its_variables_name(project: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert '"msg": "web1 shared from-bar"' in result.stdout
     assert '"msg": "web2 shared from-defaults"' in result.stdout
+
+
+def test_a_first_found_lookup_names_a_file_beside_the_playbook(project: Path) -> None:
+    result = run(project, "provisioning-playbook", "-i", "hosts", "lookup.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '"msg": "web1 from-bar"' in result.stdout
+    assert '"msg": "web2 from-defaults"' in result.stdout
 
 
 def test_a_name_undefined_after_gathering_fails_the_task(project: Path) -> None:

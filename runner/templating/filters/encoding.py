@@ -24,7 +24,9 @@ def b64encode(value: Any, encoding: str = "utf-8") -> str:
 
 def b64decode(value: Any, encoding: str = "utf-8") -> str:
     try:
-        return base64.b64decode(_bytes(value, "ascii")).decode(encoding)
+        # bytes that are not text in ``encoding`` are kept as lone surrogates, as Ansible's to_text keeps them,
+        # so that copy's content writes them back unchanged
+        return base64.b64decode(_bytes(value, "ascii")).decode(encoding, "surrogateescape")
     except (ValueError, UnicodeDecodeError) as exc:
         raise TemplateError(f"b64decode: {exc}") from None
 

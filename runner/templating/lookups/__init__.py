@@ -14,14 +14,14 @@ from typing import Any
 
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
-from runner.templating.lookups import commands, data, files, ini, password
+from runner.templating.lookups import commands, csvfile, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify
 from runner.templating.lookups.plugin_lookups import plugin_lookup, routed_lookup
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
 
 LOOKUPS: dict[str, Callable[..., list[Any]]] = {**files.LOOKUPS, **commands.LOOKUPS, **data.LOOKUPS,
-                                                **ini.LOOKUPS, **password.LOOKUPS}
+                                                **ini.LOOKUPS, **password.LOOKUPS, **csvfile.LOOKUPS}
 _ERROR_MODES = ("strict", "warn", "ignore")
 _log = logging.getLogger("provisioning.lookup")
 

@@ -30,7 +30,9 @@ def dict_lookup(terms: list[Any], context: LookupContext) -> list[dict[str, Any]
     pairs: list[dict[str, Any]] = []
     for term in terms:
         if not isinstance(term, Mapping):
-            raise TemplateError(f"lookup 'dict' (with_dict) expects a dictionary, got {type(term).__name__}")
+            # Ansible's words (playbooks match on them)
+            raise TemplateError(f"the 'dict' lookup plugin expects a dictionary, got {str(term)!r} of type "
+                                f"{type(term).__name__} (with_dict takes a mapping)")
         pairs.extend({"key": key, "value": value} for key, value in term.items())
     return pairs
 

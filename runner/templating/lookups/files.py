@@ -1,4 +1,4 @@
-"""Lookups that read the controller's files: ``file``, ``template``, ``first_found``, ``fileglob``."""
+"""Lookups that read the controller's files: ``file``, ``unvault``, ``template``, ``first_found``, ``fileglob``."""
 
 from __future__ import annotations
 
@@ -22,16 +22,25 @@ _TEMPLATE_SYNTAX_OPTIONS = ("variable_start_string", "variable_end_string", "com
 def file_lookup(terms: list[Any], context: LookupContext, lstrip: bool = False, rstrip: bool = True) -> list[str]:
     contents = []
     for term in terms:
-        path = context.require_file(str(term), "file", "files")
-        try:
-            text = read_text_decrypted(path)  # vault- and age-encrypted files are decrypted, as Ansible does
-        except (OSError, UnicodeDecodeError) as exc:
-            raise TemplateError(f"lookup 'file': cannot read {path}: {exc}") from None
-        except UserError as exc:  # a wrong password: the lookup fails with the reason
-            raise TemplateError(f"lookup 'file': {exc.message}") from None
+        text = _read_decrypted(str(term), context, "file")
         text = text.lstrip() if lstrip else text
         contents.append(text.rstrip() if rstrip else text)
     return contents
+
+
+def unvault_lookup(terms: list[Any], context: LookupContext) -> list[str]:
+    """Each term's file as it is, decrypted when it is a vault: ``file`` without its stripping, as Ansible's."""
+    return [_read_decrypted(str(term), context, "unvault") for term in terms]
+
+
+def _read_decrypted(name: str, context: LookupContext, lookup: str) -> str:
+    path = context.require_file(name, lookup, "files")
+    try:
+        return read_text_decrypted(path)  # vault- and age-encrypted files are decrypted, as Ansible does
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"lookup '{lookup}': cannot read {path}: {exc}") from None
+    except UserError as exc:  # a wrong password: the lookup fails with the reason
+        raise TemplateError(f"lookup '{lookup}': {exc.message}") from None
 
 
 def template_lookup(terms: list[Any], context: LookupContext, template_vars: Mapping[str, Any] | None = None,
@@ -117,5 +126,6 @@ def fileglob(terms: list[Any], context: LookupContext) -> list[str]:
 
 
 LOOKUPS: dict[str, Callable[..., list[Any]]] = {
-    "file": file_lookup, "template": template_lookup, "first_found": first_found, "fileglob": fileglob,
+    "file": file_lookup, "unvault": unvault_lookup, "template": template_lookup, "first_found": first_found,
+    "fileglob": fileglob,
 }

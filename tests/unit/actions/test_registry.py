@@ -15,7 +15,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.compiler import CompileOptions, Compiler
 from runner.errors import UserError
 from runner.module_index import ModuleIndex
-from runner.templating import Templar
+from runner.templating import OMIT, Templar, TemplateError, UnsafeText
 
 INDEX = ModuleIndex()
 
@@ -78,8 +78,37 @@ def test_actions_that_only_read_or_change_the_run_never_use_the_host() -> None:
 def test_debug_reads_the_templar_and_the_verbosity() -> None:
     assert act("debug", {"msg": "hi"}) == ({"changed": False, "msg": "hi"}, [])
     assert act("debug", {"var": "who"}, {"who": "web1"})[0] == {"changed": False, "who": "web1"}
-    assert act("debug", {"var": "missing"})[0]["missing"] == "<< error 1 - 'missing' is undefined >>"
+    assert act("debug", {"var": "missing"})[0] == {
+        "changed": False, "missing": "<< error 1 - 'missing' is undefined >>",
+        "warnings": ["Encountered 1 template error.\nerror 1 - 'missing' is undefined"]}
     assert act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]["skipped"] is True
+
+
+def test_debug_shows_a_var_that_renders_to_omit_as_ansibles_placeholder() -> None:
+    result = act("debug", {"var": "gone"}, {"gone": "{{ omit }}", "omit": OMIT})[0]
+    assert result["gone"] == "<<Omit>>" and "placeholder" in result["warnings"][0]
+
+
+def test_debug_renders_a_templated_var_as_ansible_2_19_does() -> None:
+    variables = {"who": "web1", "name_var": "who", "omit": OMIT}
+    assert act("debug", {"var": "{{ name_var }}"}, variables)[0] == {"changed": False, "who": "web1"}
+    assert act("debug", {"var": "{{ omit }}"}, variables)[0]["msg"] == "Hello world!"
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": "{{ 'who' }}"}, variables)
+    # a with_items item is marked unsafe: a plain name in it is read, an expression is refused
+    assert act("debug", {"var": "{{ item }}"}, {**variables, "item": UnsafeText("who")})[0]["who"] == "web1"
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": "{{ item }}"}, {**variables, "item": UnsafeText("lookup('pipe', 'id')")})
+
+
+def test_debug_refuses_a_var_name_marked_unsafe() -> None:
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        act("debug", {"var": UnsafeText("who")}, {"who": "web1"})
+
+
+def test_debug_refuses_a_var_that_is_not_a_name() -> None:
+    result = act("debug", {"var": {"some": None}})[0]
+    assert result["failed"] and "is not a string and conversion is not allowed" in result["msg"]
 
 
 def test_a_bad_argument_is_the_hosts_failure_with_the_reason() -> None:

@@ -57,8 +57,9 @@ def test_a_task_whose_failure_is_handled_fails_where_it_runs(tmp_path: Path) -> 
     recap = " ".join(result.stdout.split())  # ansible-core's recap for the same play: ok=4 rescued=1 ignored=2
     assert "ok=4 changed=0 unreachable=0 failed=0 skipped=0 rescued=1 ignored=2" in recap
     # the failure's message quotes the template that failed, and is shown, not rendered again
-    assert ("rescued Finalization of task args for 'ansible.builtin.debug' failed: Error while resolving value for "
-            "'msg': template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')") in result.stdout
+    assert ("rescued Task failed: Finalization of task args for 'ansible.builtin.debug' failed: Error while resolving "
+            "value for 'msg': template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')"
+            ) in result.stdout
 
 
 def test_a_broken_template_in_a_task_that_always_runs_stops_the_run_first(tmp_path: Path) -> None:

@@ -58,3 +58,66 @@ def test_words_that_are_no_arguments_fail_only_their_task(local_hosts: LocalHost
     assert text.startswith("Finalization of task args for 'ansible.builtin.debug' failed: Task args must resolve "
                            "to a 'dict' not 'str'.")
     assert run.ran("still running") == ["h1"]
+
+
+def test_an_argument_whose_template_fails_names_itself_in_ansibles_words(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: undefined in one argument
+              set_fact:
+                fine: 1
+                broken: "{{ [{'key': nowhere}] }}"
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    message = run.task("undefined in one argument")["h1"]["msg"]
+    assert message.startswith("Task failed: Finalization of task args for 'ansible.builtin.set_fact' failed: Error "
+                              "while resolving value for 'broken': 'nowhere' is undefined")
+    assert "playbook.yml:5:7" in message
+
+
+def test_a_loop_items_rendered_condition_is_untrusted_and_a_written_one_is_not(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars: {a_var: one}
+          tasks:
+            - name: written conditions
+              assert: "{{ item }}"
+              loop:
+                - that: a_var == "one"
+                - that: '{{ a_var == "one" }}'
+            - name: a condition a template made
+              assert: "{{ item }}"
+              loop:
+                - that: '"hi" == "{{ a_var }}"'
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("written conditions") == ["h1"]
+    (refused,) = run.task("a condition a template made")["h1"]["results"]
+    assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]
+
+
+def test_asserts_conditions_are_judged_as_written(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars:
+            check: 1 == 1
+            checks: ["1 == 1", "'a' in 'abc'"]
+          tasks:
+            - name: a variable's expression, a variable's list of them
+              assert:
+                that: ["{{ check }}", "check == '1 == 1'"]
+            - assert: {that: "{{ checks }}"}
+            - name: a string a template made
+              assert: {that: "{{ '1 == 1' }}"}
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("a variable's expression, a variable's list of them") == ["h1"]
+    refused = run.task("a string a template made")["h1"]
+    assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]

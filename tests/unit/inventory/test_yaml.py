@@ -76,11 +76,13 @@ def test_yaml_types_are_kept(tmp_path: Path) -> None:
           hosts:
             h1:
               mode: 0644
-              on: true
+              enabled: on
               country: NO
+              code: "NO"
               ports: [80, 443]
     """)
-    assert inventory.hosts["h1"].vars == {"mode": 0o644, "on": True, "country": "NO", "ports": [80, 443]}
+    assert inventory.hosts["h1"].vars == {"mode": 0o644, "enabled": True, "country": False, "code": "NO",
+                                          "ports": [80, 443]}
 
 
 def test_top_level_groups_other_than_all(tmp_path: Path) -> None:

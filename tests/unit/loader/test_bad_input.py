@@ -26,8 +26,8 @@ def load_error(path: Path) -> UserError:
 
 
 @pytest.mark.parametrize(("name", "line", "column", "message", "hint"), [
-    ("malformed.yml", 5, 5, "YAML syntax error: did not find expected ',' or '}'", None),
-    ("tab_indent.yml", 3, 1, "YAML syntax error: found character that cannot start any token "
+    ("malformed.yml", 5, 5, "YAML parsing failed: Did not find expected ',' or '}'", None),
+    ("tab_indent.yml", 3, 1, "YAML parsing failed: Found character that cannot start any token "
                              "(tabs are not allowed for indentation)", None),
     ("unknown_keyword.yml", 5, 7, "'become_usr' is not a valid task keyword", "did you mean 'become_user'?"),
     ("two_modules.yml", 5, 7, "a task calls exactly one module; found 'copy' and 'file'",
@@ -65,7 +65,7 @@ def test_every_mistake_of_a_file_is_reported_at_once_in_file_order() -> None:
         (2, 13, "expected 'linear', 'free' or 'host_pinned', got 'fast'", None),
         (5, 13, "expected a condition (a Jinja2 expression or true/false), got a mapping", None),
         (7, 7, "'registr' is not a valid task keyword", "did you mean 'register'?"),
-        (8, 3, "'hostz' is not a valid play keyword", "did you mean 'hosts'?"),
+        (8, 3, "'hostz' is not a valid attribute for a Play", "did you mean 'hosts'?"),
         (8, 3, "missing required keyword 'hosts'", None),
     ]
     assert all(e.position.path == str(path) for e in error.errors)

@@ -150,7 +150,7 @@ def test_every_problem_in_a_role_is_reported_together(tmp_path: Path) -> None:
              for e in caught.value.errors]
     assert found == [
         ("defaults/main.yml", 1, 1, "expected a mapping of variables, got a list"),
-        ("handlers/main.yml", 4, 1, "YAML syntax error: did not find expected ',' or ']'"),
+        ("handlers/main.yml", 4, 1, "YAML parsing failed: Did not find expected ',' or ']'"),
         ("meta/argument_specs.yml", 4, 20, "expected 'str', 'list', 'dict', 'bool', 'int', 'float', 'path', 'raw', "
                                            "'jsonarg', 'json', 'bytes' or 'bits', got 'integer'"),
         ("tasks/main.yml", 2, 3, "'becom' is not a valid task keyword"),

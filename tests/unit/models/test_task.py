@@ -29,10 +29,17 @@ def one_task(text: str) -> Task:
     "- ansible.legacy.copy: {src: a, dest: b}\n",
     "- action: {module: copy, src: a, dest: b}\n",
     "- action: {module: ansible.builtin.copy, src: a, dest: b}\n",
+    "- action: {module: copy, args: {src: a, dest: b}}\n",
+    "- local_action: {module: copy, src: a, args: 'dest=b'}\n",
 ])
 def test_the_module_is_found_however_it_is_written(text: str) -> None:
     task = one_task(text)
     assert (task.module, dict(task.module_args)) == ("copy", {"src": "a", "dest": "b"})
+
+
+def test_an_actions_nested_args_must_be_arguments() -> None:
+    with pytest.raises(ParseError, match="expected the 'args' of 'copy' as a mapping or key=value words, got"):
+        read("- action: {module: copy, args: [a]}\n")
 
 
 def test_module_arguments_keep_the_positions_of_their_keys() -> None:
@@ -111,7 +118,7 @@ def test_blocks_nest_and_are_told_from_tasks_by_block_rescue_or_always() -> None
 def test_a_block_does_not_take_task_keywords() -> None:
     with pytest.raises(ParseError) as caught:
         read("- block:\n    - ping:\n  register: out\n")
-    assert (caught.value.position.line, caught.value.message) == (3, "'register' is not a valid block keyword")
+    assert (caught.value.position.line, caught.value.message) == (3, "'register' is not a valid attribute for a Block")
 
 
 def test_listen_is_for_handlers_only() -> None:

@@ -25,10 +25,11 @@ def test_boolean_keywords(written: str, value: Any) -> None:
     assert play(f"  become: {written}\n").become == value
 
 
-def test_a_capital_no_stays_a_string_where_no_boolean_is_expected() -> None:
-    tasks = play("  vars: {country: NO, flag: yes}\n  tasks:\n    - debug: {msg: NO}\n").tasks
-    assert play("  vars: {country: NO, flag: yes}\n").vars == {"country": "NO", "flag": "yes"}
-    assert isinstance(tasks[0], Task) and tasks[0].module_args == {"msg": "NO"}
+def test_yaml_11_words_are_booleans_everywhere_unless_quoted() -> None:
+    tasks = play("  tasks:\n    - debug: {msg: NO}\n    - debug: {msg: 'NO'}\n").tasks
+    assert play("  vars: {country: NO, code: 'NO', flag: yes}\n").vars == {"country": False, "code": "NO",
+                                                                           "flag": True}
+    assert [task.module_args for task in tasks if isinstance(task, Task)] == [{"msg": False}, {"msg": "NO"}]
 
 
 def test_leading_zero_integers_are_octal() -> None:

@@ -126,7 +126,7 @@ def test_a_yaml_syntax_error_is_a_parse_error_at_its_line(tmp_path: Path) -> Non
     path = write(tmp_path, "deployments:\n  - name: web\n    networks: [\n")
     with pytest.raises(ParseError) as caught:
         validate_seed_file(path, "nested-provisioning")
-    assert caught.value.message.startswith("YAML syntax error: ")
+    assert caught.value.message.startswith("YAML parsing failed: ")
     assert caught.value.position.path == str(path) and caught.value.position.line >= 3
 
 

@@ -150,3 +150,19 @@ def test_censor_masks_known_secrets_everywhere_and_inline_values_without_decrypt
     assert masked == {"msg": "pw=********", "list": ["********"], "raw": "********"}
     censor.remember("abc")  # too short to hide without hiding ordinary words
     assert censor.censor_text("abc") == "abc"
+
+
+def test_a_vault_value_stays_known_as_one_once_read_and_its_plaintext_is_never_rendered(tmp_path: Path) -> None:
+    path = tmp_path / "vars.yml"
+    path.write_text(inline("token", "{{ not_rendered }}", "pw") + "\nplain: hello\n")
+    data = load_yaml_file(path)
+    (tmp_path / "vaulted").write_bytes(encrypt(b"x\n", b"pw"))
+    with keyring(("default", "pw")):
+        templar = Templar({**data, "copied": Templar(data).template("{{ token }}")})
+        assert templar.template("{{ token }}") == "{{ not_rendered }}"
+        checks = ("token is vault_encrypted", "copied is vault_encrypted", "plain is not vault_encrypted",
+                  "(token ~ '') is not vault_encrypted",
+                  f"'{tmp_path}/vaulted' is vaulted_file", f"'{path}' is not vaulted_file")
+        assert [templar.template("{{ " + check + " }}") for check in checks] == [True] * len(checks)
+        with pytest.raises(TemplateError, match=r"Cannot test if the file .* is a vault"):
+            templar.template(f"{{{{ '{tmp_path}/nowhere' is vaulted_file }}}}")

@@ -133,6 +133,8 @@ def render(templar: Templar, expression: str, **variables: Any) -> Any:
         # encodings and hashes
         ("'hello' | b64encode", "aGVsbG8="),
         ("'aGVsbG8=' | b64decode", "hello"),
+        ("'6Q==' | b64decode", "\udce9"),  # latin-1's é, not UTF-8: kept as the byte it was, as Ansible keeps it
+        ("'6Q==' | b64decode(encoding='latin-1')", "é"),
         ("'hello' | hash", "aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d"),
         ("'hello' | hash('md5')", "5d41402abc4b2a76b9719d911017c592"),
         ("'hello' | hash('sha256')", "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"),

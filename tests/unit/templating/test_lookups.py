@@ -111,6 +111,8 @@ def test_items_list_dict_and_indexed_items(templar: Templar, role: Path) -> None
     assert look(templar, "query('list', [1, 2])", role) == [[1, 2]]
     assert look(templar, "query('dict', {'a': 1})", role) == [{"key": "a", "value": 1}]
     assert look(templar, "query('indexed_items', ['a', 'b'])", role) == [[0, "a"], [1, "b"]]
+    with pytest.raises(TemplateError, match="the 'dict' lookup plugin expects a dictionary, got '1' of type int"):
+        look(templar, "query('dict', 1)", role)
 
 
 def test_first_found_returns_the_first_existing_file(templar: Templar, role: Path) -> None:

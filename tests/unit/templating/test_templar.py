@@ -61,9 +61,10 @@ def test_undefined_variable_is_an_error_naming_it(templar: Templar) -> None:
     assert isinstance(caught.value, UserError)
 
 
-def test_undefined_inside_a_native_list_is_still_an_error(templar: Templar) -> None:
+@pytest.mark.parametrize("source", ["{{ [1, missing] }}", "{{ [{'key': missing}] }} and text", "a {{ (missing,) }}"])
+def test_undefined_inside_a_native_list_is_still_an_error(templar: Templar, source: str) -> None:
     with pytest.raises(TemplateError, match="'missing' is undefined"):
-        templar.template("{{ [1, missing] }}", {})
+        templar.template(source, {})
 
 
 def test_undefined_attribute_of_undefined_variable_names_the_variable(templar: Templar) -> None:
@@ -262,11 +263,23 @@ def test_using_such_a_variable_fails_with_the_first_error_or_the_hint(name: str,
         Templar().template("{{ " + name + " }}", variables)
 
 
-@pytest.mark.parametrize(("condition", "expected"), [("no", False), ("No", False), ("OFF", False), ("yes", True),
-                                                     ("On", True)])
-def test_yaml_1_1_boolean_words_as_a_condition(condition: str, expected: bool) -> None:
-    # `when: no` is a boolean in Ansible's YAML 1.1; ours reads the word as text, the condition reads it as Ansible
-    assert Templar().evaluate_conditional(condition) is expected
+@pytest.mark.parametrize("condition", ["no", "On"])
+def test_a_quoted_yaml_1_1_boolean_word_as_a_condition_is_a_variable_name(condition: str) -> None:
+    # unquoted, YAML makes `when: no` a boolean; quoted, it is an expression naming a variable, as in Ansible
+    assert Templar().evaluate_conditional(condition, {condition: True}) is True
+    with pytest.raises(TemplateError, match="is undefined"):
+        Templar().evaluate_conditional(condition)
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("results | select('success') | length", 1),
+    ("results | rejectattr('failed') | list | length", 1),
+    ("names | map('upper') | last", "B"),
+    ("names | reject('eq', 'a') | first", "b"),
+])
+def test_jinjas_lazy_filters_give_lists_as_ansibles_do(expression: str, expected: Any) -> None:
+    variables = {"results": [{"failed": False}, {"failed": True}], "names": ["a", "b"]}
+    assert Templar().template("{{ " + expression + " }}", variables) == expected
 
 
 def test_an_exception_while_rendering_is_said_in_ansibles_words_with_its_type() -> None:
@@ -315,4 +328,5 @@ def test_a_modules_conditions_are_left_for_it_to_evaluate() -> None:
     args = {"that": ['"{{ home }}/f" in files'], "fail_msg": "{{ home }} lacks f"}
     assert task_arguments(templar, "assert", args, ("that",)) == {"that": ['"{{ home }}/f" in files'],
                                                                   "fail_msg": "/home/x lacks f"}
-    assert task_arguments(templar, "assert", {"that": "{{ checks }}"}, ("that",)) == {"that": ["a is defined"]}
+    # a whole template stays too: the action renders it to find a list of conditions (runner.actions.assertions)
+    assert task_arguments(templar, "assert", {"that": "{{ checks }}"}, ("that",)) == {"that": "{{ checks }}"}

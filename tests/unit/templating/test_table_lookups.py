@@ -1,4 +1,5 @@
-"""The ``ini`` lookup: INI and properties files, keyword and inline options, regular expressions, Ansible's errors."""
+"""The ``ini`` and ``csvfile`` lookups: INI, properties and delimited files, keyword and inline options, regular
+expressions, key columns and defaults, Ansible's errors."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ def playbook_dir(tmp_path: Path) -> Path:
     (tmp_path / "flags.ini").write_text("[flags]\nverbose\n")
     (tmp_path / "twice.ini").write_text("[global]\nkey = a\nkey = b\n")
     (tmp_path / "latin1.ini").write_bytes("[global]\ncity = Zürich\n".encode("iso8859-1"))
+    (tmp_path / "files" / "people.csv").write_text("Smith,Jane,1\nvon Lastname,Demo,2\n\"Doe, Sr\",John,3\n")
+    (tmp_path / "tabs.csv").write_text("fruit\tbananas\nelectronics\ttvs\n")
+    (tmp_path / "crlf.csv").write_bytes(b"this file,has,crlf\r\nansible,parses,it\r\n")
+    (tmp_path / "cool list.csv").write_text("maybe,spaces,do,work\n")
     return tmp_path
 
 
@@ -55,6 +60,19 @@ def look(templar: Templar, playbook_dir: Path, expression: str) -> Any:
     ("lookup('ini', 'Name', type='properties', file='cased.properties', case_sensitive=True)", "upper"),
     ("lookup('ini', 'city section=global encoding=iso8859-1 file=latin1.ini')", "Zürich"),
     ("lookup('ini', 'verbose', section='flags', file='flags.ini', allow_no_value=True)", []),
+    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col=1)", "Jane"),
+    ("lookup('csvfile', 'Jane', file='people.csv', delimiter=',', col=0, keycol=1)", "Smith"),
+    ("lookup('csvfile', 'von Lastname file=people.csv delimiter=, col=1')", "Demo"),
+    ("lookup('csvfile', 'Doe, Sr', file='people.csv', delimiter=',', col=2)", "3"),
+    ("lookup('csvfile', 'fruit', file='tabs.csv', col=1)", "bananas"),
+    ("lookup('csvfile', 'fruit file=tabs.csv delimiter=\"\\t\" col=1')", "bananas"),
+    ("lookup('csvfile', 'electronics', 'fruit', file='tabs.csv', delimiter='TAB', col=1)", "tvs,bananas"),
+    ("query('csvfile', 'electronics', 'fruit', file='tabs.csv', col=1)", ["tvs", "bananas"]),
+    ("lookup('csvfile', 'ansible file=crlf.csv delimiter=, col=2')", "it"),
+    ("lookup('csvfile', 'maybe file=\"cool list.csv\" delimiter=, col=3')", "work"),
+    ("query('csvfile', 'notfound file=people.csv delimiter=, col=2')", []),
+    ("lookup('csvfile', 'notfound file=people.csv delimiter=, col=2 default=what?')", "what?"),
+    ("lookup('csvfile', 'notfound', file='people.csv', delimiter=',', default=['a', 'b'])", "a,b"),
 ])
 def test_values(templar: Templar, playbook_dir: Path, expression: str, expected: Any) -> None:
     assert look(templar, playbook_dir, expression) == expected
@@ -68,6 +86,13 @@ def test_values(templar: Templar, playbook_dir: Path, expression: str, expected:
     ("lookup('ini', 'invalid=option')", "'invalid' is not a valid option"),
     ("lookup('ini', 'x', bogus=1)", "'bogus' is not a valid option"),
     ("lookup('ini', 'verbose', section='flags', file='flags.ini')", "flags.ini"),
+    ("lookup('csvfile', 'file=people.csv, delimiter=, col=1')", "Search key is required but was not found"),
+    ("lookup('csvfile', file='people.csv', col=1)", "Search key is required but was not found"),
+    ("lookup('csvfile', 'Smith file=people.csv thisarg=x')", "'thisarg' is not a valid option"),
+    ("lookup('csvfile', 'Smith', file='people.csv', thisarg='x')", "'thisarg' is not a valid option"),
+    ("lookup('csvfile', 'Smith', file='nowhere.csv')", "No such file or directory"),
+    ("lookup('csvfile', 'Smith', file='people.csv', delimiter=',', col='x')", "'col' .* has an invalid value"),
+    ("lookup('csvfile', 'notfound file=people.csv delimiter=, col=2, default=what?')", "has an invalid value"),
 ])
 def test_errors(templar: Templar, playbook_dir: Path, expression: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
