@@ -13,6 +13,7 @@ def test_a_failing_argument_is_named_in_ansibles_words() -> None:
     assert task_arguments(templar, "debug", {"msg": "{{ given }}"}) == {"msg": "x"}
     with pytest.raises(TemplateError) as raised:
         task_arguments(templar, "debug", {"msg": "{{ broken }}", "verbosity": 0})
-    assert raised.value.message.startswith("Finalization of task args for 'ansible.builtin.debug' failed: Error "
+    assert raised.value.message.startswith("Task failed: Finalization of task args for 'ansible.builtin.debug' "
+                                           "failed: Error "
                                            "while resolving value for 'msg': 'sorry_not_defined' is undefined")
     assert raised.value.undefined_name == "sorry_not_defined"

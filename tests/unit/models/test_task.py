@@ -38,7 +38,8 @@ def test_the_module_is_found_however_it_is_written(text: str) -> None:
 
 
 def test_an_actions_nested_args_must_be_arguments() -> None:
-    with pytest.raises(ParseError, match="expected the 'args' of 'copy' as a mapping or key=value words, got"):
+    with pytest.raises(ParseError,
+                       match="expected the arguments under 'args' as a mapping, key=value words or a template, got"):
         read("- action: {module: copy, args: [a]}\n")
 
 
