@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from runner.connection.keeper.place import LOCK_NAME, LOG_NAME, SOCKET_NAME, boot_id, checked_dir
+from runner.connection.keeper.place import boot_id, checked_dir, lock_name, log_name, socket_name
 from runner.connection.keeper.wire import (
     EXIT,
     RETURN,
@@ -131,7 +131,7 @@ class Keeper:
         expiry.cancel()
         server.close()
         with contextlib.suppress(OSError):
-            os.unlink(self.directory / SOCKET_NAME)
+            os.unlink(self.directory / socket_name(_version()))
         await asyncio.gather(*(entry.close() for entry in self.connections.values()), return_exceptions=True)
         await asyncio.sleep(0.2)  # let the agents' exit requests and the connections' close go out
 
@@ -386,20 +386,20 @@ def main(argv: list[str]) -> int:
     checked_dir(directory, create=False)
     ready_write = sys.stdout.fileno()  # the starter reads one line on our stdout, then it closes
     _daemonize(ready_write)
-    lock = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    lock = os.open(directory / lock_name(_version()), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.write(ready_write, ALREADY)  # another keeper holds the lock: it serves
         return 0
-    socket_path = directory / SOCKET_NAME
+    socket_path = directory / socket_name(_version())
     with contextlib.suppress(FileNotFoundError):
         socket_path.unlink()  # left by a keeper that was killed: the lock says it is gone
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(socket_path))
     os.chmod(socket_path, 0o600)
     listener.listen(128)
-    log = os.open(directory / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    log = os.open(directory / log_name(_version()), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null = os.open(os.devnull, os.O_RDWR)
     os.write(ready_write, READY)
     for target, source in ((0, null), (1, log), (2, log)):

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from runner.connection.keeper import KeeperAddress
-from runner.connection.keeper.place import LOCK_NAME, SOCKET_NAME, boot_id, checked_dir, keeper_dir
+from runner.connection.keeper.place import (
+    SOCKET_PATTERN,
+    boot_id,
+    checked_dir,
+    keeper_dir,
+    lock_name,
+    socket_name,
+)
 from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message
 from runner.util.private_dir import peer_uid
 
@@ -56,31 +63,39 @@ def keeper_status(directory: Path | None = None) -> dict[str, Any] | None:
     if not directory.exists():
         return None
     checked_dir(directory, create=False)
-    hello = _exchange(directory / SOCKET_NAME, {"op": "hello"})
+    hello = _exchange(directory / socket_name(build_id()), {"op": "hello"})
     return hello if hello is not None and _ours(hello) else None
 
 
 def stop_keeper(directory: Path | None = None) -> bool:
-    """End the keeper (it closes its connections; their agents exit); False when none was running."""
+    """End every keeper of this user, whatever build it is (each closes its connections; their agents exit);
+    False when none was running."""
     directory = directory or keeper_dir()
     if not directory.exists():
         return False
     checked_dir(directory, create=False)
-    stopped = _exchange(directory / SOCKET_NAME, {"op": "stop"}) is not None
-    if stopped:
-        _wait_gone(directory)
+    stopped = False
+    for path in sorted(directory.glob(SOCKET_PATTERN)):
+        if _exchange(path, {"op": "stop"}) is not None:
+            stopped = True
+            _wait_gone(_lock_beside(path))
     return stopped
+
+
+def _lock_beside(socket_path: Path) -> Path:
+    """The lock file of the keeper whose socket is ``socket_path`` (``keeper-BUILD.sock`` → ``keeper-BUILD.lock``)."""
+    return socket_path.with_suffix(".lock")
 
 
 def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddress:
     """The address of this user's keeper, started if none answers. Raises ``KeeperPlaceError`` for an unsafe
     directory and ``KeeperStartError`` when the keeper does not start."""
     directory = checked_dir(directory)
-    path = directory / SOCKET_NAME
+    path = directory / socket_name(build_id())
     hello = _exchange(path, {"op": "hello", "persist": persist})
     if hello is not None and not _ours(hello):
-        _exchange(path, {"op": "stop"})  # another build's keeper (the package was upgraded): replace it
-        _wait_gone(directory)
+        _exchange(path, {"op": "stop"})  # of an earlier boot, or answering for another user: replace it
+        _wait_gone(directory / lock_name(build_id()))
         hello = None
     if hello is None:
         _spawn(directory, persist)
@@ -109,11 +124,11 @@ def _spawn(directory: Path, persist: float) -> None:
                                + (f": {detail[-1]}" if detail else f" (exit code {started.returncode})"))
 
 
-def _wait_gone(directory: Path, timeout: float = START_TIMEOUT) -> None:
-    """Wait until no keeper holds the directory's lock (one that was told to stop has closed its connections)."""
+def _wait_gone(lock_path: Path, timeout: float = START_TIMEOUT) -> None:
+    """Wait until no keeper holds ``lock_path`` (one that was told to stop has closed its connections)."""
     deadline = time.monotonic() + timeout
     with contextlib.suppress(OSError):
-        lock = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             while time.monotonic() < deadline:
                 try:
