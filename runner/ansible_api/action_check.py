@@ -1,10 +1,11 @@
 """Can a collection's action plugin run here? Read from its source, before anything runs.
 
-Most collections' action plugins only prepare a module call: they read ``self._task.args``, adjust them and call
-``self._execute_module``. Those run on the controller behind a small stand-in for ansible-core's ``ActionBase``
-(``runner.actions.ansible_action``), the module going through the host's agent as any other. A plugin that moves
-files itself, runs commands on the connection, or builds on another action plugin (``template``, ``copy``...)
-needs the rest of ansible-core's executor: it is refused, naming what it uses, when the playbook compiles.
+Action plugins run on the controller behind a stand-in for ansible-core's executor
+(``runner.actions.ansible_action``): their module calls go through the host's agent, and ActionBase's helpers
+that send files, make temporary directories and run commands work over the host's connection. What needs more
+of ansible-core's executor is refused, naming what it uses, when the playbook compiles: building a module's
+payload itself, loading other plugins through the shared plugin loader, building on another action plugin
+(``template``, ``copy``...), and running once for all hosts.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-# ActionBase helpers that work on the connection or the remote temporary directory, which the stand-in has not.
+# ActionBase's parts that need ansible-core's own module transport or plugin loading: ``_configure_module`` builds
+# the AnsiballZ payload ansible-core sends (modules here run in the host's agent), ``_compute_environment_string``
+# and ``_update_module_args`` prepare that payload's command and arguments, and ``_shared_loader_obj`` hands out
+# ansible-core's other plugins (its own ``copy``/``template`` actions, connection plugins) built for its executor.
 UNSUPPORTED_HELPERS = frozenset({
-    "_transfer_file", "_transfer_data", "_low_level_execute_command", "_make_tmp_path", "_remote_expand_user",
-    "_execute_remote_stat", "_remote_chmod", "_remote_chown", "_remote_chgrp", "_remote_set_user_facl",
-    "_remote_file_exists", "_fixup_perms2", "_get_diff_data", "_configure_module", "_compute_environment_string",
-    "_shared_loader_obj", "_update_module_args",
+    "_configure_module", "_compute_environment_string", "_update_module_args", "_shared_loader_obj",
 })
 # Class attributes that ask ansible-core's executor for what the stand-in cannot do.
-UNSUPPORTED_FLAGS = {"TRANSFERS_FILES": "transfers files to the host", "BYPASS_HOST_LOOP": "runs once for all hosts"}
+UNSUPPORTED_FLAGS = {"BYPASS_HOST_LOOP": "runs once for all hosts"}
 BASE_CLASSES = frozenset({"ActionBase"})
 
 
@@ -49,8 +50,8 @@ def action_plugin_problem(path: Path) -> str | None:
                    and isinstance(node.value, ast.Name) and node.value.id == "self"
                    and node.attr in UNSUPPORTED_HELPERS})
     if used:
-        return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
-                "wrap a module call run here)")
+        return (f"it uses ActionBase's {', '.join(used)}, which need ansible-core's own module transport and "
+                "plugin loader")
     return None
 
 

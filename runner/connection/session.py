@@ -135,8 +135,9 @@ class HostSession:
                                        rlimit_nofile=rlimit_nofile)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
-                  executable: str | None = None) -> CommandResult:
-        """Run ``command`` on a plain exec channel: no agent, no Python needed on the host."""
+                  executable: str | None = None, stdin: bytes | None = None) -> CommandResult:
+        """Run ``command`` on a plain exec channel: no agent, no Python needed on the host. ``stdin`` is fed to
+        the command (after the become password, which the escalation reads first)."""
         transport = await self._transport()
         if executable:
             command = f"{executable} -c {shlex.quote(command)}"
@@ -144,9 +145,10 @@ class HostSession:
         if isinstance(transport, AnsibleConnectionTransport):
             transport.become = become  # the plugin sees the task's become as under ansible-core
         if become is None:
-            return self._traced_raw(await transport.run(command, timeout=timeout), started)
+            return self._traced_raw(await transport.run(command, stdin=stdin, timeout=timeout), started)
         wrapped, marker, prompt = wrap(command, become)
-        stdin = (become.password + "\n").encode() if become.password else None
+        if become.password:
+            stdin = (become.password + "\n").encode() + (stdin or b"")
         result = self._traced_raw(await transport.run(wrapped, stdin=stdin, timeout=timeout), started)
         prefix = (marker + "\n").encode()
         if result.stdout.startswith(prefix):

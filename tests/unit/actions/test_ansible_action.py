@@ -45,7 +45,7 @@ def test_an_action_plugins_failure_and_its_argument_check_fail_the_host(tmp_path
     assert "Invalid options for demo.tools.frob: colour" in run.task("bad option")["localhost"]["msg"]
 
 
-def test_an_action_plugin_that_moves_files_itself_is_a_compile_error_naming_why(tmp_path: Path) -> None:
+def test_an_action_plugin_that_loads_ansible_cores_own_actions_is_a_compile_error_naming_why(tmp_path: Path) -> None:
     run = play_locally(tmp_path, """
         - hosts: localhost
           gather_facts: false
@@ -54,7 +54,7 @@ def test_an_action_plugin_that_moves_files_itself_is_a_compile_error_naming_why(
         """)
     assert run.exit_code == 4, run.output
     assert "site.yml:5:7" in run.output
-    assert "action plugin" in run.output and "push.py" in run.output and "_transfer_file" in run.output
+    assert "action plugin" in run.output and "push.py" in run.output and "_shared_loader_obj" in run.output
 
 
 def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_another_name(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_an
               shell_kind:
             - name: shell kind named
               shell_kind:
-              vars: {ansible_shell_type: "{{ 'c' + 'sh' }}"}
+              vars: {ansible_shell_type: "{{ 'power' + 'shell' }}"}
             - name: broken
               broken:
               ignore_errors: true
@@ -96,7 +96,7 @@ def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_an
         """)
     assert run.exit_code == 0, run.output
     assert run.task("shell kind")["localhost"]["shell"] == "sh"
-    assert run.task("shell kind named")["localhost"]["shell"] == "csh"
+    assert run.task("shell kind named")["localhost"]["shell"] == "powershell"
     assert run.task("broken")["localhost"]["msg"] == "Task failed: boom"  # ansible-core 2.19's words
     assert run.msg("say") == {"localhost": "hello"}
 

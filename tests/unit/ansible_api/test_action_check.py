@@ -14,10 +14,16 @@ HEADER = "from ansible.plugins.action import ActionBase\n"
 @pytest.mark.parametrize(("body", "problem"), [
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
      "        return self._execute_module(task_vars=task_vars)\n", None),
-    ("class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n", "transfers files"),
+    ("class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n", None),
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        self._make_tmp_path()\n        self._transfer_data('/tmp/x', 'data')\n"
+     "        self._low_level_execute_command('id')\n        self._execute_remote_stat('/tmp/x', {}, False)\n",
+     None),
     ("class ActionModule(ActionBase):\n    BYPASS_HOST_LOOP = True\n", "runs once for all hosts"),
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
-     "        self._low_level_execute_command('id')\n", "_low_level_execute_command"),
+     "        self._configure_module('ping', {}, task_vars)\n", "_configure_module"),
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        self._shared_loader_obj.action_loader.get('copy')\n", "_shared_loader_obj"),
     ("from ansible.plugins.action.template import ActionModule as Template\n"
      "class ActionModule(Template):\n    pass\n", "builds on Template"),
     ("class Other(ActionBase):\n    pass\n", "no ActionModule class"),
