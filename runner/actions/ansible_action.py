@@ -18,12 +18,15 @@ import asyncio
 import os
 import pickle
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from runner.actions import action_for, run_action
 from runner.actions.ansible_connection import ActionConnection, UnsupportedActionFeature, load_shell
+from runner.actions.ansible_loaders import SharedLoaders
 from runner.actions.context import Action, ActionContext
 from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
@@ -163,8 +166,11 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     except UserError as exc:
         return {"failed": True, "changed": False, "msg": exc.message}
     loop = asyncio.get_running_loop()
-    # The shell the host's commands go through: sh, unless the task's variables name another (as Ansible's).
-    shell_family = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_type", "sh")))
+    # The shell the host's commands go through: the task's ansible_shell_type, else the one the host's connection
+    # plugin names, else sh (as ansible-core's ConnectionBase chooses it).
+    connection_plugin = await ctx.session.connection_plugin()
+    default_shell = getattr(getattr(connection_plugin, "_shell", None), "SHELL_FAMILY", None) or "sh"
+    shell_family = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_type", default_shell)))
     executable = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_executable", "/bin/sh")))
 
     def execute_module(module_name: str | None = None, module_args: dict[str, Any] | None = None,
@@ -176,11 +182,28 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
                                  ignore_unknown_opts)
         return asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()
 
+    async def run_named(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Another action or module on the same host, as the plugin's action loader hands it out."""
+        info = ctx.session.index.get(name)
+        if "_raw_params" in args and info.free_form not in (None, "_raw_params"):
+            args[str(info.free_form)] = args.pop("_raw_params")
+        other = replace(ctx, module=info, args=args)
+        if info.action_plugin is not None:
+            return await run_ansible_action(other)
+        if info.action:
+            return await run_action(action_for(info.action, info.name), other)
+        return await other.run_module()
+
+    def run_named_here(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        return asyncio.run_coroutine_threadsafe(run_named(name, args), loop).result()
+
     def run_plugin() -> dict[str, Any]:
         shell = load_shell(shell_family, ctx.task_vars, ctx.templar.template)
         connection = ActionConnection(str(path), ctx.session, loop, shell, ctx.become)
         plugin = plugin_class(_Task(ctx), connection, _PlayContext(ctx, executable), _Loader(ctx), _Templar(ctx))
         plugin._execute_module = execute_module
+        plugin._shared_loader_obj = SharedLoaders(plugin._task, run_named_here,
+                                                  lambda name: ctx.session.index.find(name) is not None)
         plugin._load_name = plugin.ansible_name = ctx.module.name
         try:
             result = dict(plugin.run(None, dict(ctx.task_vars)))

@@ -2,10 +2,10 @@
 
 Action plugins run on the controller behind a stand-in for ansible-core's executor
 (``runner.actions.ansible_action``): their module calls go through the host's agent, and ActionBase's helpers
-that send files, make temporary directories and run commands work over the host's connection. What needs more
-of ansible-core's executor is refused, naming what it uses, when the playbook compiles: building a module's
-payload itself, loading other plugins through the shared plugin loader, building on another action plugin
-(``template``, ``copy``...), and running once for all hosts.
+that send files, make temporary directories and run commands work over the host's connection. Another action
+the plugin loads (``self._shared_loader_obj.action_loader.get(...)``) is this runner's of that name. What needs
+more of ansible-core's executor is refused, naming what it uses, when the playbook compiles: building a module's
+payload itself, subclassing another action plugin (``template``, ``copy``...), and running once for all hosts.
 """
 
 from __future__ import annotations
@@ -14,13 +14,10 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-# ActionBase's parts that need ansible-core's own module transport or plugin loading: ``_configure_module`` builds
-# the AnsiballZ payload ansible-core sends (modules here run in the host's agent), ``_compute_environment_string``
-# and ``_update_module_args`` prepare that payload's command and arguments, and ``_shared_loader_obj`` hands out
-# ansible-core's other plugins (its own ``copy``/``template`` actions, connection plugins) built for its executor.
-UNSUPPORTED_HELPERS = frozenset({
-    "_configure_module", "_compute_environment_string", "_update_module_args", "_shared_loader_obj",
-})
+# ActionBase's parts that need ansible-core's own module transport: ``_configure_module`` builds the AnsiballZ
+# payload ansible-core sends (modules here run in the host's agent), ``_compute_environment_string`` and
+# ``_update_module_args`` prepare that payload's command and arguments.
+UNSUPPORTED_HELPERS = frozenset({"_configure_module", "_compute_environment_string", "_update_module_args"})
 # Class attributes that ask ansible-core's executor for what the stand-in cannot do.
 UNSUPPORTED_FLAGS = {"BYPASS_HOST_LOOP": "runs once for all hosts"}
 BASE_CLASSES = frozenset({"ActionBase"})
@@ -50,8 +47,8 @@ def action_plugin_problem(path: Path) -> str | None:
                    and isinstance(node.value, ast.Name) and node.value.id == "self"
                    and node.attr in UNSUPPORTED_HELPERS})
     if used:
-        return (f"it uses ActionBase's {', '.join(used)}, which need ansible-core's own module transport and "
-                "plugin loader")
+        return (f"it uses ActionBase's {', '.join(used)}, which build ansible-core's own module payload (modules "
+                "run in this runner's agent)")
     return None
 
 

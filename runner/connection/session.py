@@ -31,10 +31,14 @@ AGENT_START_TIMEOUT = 30.0
 _log = logging.getLogger(__name__)
 
 
+# Connection types this runner opens itself; any other is an Ansible connection plugin.
+SSH_CONNECTIONS = frozenset({"ssh", "smart", "paramiko", "asyncssh"})
+
+
 def make_transport(settings: ConnectionSettings, collections_paths: tuple[Path, ...] = ()) -> Transport:
     if settings.connection == "local":
         return LocalTransport()
-    if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
+    if settings.connection in SSH_CONNECTIONS:
         keeper = keeper_in_use()
         if keeper is not None:
             from runner.connection.keeper.transport import KeeperTransport
@@ -100,6 +104,14 @@ class HostSession:
                     self._agent_users[key] = become.user
                 _add_setup(started)
             return self.agents[key]
+
+    async def connection_plugin(self) -> Any:
+        """The Ansible connection plugin the host is reached through (loaded, not yet connected), or None when
+        this runner connects itself (ssh, local): what the plugin says of the host, such as its shell."""
+        if self.settings.connection == "local" or self.settings.connection in SSH_CONNECTIONS:
+            return None
+        transport = await self._transport()
+        return transport.plugin if isinstance(transport, AnsibleConnectionTransport) else None
 
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,

@@ -45,7 +45,7 @@ def test_an_action_plugins_failure_and_its_argument_check_fail_the_host(tmp_path
     assert "Invalid options for demo.tools.frob: colour" in run.task("bad option")["localhost"]["msg"]
 
 
-def test_an_action_plugin_that_loads_ansible_cores_own_actions_is_a_compile_error_naming_why(tmp_path: Path) -> None:
+def test_a_plugin_building_ansible_cores_module_payload_is_a_compile_error_naming_why(tmp_path: Path) -> None:
     run = play_locally(tmp_path, """
         - hosts: localhost
           gather_facts: false
@@ -54,7 +54,7 @@ def test_an_action_plugin_that_loads_ansible_cores_own_actions_is_a_compile_erro
         """)
     assert run.exit_code == 4, run.output
     assert "site.yml:5:7" in run.output
-    assert "action plugin" in run.output and "push.py" in run.output and "_shared_loader_obj" in run.output
+    assert "action plugin" in run.output and "push.py" in run.output and "_configure_module" in run.output
 
 
 def test_a_playbooks_action_plugins_folder_and_ansible_cores_own_action_under_another_name(tmp_path: Path) -> None:
@@ -126,3 +126,43 @@ def test_an_action_plugins_result_that_cannot_travel_fails_the_task_instead_of_h
     assert run.exit_code == 0, run.output
     assert run.task("unpicklable")["localhost"]["msg"] == (
         "Task result omitted due to queue send failure: pickle intentionally not supported")
+
+
+def test_an_action_plugin_hands_its_work_to_another_action_through_the_shared_loader(tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/shell_then_copy.py": """
+        from ansible.plugins.action import ActionBase
+
+
+        class ActionModule(ActionBase):
+            def run(self, tmp=None, task_vars=None):
+                loaders = self._shared_loader_obj
+                self._task.args = {"_raw_params": "echo " + self._task.args["word"]}
+                shell = loaders.action_loader.get("ansible.legacy.shell", task=self._task,
+                                                  connection=self._connection, play_context=self._play_context,
+                                                  loader=self._loader, templar=self._templar,
+                                                  shared_loader_obj=loaders)
+                said = shell.run(task_vars=task_vars)
+                self._task.args = {"content": said["stdout"] + "\\n", "dest": task_vars["where"]}
+                copied = loaders.action_loader.get("ansible.legacy.copy", task=self._task).run(task_vars=task_vars)
+                return {"said": said["stdout"], "changed": copied["changed"],
+                        "lookup_found": loaders.lookup_loader.has_plugin("ansible.builtin.env")}
+        """})
+    where = tmp_path / "said.txt"
+    run = play_locally(tmp_path, f"""
+        - hosts: localhost
+          gather_facts: false
+          vars: {{where: "{where}"}}
+          tasks:
+            - name: predicted
+              shell_then_copy: {{word: hello}}
+              check_mode: true
+            - name: said
+              shell_then_copy: {{word: hello}}
+        """)
+    assert run.exit_code == 0, run.output
+    predicted = run.task("predicted")["localhost"]
+    # check mode reaches the actions it hands work to: the command is not run
+    assert predicted["said"] == "" and predicted["changed"] is True
+    said = run.task("said")["localhost"]
+    assert said["said"] == "hello" and said["changed"] is True and said["lookup_found"] is True
+    assert where.read_text() == "hello\n"

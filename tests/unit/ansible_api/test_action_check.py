@@ -23,7 +23,7 @@ HEADER = "from ansible.plugins.action import ActionBase\n"
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
      "        self._configure_module('ping', {}, task_vars)\n", "_configure_module"),
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
-     "        self._shared_loader_obj.action_loader.get('copy')\n", "_shared_loader_obj"),
+     "        self._shared_loader_obj.action_loader.get('copy')\n", None),
     ("from ansible.plugins.action.template import ActionModule as Template\n"
      "class ActionModule(Template):\n    pass\n", "builds on Template"),
     ("class Other(ActionBase):\n    pass\n", "no ActionModule class"),
