@@ -112,3 +112,43 @@ def test_an_action_plugin_sends_a_file_runs_commands_and_a_module_on_it(testenv:
         tmpdir = run.task(name)[HOST]["tmpdir"]
         assert "ansible-tmp-" in tmpdir
         assert out(testenv, HOST, f"test -e {tmpdir} && echo left || echo gone") == "gone"
+
+
+PATCH = """\
+--- a/app.conf
++++ b/app.conf
+@@ -1,2 +1,2 @@
+ name: app
+-level: 1
++level: 2
+"""
+
+PATCH_PLAYBOOK = """
+- hosts: {host}
+  gather_facts: false
+  tasks:
+    - name: patch in check mode
+      ansible.posix.patch: {{src: level.patch, dest: "{where}/app.conf"}}
+      check_mode: true
+    - name: patch
+      ansible.posix.patch: {{src: level.patch, dest: "{where}/app.conf"}}
+    - name: patch again
+      ansible.posix.patch: {{src: level.patch, dest: "{where}/app.conf"}}
+"""
+
+
+def test_a_collections_action_plugin_sends_its_file_and_runs_its_module(
+        testenv: TestEnv, community_collections: Path, tmp_path: Path) -> None:
+    """ansible.posix.patch: its action plugin finds the patch in files/, sends it to the temporary directory
+    (TRANSFERS_FILES), fixes its permissions and runs the collection's module on it."""
+    where = fresh_dir("ansible-api-patch")
+    out(testenv, HOST, f"mkdir -p {where} && printf 'name: app\\nlevel: 1\\n' > {where}/app.conf")
+    write_files(tmp_path, {"files/level.patch": PATCH})
+    (tmp_path / "site.yml").write_text(PATCH_PLAYBOOK.format(host=HOST, where=where))
+    run = run_playbook(testenv.inventory_path, tmp_path / "site.yml",
+                       env={"ANSIBLE_COLLECTIONS_PATH": str(community_collections)})
+    assert run.exit_code == 0, run.output
+    assert run.task("patch in check mode")[HOST]["changed"] is True
+    assert run.task("patch")[HOST]["changed"] is True
+    assert run.task("patch again")[HOST]["changed"] is False
+    assert out(testenv, HOST, f"cat {where}/app.conf").splitlines() == ["name: app", "level: 2"]
