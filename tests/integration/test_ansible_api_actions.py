@@ -39,12 +39,13 @@ DEPLOY_PLUGIN = """
             self._fixup_perms2((tmpdir, staged), execute=False)
             seen = self._low_level_execute_command("cat %s; echo; id -un" % staged)
             before = self._execute_remote_stat(args["dest"], task_vars, follow=False)
+            planned = self._get_diff_data(args["dest"], args["content"], task_vars, source_file=False)
             copied = self._execute_module("ansible.legacy.copy", task_vars=task_vars, module_args={
                 "src": staged, "dest": args["dest"], "mode": args.get("mode"), "_original_basename": "source"})
             result.update(copied)
             result.update(staged_text=seen["stdout_lines"][0], ran_as=seen["stdout_lines"][-1],
                           existed_before=before["exists"], checksum_before=before["checksum"], tmpdir=tmpdir,
-                          home=self._remote_expand_user("~"))
+                          home=self._remote_expand_user("~"), planned=planned)
             return result
     """
 
@@ -95,6 +96,10 @@ def test_an_action_plugin_sends_a_file_runs_commands_and_a_module_on_it(testenv:
     assert again["checksum_before"] == again["checksum"]  # sha1 of the file, as ansible-core's stat gives it
     changed = run.task("deploy a change with diff")[HOST]
     assert changed["changed"] is True and "-first" in run.output and "+second" in run.output
+    # ActionBase._get_diff_data peeks with the file module and reads the file with slurp
+    assert changed["planned"] == {"before": "first\n", "before_header": f"{where}/app.conf",
+                                  "after": "second\n", "after_header": "dynamically generated"}
+    assert first["planned"]["before"] == ""
     assert out(testenv, HOST, f"stat -c '%a %U' {where}/app.conf && cat {where}/app.conf").split() == [
         "640", "root", "second"]
 
@@ -105,6 +110,7 @@ def test_an_action_plugin_sends_a_file_runs_commands_and_a_module_on_it(testenv:
     assert out(testenv, HOST, f"stat -c %U {where}/theirs.conf") == "deploy"
 
     assert "s3cret-value" not in run.output
+    assert "s3cret-value" not in str(run.report)
     assert out(testenv, HOST, f"cat {where}/secret.conf") == "s3cret-value"
 
     # ActionBase.cleanup, called as ansible-core's executor calls it, removed every temporary directory.
