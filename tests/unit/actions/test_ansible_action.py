@@ -166,3 +166,28 @@ def test_an_action_plugin_hands_its_work_to_another_action_through_the_shared_lo
     said = run.task("said")["localhost"]
     assert said["said"] == "hello" and said["changed"] is True and said["lookup_found"] is True
     assert where.read_text() == "hello\n"
+
+
+def test_a_collections_action_plugin_without_a_module_is_named_by_its_short_name_too(tmp_path: Path) -> None:
+    collections = tmp_path / "collections"
+    write_files(collections / "ansible_collections" / "demo" / "echoes", {
+        "galaxy.yml": "namespace: demo\nname: echoes\nversion: 1.0.0\nreadme: README.md\nauthors: [demo]\n",
+        "plugins/action/echo_args.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    return {"echoed": dict(self._task.args)}
+            """,
+    })
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          collections: [demo.echoes]
+          tasks:
+            - name: short
+              echo_args: {word: hi}
+        """, collections=collections)
+    assert run.exit_code == 0, run.output
+    assert run.task("short")["localhost"]["echoed"] == {"word": "hi"}
