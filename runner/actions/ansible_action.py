@@ -30,7 +30,8 @@ from runner.actions.ansible_loaders import SharedLoaders
 from runner.actions.context import Action, ActionContext
 from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
-from runner.errors import UserError
+from runner.connection.become import BecomeFailure
+from runner.errors import ConnectionFailure, UserError
 
 
 class _Task:
@@ -219,6 +220,8 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         result = await asyncio.to_thread(run_plugin)
     except UnsupportedActionFeature as exc:
         return {"failed": True, "changed": False, "msg": str(exc)}
+    except (ConnectionFailure, BecomeFailure):
+        raise  # the host could not be reached, or escalation failed: reported as for any other task
     except Exception as exc:
         carried = _result_of(exc)
         if carried is not None:

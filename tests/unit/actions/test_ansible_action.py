@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.local_project import play_locally, write_files
+from tests.support.playbook_run import run_playbook
 
 pytestmark = pytest.mark.usefixtures("ansible_core")
 
@@ -191,3 +192,28 @@ def test_a_collections_action_plugin_without_a_module_is_named_by_its_short_name
         """, collections=collections)
     assert run.exit_code == 0, run.output
     assert run.task("short")["localhost"]["echoed"] == {"word": "hi"}
+
+
+def test_an_action_plugins_command_on_a_host_it_cannot_reach_makes_the_host_unreachable(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "action_plugins/whoami.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    return {"me": self._low_level_execute_command("id -un")["stdout"]}
+            """,
+        "inventory.ini": "ghost ansible_host=127.0.0.99 ansible_port=1 ansible_connection=ssh "
+                         "ansible_ssh_retries=0\n",
+        "site.yml": """
+            - hosts: ghost
+              gather_facts: false
+              tasks:
+                - name: who
+                  whoami:
+            """,
+    })
+    run = run_playbook(tmp_path / "inventory.ini", tmp_path / "site.yml")
+    assert run.exit_code == 4, run.output
+    assert run.task("who")["ghost"]["unreachable"] is True
