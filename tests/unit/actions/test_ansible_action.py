@@ -217,3 +217,41 @@ def test_an_action_plugins_command_on_a_host_it_cannot_reach_makes_the_host_unre
     run = run_playbook(tmp_path / "inventory.ini", tmp_path / "site.yml")
     assert run.exit_code == 4, run.output
     assert run.task("who")["ghost"]["unreachable"] is True
+
+
+def test_an_action_plugins_file_helpers_over_the_local_connection(tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/round_trip.py": """
+        import os
+        import tempfile
+
+        from ansible.plugins.action import ActionBase
+
+
+        class ActionModule(ActionBase):
+            TRANSFERS_FILES = True
+
+            def run(self, tmp=None, task_vars=None):
+                result = super().run(tmp, task_vars)
+                shell = self._connection._shell
+                sent = self._transfer_data(shell.join_path(shell.tmpdir, "data"), "round trip")
+                self._remote_chmod([sent], "0640")
+                mode = self._low_level_execute_command("stat -c %a " + sent)["stdout"].strip()
+                local = tempfile.mkdtemp()
+                self._connection.fetch_file(sent, os.path.join(local, "back"))
+                with open(os.path.join(local, "back")) as handle:
+                    back = handle.read()
+                result.update(mode=mode, back=back, exists=self._remote_file_exists(sent),
+                              missing=self._remote_file_exists(sent + ".nothing"), tmpdir=shell.tmpdir)
+                return result
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: round trip
+              round_trip:
+        """)
+    assert run.exit_code == 0, run.output
+    result = run.task("round trip")["localhost"]
+    assert (result["mode"], result["back"], result["exists"], result["missing"]) == ("640", "round trip", True, False)
+    assert not Path(result["tmpdir"]).exists()
