@@ -17,21 +17,22 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import tempfile
 import traceback
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from runner.actions import action_for, run_action
 from runner.actions.ansible_connection import ActionConnection, UnsupportedActionFeature, load_shell
 from runner.actions.ansible_loaders import SharedLoaders
 from runner.actions.context import Action, ActionContext
+from runner.actions.secret_sources import is_encrypted_source
 from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
+from runner.secrets.files import read_file_bytes
 
 
 class _Task:
@@ -78,6 +79,7 @@ class _Loader:
 
     def __init__(self, ctx: ActionContext):
         self._ctx = ctx
+        self._decrypted: set[str] = set()
 
     def get_basedir(self) -> str:
         return str(self._ctx.search_paths[-1]) if self._ctx.search_paths else os.getcwd()
@@ -91,20 +93,33 @@ class _Loader:
             raise AnsibleFileNotFound(exc.message) from None
 
     def get_real_file(self, file_path: str, decrypt: bool = True) -> str:
-        """The file to read: the controller's file itself (a vaulted one is refused, not handed over encrypted)."""
-        from ansible.errors import AnsibleError
+        """The file to read: the controller's file itself, or for a vault-encrypted one its plaintext in a private
+        temporary file (as ansible-core's loader gives it), removed by ``cleanup_tmp_file`` or after the plugin."""
+        from ansible.errors import AnsibleError, AnsibleFileNotFound
 
-        with open(file_path, "rb") as handle:
-            if handle.read(14) == b"$ANSIBLE_VAULT":
-                raise AnsibleError(f"{file_path} is vault-encrypted, which an action plugin's file transfer "
-                                   "cannot decrypt here")
-        return file_path
+        path = Path(file_path)
+        if not path.is_file():
+            raise AnsibleFileNotFound(file_name=file_path)
+        if not decrypt or not is_encrypted_source(path):
+            return file_path
+        try:
+            plaintext = read_file_bytes(path)
+        except UserError as exc:
+            raise AnsibleError(exc.message) from None
+        descriptor, name = tempfile.mkstemp(prefix="provisioning-decrypted-")
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(plaintext)
+        self._decrypted.add(name)
+        return name
 
     def cleanup_tmp_file(self, file_path: str) -> None:
-        """Nothing to remove: ``get_real_file`` hands out the file itself."""
+        if file_path in self._decrypted:
+            self._decrypted.discard(file_path)
+            Path(file_path).unlink(missing_ok=True)
 
-    def load_from_file(self, file_name: str) -> Any:
-        return yaml.safe_load(Path(file_name).read_text())
+    def cleanup_all_tmp_files(self) -> None:
+        for name in list(self._decrypted):
+            self.cleanup_tmp_file(name)
 
 
 class _Templar:
@@ -201,7 +216,8 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     def run_plugin() -> dict[str, Any]:
         shell = load_shell(shell_family, ctx.task_vars, ctx.templar.template)
         connection = ActionConnection(str(path), ctx.session, loop, shell, ctx.become)
-        plugin = plugin_class(_Task(ctx), connection, _PlayContext(ctx, executable), _Loader(ctx), _Templar(ctx))
+        loader = _Loader(ctx)
+        plugin = plugin_class(_Task(ctx), connection, _PlayContext(ctx, executable), loader, _Templar(ctx))
         plugin._execute_module = execute_module
         plugin._shared_loader_obj = SharedLoaders(plugin._task, run_named_here,
                                                   lambda name: ctx.session.index.find(name) is not None)
@@ -209,7 +225,10 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         try:
             result = dict(plugin.run(None, dict(ctx.task_vars)))
         finally:
-            plugin.cleanup()  # the remote temporary directory the plugin made, as ansible-core's executor does
+            # the remote temporary directory the plugin made, and the decrypted copies of vaulted files it read,
+            # as ansible-core's executor removes them
+            plugin.cleanup()
+            loader.cleanup_all_tmp_files()
         try:  # the result travels from the worker to the controller pickled: refuse one that cannot, here
             pickle.dumps(result)
         except Exception as exc:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.secrets.vault_format import encrypt
 from tests.support.local_project import play_locally, write_files
 from tests.support.playbook_run import run_playbook
 
@@ -255,3 +256,39 @@ def test_an_action_plugins_file_helpers_over_the_local_connection(tmp_path: Path
     result = run.task("round trip")["localhost"]
     assert (result["mode"], result["back"], result["exists"], result["missing"]) == ("640", "round trip", True, False)
     assert not Path(result["tmpdir"]).exists()
+
+
+def test_an_action_plugin_reads_a_vaulted_file_decrypted_and_the_plaintext_copy_is_removed(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pass": "pw\n", "action_plugins/send_secret.py": """
+        import os
+
+        from ansible.plugins.action import ActionBase
+
+
+        class ActionModule(ActionBase):
+            TRANSFERS_FILES = True
+
+            def run(self, tmp=None, task_vars=None):
+                result = super().run(tmp, task_vars)
+                source = self._loader.get_real_file(self._find_needle("files", self._task.args["src"]))
+                staged = self._connection._shell.join_path(self._connection._shell.tmpdir, "secret")
+                self._transfer_file(source, staged)
+                result.update(self._execute_module("ansible.legacy.copy", task_vars=task_vars,
+                                                   module_args={"src": staged, "dest": self._task.args["dest"]}))
+                result["plaintext_copy"] = source
+                return result
+        """})
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "secret.txt").write_bytes(encrypt(b"s3cret\n", b"pw"))
+    dest = tmp_path / "out.txt"
+    run = play_locally(tmp_path, f"""
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: send
+              send_secret: {{src: secret.txt, dest: "{dest}"}}
+        """, "--vault-password-file", str(tmp_path / "pass"))
+    assert run.exit_code == 0, run.output
+    assert dest.read_text() == "s3cret\n"
+    plaintext_copy = run.task("send")["localhost"]["plaintext_copy"]
+    assert plaintext_copy != str(tmp_path / "files" / "secret.txt") and not Path(plaintext_copy).exists()
