@@ -32,7 +32,6 @@ from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
-from runner.secrets.files import read_file_bytes
 
 
 class _Task:
@@ -102,6 +101,8 @@ class _Loader:
             raise AnsibleFileNotFound(file_name=file_path)
         if not decrypt or not is_encrypted_source(path):
             return file_path
+        from runner.secrets.files import read_file_bytes  # loads cryptography: only for an encrypted file
+
         try:
             plaintext = read_file_bytes(path)
         except UserError as exc:
