@@ -215,6 +215,11 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         return asyncio.run_coroutine_threadsafe(run_named(name, args), loop).result()
 
     def run_plugin() -> dict[str, Any]:
+        from ansible import constants
+
+        # ActionBase._transfer_data stages data in ansible-core's local temporary directory, made when ansible-core
+        # was first imported: another process of the run that shares it may have removed it when it ended.
+        os.makedirs(constants.DEFAULT_LOCAL_TMP, mode=0o700, exist_ok=True)
         shell = load_shell(shell_family, ctx.task_vars, ctx.templar.template)
         connection = ActionConnection(str(path), ctx.session, loop, shell, ctx.become)
         loader = _Loader(ctx)
