@@ -195,6 +195,9 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
                        delete_remote_tmp: bool | None = None, wrap_async: bool = False,
                        ignore_unknown_opts: bool = False) -> dict[str, Any]:
         name = module_name or ctx.module.name
+        if wrap_async:
+            raise UnsupportedActionFeature(f"the action plugin {path} starts the module {name} in the background "
+                                           "(wrap_async) to poll it, which only ansible-core's executor can")
         args = _module_call_args(ctx, name, module_args if module_args is not None else ctx.args,
                                  ignore_unknown_opts)
         return asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()

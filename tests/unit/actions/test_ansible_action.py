@@ -292,3 +292,25 @@ def test_an_action_plugin_reads_a_vaulted_file_decrypted_and_the_plaintext_copy_
     assert dest.read_text() == "s3cret\n"
     plaintext_copy = run.task("send")["localhost"]["plaintext_copy"]
     assert plaintext_copy != str(tmp_path / "files" / "secret.txt") and not Path(plaintext_copy).exists()
+
+
+def test_an_action_plugin_starting_its_module_in_the_background_fails_naming_why(tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/later.py": """
+        from ansible.plugins.action import ActionBase
+
+
+        class ActionModule(ActionBase):
+            def run(self, tmp=None, task_vars=None):
+                return self._execute_module("ansible.legacy.ping", {}, task_vars=task_vars, wrap_async=True)
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: later
+              later:
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    message = run.task("later")["localhost"]["msg"]
+    assert "later.py starts the module ansible.legacy.ping in the background (wrap_async)" in message
