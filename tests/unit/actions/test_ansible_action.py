@@ -170,7 +170,7 @@ def test_an_action_plugin_hands_its_work_to_another_action_through_the_shared_lo
     assert where.read_text() == "hello\n"
 
 
-def test_a_collections_action_plugin_without_a_module_is_named_by_its_short_name_too(tmp_path: Path) -> None:
+def test_a_collections_action_plugin_without_a_module_by_its_short_name_and_one_built_on_it(tmp_path: Path) -> None:
     collections = tmp_path / "collections"
     write_files(collections / "ansible_collections" / "demo" / "echoes", {
         "galaxy.yml": "namespace: demo\nname: echoes\nversion: 1.0.0\nreadme: README.md\nauthors: [demo]\n",
@@ -182,6 +182,13 @@ def test_a_collections_action_plugin_without_a_module_is_named_by_its_short_name
                 def run(self, tmp=None, task_vars=None):
                     return {"echoed": dict(self._task.args)}
             """,
+        "plugins/action/echo_again.py": """
+            from .echo_args import ActionModule as EchoArgs
+
+
+            class ActionModule(EchoArgs):
+                pass
+            """,
     })
     run = play_locally(tmp_path, """
         - hosts: localhost
@@ -190,9 +197,12 @@ def test_a_collections_action_plugin_without_a_module_is_named_by_its_short_name
           tasks:
             - name: short
               echo_args: {word: hi}
+            - name: built on another plugin of the collection
+              demo.echoes.echo_again: {word: again}
         """, collections=collections)
     assert run.exit_code == 0, run.output
     assert run.task("short")["localhost"]["echoed"] == {"word": "hi"}
+    assert run.task("built on another plugin of the collection")["localhost"]["echoed"] == {"word": "again"}
 
 
 def test_an_action_plugins_command_on_a_host_it_cannot_reach_makes_the_host_unreachable(tmp_path: Path) -> None:

@@ -27,6 +27,15 @@ HEADER = "from ansible.plugins.action import ActionBase\n"
     ("from ansible.plugins.action.template import ActionModule as Template\n"
      "class ActionModule(Template):\n    pass\n", "builds on Template"),
     ("class Other(ActionBase):\n    pass\n", "no ActionModule class"),
+    ("from .echo import ActionModule as Echo\nclass ActionModule(Echo):\n    pass\n", None),
+    ("from ansible_collections.demo.tools.plugins.action.frob import ActionModule as Frob\n"
+     "class ActionModule(Frob):\n    pass\n", None),
+    ("from ansible.plugins.action.normal import ActionModule as Normal\nclass ActionModule(Normal):\n    pass\n",
+     None),
+    ("class Shared(ActionBase):\n    pass\nclass ActionModule(Shared):\n    pass\n", None),
+    ("from ansible.plugins.action.copy import ActionModule as Copy\nclass Shared(Copy):\n    pass\n"
+     "class ActionModule(Shared):\n    pass\n", "builds on Copy"),
+    ("class ActionModule:\n    pass\n", "no base class"),
     ("class ActionModule(ActionBase:\n", "does not parse"),
 ])
 def test_what_a_plugin_uses_decides_whether_it_runs(tmp_path: Path, body: str, problem: str | None) -> None:
