@@ -30,6 +30,12 @@ class UnsupportedActionFeature(Exception):
     """The plugin reached for a part of Ansible's executor the stand-in does not have."""
 
 
+class MissingConnectionAttribute(UnsupportedActionFeature, AttributeError):
+    """An attribute of ansible-core's connection the stand-in has not: an AttributeError too, so that code asking
+    ``getattr(connection, name, default)`` or ``hasattr`` gets its default, as with a connection plugin that lacks
+    it; used directly, it fails the task naming it."""
+
+
 class BecomeStandIn:
     """The task's become as ActionBase reads it: its options, and a ``build_become_command`` that marks the next
     command of the connection to run with escalation (the session wraps it and answers the prompt)."""
@@ -95,8 +101,8 @@ class ActionConnection:
         self.cwd: bytes | None = None  # set by ActionBase for the local connection; commands start in the home
 
     def __getattr__(self, name: str) -> Any:
-        raise UnsupportedActionFeature(f"the action plugin {self._plugin} uses the connection's {name}, which only "
-                                       "ansible-core's executor has")
+        raise MissingConnectionAttribute(f"the action plugin {self._plugin} uses the connection's {name}, which "
+                                         "only ansible-core's executor has")
 
     def _wait(self, call: Coroutine[Any, Any, _T]) -> _T:
         return asyncio.run_coroutine_threadsafe(call, self._loop).result()

@@ -324,3 +324,30 @@ def test_an_action_plugin_starting_its_module_in_the_background_fails_naming_why
     assert run.exit_code == 0, run.output
     message = run.task("later")["localhost"]["msg"]
     assert "later.py starts the module ansible.legacy.ping in the background (wrap_async)" in message
+
+
+def test_an_attribute_the_connection_stand_in_lacks_gives_getattrs_default_and_used_fails_naming_it(
+        tmp_path: Path) -> None:
+    write_files(tmp_path, {"action_plugins/probe.py": """
+        from ansible.plugins.action import ActionBase
+
+
+        class ActionModule(ActionBase):
+            def run(self, tmp=None, task_vars=None):
+                if self._task.args.get("use"):
+                    return {"id": self._connection.connection_id}
+                return {"default": getattr(self._connection, "connection_id", "none")}
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: probe
+              probe:
+            - name: use
+              probe: {use: true}
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("probe")["localhost"]["default"] == "none"
+    assert "uses the connection's connection_id" in run.task("use")["localhost"]["msg"]
