@@ -42,7 +42,8 @@ DOCUMENTATION = {  # type: dict
         "access_time": {"description": "preserve, now, or a time in access_time_format.", "type": "str"},
         "access_time_format": {"description": "strftime format of access_time.", "type": "str",
                                "default": "%Y%m%d%H%M.%S"},
-        "_diff_peek": {"description": "Internal to Ansible's action plugins; accepted and ignored.", "type": "bool"},
+        "_diff_peek": {"description": "Internal to Ansible's action plugins: only report whether the file appears "
+                                      "binary, and what is at path.", "type": "bool"},
         "_original_basename": {"description": "Internal to Ansible's action plugins; accepted and ignored.",
                                "type": "str"},
     },
@@ -105,7 +106,7 @@ ARGUMENT_SPEC = {
     "modification_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
     "access_time": {"type": "str"},
     "access_time_format": {"type": "str", "default": "%Y%m%d%H%M.%S"},
-    # Set by Ansible's own action plugins (template's diff, copy's naming): accepted, meaning nothing here.
+    # Set by action plugins: _diff_peek asks what ActionBase._get_diff_data needs; _original_basename means nothing.
     "_diff_peek": {"type": "bool"},
     "_original_basename": {"type": "str"},
 }
@@ -378,9 +379,22 @@ class FileTask(object):
         return {"dest": path, "changed": changed, "diff": diff}
 
 
+def diff_peek(path):
+    """What ActionBase._get_diff_data asks before a diff (Ansible's answer): whether the file's first 8 KiB hold a
+    NUL byte, with what is at ``path``; nothing is changed."""
+    try:
+        with open(path, "rb") as handle:
+            appears_binary = b"\x00" in handle.read(8192)
+    except OSError:
+        appears_binary = False
+    return {"path": path, "changed": False, "appears_binary": appears_binary, **path_info(path)}
+
+
 def run(module):
-    task = FileTask(module)
     params = module.params
+    if params["_diff_peek"] is not None:
+        return diff_peek(params["path"])
+    task = FileTask(module)
     if params["recurse"] and task.state != "directory":
         task.fail("recurse option requires state to be 'directory'")
     if params["src"] is not None and task.state not in ("link", "hard"):

@@ -247,11 +247,12 @@ class ModuleIndex:
         return ModuleInfo(name, Path(shipped_modules.__file__).parent / f"{name}.py", helper)
 
     def in_some_collection(self, name: str) -> bool:
-        """Whether any collection in the collections path has a module ``name`` (a short name)."""
+        """Whether any collection in the collections path has a module or an action plugin ``name`` (a short
+        name; an action plugin without a module stands in a module's place)."""
         if not name.isidentifier():
             return False
-        return any(True for base in self.collections_paths
-                   for _ in base.glob(f"ansible_collections/*/*/plugins/modules/{name}.py"))
+        return any(True for base in self.collections_paths for kind in ("modules", "action")
+                   for _ in base.glob(f"ansible_collections/*/*/plugins/{kind}/{name}.py"))
 
     def is_routed(self, name: str) -> bool:
         """Whether routing sends ``name`` elsewhere (so it names a module, installed or not)."""

@@ -36,6 +36,7 @@ class ActionContext:
     verbosity: int = 0
     become: BecomeSettings | None = None
     environment: dict[str, Any] | None = None
+    no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     search_paths: list[Path] = field(default_factory=list)  # role dir, playbook dir, cwd: where a relative src is
     task_vars: Mapping[str, Any] = field(default_factory=dict)
 
@@ -51,7 +52,7 @@ class ActionContext:
         """Run a module on the host through its agent, with this task's check/diff/become/environment."""
         return await self.session.run_module(name or self.module.name, self.args if args is None else args,
                                              check=self.check, diff=self.diff, become=self.become,
-                                             environment=self.environment)
+                                             environment=self.environment, no_log=self.no_log)
 
     def candidates(self, relative: str, subdir: str) -> list[Path]:
         """Where a controller file named by a task may be: ``<path>/<subdir>/<relative>``, then

@@ -1,10 +1,12 @@
 """Can a collection's action plugin run here? Read from its source, before anything runs.
 
-Most collections' action plugins only prepare a module call: they read ``self._task.args``, adjust them and call
-``self._execute_module``. Those run on the controller behind a small stand-in for ansible-core's ``ActionBase``
-(``runner.actions.ansible_action``), the module going through the host's agent as any other. A plugin that moves
-files itself, runs commands on the connection, or builds on another action plugin (``template``, ``copy``...)
-needs the rest of ansible-core's executor: it is refused, naming what it uses, when the playbook compiles.
+Action plugins run on the controller behind a stand-in for ansible-core's executor
+(``runner.actions.ansible_action``): their module calls go through the host's agent, and ActionBase's helpers
+that send files, make temporary directories and run commands work over the host's connection. Another action
+the plugin loads (``self._shared_loader_obj.action_loader.get(...)``) is this runner's of that name. What needs
+more of ansible-core's executor is refused, naming what it uses, when the playbook compiles: building a module's
+payload itself, subclassing one of ansible-core's own action plugins (``template``, ``copy``...; ``normal`` only
+runs the module and is fine), and running once for all hosts.
 """
 
 from __future__ import annotations
@@ -13,16 +15,15 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-# ActionBase helpers that work on the connection or the remote temporary directory, which the stand-in has not.
-UNSUPPORTED_HELPERS = frozenset({
-    "_transfer_file", "_transfer_data", "_low_level_execute_command", "_make_tmp_path", "_remote_expand_user",
-    "_execute_remote_stat", "_remote_chmod", "_remote_chown", "_remote_chgrp", "_remote_set_user_facl",
-    "_remote_file_exists", "_fixup_perms2", "_get_diff_data", "_configure_module", "_compute_environment_string",
-    "_shared_loader_obj", "_update_module_args",
-})
+# ActionBase's parts that need ansible-core's own module transport: ``_configure_module`` builds the AnsiballZ
+# payload ansible-core sends (modules here run in the host's agent), ``_compute_environment_string`` and
+# ``_update_module_args`` prepare that payload's command and arguments.
+UNSUPPORTED_HELPERS = frozenset({"_configure_module", "_compute_environment_string", "_update_module_args"})
 # Class attributes that ask ansible-core's executor for what the stand-in cannot do.
-UNSUPPORTED_FLAGS = {"TRANSFERS_FILES": "transfers files to the host", "BYPASS_HOST_LOOP": "runs once for all hosts"}
+UNSUPPORTED_FLAGS = {"BYPASS_HOST_LOOP": "runs once for all hosts"}
 BASE_CLASSES = frozenset({"ActionBase"})
+# ansible-core's action plugins a plugin may build on: ``normal`` only runs the task's module.
+SUPPORTED_CORE_ACTIONS = frozenset({"ansible.plugins.action", "ansible.plugins.action.normal"})
 
 
 def action_plugin_problem(path: Path) -> str | None:
@@ -35,10 +36,13 @@ def action_plugin_problem(path: Path) -> str | None:
                   None)
     if plugin is None:
         return "it defines no ActionModule class"
-    bases = [base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?") for base in plugin.bases]
-    if not any(base in BASE_CLASSES for base in bases):
-        return (f"it builds on {', '.join(bases) or 'no base class'} (only plugins built directly on ActionBase, "
-                "which wrap a module call, run here)")
+    if not plugin.bases:
+        return "its ActionModule builds on no base class (an action plugin builds on ActionBase)"
+    unsupported = _unsupported_base(plugin, tree)
+    if unsupported is not None:
+        return (f"it builds on {unsupported}, one of ansible-core's own action plugins, which expect its modules' "
+                "arguments and results (plugins built on ActionBase, ansible-core's normal action or another "
+                "collection plugin run here)")
     for node in plugin.body:
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -49,8 +53,32 @@ def action_plugin_problem(path: Path) -> str | None:
                    and isinstance(node.value, ast.Name) and node.value.id == "self"
                    and node.attr in UNSUPPORTED_HELPERS})
     if used:
-        return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
-                "wrap a module call run here)")
+        return (f"it uses ActionBase's {', '.join(used)}, which build ansible-core's own module payload (modules "
+                "run in this runner's agent)")
+    return None
+
+
+def _unsupported_base(plugin: ast.ClassDef, tree: ast.Module) -> str | None:
+    """The base class of ``plugin`` that cannot run here, or None. ActionBase runs, as does ansible-core's
+    ``normal`` action (ActionBase's module call and nothing more); a base imported from a collection
+    (``ansible_collections.*`` or a relative import) or defined in the file itself is another plugin class
+    written against ActionBase; ansible-core's other actions (``template``, ``copy`` ...) are refused."""
+    origins = {alias.asname or alias.name: ("." * node.level) + (node.module or "")
+               for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    local = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    for base in plugin.bases:
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?")
+        if name in BASE_CLASSES:
+            continue
+        if name in local and local[name] is not plugin:
+            inner = _unsupported_base(local[name], tree)
+            if inner is not None:
+                return inner
+            continue
+        origin = origins.get(name, "")
+        if origin in SUPPORTED_CORE_ACTIONS or origin.startswith((".", "ansible_collections.")):
+            continue
+        return f"{name} ({origin})" if origin else name
     return None
 
 

@@ -40,7 +40,8 @@ def group_actions(group: str, collections_paths: Iterable[Path]) -> frozenset[st
     actions: set[str] = set()
     pending, seen = [qualified], set()
     while pending:
-        current = pending.pop()
+        # a short name in extend_group is ansible-core's group, as ansible-core resolves it
+        current = _qualified(pending.pop(), BUILTIN)
         if current in seen:
             continue
         seen.add(current)

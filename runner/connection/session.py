@@ -31,10 +31,14 @@ AGENT_START_TIMEOUT = 30.0
 _log = logging.getLogger(__name__)
 
 
+# Connection types this runner opens itself; any other is an Ansible connection plugin.
+SSH_CONNECTIONS = frozenset({"ssh", "smart", "paramiko", "asyncssh"})
+
+
 def make_transport(settings: ConnectionSettings, collections_paths: tuple[Path, ...] = ()) -> Transport:
     if settings.connection == "local":
         return LocalTransport()
-    if settings.connection in ("ssh", "smart", "paramiko", "asyncssh"):
+    if settings.connection in SSH_CONNECTIONS:
         keeper = keeper_in_use()
         if keeper is not None:
             from runner.connection.keeper.transport import KeeperTransport
@@ -101,6 +105,14 @@ class HostSession:
                 _add_setup(started)
             return self.agents[key]
 
+    async def connection_plugin(self) -> Any:
+        """The Ansible connection plugin the host is reached through (loaded, not yet connected), or None when
+        this runner connects itself (ssh, local): what the plugin says of the host, such as its shell."""
+        if self.settings.connection == "local" or self.settings.connection in SSH_CONNECTIONS:
+            return None
+        transport = await self._transport()
+        return transport.plugin if isinstance(transport, AnsibleConnectionTransport) else None
+
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
@@ -135,8 +147,9 @@ class HostSession:
                                        rlimit_nofile=rlimit_nofile)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
-                  executable: str | None = None) -> CommandResult:
-        """Run ``command`` on a plain exec channel: no agent, no Python needed on the host."""
+                  executable: str | None = None, stdin: bytes | None = None) -> CommandResult:
+        """Run ``command`` on a plain exec channel: no agent, no Python needed on the host. ``stdin`` is fed to
+        the command (after the become password, which the escalation reads first)."""
         transport = await self._transport()
         if executable:
             command = f"{executable} -c {shlex.quote(command)}"
@@ -144,9 +157,10 @@ class HostSession:
         if isinstance(transport, AnsibleConnectionTransport):
             transport.become = become  # the plugin sees the task's become as under ansible-core
         if become is None:
-            return self._traced_raw(await transport.run(command, timeout=timeout), started)
+            return self._traced_raw(await transport.run(command, stdin=stdin, timeout=timeout), started)
         wrapped, marker, prompt = wrap(command, become)
-        stdin = (become.password + "\n").encode() if become.password else None
+        if become.password:
+            stdin = (become.password + "\n").encode() + (stdin or b"")
         result = self._traced_raw(await transport.run(wrapped, stdin=stdin, timeout=timeout), started)
         prefix = (marker + "\n").encode()
         if result.stdout.startswith(prefix):

@@ -89,7 +89,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             context = ActionContext(host=host, module=info, args=call.args, state=call.state,
                                     templar=templar, connection=session, check=call.check, diff=call.diff,
                                     verbosity=call.verbosity, become=call.become, environment=call.environment,
-                                    search_paths=call.search_paths, task_vars=call.task_vars)
+                                    no_log=call.no_log, search_paths=call.search_paths, task_vars=call.task_vars)
             result = await run_action(action, context)
             if templar.untrusted_templates:  # untrusted_template_behavior = warning
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE

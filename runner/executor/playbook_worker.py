@@ -82,7 +82,8 @@ class PlaybookWorker:
         self.connection_sources = ConnectionSources(options.extra_vars)
         self._settings_cache = SettingsCache()
         self._paths: dict[int, list[Path]] = {}
-        add_connection_plugin_dirs([Path(options.playbook_dir)])  # its connection_plugins/, as Ansible reads them
+        # the connection_plugins/ beside the playbook and in its roles, as Ansible adds them when it loads them
+        add_connection_plugin_dirs([Path(options.playbook_dir), *(Path(role.path) for role in plan.roles)])
 
     def __reduce__(self) -> tuple[Any, tuple[str, Inventory, RunOptions]]:
         """How the worker travels to another machine (the Ray executor): its plan as JSON, its inventory and the

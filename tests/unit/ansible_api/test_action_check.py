@@ -14,13 +14,28 @@ HEADER = "from ansible.plugins.action import ActionBase\n"
 @pytest.mark.parametrize(("body", "problem"), [
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
      "        return self._execute_module(task_vars=task_vars)\n", None),
-    ("class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n", "transfers files"),
+    ("class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n", None),
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        self._make_tmp_path()\n        self._transfer_data('/tmp/x', 'data')\n"
+     "        self._low_level_execute_command('id')\n        self._execute_remote_stat('/tmp/x', {}, False)\n",
+     None),
     ("class ActionModule(ActionBase):\n    BYPASS_HOST_LOOP = True\n", "runs once for all hosts"),
     ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
-     "        self._low_level_execute_command('id')\n", "_low_level_execute_command"),
+     "        self._configure_module('ping', {}, task_vars)\n", "_configure_module"),
+    ("class ActionModule(ActionBase):\n    def run(self, tmp=None, task_vars=None):\n"
+     "        self._shared_loader_obj.action_loader.get('copy')\n", None),
     ("from ansible.plugins.action.template import ActionModule as Template\n"
      "class ActionModule(Template):\n    pass\n", "builds on Template"),
     ("class Other(ActionBase):\n    pass\n", "no ActionModule class"),
+    ("from .echo import ActionModule as Echo\nclass ActionModule(Echo):\n    pass\n", None),
+    ("from ansible_collections.demo.tools.plugins.action.frob import ActionModule as Frob\n"
+     "class ActionModule(Frob):\n    pass\n", None),
+    ("from ansible.plugins.action.normal import ActionModule as Normal\nclass ActionModule(Normal):\n    pass\n",
+     None),
+    ("class Shared(ActionBase):\n    pass\nclass ActionModule(Shared):\n    pass\n", None),
+    ("from ansible.plugins.action.copy import ActionModule as Copy\nclass Shared(Copy):\n    pass\n"
+     "class ActionModule(Shared):\n    pass\n", "builds on Copy"),
+    ("class ActionModule:\n    pass\n", "no base class"),
     ("class ActionModule(ActionBase:\n", "does not parse"),
 ])
 def test_what_a_plugin_uses_decides_whether_it_runs(tmp_path: Path, body: str, problem: str | None) -> None:

@@ -21,6 +21,13 @@ def test_a_group_holds_its_actions_and_those_of_the_groups_it_extends() -> None:
     assert group_actions("demo.tools.printers", [COLLECTIONS]) == {"ansible.builtin.debug"}
 
 
+def test_a_short_group_name_in_extend_group_is_ansible_cores_group(tmp_path: Path) -> None:
+    runtime = tmp_path / "ansible_collections" / "demo" / "grouped" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text("action_groups:\n  mine:\n    - metadata: {extend_group: [mine, other]}\n    - frob\n")
+    assert group_actions("demo.grouped.mine", [tmp_path]) == {"demo.grouped.frob"}
+
+
 @pytest.mark.parametrize("group", ["demo.tools.nothing", "absent.collection.group"])
 def test_a_group_that_cannot_be_found_is_an_error(group: str) -> None:
     with pytest.raises(UserError, match=f"could not resolve the module_defaults group {group}"):
