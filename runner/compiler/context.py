@@ -47,7 +47,11 @@ class Inherited:
         for entry in _as_list(getattr(model, "module_defaults", None)):
             if isinstance(entry, dict):
                 for module, values in entry.items():
-                    defaults[module] = {**defaults.get(module, {}), **(values or {})}
+                    if isinstance(values, str):  # a template of the mapping: rendered where the task runs
+                        defaults[module] = values
+                    else:
+                        earlier = defaults.get(module)
+                        defaults[module] = {**(earlier if isinstance(earlier, dict) else {}), **(values or {})}
         return replace(
             self,
             when=self.when + tuple(getattr(model, "when", None) or ()),

@@ -27,7 +27,7 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.plan import PlanTask, ScopeKind
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
@@ -179,28 +179,39 @@ class TaskCompiler:
         deferred = handled or bool(context.when)
         inherited_conditions = len(context.when) > len(task.when or ())
         args, resolved = self._arguments(task, context.collections, check_names=not deferred)
-        args = {**self._module_defaults(task, resolved, context), **args}
+        defaults, default_templates = self._module_defaults(task, resolved, context)
+        args = {**defaults, **args}
+        if default_templates:  # the lowest of the templates that yield arguments where the task runs
+            args[ARGUMENT_TEMPLATES] = [*default_templates, *args.get(ARGUMENT_TEMPLATES, [])]
         node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
 
-    def _module_defaults(self, task: Task, resolved: str, context: Inherited) -> dict[str, Any]:
+    def _module_defaults(self, task: Task, resolved: str, context: Inherited) -> tuple[dict[str, Any], list[str]]:
         """The ``module_defaults`` in force for ``task``, whose module resolved to ``resolved``: those of the action
-        groups (``group/NS.COLL.GROUP``) it belongs to, then its own action's over them, as ansible-core merges them.
-        """
+        groups (``group/NS.COLL.GROUP``) it belongs to, then its own action's over them, as ansible-core merges them;
+        and, apart, the ones given as templates of a mapping (``file: "{{ file_defaults }}"``), lowest first, which
+        only the run can read."""
         module = task.module or ""
         names = {self._action_name(module), self._action_name(resolved)}
         group_defaults: dict[str, Any] = {}
         action_defaults: dict[str, Any] = {}
+        group_templates: list[str] = []
+        action_templates: list[str] = []
         for key, defaults in context.module_defaults:
-            if not isinstance(defaults, dict):
-                continue
             if key.startswith(GROUP_PREFIX):
-                if names & self._group(key.removeprefix(GROUP_PREFIX), task):
-                    group_defaults.update(defaults)
+                if not names & self._group(key.removeprefix(GROUP_PREFIX), task):
+                    continue
+                found, templates = group_defaults, group_templates
             elif self.index.canonical(key) in (module, resolved):
-                action_defaults.update(defaults)
-        return {**group_defaults, **action_defaults}
+                found, templates = action_defaults, action_templates
+            else:
+                continue
+            if isinstance(defaults, dict):
+                found.update(defaults)
+            elif is_template(defaults):
+                templates.append(defaults)
+        return {**group_defaults, **action_defaults}, [*group_templates, *action_templates]
 
     def _action_name(self, name: str) -> str:
         """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``."""

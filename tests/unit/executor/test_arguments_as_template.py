@@ -121,3 +121,22 @@ def test_asserts_conditions_are_judged_as_written(local_hosts: LocalHosts) -> No
     assert run.ran("a variable's expression, a variable's list of them") == ["h1"]
     refused = run.task("a string a template made")["h1"]
     assert refused["failed"] and "Encountered untrusted template or expression" in refused["msg"]
+
+
+def test_module_defaults_given_as_a_template_are_read_where_the_task_runs(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars:
+            debug_defaults: {msg: from the defaults}
+          module_defaults:
+            debug: "{{ debug_defaults }}"
+          tasks:
+            - name: defaults only
+              debug:
+            - name: its own argument wins
+              debug: {msg: its own}
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.msg("defaults only") == {"h1": "from the defaults"}
+    assert run.msg("its own argument wins") == {"h1": "its own"}
