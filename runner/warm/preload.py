@@ -18,6 +18,11 @@ from runner.warm.place import PACKAGE_DIR, modules_path
 from runner.warm.sources import PACKAGES
 
 _NEVER = frozenset(["__main__", "__mp_main__"])
+# Packages that read the run's configuration when they are imported: ansible-core's ``ansible.constants`` and
+# plugin loaders take ANSIBLE_* variables, the working directory's ansible.cfg and the collection finder's paths at
+# import. Imported ahead, a later run would see the settings of the run that taught the list, so each run imports
+# them itself (only the runs that use ansible-core pay for it).
+_NEVER_PACKAGES = frozenset(["ansible", "ansible_collections"])
 
 
 def _roots() -> tuple[str, ...]:
@@ -35,7 +40,7 @@ def preloadable(names: Iterable[str]) -> list[str]:
     chosen = []
     for name in names:
         module = sys.modules.get(name)
-        if module is None or name in _NEVER:
+        if module is None or name in _NEVER or name.split(".")[0] in _NEVER_PACKAGES:
             continue
         path = getattr(module, "__file__", None)
         if path is None:
