@@ -58,8 +58,8 @@ def import_ahead(names: Iterable[str], stopping: Callable[[], bool]) -> int:
     for name in names:
         if stopping():
             break
-        if name in sys.modules or name in _NEVER:
-            continue
+        if name in sys.modules or name in _NEVER or name.split(".")[0] in _NEVER_PACKAGES:
+            continue  # _NEVER_PACKAGES too: a list remembered by an older build may name them
         try:
             importlib.import_module(name)
             imported += 1
