@@ -9,6 +9,8 @@ from collections import ChainMap
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import jinja2
+
 from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating.errors import TemplateError
@@ -79,6 +81,8 @@ def _candidates(term: Any, files: Any, paths: Any) -> list[str]:
         return [candidate for item in term for candidate in _candidates(item, files, paths)]
     elif isinstance(term, str):
         names, folders = _split(term, ",;"), _split(paths or [], ",:;")
+    elif isinstance(term, jinja2.Undefined):
+        term._fail_with_undefined_error()  # undefined, as Ansible reports it (and a vars_files entry waits for hosts)
     else:
         raise TemplateError(f"Invalid term supplied. A string, dict or list is required, not "
                             f"{type(term).__name__!r}.")
