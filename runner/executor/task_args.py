@@ -1,6 +1,6 @@
 """A task's arguments for one host: its templates rendered, the templates that yield whole mappings of
 arguments (``args: '{{ a }}'``, ``add_host: '{{ data }}'``) merged under the arguments written one by one, and
-``omit`` dropped.
+``omit`` dropped. Argument names are kept as written (``set_fact`` renders its own, as Ansible's does).
 
 As in Ansible, a template that yields arguments is judged when the task runs, not when the playbook is read:
 its value is only known then, and free-form words that are not a template fail only their task (``ignore_errors``
@@ -25,8 +25,8 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any]) -> di
     for text in templates:
         merged.update(_mapping_from(templar, module, text))
     for key, value in written.items():
-        try:
-            merged.update(templar.template({key: value}))
+        try:  # the name as written: Ansible renders the values of task arguments, never their names
+            merged[key] = templar.template(value)
         except TemplateError as exc:  # Ansible 2.19's words, which playbooks match on, before the cause
             raise exc.with_context(f"Finalization of task args for '{_qualified(module)}' failed: Error while "
                                    f"resolving value for '{key}'") from exc
