@@ -104,9 +104,11 @@ class HostSession:
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
-                         verbosity: int = 0, rlimit_nofile: int | None = None) -> dict[str, Any]:
+                         verbosity: int = 0, rlimit_nofile: int | None = None,
+                         async_job: bool = False) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
-        against Ansible's API (native modules' results are masked on the controller)."""
+        against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
+        task waited for (see AgentClient.run_module)."""
         info = self.index.get(name)
         if info.ansible_api:
             if background is not None:
@@ -119,7 +121,8 @@ class HostSession:
             if _log.isEnabledFor(VERBOSE):
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
-            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment)
+            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
+                                                     async_job=async_job, async_dir=async_dir)
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
@@ -132,7 +135,7 @@ class HostSession:
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
-                                       rlimit_nofile=rlimit_nofile)
+                                       rlimit_nofile=rlimit_nofile, async_job=async_job)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None) -> CommandResult:

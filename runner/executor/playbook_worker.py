@@ -387,9 +387,9 @@ class PlaybookWorker:
         call.become = settings.become_settings()
         call.async_dir = async_dir(templar, variables)
         call.rlimit_nofile = module_rlimit_nofile(templar, variables)
+        poll = task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL)
         limit, call.background = async_limits(
-            task_number(templar, node, "async_seconds", int, keyword="async"),
-            task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
+            task_number(templar, node, "async_seconds", int, keyword="async"), poll)
         if delegate and task_boolean(templar, node, "delegate_facts", default=False):
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))
@@ -400,7 +400,7 @@ class PlaybookWorker:
         if removed_user is not None:  # an agent running as that user (a session of its own) would keep it "in use"
             await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
                                    if name == target))
-        result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
+        result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
