@@ -6,6 +6,7 @@ password (if any) was accepted before it sends anything else on stdin.
 
 from __future__ import annotations
 
+import re
 import secrets
 import shlex
 
@@ -33,26 +34,40 @@ def wrap(command: str, become: BecomeSettings) -> tuple[str, str, str]:
 def escalation(become: BecomeSettings, prompt: str = "") -> str:
     """The command that becomes ``become.user`` (``sudo -H -S -n -u root``), before the command it runs; what
     ``-vvvv`` shows of an agent's start, as Ansible's EXEC line shows it."""
+    # An empty become user is none: the method's own default (root), as Ansible leaves the option out.
     if become.method == "sudo":
         flags = _sudo_flags(become.flags)
         # -S as in Ansible's default flags: sudo reads a password from stdin, never from a terminal; -n without a
         # password, so that one asked for fails at once instead of waiting.
         password_flags = f"-S -p {shlex.quote(prompt)}" if become.password else "-S -n"
-        return f"sudo {flags} {password_flags} -u {shlex.quote(become.user)}"
+        user = f" -u {shlex.quote(become.user)}" if become.user else ""
+        command = f"{shlex.quote(become.exe or 'sudo')} {flags} {password_flags}{user}"
+        # ansible_sudo_chdir: the directory sudo starts in (a missing one fails the task, as in Ansible)
+        return f"cd {shlex.quote(become.chdir)} && {command}" if become.chdir else command
     if become.method == "su":
         if become.password:
             raise ConnectionFailure("su with a password needs a terminal; use become_method: sudo for that")
         flags = f"{become.flags} " if become.flags else ""
-        return f"su {flags}-s /bin/sh {shlex.quote(become.user)}"
+        user = f" {shlex.quote(become.user)}" if become.user else ""
+        return f"{shlex.quote(become.exe or 'su')} {flags}-s /bin/sh{user}"
     raise ConnectionFailure(
         f"unknown become_method '{become.method}' (expected one of: {', '.join(SUPPORTED_METHODS)})")
 
 
+_STDIN_FLAGS = ("-S", "-n", "--stdin", "--non-interactive")
+
+
 def _sudo_flags(flags: str) -> str:
-    """The become flags for sudo, "-H" when none are given. ``-S`` and ``-n`` are left out: whether sudo reads a
-    password from stdin or must not ask for one follows from whether a password was given (Ansible drops ``-n``
-    the same way), and Ansible's usual ``-H -S -n`` must not make a run with -K fail."""
-    kept = [flag for flag in shlex.split(flags) if flag not in ("-S", "-n")]
+    """The become flags for sudo, "-H" when none are given. ``-S`` and ``-n`` (long or in a cluster such as
+    ``-HSn``) are left out: whether sudo reads a password from stdin or must not ask for one follows from whether
+    a password was given (Ansible drops ``-n`` the same way), and Ansible's usual ``-H -S -n`` must not make a
+    run with -K fail."""
+    kept: list[str] = []
+    for flag in shlex.split(flags):
+        if re.fullmatch(r"-[A-Za-z]+", flag):
+            flag = "-" + flag[1:].replace("S", "").replace("n", "")
+        if flag not in (*_STDIN_FLAGS, "-"):
+            kept.append(flag)
     return " ".join(shlex.quote(flag) for flag in kept) or "-H"
 
 

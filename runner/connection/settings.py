@@ -41,6 +41,8 @@ _VARIABLES = {
     "become_user": "become_user",
     "become_method": "become_method",
     "become_flags": "become_flags",
+    "become_exe": "become_exe",
+    "sudo_chdir": "sudo_chdir",
     "become_password": "become_password",
     "become_pass": "become_password",
     "sudo_pass": "become_password",
@@ -50,8 +52,8 @@ PREFIXES = ("ansible_", "provisioning_")
 # of each variable source.
 SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
 
-_TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "ssh_args", "ssh_common_args",
-                            "ssh_extra_args"])
+_TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "become_exe", "sudo_chdir",
+                            "ssh_args", "ssh_common_args", "ssh_extra_args"])
 
 
 class ConnectionVariableError(ValueError):
@@ -132,10 +134,15 @@ class BecomeSettings:
     method: str = "sudo"  # sudo or su
     password: str | None = None
     flags: str = ""
+    exe: str | None = None  # the become method's program (ansible_become_exe), the method's name when None
+    chdir: str | None = None  # sudo: where to change directory before it runs (ansible_sudo_chdir)
 
     @property
     def key(self) -> str:
-        return f"{self.method}:{self.user}"
+        """Which agent this escalation starts: another program or directory is another escalation."""
+        if self.exe is None and self.chdir is None:
+            return f"{self.method}:{self.user}"
+        return f"{self.method}:{self.user}:{self.exe or ''}:{self.chdir or ''}"
 
 
 @dataclass(frozen=True)
@@ -167,12 +174,15 @@ class ConnectionSettings:
     become_method: str = "sudo"
     become_password: str | None = None
     become_flags: str = ""
+    become_exe: str | None = None
+    sudo_chdir: str | None = None
 
     def become_settings(self) -> BecomeSettings | None:
         if not self.become:
             return None
         return BecomeSettings(user=self.become_user, method=self.become_method, password=self.become_password,
-                              flags=self.become_flags)
+                              flags=self.become_flags, exe=self.become_exe or None,
+                              chdir=self.sudo_chdir or None)
 
     @classmethod
     def from_host_vars(cls, name: str, host_vars: Mapping[str, Any], defaults: ConnectionSettings | None = None
