@@ -10,17 +10,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+from runner.agent import TERMINAL_TIMED_OUT, terminal_command, terminal_payload
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.ansible_connection import AnsibleConnectionTransport
-from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.become import BecomeFailure, explain_failure, needs_terminal, prompt_pattern, wrap
 from runner.connection.keeper import keeper_in_use
 from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
+from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
@@ -148,6 +150,8 @@ class HostSession:
             transport.become = become  # the plugin sees the task's become as under ansible-core
         if become is None:
             return self._traced_raw(await transport.run(command, timeout=timeout), started)
+        if needs_terminal(become):
+            return await self._raw_on_terminal(transport, command, become, timeout, started)
         wrapped, marker, prompt = wrap(command, become)
         stdin = (become.password + "\n").encode() if become.password else None
         result = self._traced_raw(await transport.run(wrapped, stdin=stdin, timeout=timeout), started)
@@ -157,6 +161,25 @@ class HostSession:
         elif result.rc != 0:
             raise BecomeFailure(explain_failure(result.stderr.decode(errors="replace"), become))
         result.stderr = result.stderr.replace(prompt.encode(), b"", 1)
+        return result
+
+    async def _raw_on_terminal(self, transport: Transport, command: str, become: BecomeSettings,
+                               timeout: float | None, started: float) -> CommandResult:
+        """``command`` escalated by a method that asks on a terminal (su with a password): run on a pseudo-terminal
+        of the host, which answers the prompt, as Ansible runs it. Its output is the terminal's: stdout and stderr
+        together. No prompt in the connection timeout makes the host unreachable, as in Ansible."""
+        assert become.password is not None
+        wrapped, marker, _ = wrap(command, become, on_terminal=True)
+        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped)
+        result = self._traced_raw(await transport.run(run, stdin=terminal_payload(become.password),
+                                                      timeout=timeout), started)
+        if result.rc == TERMINAL_TIMED_OUT:
+            raise ConnectionFailure(result.stderr.decode(errors="replace").strip())
+        said = result.stdout.decode(errors="replace")
+        at = said.find(marker)
+        if at < 0:
+            raise BecomeFailure(explain_failure(said + result.stderr.decode(errors="replace"), become))
+        result.stdout = said[at + len(marker):].removeprefix("\n").encode()
         return result
 
     def _traced_raw(self, result: CommandResult, started: float) -> CommandResult:

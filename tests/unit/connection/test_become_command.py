@@ -4,9 +4,11 @@ non-interactive ones left to the password, and no user option for an empty becom
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from runner.connection.become import escalation
+from runner.connection.become import escalation, needs_terminal, prompt_pattern
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 
 
@@ -44,3 +46,24 @@ def test_host_variables_set_the_program_and_directory() -> None:
     become = settings.become_settings()
     assert become is not None and (become.exe, become.chdir) == ("/x/sudo", "/")
     assert become.key != BecomeSettings().key  # another program is another escalation, with an agent of its own
+
+
+@pytest.mark.parametrize(("line", "asks"), [
+    ("Password: ", True),
+    ("ptyto's Password:", True),
+    ("Passwort\N{FULLWIDTH COLON}", True),
+    ("Mot de passe : ", True),
+    ("Last login: never", False),
+    ("the Password: is in the middle", False),
+])
+def test_su_prompts_in_the_languages_su_speaks(line: str, asks: bool) -> None:
+    assert bool(re.match(prompt_pattern(BecomeSettings(method="su")), line, re.IGNORECASE)) is asks
+
+
+def test_the_prompts_can_be_replaced_and_only_su_with_a_password_needs_a_terminal() -> None:
+    pattern = prompt_pattern(BecomeSettings(method="su", prompts=("Kennwort",)))
+    assert re.match(pattern, "Kennwort:") and not re.match(pattern, "Password:")
+    assert needs_terminal(BecomeSettings(method="su", password="pw"))
+    assert not needs_terminal(BecomeSettings(method="su")) and not needs_terminal(BecomeSettings(password="pw"))
+    settings = ConnectionSettings.from_host_vars("web1", {"ansible_su_prompt_l10n": "Kennwort"})
+    assert settings.su_prompts == ("Kennwort",)
