@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from runner.agent import TERMINAL_TIMED_OUT, terminal_command, terminal_payload
+from runner.agent import NO_PYTHON_EXIT, TERMINAL_TIMED_OUT, terminal_command, terminal_payload
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
@@ -175,6 +175,10 @@ class HostSession:
                                                       timeout=timeout), started)
         if result.rc == TERMINAL_TIMED_OUT:
             raise ConnectionFailure(result.stderr.decode(errors="replace").strip())
+        if result.rc == NO_PYTHON_EXIT and not result.stdout:
+            raise BecomeFailure(f"{become.method} with a password runs on a terminal that Python on the host makes, "
+                                f"and there is none ({self.settings.interpreter or 'python3'}): set "
+                                "ansible_python_interpreter, or use become_method: sudo")
         said = result.stdout.decode(errors="replace")
         at = said.find(marker)
         if at < 0:

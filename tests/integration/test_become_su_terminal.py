@@ -43,6 +43,10 @@ PLAYBOOK = """
           raw: exit 9
           vars: {ansible_become_password: not-it}
           ignore_errors: true
+        - name: no python for the terminal
+          raw: echo never
+          vars: {ansible_python_interpreter: /nonexistent/python3}
+          ignore_errors: true
         - name: a prompt in another language
           raw: echo never
           vars: {ansible_su_prompt_l10n: [Passwort], ansible_timeout: 2}
@@ -63,6 +67,7 @@ def test_su_with_a_password_answers_its_prompt_on_a_terminal(inventory_path: Pat
     assert who["rc"] == 0, run.output
     assert who["stdout"] == "ptyto\nto stderr\n"  # a terminal's output: stdout and stderr together, as in Ansible
     assert run.task("a wrong password")["host1"]["msg"] == "Incorrect su password"
+    assert "there is none (/nonexistent/python3)" in run.task("no python for the terminal")["host1"]["msg"]
     unasked = run.task("a prompt in another language")["host1"]
     assert unasked["unreachable"] is True
     assert unasked["msg"].startswith("Timed out waiting for become success or become password prompt")
