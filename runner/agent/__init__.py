@@ -43,12 +43,15 @@ def agent_payload() -> bytes:
     return _payload(agent_source())
 
 
-def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str) -> str:
+def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str, marker: str | None = None
+                     ) -> str:
     """A shell command that runs ``command`` on a pseudo-terminal of the host and types a password at its first
     ``prompt`` (a regular expression), waiting ``wait`` seconds for it (runner/agent/terminal.py; its source and
-    the password come on stdin, see ``terminal_payload``)."""
+    the password come on stdin, see ``terminal_payload``). With ``marker``, ``command`` starts an agent, relayed
+    byte for byte from the marker on."""
     program = shlex.quote(interpreter or "python3")
-    arguments = " ".join(shlex.quote(value) for value in (prompt, f"{wait:g}", command))
+    values = (prompt, f"{wait:g}", command) if marker is None else (prompt, f"{wait:g}", command, marker)
+    arguments = " ".join(shlex.quote(value) for value in values)
     return f"{program} -c {shlex.quote(BOOTSTRAP)} {arguments}"
 
 

@@ -12,8 +12,15 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
-from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command, terminal_command, terminal_payload
+from runner.connection.become import (
+    RAW_TERMINAL,
+    BecomeFailure,
+    explain_failure,
+    needs_terminal,
+    prompt_pattern,
+    wrap,
+)
 from runner.connection.become import escalation as escalation_command
 from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
@@ -67,7 +74,12 @@ class AgentClient:
                     become: BecomeSettings | None, timeout: float, *, address: str | None = None) -> AgentClient:
         command = start_command(interpreter)
         marker = prompt = ""
-        if become is not None:
+        if become is not None and needs_terminal(become):
+            # su with a password: on a pseudo-terminal of the host, switched to raw mode for the agent's frames
+            # (its stderr would mix with them there, so it goes)
+            command, marker, _ = wrap(f"{command} 2>/dev/null", become, on_terminal=True, before_marker=RAW_TERMINAL)
+            command = terminal_command(interpreter, prompt_pattern(become), timeout, command, marker)
+        elif become is not None:
             command, marker, prompt = wrap(command, become)
         started = time.perf_counter()
         if _log.isEnabledFor(VERBOSE):
@@ -122,7 +134,12 @@ class AgentClient:
 
     async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
                          interpreter: str | None) -> None:
-        if become is not None and become.password:
+        if become is not None and needs_terminal(become):
+            assert become.password is not None
+            self.process.write(terminal_payload(become.password))  # the terminal types it at su's prompt
+            await self._expect_marker(become, marker)
+            self.process.write(agent_payload() + encode_frame({"op": "hello"}))
+        elif become is not None and become.password:
             await self._answer_password(become, marker, prompt)
             self.process.write(agent_payload() + encode_frame({"op": "hello"}))
         else:

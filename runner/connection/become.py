@@ -40,13 +40,20 @@ def prompt_pattern(become: BecomeSettings) -> str:
     return r"(\w+'s )?(" + "|".join(re.escape(prompt) for prompt in prompts) + ") ?(:|\N{FULLWIDTH COLON}) ?"
 
 
-def wrap(command: str, become: BecomeSettings, *, on_terminal: bool = False) -> tuple[str, str, str]:
+# Before an agent's success marker on a terminal: the agent's frames pass through it byte for byte from then on
+RAW_TERMINAL = "stty raw -echo -iexten"
+
+
+def wrap(command: str, become: BecomeSettings, *, on_terminal: bool = False, before_marker: str = ""
+         ) -> tuple[str, str, str]:
     """Return (wrapped command, success marker, password prompt) for ``command`` run as ``become.user``;
-    ``on_terminal``: it runs on a pseudo-terminal, where su may ask for a password."""
+    ``on_terminal``: it runs on a pseudo-terminal, where su may ask for a password; ``before_marker``: what the
+    new user's shell runs before it prints the marker."""
     nonce = secrets.token_hex(8)
     marker = f"BECOME-SUCCESS-{nonce}"
     prompt = f"[provisioning become password {nonce}]"
-    inner = "/bin/sh -c " + shlex.quote(f"echo {marker}; {command}")
+    first = f"{before_marker}; " if before_marker else ""
+    inner = "/bin/sh -c " + shlex.quote(f"{first}echo {marker}; {command}")
     if become.method == "su":
         return f"{escalation(become, prompt, on_terminal=on_terminal)} -c {shlex.quote(inner)}", marker, prompt
     return f"{escalation(become, prompt)} {inner}", marker, prompt
@@ -67,8 +74,7 @@ def escalation(become: BecomeSettings, prompt: str = "", *, on_terminal: bool = 
         return f"cd {shlex.quote(become.chdir)} && {command}" if become.chdir else command
     if become.method == "su":
         if become.password and not on_terminal:
-            raise ConnectionFailure("su with a password needs a terminal, which only raw tasks get; use "
-                                    "become_method: sudo for modules")
+            raise ConnectionFailure("su with a password needs a terminal")
         flags = f"{become.flags} " if become.flags else ""
         user = f" {shlex.quote(become.user)}" if become.user else ""
         return f"{shlex.quote(become.exe or 'su')} {flags}-s /bin/sh{user}"
