@@ -82,6 +82,15 @@ class HostSession:
                 _add_setup(started)
             return self.transport
 
+    def discovered_interpreter(self, become: BecomeSettings | None = None) -> str | None:
+        """The Python the agent for ``become`` found on the host when no ansible_python_interpreter names one
+        (Ansible's interpreter discovery); None when one is configured or no agent runs."""
+        client = self.agents.get(become.key if become else "-")
+        if self.settings.interpreter is not None or client is None:
+            return None
+        executable = client.info.get("executable")
+        return str(executable) if executable else None
+
     async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
         key = become.key if become else "-"
         client = self.agents.get(key)

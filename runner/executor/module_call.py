@@ -8,6 +8,7 @@ import asyncio
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -107,6 +108,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
                                               verbosity=call.verbosity, async_job=call.in_async_job)
+            result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except ConnectionPluginError as exc:  # a connection plugin that cannot be made: the task fails, as in Ansible
@@ -135,6 +137,32 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             call.state.set_facts(call.facts_owner or host, {key: value for key, value in kept.items()
                                                             if key not in own_names})
         call.state.set_facts(call.facts_owner or host, own_names, named=info.name != "setup")
+    return result
+
+
+DISCOVERED_PYTHON = "discovered_interpreter_python"
+# Facts only the runner sets, never a module (Ansible drops them from a module's facts as well)
+_INTERPRETER_FACT = re.compile(r"(ansible_)?discovered_interpreter_.*|ansible_.*_interpreter")
+
+
+def with_discovered_interpreter(result: dict[str, Any], session: HostSession, call: ModuleCall,
+                                host: str) -> dict[str, Any]:
+    """``result`` of a module the agent ran, with Ansible's ``discovered_interpreter_python`` fact when the
+    host's Python was discovered (no ansible_python_interpreter) and its facts do not hold it yet: as in Ansible,
+    the first module after a start or a ``meta: clear_facts`` reports it. A task delegated without
+    ``delegate_facts`` reports none (the facts would be another host's)."""
+    facts = result.get("ansible_facts")
+    if isinstance(facts, dict):
+        result["ansible_facts"] = facts = {key: value for key, value in facts.items()
+                                           if not _INTERPRETER_FACT.fullmatch(key)}
+    if session.settings.name != (call.facts_owner or host):
+        return result
+    known = call.task_vars.get("ansible_facts")
+    if isinstance(known, Mapping) and DISCOVERED_PYTHON in known:
+        return result
+    discovered = session.discovered_interpreter(call.become)
+    if discovered is not None:
+        result["ansible_facts"] = {**(facts if isinstance(facts, dict) else {}), DISCOVERED_PYTHON: discovered}
     return result
 
 
