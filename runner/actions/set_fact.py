@@ -10,7 +10,8 @@ from runner.templating.filters.core import to_bool
 
 async def run_set_fact(ctx: ActionContext) -> dict[str, Any]:
     # Values as given: ansible-core 2.19 keeps "yes" a string (and a YAML yes a boolean), k=v values included
-    values = {k: v for k, v in ctx.args.items() if k != "cacheable"}
+    # Names are rendered here, not with the other task arguments: only set_fact names its values by template
+    values = {ctx.templar.template(k): v for k, v in ctx.args.items() if k != "cacheable"}
     if not values:
         return {"failed": True, "msg": "No key/value pairs provided, at least one is required for this action"}
     for key in values:

@@ -21,15 +21,42 @@ NO_PYTHON_EXIT = 127
 NO_PYTHON_MARK = "provisioning: no python interpreter"
 
 
+# runner/agent/terminal.py's exit code when neither a password prompt nor the command's output came in time
+TERMINAL_TIMED_OUT = 125
+
+
 @cache
+def _source(name: str) -> bytes:
+    return resources.files(__package__).joinpath(name).read_bytes()
+
+
 def agent_source() -> bytes:
-    return resources.files(__package__).joinpath("remote.py").read_bytes()
+    return _source("remote.py")
+
+
+def _payload(source: bytes) -> bytes:
+    """What the bootstrap reads from stdin: the source's length in 10 digits, then the source."""
+    return b"%010d" % len(source) + source
 
 
 def agent_payload() -> bytes:
-    """What the bootstrap reads from stdin: the source's length in 10 digits, then the source."""
-    source = agent_source()
-    return b"%010d" % len(source) + source
+    return _payload(agent_source())
+
+
+def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str, marker: str | None = None
+                     ) -> str:
+    """A shell command that runs ``command`` on a pseudo-terminal of the host and types a password at its first
+    ``prompt`` (a regular expression), waiting ``wait`` seconds for it (runner/agent/terminal.py; its source and
+    the password come on stdin, see ``terminal_payload``). With ``marker``, ``command`` starts an agent, relayed
+    byte for byte from the marker on."""
+    program = shlex.quote(interpreter or "python3")
+    values = (prompt, f"{wait:g}", command) if marker is None else (prompt, f"{wait:g}", command, marker)
+    arguments = " ".join(shlex.quote(value) for value in values)
+    return f"{program} -c {shlex.quote(BOOTSTRAP)} {arguments}"
+
+
+def terminal_payload(password: str) -> bytes:
+    return _payload(_source("terminal.py")) + password.encode() + b"\n"
 
 
 def start_command(interpreter: str | None) -> str:

@@ -262,8 +262,11 @@ class AnsibleModuleRun(object):
         except OSError:
             pass
         rc = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
-        return parse_module_output(b"".join(chunks).decode("utf-8", "replace"),
-                                   stderr.decode("utf-8", "replace"), rc)
+        errors = stderr.decode("utf-8", "replace")
+        result = parse_module_output(b"".join(chunks).decode("utf-8", "replace"), errors, rc)
+        if errors and self.header.get("async_job"):
+            result["stderr"] = errors  # an async job's result carries what the module printed there, as Ansible's
+        return result
 
     def _child(self, stdout_fd, errors_path):
         code = 1
@@ -310,6 +313,15 @@ class AnsibleModuleRun(object):
                 sys.stderr.flush()
             finally:
                 os._exit(code)
+
+
+def async_directory(header):
+    """The directory async jobs keep their state in (``ansible_async_dir``, else ``~/.ansible_async``), made
+    private to the user when missing; OSError when it cannot be."""
+    directory = os.path.expanduser(header.get("async_dir") or ASYNC_DIR)
+    if not os.path.isdir(directory):
+        os.makedirs(directory, 0o700)
+    return directory
 
 
 def parse_module_output(stdout, stderr, rc):
@@ -447,12 +459,24 @@ class Agent(object):
         entry = self.packed.get(header["module"])
         if entry is None:
             return {"failed": True, "msg": "module %s was not loaded on this host" % header["module"]}
-        return AnsibleModuleRun(self, entry[0], entry[1], header).run()
+        return self.prepare_async(header) or AnsibleModuleRun(self, entry[0], entry[1], header).run()
 
     def op_run(self, header, body):
         if header.get("background"):
             return self.start_job(header)
-        return self.call_module(header, watch=True)
+        return self.prepare_async(header) or self.call_module(header, watch=True)
+
+    def prepare_async(self, header):
+        """An async task waited for runs here in the foreground, with no job to poll; its async directory is
+        made all the same, as Ansible's job makes it (tasks and later async_status calls look there). A failure
+        to make it is the task's, as Ansible's."""
+        if not header.get("async_job"):
+            return None
+        try:
+            async_directory(header)
+        except OSError as exc:
+            return {"failed": True, "msg": "cannot start the async job: %s" % exc}
+        return None
 
     def call_module(self, header, watch):
         """Run a loaded module with its parameters; ``watch``: stop everything if the channel speaks meanwhile."""
@@ -513,11 +537,8 @@ class Agent(object):
         import random
         limit = int(header["background"])
         jid = "j%d.%d" % (random.randint(0, 999999999999), os.getpid())  # Ansible's form
-        directory = os.path.expanduser(header.get("async_dir") or ASYNC_DIR)
-        results = os.path.join(directory, jid)
         try:
-            if not os.path.isdir(directory):
-                os.makedirs(directory, 0o700)
+            results = os.path.join(async_directory(header), jid)
             write_job_result(results, {"started": True, "finished": False, "ansible_job_id": jid})
         except OSError as exc:
             return {"failed": True, "msg": "cannot start the async job: %s" % exc}

@@ -23,6 +23,7 @@ from runner.callbacks.colors import paint
 from runner.callbacks.diff import render_diff
 from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
+    ASYNC_POLLS,
     dump,
     host_label,
     is_censored,
@@ -132,6 +133,7 @@ class DefaultDisplay(Callback):
         printed = [status_of(item) for item in items] if items else [status]
         if items is not None and status in ("skipped", "unreachable"):
             printed.append(status)  # the host's own line follows the items
+        self._async_lines(task, host, result, status)
         if not [state for state in printed if state not in self.hide] and not self._diff_text(task, result, items):
             return
         self._ensure_header(task)
@@ -141,6 +143,18 @@ class DefaultDisplay(Callback):
             self._loop(task, host, result, status, items)
         if result.get("_ignored") and status in ("failed", "unreachable"):
             self.out.line("...ignoring", "skipped")
+
+    def _async_lines(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str) -> None:
+        """An async task waited for: Ansible's line for each poll that found it running, then how it ended."""
+        polls = result.get(ASYNC_POLLS)
+        if not isinstance(polls, int):
+            return
+        self._ensure_header(task)
+        jid = result.get("ansible_job_id")
+        for _ in range(polls):
+            self.out.line(f"ASYNC POLL on {host}: jid={jid} started=True finished=False", "debug")
+        word = "FAILED" if status in ("failed", "unreachable") else "OK"
+        self.out.line(f"ASYNC {word} on {host}: jid={jid}", "debug")
 
     def _single(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str) -> None:
         self._warnings(result)

@@ -19,6 +19,9 @@ _KEPT_WHEN_CENSORED = ("attempts", "changed", "retries")
 _DEBUG_KEYS = {"msg", "exception", "warnings", "deprecations"}
 _DEBUG_HIDDEN = ("changed", "failed", "skipped", "invocation", "skip_reason")
 INCLUDE_ACTIONS = {"include_tasks", "include_role"}
+# An async task waited for: how many polls would have found it running. The agent waits for the module itself
+# (no polling round trips); the default view shows Ansible's ASYNC POLL / ASYNC OK lines from it when it ends.
+ASYNC_POLLS = "_async_polls"
 
 
 def short_module(name: str) -> str:

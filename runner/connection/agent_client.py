@@ -12,8 +12,15 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command
-from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command, terminal_command, terminal_payload
+from runner.connection.become import (
+    RAW_TERMINAL,
+    BecomeFailure,
+    explain_failure,
+    needs_terminal,
+    prompt_pattern,
+    wrap,
+)
 from runner.connection.become import escalation as escalation_command
 from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
@@ -67,7 +74,12 @@ class AgentClient:
                     become: BecomeSettings | None, timeout: float, *, address: str | None = None) -> AgentClient:
         command = start_command(interpreter)
         marker = prompt = ""
-        if become is not None:
+        if become is not None and needs_terminal(become):
+            # su with a password: on a pseudo-terminal of the host, switched to raw mode for the agent's frames
+            # (its stderr would mix with them there, so it goes)
+            command, marker, _ = wrap(f"{command} 2>/dev/null", become, on_terminal=True, before_marker=RAW_TERMINAL)
+            command = terminal_command(interpreter, prompt_pattern(become), timeout, command, marker)
+        elif become is not None:
             command, marker, prompt = wrap(command, become)
         started = time.perf_counter()
         if _log.isEnabledFor(VERBOSE):
@@ -122,7 +134,12 @@ class AgentClient:
 
     async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
                          interpreter: str | None) -> None:
-        if become is not None and become.password:
+        if become is not None and needs_terminal(become):
+            assert become.password is not None
+            self.process.write(terminal_payload(become.password))  # the terminal types it at su's prompt
+            await self._expect_marker(become, marker)
+            self.process.write(agent_payload() + encode_frame({"op": "hello"}))
+        elif become is not None and become.password:
             await self._answer_password(become, marker, prompt)
             self.process.write(agent_payload() + encode_frame({"op": "hello"}))
         else:
@@ -297,22 +314,27 @@ class AgentClient:
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
                          diff: bool = False, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None,
-                         rlimit_nofile: int | None = None) -> dict[str, Any]:
+                         rlimit_nofile: int | None = None, async_job: bool = False) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
         ``background``: start it as an async job of at most that many seconds and return its job id at once,
-        its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``rlimit_nofile``: the soft limit of
-        open files the module (and what it starts) runs with."""
+        its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``async_job``: an async task waited
+        for, which runs in the foreground but has the async directory made, as Ansible's job does;
+        ``rlimit_nofile``: the soft limit of open files the module (and what it starts) runs with."""
         return await self._load_and_run(modules, {
             "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
             "env": environment or None, "background": background, "async_dir": async_dir,
-            "rlimit_nofile": rlimit_nofile})
+            "rlimit_nofile": rlimit_nofile, "async_job": async_job})
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
-                                 environment: dict[str, Any] | None = None) -> dict[str, Any]:
+                                 environment: dict[str, Any] | None = None,
+                                 async_job: bool = False, async_dir: str | None = None) -> dict[str, Any]:
         """Run a packed Ansible-API module (a zip, see ``runner/ansible_api``) with Ansible's
-        ``ANSIBLE_MODULE_ARGS``; the zip goes only where the agent lacks it."""
+        ``ANSIBLE_MODULE_ARGS``; the zip goes only where the agent lacks it. ``async_job``: an async task waited
+        for (see run_module), whose result carries what the module printed on stderr, as Ansible's async
+        wrapper gives it."""
         return await self._load_and_run([packed], {
-            "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None})
+            "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None,
+            "async_job": async_job, "async_dir": async_dir})
 
     async def _load_and_run(self, modules: list[ModuleSource], run: dict[str, Any]) -> dict[str, Any]:
         async with self._exchange():

@@ -10,17 +10,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+from runner.agent import NO_PYTHON_EXIT, TERMINAL_TIMED_OUT, terminal_command, terminal_payload
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.ansible_connection import AnsibleConnectionTransport
-from runner.connection.become import BecomeFailure, explain_failure, wrap
+from runner.connection.become import BecomeFailure, explain_failure, needs_terminal, prompt_pattern, wrap
 from runner.connection.keeper import keeper_in_use
 from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
+from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
@@ -84,6 +86,15 @@ class HostSession:
                 _add_setup(started)
             return self.transport
 
+    def discovered_interpreter(self, become: BecomeSettings | None = None) -> str | None:
+        """The Python the agent for ``become`` found on the host when no ansible_python_interpreter names one
+        (Ansible's interpreter discovery); None when one is configured or no agent runs."""
+        client = self.agents.get(become.key if become else "-")
+        if self.settings.interpreter is not None or client is None:
+            return None
+        executable = client.info.get("executable")
+        return str(executable) if executable else None
+
     async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
         key = become.key if become else "-"
         client = self.agents.get(key)
@@ -116,9 +127,11 @@ class HostSession:
     async def run_module(self, name: str, params: dict[str, Any], *, check: bool = False, diff: bool = False,
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
-                         verbosity: int = 0, rlimit_nofile: int | None = None) -> dict[str, Any]:
+                         verbosity: int = 0, rlimit_nofile: int | None = None,
+                         async_job: bool = False) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
-        against Ansible's API (native modules' results are masked on the controller)."""
+        against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
+        task waited for (see AgentClient.run_module)."""
         info = self.index.get(name)
         if info.ansible_api:
             if background is not None:
@@ -131,7 +144,8 @@ class HostSession:
             if _log.isEnabledFor(VERBOSE):
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
-            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment)
+            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
+                                                     async_job=async_job, async_dir=async_dir)
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
@@ -144,7 +158,7 @@ class HostSession:
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
-                                       rlimit_nofile=rlimit_nofile)
+                                       rlimit_nofile=rlimit_nofile, async_job=async_job)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None, stdin: bytes | None = None) -> CommandResult:
@@ -158,6 +172,8 @@ class HostSession:
             transport.become = become  # the plugin sees the task's become as under ansible-core
         if become is None:
             return self._traced_raw(await transport.run(command, stdin=stdin, timeout=timeout), started)
+        if needs_terminal(become):
+            return await self._raw_on_terminal(transport, command, become, timeout, started)
         wrapped, marker, prompt = wrap(command, become)
         if become.password:
             stdin = (become.password + "\n").encode() + (stdin or b"")
@@ -168,6 +184,29 @@ class HostSession:
         elif result.rc != 0:
             raise BecomeFailure(explain_failure(result.stderr.decode(errors="replace"), become))
         result.stderr = result.stderr.replace(prompt.encode(), b"", 1)
+        return result
+
+    async def _raw_on_terminal(self, transport: Transport, command: str, become: BecomeSettings,
+                               timeout: float | None, started: float) -> CommandResult:
+        """``command`` escalated by a method that asks on a terminal (su with a password): run on a pseudo-terminal
+        of the host, which answers the prompt, as Ansible runs it. Its output is the terminal's: stdout and stderr
+        together. No prompt in the connection timeout makes the host unreachable, as in Ansible."""
+        assert become.password is not None
+        wrapped, marker, _ = wrap(command, become, on_terminal=True)
+        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped)
+        result = self._traced_raw(await transport.run(run, stdin=terminal_payload(become.password),
+                                                      timeout=timeout), started)
+        if result.rc == TERMINAL_TIMED_OUT:
+            raise ConnectionFailure(result.stderr.decode(errors="replace").strip())
+        if result.rc == NO_PYTHON_EXIT and not result.stdout:
+            raise BecomeFailure(f"{become.method} with a password runs on a terminal that Python on the host makes, "
+                                f"and there is none ({self.settings.interpreter or 'python3'}): set "
+                                "ansible_python_interpreter, or use become_method: sudo")
+        said = result.stdout.decode(errors="replace")
+        at = said.find(marker)
+        if at < 0:
+            raise BecomeFailure(explain_failure(said + result.stderr.decode(errors="replace"), become))
+        result.stdout = said[at + len(marker):].removeprefix("\n").encode()
         return result
 
     def _traced_raw(self, result: CommandResult, started: float) -> CommandResult:

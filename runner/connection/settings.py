@@ -41,6 +41,9 @@ _VARIABLES = {
     "become_user": "become_user",
     "become_method": "become_method",
     "become_flags": "become_flags",
+    "become_exe": "become_exe",
+    "sudo_chdir": "sudo_chdir",
+    "su_prompt_l10n": "su_prompts",
     "become_password": "become_password",
     "become_pass": "become_password",
     "sudo_pass": "become_password",
@@ -50,8 +53,8 @@ PREFIXES = ("ansible_", "provisioning_")
 # of each variable source.
 SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
 
-_TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "ssh_args", "ssh_common_args",
-                            "ssh_extra_args"])
+_TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "become_exe", "sudo_chdir",
+                            "ssh_args", "ssh_common_args", "ssh_extra_args"])
 
 
 class ConnectionVariableError(ValueError):
@@ -90,12 +93,22 @@ def _count(value: Any) -> int:
     return count
 
 
+def _prompts(value: Any) -> tuple[str, ...]:
+    """A list of prompts; one written alone is a list of one, as Ansible reads a list option."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise ValueError
+
+
 # Settings with a type, the function that reads one, and what a message says is expected.
 _TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
     "port": (_port, "a port number from 1 to 65535"),
     "timeout": (_seconds, "a number of seconds greater than 0"),
     "keepalive_interval": (_interval, "a number of seconds (0: no keepalive)"),
     "keepalive_count_max": (_count, "a whole number of at least 1"),
+    "su_prompts": (_prompts, "a list of prompts"),
 }
 
 
@@ -132,10 +145,16 @@ class BecomeSettings:
     method: str = "sudo"  # sudo or su
     password: str | None = None
     flags: str = ""
+    exe: str | None = None  # the become method's program (ansible_become_exe), the method's name when None
+    chdir: str | None = None  # sudo: where to change directory before it runs (ansible_sudo_chdir)
+    prompts: tuple[str, ...] | None = None  # su's password prompts (ansible_su_prompt_l10n); its usual ones if None
 
     @property
     def key(self) -> str:
-        return f"{self.method}:{self.user}"
+        """Which agent this escalation starts: another program or directory is another escalation."""
+        if self.exe is None and self.chdir is None:
+            return f"{self.method}:{self.user}"
+        return f"{self.method}:{self.user}:{self.exe or ''}:{self.chdir or ''}"
 
 
 @dataclass(frozen=True)
@@ -167,12 +186,16 @@ class ConnectionSettings:
     become_method: str = "sudo"
     become_password: str | None = None
     become_flags: str = ""
+    become_exe: str | None = None
+    sudo_chdir: str | None = None
+    su_prompts: tuple[str, ...] | None = None
 
     def become_settings(self) -> BecomeSettings | None:
         if not self.become:
             return None
         return BecomeSettings(user=self.become_user, method=self.become_method, password=self.become_password,
-                              flags=self.become_flags)
+                              flags=self.become_flags, exe=self.become_exe or None,
+                              chdir=self.sudo_chdir or None, prompts=self.su_prompts)
 
     @classmethod
     def from_host_vars(cls, name: str, host_vars: Mapping[str, Any], defaults: ConnectionSettings | None = None

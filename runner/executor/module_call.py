@@ -5,8 +5,11 @@ ad-hoc commands and playbook tasks."""
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import random
+import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.arguments import MISTAKE
 from runner.actions.run_state import DetachedRunState, RunState
+from runner.callbacks.results import ASYNC_POLLS
 from runner.connection import BecomeSettings, HostSession
 from runner.connection.agent_client import InterpreterNotFound
 from runner.connection.ansible_connection import ConnectionPluginError
@@ -47,6 +51,8 @@ class ModuleCall:
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
+    # async (waited for): the result carries what a module printed on stderr, as Ansible's async wrapper adds it
+    in_async_job: bool = False
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
     rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
@@ -101,7 +107,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
-                                              verbosity=call.verbosity)
+                                              verbosity=call.verbosity, async_job=call.in_async_job)
+            result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
     except ConnectionPluginError as exc:  # a connection plugin that cannot be made: the task fails, as in Ansible
@@ -133,6 +140,32 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     return result
 
 
+DISCOVERED_PYTHON = "discovered_interpreter_python"
+# Facts only the runner sets, never a module (Ansible drops them from a module's facts as well)
+_INTERPRETER_FACT = re.compile(r"(ansible_)?discovered_interpreter_.*|ansible_.*_interpreter")
+
+
+def with_discovered_interpreter(result: dict[str, Any], session: HostSession, call: ModuleCall,
+                                host: str) -> dict[str, Any]:
+    """``result`` of a module the agent ran, with Ansible's ``discovered_interpreter_python`` fact when the
+    host's Python was discovered (no ansible_python_interpreter) and its facts do not hold it yet: as in Ansible,
+    the first module after a start or a ``meta: clear_facts`` reports it. A task delegated without
+    ``delegate_facts`` reports none (the facts would be another host's)."""
+    facts = result.get("ansible_facts")
+    if isinstance(facts, dict):
+        result["ansible_facts"] = facts = {key: value for key, value in facts.items()
+                                           if not _INTERPRETER_FACT.fullmatch(key)}
+    if session.settings.name != (call.facts_owner or host):
+        return result
+    known = call.task_vars.get("ansible_facts")
+    if isinstance(known, Mapping) and DISCOVERED_PYTHON in known:
+        return result
+    discovered = session.discovered_interpreter(call.become)
+    if discovered is not None:
+        result["ansible_facts"] = {**(facts if isinstance(facts, dict) else {}), DISCOVERED_PYTHON: discovered}
+    return result
+
+
 def user_removed_by(index: ModuleIndex, call: ModuleCall) -> str | None:
     """The account a ``user: state=absent`` call removes, else None."""
     if index.canonical(call.module) != "user" or call.args.get("state") != "absent":
@@ -159,10 +192,28 @@ def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | Non
 
 
 async def execute_within(session: HostSession | None, index: ModuleIndex, call: ModuleCall, *,
-                         timeout: float | None = None, async_limit: int | None = None) -> dict[str, Any]:
+                         timeout: float | None = None, async_limit: int | None = None,
+                         poll: int | None = None) -> dict[str, Any]:
     """``execute`` within the tighter of a task's ``timeout`` and its async limit; the agent stops the module
-    and what it started when either passes (see AgentClient)."""
+    and what it started when either passes (see AgentClient). With an async limit and its ``poll`` interval,
+    the result says how many of Ansible's polls would have found the job still running (``ASYNC_POLLS``)."""
+    started = time.monotonic()
+    result = await _execute_bounded(session, index, call, timeout=timeout, async_limit=async_limit)
+    if async_limit is not None and poll:
+        result[ASYNC_POLLS] = unfinished_polls(time.monotonic() - started, poll, async_limit)
+    return result
+
+
+def unfinished_polls(seconds: float, poll: int, limit: int) -> int:
+    """How many polls every ``poll`` seconds find a job of ``seconds`` still running, as Ansible polls one of at
+    most ``limit`` seconds: those at ``poll``, ``2 * poll``... before it ended, and none past the limit."""
+    return max(0, min(math.ceil(seconds / poll) - 1, limit // poll))
+
+
+async def _execute_bounded(session: HostSession | None, index: ModuleIndex, call: ModuleCall, *,
+                           timeout: float | None, async_limit: int | None) -> dict[str, Any]:
     bounds = [float(value) for value in (timeout, async_limit) if value]
+    call.in_async_job = async_limit is not None
     try:
         result = await asyncio.wait_for(execute(session, index, call), min(bounds) if bounds else None)
     except TimeoutError:

@@ -54,6 +54,9 @@ class PlayState:
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
+    # An unreachable host's walk, held where it stopped (with the result that stopped it), as Ansible keeps its
+    # place: ``meta: clear_host_errors`` run by any host lets it go on from there.
+    parked: dict[str, tuple[Walk, TaskResult]] = field(default_factory=dict)
 
     @property
     def active(self) -> list[str]:
@@ -358,11 +361,16 @@ class PlaybookExecutor:
     async def _run_linear(self, state: PlayState, walks: dict[str, Walk]
                           ) -> None:
         pending: dict[str, Step] = {}
+        behind: set[str] = set()  # revived hosts, whose next tasks wait until the others are through
         for host, walk in walks.items():
             self._advance(state, host, walk, None, pending)
         while pending and not state.stop_play:
-            first = min(step.key for step in pending.values())
-            group = [h for h, step in pending.items() if step.key == first]
+            ahead = {h: step for h, step in pending.items() if h not in behind}
+            if not ahead:
+                behind.clear()
+                ahead = pending
+            first = min(step.key for step in ahead.values())
+            group = [h for h, step in ahead.items() if step.key == first]
             node = pending[group[0]].node
             group = [h for h in group if pending[h].node.id == node.id]
             results = await self._run_task(state, node, {h: pending[h] for h in group})
@@ -378,6 +386,24 @@ class PlaybookExecutor:
                 state.stop_play = state.stopped_by_failure = True
             elif _flushes_handlers(node):
                 await self._flush_handlers(state, group)
+            if any(results[host].meta == "clear_host_errors" for host in group):
+                behind |= self._revive(state, walks, pending)
+
+    def _revive(self, state: PlayState, walks: Mapping[str, Walk], pending: dict[str, Step]) -> set[str]:
+        """``meta: clear_host_errors``: the hosts that went unreachable go on from the task after the one that
+        could not reach them, as in Ansible (whose lockstep runs those tasks, which come before the one running
+        now, once the other hosts are through). The hosts revived."""
+        revived: set[str] = set()
+        for host, (walk, result) in list(state.parked.items()):
+            if walks.get(host) is not walk:  # held by another section or a handler: not this walk's to resume
+                continue
+            del state.parked[host]
+            state.unreachable.discard(host)
+            # the errors are cleared: the result that stopped the host no longer does
+            self._advance(state, host, walk, replace(result, ignored=True), pending)
+            if host in pending:
+                revived.add(host)
+        return revived
 
     async def _run_free(self, state: PlayState, host: str, walk: Walk) -> None:
         pending: dict[str, Step] = {}
@@ -396,6 +422,11 @@ class PlaybookExecutor:
         pending.pop(host, None)
         if state.stop_play:
             walk.close()
+            return
+        if failure is None and result is not None and result.unreachable and not result.ignored:
+            state.unreachable.add(host)
+            self.ever_unreachable.add(host)
+            state.parked[host] = (walk, result)
             return
         try:
             if failure is not None:
@@ -540,6 +571,10 @@ class PlaybookExecutor:
             updates["clear_facts"] = [host]
         elif result.meta == "end_batch":
             state.stop_play = True
+        elif result.meta == "clear_host_errors":
+            # Ansible forgets the batch's failed and unreachable hosts: they no longer make the run's exit code
+            self.ever_failed -= set(state.batch)
+            self.ever_unreachable -= set(state.batch)
         if updates:
             # When the host ran the task itself and the result speaks only of it, its own worker has applied all
             # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.

@@ -403,8 +403,9 @@ class PlaybookWorker:
                     "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         call.async_dir = async_dir(templar, variables)
         call.rlimit_nofile = module_rlimit_nofile(templar, variables)
+        poll = task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL)
         limit, call.background = async_limits(
-            async_seconds, task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL))
+            async_seconds, poll)
         if delegate and task_boolean(templar, node, "delegate_facts", default=False):
             call.facts_owner = target
         call.no_log = bool(task_boolean(templar, node, "no_log", default=False))
@@ -415,7 +416,7 @@ class PlaybookWorker:
         if removed_user is not None:  # an agent running as that user (a session of its own) would keep it "in use"
             await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
                                    if name == target))
-        result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit)
+        result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result

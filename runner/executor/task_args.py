@@ -1,6 +1,6 @@
 """A task's arguments for one host: its templates rendered, the templates that yield whole mappings of
 arguments (``args: '{{ a }}'``, ``add_host: '{{ data }}'``) merged under the arguments written one by one, and
-``omit`` dropped.
+``omit`` dropped. Argument names are kept as written (``set_fact`` renders its own, as Ansible's does).
 
 As in Ansible, a template that yields arguments is judged when the task runs, not when the playbook is read:
 its value is only known then, and free-form words that are not a template fail only their task (``ignore_errors``
@@ -30,8 +30,8 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
         if key in expressions:
             merged[key] = value
             continue
-        try:
-            merged[templar.template(key)] = templar.template(value)  # a name may be a template (set_fact's)
+        try:  # the name as written: Ansible renders the values of task arguments, never their names
+            merged[key] = templar.template(value)
         except TemplateError as error:  # Ansible 2.19's words, which playbooks match on ("Task failed:")
             raise error.with_context(f"Task failed: Finalization of task args for '{_qualified(module)}' failed: "
                                      f"Error while resolving value for {key!r}") from None

@@ -80,12 +80,18 @@ def _diff_of(stored: dict[str, Any]) -> Any:
     return diff
 
 
+# The fact the first module of a run reports on its own (the Python found on the host): alone, it says nothing
+# of the host's state, and must not stand for its latest facts in place of gathered ones.
+_RUN_OWN_FACTS = frozenset(["discovered_interpreter_python"])
+
+
 def facts_of(task: TaskInfo, result: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Facts a result sets, by host (a delegated task may set another host's); none from a no_log task."""
     facts = result.get("_facts")
     if not isinstance(facts, Mapping) or is_censored(task, result):
         return {}
-    return {str(host): dict(values) for host, values in facts.items() if isinstance(values, Mapping)}
+    return {str(host): dict(values) for host, values in facts.items()
+            if isinstance(values, Mapping) and not set(values) <= _RUN_OWN_FACTS}
 
 
 def values_rows(run_id: int, task_id: int | None, task: TaskInfo | None, host: str,

@@ -125,3 +125,52 @@ def test_jobs_keep_their_state_where_ansible_async_dir_says(inventory_path: Path
     assert run.tasks("in the default directory")[0]["host1"]["msg"] == "could not find job"
     assert run.tasks("in the custom directory")[0]["host1"]["stdout"] == "moo"
     assert run.tasks("the directory")[0]["host1"]["stat"]["isdir"] is True
+
+
+NOISY_MODULE = """
+import sys
+
+from ansible.module_utils.basic import AnsibleModule
+
+module = AnsibleModule(argument_spec={})
+print("said on stderr", file=sys.stderr)
+module.exit_json(changed=False)
+"""
+
+
+def test_a_waited_for_task_is_an_async_job_as_in_ansible(inventory_path: Path, tmp_path: Path) -> None:
+    """Waited for (poll > 0), a task still makes its async directory, carries what an Ansible-API module printed
+    on stderr, and the output has Ansible's ASYNC POLL lines for the polls that found it running, then ASYNC OK."""
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "noisy.py").write_text(NOISY_MODULE)
+    playbook = tmp_path / "waited.yml"
+    playbook.write_text("""
+- hosts: host1
+  gather_facts: false
+  vars: {custom: /tmp/async-waited-dir}
+  tasks:
+    - file: {path: "{{ custom }}", state: absent}
+    - name: waited for
+      command: sleep 3
+      async: 10
+      poll: 1
+      vars: {ansible_async_dir: "{{ custom }}"}
+    - name: the directory
+      stat: {path: "{{ custom }}"}
+    - name: noisy
+      noisy:
+      async: 10
+      poll: 1
+    - name: noisy in the foreground
+      noisy:
+""")
+    run = run_playbook(inventory_path, str(playbook))
+    assert run.exit_code == 0, run.output
+    assert run.tasks("the directory")[0]["host1"]["stat"]["isdir"] is True
+    assert run.tasks("noisy")[0]["host1"]["stderr"] == "said on stderr\n"
+    assert "stderr" not in run.tasks("noisy in the foreground")[0]["host1"]  # only an async job's result has it
+    jid = run.tasks("waited for")[0]["host1"]["ansible_job_id"]
+    polls = re.findall(rf"^ASYNC POLL on host1: jid={re.escape(jid)} started=True finished=False$", run.output,
+                       re.MULTILINE)
+    assert 1 <= len(polls) <= 3, run.output
+    assert f"ASYNC OK on host1: jid={jid}\n" in run.output

@@ -23,7 +23,7 @@ from runner.connection.ssh_options import ssh_target
 # Settings that decide the agent, not the connection: a different become user gets another agent on the same
 # connection. The inventory name only names the host.
 _AGENT_SETTINGS = frozenset(["name", "interpreter", "become", "become_user", "become_method", "become_password",
-                             "become_flags"])
+                             "become_flags", "become_exe", "sudo_chdir", "su_prompts"])
 _DEFAULT_KEYS = ("id_ed25519", "id_ecdsa", "id_ecdsa_sk", "id_ed25519_sk", "id_rsa", "id_dsa")
 
 

@@ -17,3 +17,11 @@ def test_a_failing_argument_is_named_in_ansibles_words() -> None:
                                            "failed: Error "
                                            "while resolving value for 'msg': 'sorry_not_defined' is undefined")
     assert raised.value.undefined_name == "sorry_not_defined"
+
+
+def test_argument_names_are_kept_as_written() -> None:
+    """Ansible renders the values of task arguments, never their names: ``a=aval {{ "k=v" }}`` splits into a name
+    that looks like the start of a template, and the task still gets it as written."""
+    templar = Templar(variables={"given": "x"})
+    assert task_arguments(templar, "echo", {'{{ "k': 'v" }}', "{{ given }}": "{{ given }}"}) == {
+        '{{ "k': 'v" }}', "{{ given }}": "x"}
