@@ -101,7 +101,8 @@ class Compiler:
         try:
             self.tasks.index.add_project_dirs([path.parent])  # the playbook's library/ and module_utils/
             add_project_plugins(path.parent)  # and its filter_plugins/, test_plugins/, lookup_plugins/
-            playbook = load_playbook(path, self.tasks.is_module)
+            playbook = load_playbook(path, self.tasks.is_module,
+                                     lambda plays: self.tasks.roles.add_play_role_dirs(plays, path.parent))
         except UserError as exc:
             self.error(exc)
             return

@@ -61,6 +61,24 @@ class RoleExpander:
             self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
         return self.cache[key]
 
+    def add_play_role_dirs(self, plays: Any, playbook_dir: Path) -> None:
+        """Add the ``library/``, ``module_utils/`` and ``action_plugins/`` of the roles the plays of a playbook
+        file list (``plays`` as read, not yet validated), in the order listed: Ansible loads a play's roles
+        before its tasks, so a role's module can be a task of the play itself, and the first role listed wins
+        a name two of them have. A role that is not found is left to compiling the play, which reports it."""
+        for play in plays if isinstance(plays, list) else []:
+            references = play.get("roles") if isinstance(play, dict) else None
+            for reference in references if isinstance(references, list) else []:
+                name = reference.get("role", reference.get("name")) if isinstance(reference, dict) else reference
+                if not isinstance(name, str) or is_template(name):
+                    continue
+                try:
+                    path = find_role(name, self.compiler.options.roles_path, playbook_dir,
+                                     collections_paths=self.compiler.options.collections_path)
+                except UserError:
+                    continue
+                self.tasks.index.add_project_dirs([path])
+
     def expand_play_roles(self, references: list[RoleReference], inherited: Inherited) -> list[int]:
         ids: list[int] = []
         for reference in references:

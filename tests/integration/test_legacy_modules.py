@@ -115,3 +115,29 @@ def test_a_library_modules_extension_is_not_part_of_its_name(tmp_path: Path) -> 
         """)
     assert run.exit_code == 0, run.output
     assert run.task("hello")["localhost"]["greeting"] == "hello you"
+
+
+def test_a_play_roles_library_modules_serve_the_plays_own_tasks(tmp_path: Path) -> None:
+    # Ansible loads a play's roles before its tasks: their library/ modules are known to the play's tasks,
+    # and of two roles with a module of the same name, the first listed wins.
+    located = '#!/bin/sh\necho "{\\"changed\\": false, \\"location\\": \\"%s\\"}"\n'
+    write_files(tmp_path, {
+        "roles/first/library/where.sh": located % "first",
+        "roles/first/tasks/main.yml": "- debug: msg=first\n",
+        "roles/second/library/where": located % "second",
+        "roles/second/library/only_second": located % "second only",
+        "roles/second/tasks/main.yml": "- debug: msg=second\n",
+    })
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          roles: [first, {role: second}]
+          tasks:
+            - name: where
+              where:
+            - name: only second
+              only_second:
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("where")["localhost"]["location"] == "first"
+    assert run.task("only second")["localhost"]["location"] == "second only"
