@@ -219,9 +219,13 @@ class ModuleIndex:
         does."""
         shipped = directory == self.shipped
         candidates = [directory / f"{name}.py"]
-        if not shipped:  # Ansible's module names leave out any extension: helloworld.sh is helloworld
-            candidates += [directory / name, *sorted(path for path in directory.glob(f"{name}.*")
-                                                     if path.suffix not in NOT_MODULE_SUFFIXES)]
+        if not shipped:
+            # Ansible's module names leave out any extension (helloworld.sh is helloworld), and a leading
+            # underscore, which marks a deprecated module: _old.py answers to 'old' when nothing else in the
+            # folder does.
+            candidates += [directory / name, *self._with_extension(directory, name)]
+            candidates += [directory / f"_{name}.py", directory / f"_{name}",
+                           *self._with_extension(directory, f"_{name}")]
         for path in candidates:
             if not path.is_file():
                 continue
@@ -233,6 +237,10 @@ class ModuleIndex:
             return ModuleInfo(name, path, source,
                               legacy_style=legacy_style(source.source, python_file=path.suffix == ".py"))
         return None
+
+    @staticmethod
+    def _with_extension(directory: Path, stem: str) -> list[Path]:
+        return sorted(path for path in directory.glob(f"{stem}.*") if path.suffix not in NOT_MODULE_SUFFIXES)
 
     def legacy_runner(self) -> ModuleInfo:
         """The shipped helper that runs modules of Ansible's older kinds on the host."""

@@ -141,3 +141,20 @@ def test_a_play_roles_library_modules_serve_the_plays_own_tasks(tmp_path: Path) 
     assert run.exit_code == 0, run.output
     assert run.task("where")["localhost"]["location"] == "first"
     assert run.task("only second")["localhost"]["location"] == "second only"
+
+
+def test_a_deprecated_library_module_answers_to_its_name_without_the_underscore(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/_oldname.py": LIBRARY["library/old_python.py"]})
+    (tmp_path / "library" / "_linked.py").symlink_to("_oldname.py")
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: deprecated
+              oldname: who=me
+            - name: linked
+              linked: who=you
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("deprecated")["localhost"]["who"] == "me"
+    assert run.task("linked")["localhost"]["who"] == "you"
