@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Mapping
 from typing import Any
 
 from modules._utils import ArgumentError, validate_arguments
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
+from runner.actions.set_fact import variable_name_problem
+from runner.templating.filters.core import to_bool
 
 
 async def run_set_stats(ctx: ActionContext) -> dict[str, Any]:
@@ -17,9 +18,11 @@ async def run_set_stats(ctx: ActionContext) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         return {"failed": True, "changed": False, "msg": "The 'data' option needs to be a dictionary/hash"}
     for name in data:
-        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-            return {"failed": True, "changed": False, "msg": f"Invalid variable name in 'data': {name!r}"}
-    stats = {"data": dict(data), "per_host": params["per_host"], "aggregate": params["aggregate"]}
+        problem = variable_name_problem(name)
+        if problem is not None:
+            return {"failed": True, "changed": False, "msg": problem}
+    stats = {"data": dict(data), "per_host": bool(to_bool(params["per_host"])),
+             "aggregate": bool(to_bool(params["aggregate"]))}
     return {"changed": False, "ansible_stats": stats}
 
 
