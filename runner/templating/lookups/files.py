@@ -68,8 +68,11 @@ def _candidates(term: Any, files: Any, paths: Any) -> list[str]:
         folders = _split(term.get("paths", paths or []), ",:;")
     elif isinstance(term, (list, tuple)):
         return [candidate for item in term for candidate in _candidates(item, files, paths)]
-    else:
+    elif isinstance(term, str):
         names, folders = _split(term, ",;"), _split(paths or [], ",:;")
+    else:  # ansible-core's words
+        raise TemplateError(f"Invalid term supplied. A string, dict or list is required, not "
+                            f"{type(term).__name__!r}.")
     return [os.path.join(folder, name) for folder in folders for name in names] if folders else names
 
 

@@ -122,6 +122,8 @@ def test_first_found_returns_the_first_existing_file(templar: Templar, role: Pat
     assert look(templar, "query('first_found', ['nothing'], skip=true)", role) == []
     with pytest.raises(TemplateError, match="none of these files was found: nothing, nada"):
         look(templar, "lookup('first_found', ['nothing', 'nada'])", role)
+    with pytest.raises(TemplateError, match="A string, dict or list is required, not 'int'"):
+        look(templar, "lookup('first_found', 1)", role)
 
 
 def test_fileglob_returns_matching_files_only(templar: Templar, role: Path) -> None:
