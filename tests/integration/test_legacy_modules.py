@@ -158,3 +158,28 @@ def test_a_deprecated_library_module_answers_to_its_name_without_the_underscore(
     assert run.exit_code == 0, run.output
     assert run.task("deprecated")["localhost"]["who"] == "me"
     assert run.task("linked")["localhost"]["who"] == "you"
+
+
+def test_text_after_a_modules_json_is_warned_about_and_text_before_it_ignored(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/junky.py": """\
+        #!/usr/bin/python
+        print("junk before")
+        print('{"changed": false, "source": "user"}')
+        print("junk after")
+        """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: junky
+              junky:
+            - name: junky in the background
+              junky:
+              async: 10
+              poll: 1
+        """)
+    assert run.exit_code == 0, run.output
+    for task in ("junky", "junky in the background"):
+        result = run.task(task)["localhost"]
+        assert result["source"] == "user"
+        assert result["warnings"] == ["Module invocation had junk after the JSON data: junk after"]
