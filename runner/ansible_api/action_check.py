@@ -10,7 +10,10 @@ needs the rest of ansible-core's executor: it is refused, naming what it uses, w
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
+
+from runner.ansible_api.collections import find_collection_plugin
 
 # ActionBase helpers that work on the connection or the remote temporary directory, which the stand-in has not.
 UNSUPPORTED_HELPERS = frozenset({
@@ -24,8 +27,11 @@ UNSUPPORTED_FLAGS = {"TRANSFERS_FILES": "transfers files to the host", "BYPASS_H
 BASE_CLASSES = frozenset({"ActionBase"})
 
 
-def action_plugin_problem(path: Path) -> str | None:
-    """Why the action plugin at ``path`` cannot run here, or None when it only wraps module calls."""
+def action_plugin_problem(path: Path, collections_paths: Iterable[Path] = (), *, _seen: frozenset[Path] = frozenset()
+                          ) -> str | None:
+    """Why the action plugin at ``path`` cannot run here, or None when it only wraps module calls. A plugin built
+    on a collection's action plugin (``from ansible_collections.NS.COLL.plugins.action.X import ActionModule``)
+    can run when that one can."""
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
     except (SyntaxError, ValueError) as exc:
@@ -36,8 +42,14 @@ def action_plugin_problem(path: Path) -> str | None:
         return "it defines no ActionModule class"
     bases = [base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?") for base in plugin.bases]
     if not any(base in BASE_CLASSES for base in bases):
-        return (f"it builds on {', '.join(bases) or 'no base class'} (only plugins built directly on ActionBase, "
-                "which wrap a module call, run here)")
+        paths = tuple(collections_paths)
+        base_path = _collection_action_base(tree, bases, paths)
+        if base_path is None or base_path in _seen | {path}:
+            return (f"it builds on {', '.join(bases) or 'no base class'} (only plugins built on ActionBase, or on a "
+                    "collection's action plugin that is, which wrap a module call, run here)")
+        problem = action_plugin_problem(base_path, paths, _seen=_seen | {path})
+        if problem is not None:
+            return f"it builds on {base_path}, and {problem}"
     for node in plugin.body:
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -50,6 +62,20 @@ def action_plugin_problem(path: Path) -> str | None:
     if used:
         return (f"it uses ActionBase's {', '.join(used)}, which work on the connection directly (only plugins that "
                 "wrap a module call run here)")
+    return None
+
+
+def _collection_action_base(tree: ast.Module, bases: list[str], collections_paths: tuple[Path, ...]) -> Path | None:
+    """The file of the one base class imported from a collection's action plugin, or None."""
+    if len(bases) != 1:
+        return None
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or not any((alias.asname or alias.name) == bases[0]
+                                                           for alias in node.names):
+            continue
+        parts = (node.module or "").split(".")
+        if len(parts) == 6 and parts[0] == "ansible_collections" and parts[3:5] == ["plugins", "action"]:
+            return find_collection_plugin(f"{parts[1]}.{parts[2]}", "action", parts[5], collections_paths)
     return None
 
 

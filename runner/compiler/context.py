@@ -46,8 +46,9 @@ class Inherited:
         defaults = dict(self.module_defaults)
         for entry in _as_list(getattr(model, "module_defaults", None)):
             if isinstance(entry, dict):
-                for module, values in entry.items():
-                    defaults[module] = {**defaults.get(module, {}), **(values or {})}
+                # an inner level's defaults for an action replace the outer ones whole, as in ansible-core
+                # (``debug: {}`` removes them)
+                defaults.update((module, values or {}) for module, values in entry.items())
         return replace(
             self,
             when=self.when + tuple(getattr(model, "when", None) or ()),

@@ -57,6 +57,7 @@ class ActionCall:
     args: Any  # a mapping as written (with positions), or a free-form string for later k=v splitting
     key: Any  # the key it was written under: the module's name, 'action' or 'local_action'
     local: bool = False  # local_action: runs on the controller (delegate_to: localhost)
+    written: str = ""  # the module's name as written (ansible.legacy.debug, ansible.builtin.ping, ping)
 
 
 def is_action(name: Any, is_module: IsModule) -> bool:
@@ -89,7 +90,7 @@ def read_action(unknown: list[Any], source: Source, model: type[Model]) -> Actio
     if key in EXPLICIT_KEYS:
         call = _read_explicit(key, value, source, is_module)
     else:
-        call = ActionCall(canonical_action(key), value, key)
+        call = ActionCall(canonical_action(key), value, key, written=str(key))
     if call is not None and not _args_shape_ok(call, source):
         return None
     return call
@@ -125,7 +126,7 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
     if not is_action(name, is_module):
         source.error(f"couldn't resolve module/action '{name}'", key, value=True)
         return None
-    return ActionCall(canonical_action(name), args, key, local=key == "local_action")
+    return ActionCall(canonical_action(name), args, key, local=key == "local_action", written=name)
 
 
 def _args_shape_ok(call: ActionCall, source: Source) -> bool:
