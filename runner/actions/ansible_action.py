@@ -127,7 +127,7 @@ def _result_of(exc: BaseException) -> dict[str, Any] | None:
 async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     path = ctx.module.action_plugin
     assert path is not None
-    problem = action_plugin_problem(path, ctx.connection.index.collections_paths)
+    problem = action_plugin_problem(path, ctx.connection.index.collections_paths if ctx.connection else ())
     if problem is not None:
         return {"failed": True, "changed": False, "msg": f"the action plugin {path} cannot run here: {problem}"}
     try:
