@@ -30,12 +30,17 @@ async def run_validate_argument_spec(ctx: ActionContext) -> dict[str, Any]:
     params = action_arguments(ctx)
     spec = params["argument_spec"]
     # The task's variables of the spec's names, then what the task gives explicitly (which wins).
-    supplied = {**{name: ctx.task_vars[name] for name in spec if name in ctx.task_vars},
+    # (the variables rendered, as ansible-core renders them before checking)
+    supplied = {**{name: ctx.templar.template(ctx.task_vars[name]) for name in spec if name in ctx.task_vars},
                 **(params["provided_arguments"] or {})}
     result: dict[str, Any] = {"validate_args_context": params["validate_args_context"]}
+    errors: list[str] = []
     try:
-        validate_arguments(spec, supplied)
-    except ArgumentError as exc:
+        validate_arguments(spec, supplied, errors=errors)
+    except ArgumentError as exc:  # unknown or duplicate names, which stop the check
+        errors.append(str(exc))
+    if errors:
+        text = "\n".join(errors)
         return {**result, "failed": True, "changed": False, "argument_spec_data": spec,
-                "argument_errors": [str(exc)], "msg": f"Validation of arguments failed:\n{exc}"}
+                "argument_errors": errors, "msg": f"Validation of arguments failed:\n{text}"}
     return {**result, "changed": False, "msg": "The arg spec validation passed"}
