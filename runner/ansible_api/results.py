@@ -27,6 +27,8 @@ def _event_message(event: dict[str, Any]) -> str:
 
 
 def _without_internal_keys(value: Any) -> Any:
+    # The older module kinds strip theirs on the host (modules/_legacy_module.py), where this file is not
+    # shipped: their background jobs' results never pass through here.
     if isinstance(value, dict):
         return {key: _without_internal_keys(item) for key, item in value.items()
                 if not (isinstance(key, str) and key.startswith("_ansible_"))}
