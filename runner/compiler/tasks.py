@@ -166,7 +166,8 @@ class TaskCompiler:
         args = {**self._module_defaults(task, resolved, context), **args}
         if self.index.canonical(resolved) == "set_fact":
             args = yaml11_booleans(args)  # an unquoted yes is a boolean to Ansible; a quoted "yes" stays a string
-        node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
+        written = task.module_written if task.module_written not in ("", resolved) else None
+        node = self.compiler.new_node(kind="task", module=resolved, module_written=written, args=args, **fields)
         inherited_conditions = len(context.when) > len(task.when or ())
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
