@@ -38,16 +38,21 @@ def _command(params, path, args_path):
 
 
 def _json_result(stdout):
-    """The JSON object the module printed; text before it is ignored, as ansible-core does. None without one."""
+    """The JSON object the module printed; text before it is ignored and lines after it are warned about, as
+    ansible-core does (and the agent for modules written against its API). None without one."""
     lines = stdout.splitlines()
     for index, line in enumerate(lines):
         if line.lstrip().startswith("{"):
-            text = "\n".join(lines[index:])
+            text = "\n".join(lines[index:]).lstrip()
             try:
-                result, _end = json.JSONDecoder().raw_decode(text.lstrip())
+                result, end = json.JSONDecoder().raw_decode(text)
             except ValueError:
                 continue
             if isinstance(result, dict):
+                junk = text[end:].split("\n", 1)[1] if "\n" in text[end:] else ""
+                if junk.strip():
+                    result.setdefault("warnings", []).append(
+                        "Module invocation had junk after the JSON data: %s" % "\n".join(junk.splitlines()))
                 return result
     return None
 

@@ -77,8 +77,8 @@ def _to_list(value, name):
         return [part.strip() for part in value.split(",")] if value else []
     if isinstance(value, (int, float)):
         return [str(value)]
-    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to list"
-                        % (name, type(value).__name__))
+    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to list: %s cannot be "
+                        "converted to a list" % (name, type(value).__name__, type(value)))
 
 
 def _to_dict(value, name):
@@ -96,8 +96,8 @@ def _to_dict(value, name):
             return dict(part.split("=", 1) for part in shlex.split(value.replace(",", " ")))
         except ValueError:
             pass
-    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to dict"
-                        % (name, type(value).__name__))
+    raise ArgumentError("argument '%s' is of type %s and we were unable to convert to dict: %s cannot be "
+                        "converted to a dict" % (name, type(value).__name__, type(value)))
 
 
 def _to_int(value, name):
@@ -111,7 +111,7 @@ def _to_int(value, name):
         return int(str(value).strip())
     except ValueError:
         raise ArgumentError("argument '%s' is of type %s and we were unable to convert to int: "
-                            "'%s' is not a valid integer" % (name, type(value).__name__, value))
+                            "\"%r\" cannot be converted to an int" % (name, type(value).__name__, value))
 
 
 def _to_float(value, name):
@@ -196,11 +196,12 @@ def alias_table(spec):
     return table
 
 
-def validate_arguments(spec, params, rules=None, name=None, check_values=True, module=None):
+def validate_arguments(spec, params, rules=None, name=None, check_values=True, module=None, errors=None):
     """Return ``params`` resolved against ``spec``: aliases folded, types converted, defaults filled.
 
     ``module``: the module being run, whose unknown parameters are reported in ansible-core's words (playbooks
-    and tests match on them).
+    and tests match on them). ``errors``: a list that collects the missing arguments and each value that cannot
+    be converted, as ansible-core's validator lists them all, instead of raising at the first.
 
     With ``check_values=False`` only the names are checked (unknown, duplicate, mutually exclusive): the compiler
     does this before templating, when values may still be Jinja expressions.
@@ -241,16 +242,22 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True, m
     if not check_values:
         return resolved
 
+    # Modules count a None value as missing; ansible-core's validator of role arguments (``errors`` given) only
+    # an absent one, and then fails to convert the None of a required option that is not raw.
+    by_presence = errors is not None
+    missing = sorted(arg for arg, option in spec.items() if option.get("required")
+                     and (arg not in resolved if by_presence else resolved.get(arg) is None))
+    if missing:
+        _failed(errors, "missing required arguments: %s%s" % (", ".join(missing), where))
     for arg, option in spec.items():
-        if resolved.get(arg) is None:
-            if option.get("required"):
-                raise ArgumentError("missing required arguments: %s%s" % (arg, where))
-            if "default" in option:
-                resolved[arg] = option["default"]
-            else:
-                resolved[arg] = None
-        if resolved[arg] is not None:
-            resolved[arg] = _convert(resolved[arg], option, arg)
+        convert_none = by_presence and option.get("required") and arg in resolved
+        if resolved.get(arg) is None and not convert_none:
+            resolved[arg] = option.get("default")
+        if resolved[arg] is not None or (convert_none and option.get("type", "str") != "raw"):
+            try:
+                resolved[arg] = _convert(resolved[arg], option, arg)
+            except ArgumentError as exc:
+                _failed(errors, str(exc))
     for group in rules.get("required_one_of", ()):
         if not any(present(arg) for arg in group):
             raise ArgumentError("one of the following is required: %s%s" % (", ".join(group), where))
@@ -267,6 +274,12 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True, m
                 raise ArgumentError("%s is %s but %s of the following are missing: %s%s" % (
                     arg, value, "any" if any_of else "all", ", ".join(missing), where))
     return resolved
+
+
+def _failed(errors, message):
+    if errors is None:
+        raise ArgumentError(message)
+    errors.append(message)
 
 
 def no_log_values(spec, params):

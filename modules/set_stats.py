@@ -22,8 +22,10 @@ EXAMPLES = """
     per_host: true
 """
 RETURN = {"ansible_stats": "data, per_host and aggregate as recorded"}
+# per_host and aggregate are read as Ansible's action reads them, leniently: any value that is not a true word
+# is false (so the action converts them, not the argument check).
 ARGUMENT_SPEC = {
     "data": {"type": "raw", "required": True},
-    "per_host": {"type": "bool", "default": False},
-    "aggregate": {"type": "bool", "default": True},
+    "per_host": {"type": "raw", "default": False},
+    "aggregate": {"type": "raw", "default": True},
 }

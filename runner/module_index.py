@@ -36,7 +36,14 @@ from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
-from runner.ansible_api.routing import BUILTIN, NO_ANSIBLE_CORE_HINT, builtin_routing, route, warn_deprecated
+from runner.ansible_api.routing import (
+    BUILTIN,
+    NO_ANSIBLE_CORE_HINT,
+    builtin_routing,
+    collection_runtime,
+    route,
+    warn_deprecated,
+)
 from runner.errors import UserError, did_you_mean
 
 UTILS = "_utils"
@@ -175,6 +182,13 @@ class ModuleIndex:
         if added:
             self._cache.clear()
 
+    def is_project_module(self, info: ModuleInfo) -> bool:
+        """Whether ``info`` is a module of a library folder (a playbook's, a role's, the configured library) or
+        runs a local action plugin: ansible-core's ``ansible.legacy`` collection, not ``ansible.builtin``."""
+        if info.collection is not None:
+            return False
+        return info.action_plugin is not None or (info.path.parent != self.shipped and info.path.parent in self.dirs)
+
     def find(self, name: str, collections: Iterable[str] = ()) -> ModuleInfo | None:
         """The module ``name`` stands for: a short name is looked up in ``collections`` (a play's or role's
         ``collections:`` keyword) first, then among the library and native modules."""
@@ -223,9 +237,13 @@ class ModuleIndex:
         does."""
         shipped = directory == self.shipped
         candidates = [directory / f"{name}.py"]
-        if not shipped:  # Ansible's module names leave out any extension: helloworld.sh is helloworld
-            candidates += [directory / name, *sorted(path for path in directory.glob(f"{name}.*")
-                                                     if path.suffix not in NOT_MODULE_SUFFIXES)]
+        if not shipped:
+            # Ansible's module names leave out any extension (helloworld.sh is helloworld), and a leading
+            # underscore, which marks a deprecated module: _old.py answers to 'old' when nothing else in the
+            # folder does.
+            candidates += [directory / name, *self._with_extension(directory, name)]
+            candidates += [directory / f"_{name}.py", directory / f"_{name}",
+                           *self._with_extension(directory, f"_{name}")]
         for path in candidates:
             if not path.is_file():
                 continue
@@ -238,6 +256,10 @@ class ModuleIndex:
                               legacy_style=legacy_style(source.source, python_file=path.suffix == ".py"))
         return None
 
+    @staticmethod
+    def _with_extension(directory: Path, stem: str) -> list[Path]:
+        return sorted(path for path in directory.glob(f"{stem}.*") if path.suffix not in NOT_MODULE_SUFFIXES)
+
     def legacy_runner(self) -> ModuleInfo:
         """The shipped helper that runs modules of Ansible's older kinds on the host."""
         return self._helper_module(LEGACY_RUNNER)
@@ -248,11 +270,17 @@ class ModuleIndex:
 
     def in_some_collection(self, name: str) -> bool:
         """Whether any collection in the collections path has a module or an action plugin ``name`` (a short
-        name; an action plugin without a module stands in a module's place)."""
+        name), or routes that name."""
         if not name.isidentifier():
             return False
-        return any(True for base in self.collections_paths for kind in ("modules", "action")
-                   for _ in base.glob(f"ansible_collections/*/*/plugins/{kind}/{name}.py"))
+        for base in self.collections_paths:
+            for directory in base.glob("ansible_collections/*/*"):
+                if any((directory / "plugins" / kind / f"{name}.py").is_file() for kind in ("modules", "action")):
+                    return True
+                runtime = collection_runtime(f"{directory.parent.name}.{directory.name}", self.collections_paths)
+                if runtime is not None and any(name in runtime.routing.get(kind, {}) for kind in ("modules", "action")):
+                    return True
+        return False
 
     def is_routed(self, name: str) -> bool:
         """Whether routing sends ``name`` elsewhere (so it names a module, installed or not)."""

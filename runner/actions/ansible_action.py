@@ -175,7 +175,7 @@ def _module_call_args(ctx: ActionContext, name: str, args: dict[str, Any], ignor
 async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     path = ctx.module.action_plugin
     assert path is not None
-    problem = action_plugin_problem(path)
+    problem = action_plugin_problem(path, ctx.connection.index.collections_paths if ctx.connection else ())
     if problem is not None:
         return {"failed": True, "changed": False, "msg": f"the action plugin {path} cannot run here: {problem}"}
     try:

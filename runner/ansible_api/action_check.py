@@ -12,8 +12,11 @@ runs the module and is fine), and running once for all hosts.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+
+from runner.ansible_api.collections import find_collection_plugin
 
 # ActionBase's parts that need ansible-core's own module transport: ``_configure_module`` builds the AnsiballZ
 # payload ansible-core sends (modules here run in the host's agent), ``_compute_environment_string`` and
@@ -26,8 +29,11 @@ BASE_CLASSES = frozenset({"ActionBase"})
 SUPPORTED_CORE_ACTIONS = frozenset({"ansible.plugins.action", "ansible.plugins.action.normal"})
 
 
-def action_plugin_problem(path: Path) -> str | None:
-    """Why the action plugin at ``path`` cannot run here, or None when it only wraps module calls."""
+def action_plugin_problem(path: Path, collections_paths: Iterable[Path] = (), *, _seen: frozenset[Path] = frozenset()
+                          ) -> str | None:
+    """Why the action plugin at ``path`` cannot run here, or None when it only wraps module calls. A plugin built
+    on a collection's action plugin (``from ansible_collections.NS.COLL.plugins.action.X import ActionModule``)
+    can run when that one can."""
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
     except (SyntaxError, ValueError) as exc:
@@ -43,6 +49,13 @@ def action_plugin_problem(path: Path) -> str | None:
         return (f"it builds on {unsupported}, one of ansible-core's own action plugins, which expect its modules' "
                 "arguments and results (plugins built on ActionBase, ansible-core's normal action or another "
                 "collection plugin run here)")
+    bases = [base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?") for base in plugin.bases]
+    paths = tuple(collections_paths)
+    base_path = _collection_action_base(tree, bases, paths)
+    if base_path is not None and base_path not in _seen | {path}:
+        problem = action_plugin_problem(base_path, paths, _seen=_seen | {path})
+        if problem is not None:
+            return f"it builds on {base_path}, and {problem}"
     for node in plugin.body:
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -96,6 +109,20 @@ def supports_raw_params(path: Path) -> bool:
         isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is True
         and any(getattr(target, "id", None) == "supports_raw_params" for target in node.targets)
         for node in plugin.body)
+
+
+def _collection_action_base(tree: ast.Module, bases: list[str], collections_paths: tuple[Path, ...]) -> Path | None:
+    """The file of the one base class imported from a collection's action plugin, or None."""
+    if len(bases) != 1:
+        return None
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or not any((alias.asname or alias.name) == bases[0]
+                                                           for alias in node.names):
+            continue
+        parts = (node.module or "").split(".")
+        if len(parts) == 6 and parts[0] == "ansible_collections" and parts[3:5] == ["plugins", "action"]:
+            return find_collection_plugin(f"{parts[1]}.{parts[2]}", "action", parts[5], collections_paths)
+    return None
 
 
 def builtin_action_alias(path: Path) -> str | None:

@@ -56,7 +56,9 @@ def group_actions(group: str, collections_paths: Iterable[Path]) -> frozenset[st
         for item in items:
             if isinstance(item, dict):
                 extended = (item.get("metadata") or {}).get("extend_group") or []
-                pending.extend(str(name) for name in (extended if isinstance(extended, list) else [extended]))
+                # a short name is a group of the same collection, as in ansible-core
+                pending.extend(_qualified(str(name), collection)
+                               for name in (extended if isinstance(extended, list) else [extended]))
             elif isinstance(item, str):
                 action = _qualified(item, collection)
                 actions.add(action)

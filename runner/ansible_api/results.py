@@ -4,6 +4,10 @@ ansible-core 2.19 reports an exception that escaped a module (and ``fail_json(ex
 ``ErrorSummary``: ``{"event": {"msg", "chain", "formatted_traceback", ...}, "__ansible_type": "ErrorSummary"}``.
 Its controller turns that into the result's ``msg`` (when the module gave none) and a traceback text; so does
 this, so ``result.msg`` reads as under ansible-playbook and the output shows a message, not a structure.
+
+ansible-core also removes ``_ansible_*`` keys from what a task registers, at every depth (a module that echoes
+its raw arguments shows the task's only); the result's own top-level ones (``_ansible_no_log``...) are the
+callbacks' to read.
 """
 
 from __future__ import annotations
@@ -22,7 +26,20 @@ def _event_message(event: dict[str, Any]) -> str:
     return ": ".join(parts)
 
 
+def _without_internal_keys(value: Any) -> Any:
+    # The older module kinds strip theirs on the host (modules/_legacy_module.py), where this file is not
+    # shipped: their background jobs' results never pass through here.
+    if isinstance(value, dict):
+        return {key: _without_internal_keys(item) for key, item in value.items()
+                if not (isinstance(key, str) and key.startswith("_ansible_"))}
+    if isinstance(value, list):
+        return [_without_internal_keys(item) for item in value]
+    return value
+
+
 def normalize_result(result: dict[str, Any]) -> dict[str, Any]:
+    result = {key: value if key.startswith("_ansible_") else _without_internal_keys(value)
+              for key, value in result.items()}
     exception = result.get("exception")
     if isinstance(exception, dict) and isinstance(exception.get("event"), dict):
         event = exception["event"]

@@ -23,10 +23,11 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
                    force_color: bool = False, display_ok_hosts: bool = True, display_skipped_hosts: bool = True,
                    stream: TextIO | None = None, log: LogFile | None = None,
                    first: list[Callback] | None = None, result_format: str = "json",
-                   pretty_results: bool | None = None) -> Callbacks:
+                   pretty_results: bool | None = None, show_custom_stats: bool = False) -> Callbacks:
     """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``;
     ``first`` are called before them (what must print before the view's recap). ``log`` records what the view
-    prints. ``result_format`` (json or yaml) and ``pretty_results`` are how the default view prints a result;
+    prints. ``result_format`` (json or yaml) and ``pretty_results`` are how the default view prints a result,
+    ``show_custom_stats`` whether it prints set_stats' statistics after the recap;
     ``yaml`` is the default view with YAML results, as ansible-core treats the retired community.general.yaml.
 
     ``progress`` is the live view on a terminal and the default view elsewhere (CI logs, pipes); ``default``
@@ -34,7 +35,7 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
     """
     look = {"verbosity": verbosity, "nocolor": nocolor, "force_color": force_color, "log": log}
     results = {"result_format": "yaml" if stdout_callback == "yaml" else result_format,
-               "pretty_results": pretty_results}
+               "pretty_results": pretty_results, "show_custom_stats": show_custom_stats}
     members: list[Callback] = [*(first or []),
                                _stdout_view(stdout_callback, diff, display_ok_hosts, display_skipped_hosts, stream,
                                             look, results)]
@@ -45,7 +46,7 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
 def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_hosts: bool,
                  stream: TextIO | None, look: dict[str, Any], results: dict[str, Any]) -> Callback:
     """``look``: verbosity, nocolor, force_color and log, which every text view takes; ``results``: how the
-    default view prints results (result_format, pretty_results)."""
+    default view prints results (result_format, pretty_results, show_custom_stats)."""
     out = stream or sys.stdout
     if name == "progress" and out.isatty():
         from runner.callbacks.progress import ProgressDisplay  # rich is imported only when the live view is used

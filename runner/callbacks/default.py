@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.callbacks.colors import paint
+from runner.callbacks.custom_stats import CustomStats
 from runner.callbacks.diff import render_diff
 from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
@@ -77,7 +78,7 @@ class DefaultDisplay(Callback):
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
                  force_color: bool = False, stream: TextIO | None = None, err: TextIO | None = None,
                  columns: int | None = None, hide: Collection[str] = (), log: LogFile | None = None,
-                 result_format: str = "json", pretty_results: bool | None = None):
+                 result_format: str = "json", pretty_results: bool | None = None, show_custom_stats: bool = False):
         self.out = Terminal(stream, err, nocolor=nocolor, force_color=force_color, columns=columns, log=log)
         self.verbosity = verbosity
         self.diff = diff
@@ -87,6 +88,7 @@ class DefaultDisplay(Callback):
         self._play: PlayInfo | None = None
         self._task: TaskInfo | None = None
         self._headed: TaskInfo | None = None  # the task whose header was printed last
+        self.custom_stats = CustomStats() if show_custom_stats else None
 
     # -- headers ------------------------------------------------------------------------------------------
     def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
@@ -128,6 +130,8 @@ class DefaultDisplay(Callback):
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         if "_include" in result:
             return  # an include is reported by the include event, with every host it applies to
+        if self.custom_stats is not None:
+            self.custom_stats.record(host, result)
         status = status_of(result)
         items = loop_items(result)
         printed = [status_of(item) for item in items] if items else [status]
@@ -273,3 +277,7 @@ class DefaultDisplay(Callback):
         for host in sorted(stats):
             self.out.line(recap_line(host, stats[host], self.out.color))
         self.out.line()
+        if self.custom_stats is not None and self.custom_stats.custom:
+            self.out.banner("CUSTOM STATS: ")
+            for line in self.custom_stats.lines():
+                self.out.line(line)

@@ -94,7 +94,8 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
                           options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
                           display_ok_hosts=config.display_ok_hosts,
                           display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
-                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty)
+                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty,
+                          show_custom_stats=config.show_custom_stats)
 
 
 def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:

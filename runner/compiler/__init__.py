@@ -4,7 +4,8 @@ It resolves ``import_playbook``, ``import_tasks`` and ``import_role`` statically
 (``runner.compiler.infra``), keeps ``include_tasks``,
 ``include_role`` (compiled per host at run time through ``compile_include``), expands roles with their
 dependencies (once per play unless ``allow_duplicates``; a cycle is an error naming it), applies tags, checks
-that every module exists and its argument names fit its spec, checks role ``argument_specs``, and compiles every
+that every module exists and its argument names fit its spec, puts a role's ``argument_specs`` check first in
+its tasks, and compiles every
 template string once. Every problem in every file is collected and reported together; nothing runs unless the
 whole plan compiles.
 """
@@ -101,7 +102,8 @@ class Compiler:
         try:
             self.tasks.index.add_project_dirs([path.parent])  # the playbook's library/ and module_utils/
             add_project_plugins(path.parent)  # and its filter_plugins/, test_plugins/, lookup_plugins/
-            playbook = load_playbook(path, self.tasks.is_module)
+            playbook = load_playbook(path, self.tasks.is_module,
+                                     lambda plays: self.tasks.roles.add_play_role_dirs(plays, path.parent))
         except UserError as exc:
             self.error(exc)
             return

@@ -46,12 +46,10 @@ class Inherited:
         defaults = dict(self.module_defaults)
         for entry in _as_list(getattr(model, "module_defaults", None)):
             if isinstance(entry, dict):
-                for module, values in entry.items():
-                    if isinstance(values, str):  # a template of the mapping: rendered where the task runs
-                        defaults[module] = values
-                    else:
-                        earlier = defaults.get(module)
-                        defaults[module] = {**(earlier if isinstance(earlier, dict) else {}), **(values or {})}
+                # an inner level's defaults for an action replace the outer ones whole, as in ansible-core
+                # (``debug: {}`` removes them); a template of the mapping is rendered where the task runs
+                defaults.update((module, values if isinstance(values, str) else values or {})
+                                for module, values in entry.items())
         return replace(
             self,
             when=self.when + tuple(getattr(model, "when", None) or ()),

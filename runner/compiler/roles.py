@@ -1,5 +1,6 @@
 """Roles into plan nodes: dependencies first (depth first, once per play unless ``allow_duplicates`` or other
-parameters), a cycle is an error naming it, ``argument_specs`` are checked against the role's parameters."""
+parameters), a cycle is an error naming it, ``argument_specs`` become the role's first task, which validates its
+parameters when it runs (as ansible-core's)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from modules._utils import ArgumentError, validate_arguments
 from runner.compiler.context import Inherited
 from runner.errors import ParseError, SourcePosition, UserError
 from runner.loader.role import RoleSource, find_role, load_role, role_collection
 from runner.models import RoleReference, Task
+from runner.models.base import POSITION_KEY
+from runner.models.validation import validate
 from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import add_project_plugins, is_template
@@ -61,6 +63,24 @@ class RoleExpander:
             self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
         return self.cache[key]
 
+    def add_play_role_dirs(self, plays: Any, playbook_dir: Path) -> None:
+        """Add the ``library/``, ``module_utils/`` and ``action_plugins/`` of the roles the plays of a playbook
+        file list (``plays`` as read, not yet validated), in the order listed: Ansible loads a play's roles
+        before its tasks, so a role's module can be a task of the play itself, and the first role listed wins
+        a name two of them have. A role that is not found is left to compiling the play, which reports it."""
+        for play in plays if isinstance(plays, list) else []:
+            references = play.get("roles") if isinstance(play, dict) else None
+            for reference in references if isinstance(references, list) else []:
+                name = reference.get("role", reference.get("name")) if isinstance(reference, dict) else reference
+                if not isinstance(name, str) or is_template(name):
+                    continue
+                try:
+                    path = find_role(name, self.compiler.options.roles_path, playbook_dir,
+                                     collections_paths=self.compiler.options.collections_path)
+                except UserError:
+                    continue
+                self.tasks.index.add_project_dirs([path])
+
     def expand_play_roles(self, references: list[RoleReference], inherited: Inherited) -> list[int]:
         ids: list[int] = []
         for reference in references:
@@ -78,20 +98,23 @@ class RoleExpander:
         params = dict(task.vars or {})
         context = inherited.under(task)
         return self._expand(name, task, params, context, [], task.position,
-                            tasks_from=getattr(include, "tasks_from", None))
+                            tasks_from=getattr(include, "tasks_from", None), params_are_vars=True,
+                            validate=getattr(include, "rolespec_validate", None) is not False)
 
     def include_role(self, node: PlanTask, name: str, context: Inherited) -> None:
         include = node.include or {}
         params = dict(include.get("vars") or {})
         position = SourcePosition.parse(node.position)
         self._expand(name, None, params, context, [], position, tasks_from=include.get("tasks_from"),
-                     dynamic=True)
+                     dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False)
 
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
                 stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
-                dynamic: bool = False) -> list[int]:
-        # A reference's ``vars:`` are role parameters too: they count when telling duplicates apart and they are
-        # what argument_specs checks, as in Ansible.
+                dynamic: bool = False, params_are_vars: bool = False, validate: bool = True) -> list[int]:
+        # A reference's ``vars:`` are role parameters too when telling duplicates apart, as in Ansible; but the
+        # argument_specs check is given only the parameters written as such (``roles: [{role: x, port: 1}]``):
+        # ``vars:`` (and include_role's and import_role's) reach it as variables.
+        provided = {} if params_are_vars else dict(params)
         params = {**dict(getattr(reference, "vars", None) or {}), **params}
         base = stack[-1].parent if stack else None
         path = find_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir, role_basedir=base,
@@ -106,7 +129,7 @@ class RoleExpander:
             self.expanded_vars += self.seen[key]  # its vars still reach the role that depends on it
             return []
         first_expanded = len(self.expanded_vars)
-        self._check_arguments(role, params, position, tasks_from)
+        validation = self._validation_task(role, provided, position, tasks_from) if validate else None
         plan_role = self._plan_role(role, params)
         # As in Ansible, a dependency sees the vars and parameters of the roles that depend on it (below its
         # own), and a role sees the vars of its dependencies (below its own).
@@ -134,7 +157,7 @@ class RoleExpander:
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
                           collections=_role_collections(role))
-        ids += self.tasks.compile_list(role.tasks, context)
+        ids += self.tasks.compile_list([validation, *role.tasks] if validation else role.tasks, context)
         # An import in the handlers file is looked for beside it first, as Ansible looks for it.
         handlers_context = replace(context, search_paths=(str(path / "handlers"), *context.search_paths))
         self.tasks.role_handlers += self.tasks.compile_handlers(role.handlers, handlers_context)
@@ -153,28 +176,27 @@ class RoleExpander:
         self.compiler.plan.roles.append(plan_role)
         return len(self.compiler.plan.roles) - 1
 
-    def _check_arguments(self, role: RoleSource, params: dict[str, Any], position: SourcePosition | None,
-                         tasks_from: str | None) -> None:
-        """A role's ``argument_specs`` (entry point ``main`` or ``tasks_from``) against what it is given."""
-        entry = role.argument_specs.get(tasks_from or "main")
+    def _validation_task(self, role: RoleSource, params: dict[str, Any], position: SourcePosition | None,
+                         tasks_from: str | None) -> Task | None:
+        """The task ansible-core puts first in a role with ``argument_specs`` for its entry point (``main`` or
+        ``tasks_from``): ``validate_argument_spec`` of the role's parameters and, for the options they leave out,
+        the variables the task sees (play vars, role defaults...). It runs, so its failure can be rescued, and is
+        tagged ``always``. None without a spec for the entry point."""
+        entry_point = tasks_from or "main"
+        entry = role.argument_specs.get(entry_point)
         if entry is None:
-            return
-        spec = {name: option.model_dump(exclude_none=True, exclude={"position", "description", "version_added"})
+            return None
+        # the options as written, as ansible-core passes them (its failure result shows them)
+        spec = {name: option.model_dump(exclude_unset=True, exclude={"position"})
                 for name, option in entry.options.items()}
-        supplied = {**role.defaults, **params}
-        literal = {k: v for k, v in supplied.items() if k in spec and not is_template(v)}
-        templated = {k for k, v in supplied.items() if k in spec and is_template(v)}
-        for name in templated:
-            spec[name] = {**spec[name], "type": "raw", "choices": None}
-            spec[name] = {k: v for k, v in spec[name].items() if v is not None}
-            literal[name] = supplied[name]
-        rules = {"mutually_exclusive": entry.mutually_exclusive, "required_together": entry.required_together,
-                 "required_one_of": entry.required_one_of, "required_if": entry.required_if}
-        try:
-            validate_arguments(spec, literal, rules, name=f"role '{role.name}'")
-        except ArgumentError as exc:
-            raise ParseError(f"role '{role.name}' argument validation failed: {exc}", position) from None
-
+        name = f"Validating arguments against arg spec '{entry_point}'"
+        if entry.short_description:
+            name += f" - {entry.short_description}"
+        data = {POSITION_KEY: position, "name": name, "tags": ["always"], "ansible.builtin.validate_argument_spec": {
+            "argument_spec": spec, "provided_arguments": params,
+            "validate_args_context": {"type": "role", "name": role.name, "argument_spec_name": entry_point,
+                                      "path": str(role.path)}}}
+        return validate(Task, data, is_module=self.tasks.is_module, where=position)
 
 def _role_collections(role: RoleSource) -> tuple[str, ...]:
     """The collections a role's short module names go through: its own collection's first for a collection's

@@ -183,7 +183,8 @@ class TaskCompiler:
         args = {**defaults, **args}
         if default_templates:  # the lowest of the templates that yield arguments where the task runs
             args[ARGUMENT_TEMPLATES] = [*default_templates, *args.get(ARGUMENT_TEMPLATES, [])]
-        node = self.compiler.new_node(kind="task", module=resolved, args=args, **fields)
+        written = task.module_written if task.module_written not in ("", resolved) else None
+        node = self.compiler.new_node(kind="task", module=resolved, module_written=written, args=args, **fields)
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
 
@@ -193,16 +194,30 @@ class TaskCompiler:
         and, apart, the ones given as templates of a mapping (``file: "{{ file_defaults }}"``), lowest first, which
         only the run can read."""
         module = task.module or ""
-        names = {self._action_name(module), self._action_name(resolved)}
+        action = self._action_name(task.module_written or module)
+        names = {action, self._action_name(resolved)}
         group_defaults: dict[str, Any] = {}
         action_defaults: dict[str, Any] = {}
+        # A level's defaults for an action replace an outer level's for it whole (``debug: {}`` removes them),
+        # as ansible-core merges the levels' mappings key by key.
+        levels: dict[str, tuple[str, Any]] = {}
+        for key, defaults in context.module_defaults:
+            same = key if key.startswith((GROUP_PREFIX, "ansible.builtin.")) else self.index.canonical(key)
+            levels.pop(same, None)
+            levels[same] = (key, defaults)
         group_templates: list[str] = []
         action_templates: list[str] = []
-        for key, defaults in context.module_defaults:
+        for key, defaults in levels.values():
             if key.startswith(GROUP_PREFIX):
                 if not names & self._group(key.removeprefix(GROUP_PREFIX), task):
                     continue
                 found, templates = group_defaults, group_templates
+            elif key.startswith("ansible.builtin."):
+                # as in ansible-core: not for a task that resolved to a library folder's module or action plugin,
+                # while the defaults of a short or ansible.legacy name serve both
+                if not (key == action or (self.index.canonical(key) == resolved and action == resolved)):
+                    continue
+                found, templates = action_defaults, action_templates
             elif self.index.canonical(key) in (module, resolved):
                 found, templates = action_defaults, action_templates
             else:
@@ -214,9 +229,15 @@ class TaskCompiler:
         return {**group_defaults, **action_defaults}, [*group_templates, *action_templates]
 
     def _action_name(self, name: str) -> str:
-        """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``."""
+        """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``,
+        a library folder's module or action plugin (which a short or ``ansible.legacy.`` name finds first) as
+        ``ansible.legacy.X``."""
         short = self.index.canonical(name)
-        return short if "." in short else f"ansible.builtin.{short}"
+        if "." in short:
+            return short
+        info = None if name.startswith("ansible.builtin.") else self.index.find(short)
+        legacy = info is not None and self.index.is_project_module(info)
+        return f"ansible.legacy.{short}" if legacy else f"ansible.builtin.{short}"
 
     def _group(self, group: str, task: Task) -> frozenset[str]:
         """The actions of an action group, by the names ``_action_name`` gives; an unknown group is a compile error
@@ -252,7 +273,7 @@ class TaskCompiler:
             except UserError as exc:  # a library module whose marker names no registered action
                 raise ParseError(exc.message, task.module_position or task.position) from None
         if info.action_plugin is not None:
-            problem = action_plugin_problem(info.action_plugin)
+            problem = action_plugin_problem(info.action_plugin, self.index.collections_paths)
             if problem is not None:
                 raise ParseError(f"the action plugin {info.action_plugin} of '{module}' cannot run here: {problem}",
                                  task.module_position or task.position)

@@ -102,8 +102,19 @@ def _prompts(value: Any) -> tuple[str, ...]:
     raise ValueError
 
 
+def _connection_plugin(value: Any) -> str:
+    """A connection's short name: Ansible's builtin plugins may be named in full (``ansible.builtin.ssh``)."""
+    if not isinstance(value, str):
+        raise ValueError
+    for prefix in ("ansible.builtin.", "ansible.legacy."):
+        if value.startswith(prefix):
+            return value[len(prefix):]
+    return value
+
+
 # Settings with a type, the function that reads one, and what a message says is expected.
 _TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "connection": (_connection_plugin, "the name of a connection plugin"),
     "port": (_port, "a port number from 1 to 65535"),
     "timeout": (_seconds, "a number of seconds greater than 0"),
     "keepalive_interval": (_interval, "a number of seconds (0: no keepalive)"),

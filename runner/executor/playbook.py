@@ -484,7 +484,7 @@ class PlaybookExecutor:
     def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
         params, play, role, block and task vars); left as written when it needs more."""
-        name = node.name or node.module or node.kind
+        name = node.name or node.module_written or node.module or node.kind
         if not is_template(name):
             return name
         try:

@@ -20,9 +20,15 @@ from runner.models.validation import validate
 IsModule = Callable[[str], bool]
 
 
-def load_playbook(path: str | Path, is_module: IsModule) -> Playbook:
-    """The plays and ``import_playbook`` entries of a playbook file; every problem in it raised at once."""
+def load_playbook(path: str | Path, is_module: IsModule,
+                  before_validation: Callable[[Any], None] | None = None) -> Playbook:
+    """The plays and ``import_playbook`` entries of a playbook file; every problem in it raised at once.
+
+    ``before_validation`` sees the file's data first: what it makes known (the modules of the plays' roles)
+    counts when the tasks' module names are checked."""
     data = load_yaml_file(path)
+    if before_validation is not None:
+        before_validation(data)
     entries = validate(PlayList, data, is_module=is_module, where=SourcePosition(str(path)))
     return Playbook(path=str(path), entries=entries)
 

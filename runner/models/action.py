@@ -59,6 +59,7 @@ class ActionCall:
     key: Any  # the key it was written under: the module's name, 'action' or 'local_action'
     local: bool = False  # local_action: runs on the controller (delegate_to: localhost)
     args_template: str | None = None  # action: {module: x, args: "{{ a_mapping }}"}
+    written: str = ""  # the module's name as written (ansible.legacy.debug, ansible.builtin.ping, ping)
 
 
 def is_action(name: Any, is_module: IsModule) -> bool:
@@ -91,7 +92,7 @@ def read_action(unknown: list[Any], source: Source, model: type[Model]) -> Actio
     if key in EXPLICIT_KEYS:
         call = _read_explicit(key, value, source, is_module)
     else:
-        call = ActionCall(canonical_action(key), value, key)
+        call = ActionCall(canonical_action(key), value, key, written=str(key))
     if call is not None and not _args_shape_ok(call, source):
         return None
     return call
@@ -149,7 +150,8 @@ def _read_explicit(key: str, value: Any, source: Source, is_module: IsModule) ->
     if not is_template(name) and not is_action(name, is_module):  # a template: the compiler renders the name
         source.error(f"couldn't resolve module/action '{name}'", key, value=True)
         return None
-    return ActionCall(canonical_action(name), args, key, local=key == "local_action", args_template=args_template)
+    return ActionCall(canonical_action(name), args, key, local=key == "local_action", args_template=args_template,
+                      written=name)
 
 
 def _split_module_name(text: str) -> tuple[str, str]:

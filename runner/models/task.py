@@ -121,9 +121,11 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
     model_config = ConfigDict(json_schema_extra=_task_schema)
 
     KIND = "task"
-    DERIVED = Model.DERIVED | {"module", "module_args", "module_position", "loop_with", "include"}
+    DERIVED = Model.DERIVED | {"module", "module_written", "module_args", "module_position", "loop_with", "include"}
 
     module: SkipJsonSchema[str] = ""
+    # The module's name as written: ansible.builtin.X and ansible.legacy.X differ for module_defaults.
+    module_written: SkipJsonSchema[str] = ""
     module_args: SkipJsonSchema[Any] = Field(default_factory=dict)
     module_position: SkipJsonSchema[SourcePosition | None] = Field(default=None, exclude=True, repr=False)
     include: SkipJsonSchema[TasksInclude | RoleInclude | None] = Field(
@@ -158,7 +160,8 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
         _read_lookup_loop(data, loops, source)
         call = read_action([key for key in unknown if key not in loops], source, cls)
         if call is not None:
-            data.update(module=call.name, module_args=call.args, module_position=source.at(call.key))
+            data.update(module=call.name, module_written=call.written, module_args=call.args,
+                        module_position=source.at(call.key))
             if call.args_template is not None and data.get("args") is None:
                 data["args"] = call.args_template
             if call.local:

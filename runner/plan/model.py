@@ -66,6 +66,10 @@ class PlanTask(_Strict):
     kind: Literal["task", "block", "include_tasks", "include_role", "meta", "facts"] = "task"
     name: str | None = None
     module: str | None = None
+    module_written: str | None = Field(
+        default=None, description="The module's name as the task wrote it, when that is not 'module' (a fully "
+                                  "qualified builtin, a short name found through collections: or routed): what "
+                                  "the header of an unnamed task shows, as in Ansible")
     args: dict[str, Any] = Field(default_factory=dict)
     written_args: dict[str, Any] | None = Field(
         default=None, description="For a module named by a template only the run can render: its arguments as "

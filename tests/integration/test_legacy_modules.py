@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from tests.support.local_project import play_locally, write_files
+from tests.support.playbook_run import PlaybookRun
 
 BINARY_SOURCE = r"""
 #include <stdio.h>
@@ -104,14 +106,79 @@ def test_a_binary_module_gets_a_json_arguments_file(tmp_path: Path) -> None:
     assert result["changed"] is True and result["argc"] == 2 and result["args_bytes"] > len('{"a": 1}')
 
 
+def play_tasks(tmp_path: Path, tasks: str) -> PlaybookRun:
+    """Run ``tasks`` (a YAML list, indented as written below) in a play on localhost."""
+    return play_locally(tmp_path, "- hosts: localhost\n  gather_facts: false\n  tasks:\n" + textwrap.indent(
+        textwrap.dedent(tasks), "    "))
+
+
 def test_a_library_modules_extension_is_not_part_of_its_name(tmp_path: Path) -> None:
     write_files(tmp_path, {"library/helloworld.sh": LIBRARY["library/hello_old"]})
-    run = play_locally(tmp_path, """
-        - hosts: localhost
-          gather_facts: false
-          tasks:
-            - name: hello
-              helloworld: name=you
+    run = play_tasks(tmp_path, """
+        - name: hello
+          helloworld: name=you
         """)
     assert run.exit_code == 0, run.output
     assert run.task("hello")["localhost"]["greeting"] == "hello you"
+
+
+def test_a_play_roles_library_modules_serve_the_plays_own_tasks(tmp_path: Path) -> None:
+    # Ansible loads a play's roles before its tasks: their library/ modules are known to the play's tasks,
+    # and of two roles with a module of the same name, the first listed wins.
+    located = '#!/bin/sh\necho "{\\"changed\\": false, \\"location\\": \\"%s\\"}"\n'
+    write_files(tmp_path, {
+        "roles/first/library/where.sh": located % "first",
+        "roles/first/tasks/main.yml": "- debug: msg=first\n",
+        "roles/second/library/where": located % "second",
+        "roles/second/library/only_second": located % "second only",
+        "roles/second/tasks/main.yml": "- debug: msg=second\n",
+    })
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          roles: [first, {role: second}]
+          tasks:
+            - name: where
+              where:
+            - name: only second
+              only_second:
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("where")["localhost"]["location"] == "first"
+    assert run.task("only second")["localhost"]["location"] == "second only"
+
+
+def test_a_deprecated_library_module_answers_to_its_name_without_the_underscore(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/_oldname.py": LIBRARY["library/old_python.py"]})
+    (tmp_path / "library" / "_linked.py").symlink_to("_oldname.py")
+    run = play_tasks(tmp_path, """
+        - name: deprecated
+          oldname: who=me
+        - name: linked
+          linked: who=you
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("deprecated")["localhost"]["who"] == "me"
+    assert run.task("linked")["localhost"]["who"] == "you"
+
+
+def test_text_after_a_modules_json_is_warned_about_and_text_before_it_ignored(tmp_path: Path) -> None:
+    write_files(tmp_path, {"library/junky.py": """\
+        #!/usr/bin/python
+        print("junk before")
+        print('{"changed": false, "source": "user"}')
+        print("junk after")
+        """})
+    run = play_tasks(tmp_path, """
+        - name: junky
+          junky:
+        - name: junky in the background
+          junky:
+          async: 10
+          poll: 1
+        """)
+    assert run.exit_code == 0, run.output
+    for task in ("junky", "junky in the background"):
+        result = run.task(task)["localhost"]
+        assert result["source"] == "user"
+        assert result["warnings"] == ["Module invocation had junk after the JSON data: junk after"]

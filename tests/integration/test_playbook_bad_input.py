@@ -30,8 +30,6 @@ CASES = [
     ("role_cycle.yml", 4, f"{ROLES}/cycle_b/meta/main.yml:1:16",
      "role dependency cycle: cycle_a -> cycle_b -> cycle_a"),
     ("bad_module_argument.yml", 4, f"{BAD}/bad_module_argument.yml:10:7", "file: unsupported parameter: colour"),
-    ("role_argument.yml", 4, f"{BAD}/role_argument.yml:10:7",
-     "role 'spec' argument validation failed: argument 'listen_port' is of type str"),
     ("undefined_variable.yml", 2, f"{BAD}/undefined_variable.yml:5:7",
      "'no_such_variable' is undefined"),
     ("non_boolean_when.yml", 2, f"{BAD}/non_boolean_when.yml:7:7",

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.playbook_run import PlaybookRun, run_playbook
+from tests.support.playbook_run import PLAYBOOKS, PlaybookRun, run_playbook
 
 pytestmark = pytest.mark.hosts
+PLAYBOOKS_ROLES = PLAYBOOKS / "roles"
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +45,32 @@ def test_an_imported_roles_defaults_and_vars_belong_to_the_whole_play(run: Playb
 def test_an_included_roles_variables_reach_later_tasks_only_when_public(run: PlaybookRun) -> None:
     assert [hosts["host1"]["msg"] for hosts in run.tasks("after a private include")] == ["hidden"]
     assert [hosts["host1"]["msg"] for hosts in run.tasks("after a public include")] == ["8443 edge"]
+
+
+def test_argument_specs_are_checked_when_the_role_starts_and_a_failure_can_be_rescued(
+        inventory_path: Path, tmp_path: Path) -> None:
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(f"""\
+- hosts: host1
+  gather_facts: false
+  vars:
+    flavour: plain
+  tasks:
+    - block:
+        - import_role: {{name: {PLAYBOOKS_ROLES}/spec}}
+          vars: {{listen_port: eighty, flavour: spicy}}
+      rescue:
+        - debug: {{msg: "{{{{ ansible_failed_result.argument_errors }}}}"}}
+          name: rescued
+    - include_role: {{name: {PLAYBOOKS_ROLES}/spec}}
+      vars: {{listen_port: 81}}
+    - import_role: {{name: {PLAYBOOKS_ROLES}/spec, rolespec_validate: false}}
+      vars: {{listen_port: 82, flavour: unchecked}}
+""")
+    run = run_playbook(inventory_path, playbook)
+    assert run.exit_code == 0, run.output
+    errors = run.msg("rescued")["host1"]
+    # every problem is listed, as ansible-core's validator lists them
+    assert len(errors) == 2 and "listen_port" in errors[0] + errors[1] and "spicy" in errors[0] + errors[1]
+    # the play's flavour counts for the option the role was not given
+    assert [hosts["host1"]["msg"] for hosts in run.tasks("spec : announce")] == ["port 81 plain", "port 82 unchecked"]

@@ -25,6 +25,8 @@ def test_set_stats_returns_the_stats_with_ansibles_defaults() -> None:
     assert result == {"changed": False, "ansible_stats": {"data": {"deployed": 3}, "per_host": False,
                                                           "aggregate": True}}
     assert act("set_stats", {"data": {"x": 1}, "per_host": "yes"})["ansible_stats"]["per_host"] is True
+    # As in Ansible, a value that is not a true word is false rather than an error.
+    assert act("set_stats", {"data": {"x": 1}, "aggregate": "x"})["ansible_stats"]["aggregate"] is False
 
 
 def test_set_stats_refuses_data_that_is_not_a_mapping_or_a_bad_name() -> None:

@@ -52,3 +52,20 @@ def test_a_plugin_takes_free_form_words_when_its_class_says_so(tmp_path: Path, f
     plugin.write_text("from ansible.plugins.action import ActionBase\n\n\nclass ActionModule(ActionBase):\n"
                       f"    {flag}\n")
     assert supports_raw_params(plugin) is expected
+
+
+def test_a_plugin_built_on_a_collections_action_plugin_runs_when_that_one_does(tmp_path: Path) -> None:
+    actions = tmp_path / "ansible_collections" / "demo" / "tools" / "plugins" / "action"
+    actions.mkdir(parents=True)
+    (actions / "wrap.py").write_text(HEADER + "class ActionModule(ActionBase):\n    pass\n")
+    (actions / "moves.py").write_text(HEADER + "class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n")
+    (actions / "loop.py").write_text(
+        "from ansible_collections.demo.tools.plugins.action.loop import ActionModule as B\n"
+        "class ActionModule(B):\n    pass\n")
+    plugin = tmp_path / "plugin.py"
+    for base, problem in [("wrap", None), ("moves", "transfers files"), ("absent", "builds on Base"),
+                          ("loop", "builds on")]:
+        plugin.write_text(f"from ansible_collections.demo.tools.plugins.action.{base} import ActionModule as Base\n"
+                          "class ActionModule(Base):\n    pass\n")
+        found = action_plugin_problem(plugin, [tmp_path])
+        assert found is None if problem is None else problem in (found or ""), (base, found)

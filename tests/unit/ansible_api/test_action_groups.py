@@ -19,6 +19,7 @@ COLLECTIONS = Path(__file__).resolve().parents[2] / "data" / "collections"
 def test_a_group_holds_its_actions_and_those_of_the_groups_it_extends() -> None:
     assert group_actions("demo.tools.frobs", [COLLECTIONS]) == {"demo.tools.frob", "ansible.builtin.debug"}
     assert group_actions("demo.tools.printers", [COLLECTIONS]) == {"ansible.builtin.debug"}
+    assert group_actions("demo.tools.more_printers", [COLLECTIONS]) == {"ansible.builtin.debug"}
 
 
 def test_a_short_group_name_in_extend_group_is_ansible_cores_group(tmp_path: Path) -> None:
@@ -81,3 +82,45 @@ def test_an_unknown_group_is_a_compile_error_at_the_task(tmp_path: Path) -> None
     with pytest.raises(UserError) as caught:
         Compiler(CompileOptions(collections_path=[COLLECTIONS])).compile_playbooks([playbook])
     assert f"{playbook}:6:7: could not resolve the module_defaults group demo.tools.nothing" in caught.value.render()
+
+
+LOCAL_DEBUG = """\
+from ansible.plugins.action import ActionBase
+
+
+class ActionModule(ActionBase):
+    def run(self, tmp=None, task_vars=None):
+        return {"msg": self._task.args.get("msg", "local")}
+"""
+
+
+def test_an_inner_levels_defaults_replace_the_outer_ones_and_builtin_defaults_skip_a_local_action(
+        tmp_path: Path) -> None:
+    tasks = """\
+    - module_defaults:
+        debug: {msg: outer}
+      block:
+        - debug:
+        - module_defaults:
+            debug: {}
+          block:
+            - debug:
+    - module_defaults:
+        ansible.builtin.debug: {msg: builtin}
+      block:
+        - ansible.legacy.debug:
+        - ansible.builtin.debug:
+    - module_defaults:
+        ansible.legacy.debug: {msg: legacy}
+      block:
+        - ansible.builtin.debug:
+"""
+    # the play's group (which lists ansible.builtin.debug) is what is left once an inner level empties debug's
+    assert [task.get("msg") for task in compiled_args(tmp_path, PLAY + tasks)] == [
+        "outer", "from the group", "builtin", "builtin", "legacy"]
+    (tmp_path / "action_plugins").mkdir()
+    (tmp_path / "action_plugins" / "debug.py").write_text(LOCAL_DEBUG)
+    # with a local debug action, ansible.legacy.debug and a short name are it, not ansible.builtin.debug: neither
+    # the group's nor ansible.builtin.debug's defaults reach them
+    assert [task.get("msg") for task in compiled_args(tmp_path, PLAY + tasks)] == [
+        "outer", None, None, "builtin", "legacy"]

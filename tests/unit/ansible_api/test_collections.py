@@ -122,3 +122,21 @@ def test_an_error_summary_becomes_the_results_message_and_traceback() -> None:
     assert result == {"failed": True, "msg": "module failed: caused by this", "exception": "Traceback ..."}
     given = normalize_result({"failed": True, "msg": "own words", "exception": {"event": {"msg": "x"}}})
     assert given == {"failed": True, "msg": "own words"}
+
+
+def test_internal_keys_leave_a_result_at_every_depth_but_the_top() -> None:
+    echoed = {"args_in": {"task_arg": 1, "_ansible_check_mode": False, "nested": [{"_ansible_debug": False}]},
+              "_ansible_no_log": False}
+    assert normalize_result(echoed) == {"args_in": {"task_arg": 1, "nested": [{}]}, "_ansible_no_log": False}
+
+
+def test_a_collections_action_plugin_or_routing_makes_a_short_name_known(tmp_path: Path) -> None:
+    collection = tmp_path / "ansible_collections" / "demo" / "acts"
+    (collection / "plugins" / "action").mkdir(parents=True)
+    (collection / "plugins" / "action" / "only_action.py").write_text("")
+    (collection / "meta").mkdir()
+    (collection / "meta" / "runtime.yml").write_text(
+        "plugin_routing:\n  modules:\n    routed_name:\n      redirect: demo.acts.only_action\n")
+    index = ModuleIndex(collections_paths=[tmp_path])
+    assert index.in_some_collection("only_action") and index.in_some_collection("routed_name")
+    assert not index.in_some_collection("nothing_by_that_name")

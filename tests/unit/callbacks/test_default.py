@@ -288,6 +288,30 @@ def test_diff_per_loop_item() -> None:
                                      "changed: [web1] => (item=a)", "ok: [web1] => (item=b)"]
 
 
+def stats_result(data: dict[str, Any], *, per_host: bool = False, aggregate: bool = True) -> dict[str, Any]:
+    return result("ok", ansible_stats={"data": data, "per_host": per_host, "aggregate": aggregate})
+
+
+def test_custom_stats_are_aggregated_and_printed_after_the_recap_when_asked() -> None:
+    stats_task = TaskInfo(name="count", module="set_stats", position="p.yml:1:3")
+    screen = Screen(show_custom_stats=True)
+    screen.task(stats_task, {"web1": stats_result({"my_int": 10, "tags": {"a": 1}})})
+    screen.task(stats_task, {"web1": stats_result({"my_int": 15, "tags": {"b": 2}, "mismatch": "x"})})
+    screen.task(stats_task, {"web1": stats_result({"mismatch": 3})})  # another type: kept as it was, as in Ansible
+    screen.task(stats_task, {"web1": {"changed": False, "results": [  # a loop's items each record theirs
+        {**stats_result({"seen": 1}, per_host=True), "item": 1},
+        {**stats_result({"seen": 5}, per_host=True, aggregate=False), "item": 2}]}})
+    start = len(screen.text)
+    screen.view.playbook_end({"web1": HostStats(ok=4)}, 0)
+    printed = screen.text[start:].split(banner("CUSTOM STATS:").lstrip("\n"), 1)[1]
+    assert printed == ('\tweb1: { "seen": 5}\n\n'
+                       '\tRUN: { "mismatch": "x", "my_int": 25, "tags": {  "a": 1,  "b": 2 }}\n\n')
+    quiet = Screen()
+    quiet.task(stats_task, {"web1": stats_result({"my_int": 10})})
+    quiet.view.playbook_end({"web1": HostStats(ok=1)}, 0)
+    assert "CUSTOM STATS" not in quiet.text
+
+
 def test_recap_columns_are_aligned_like_ansible() -> None:
     screen = Screen()
     screen.view.playbook_end({"web2": HostStats(ok=12, changed=3, failed=1, skipped=2, rescued=1, ignored=1),

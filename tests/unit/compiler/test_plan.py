@@ -14,6 +14,7 @@ from runner.compiler import CompileOptions, Compiler
 from runner.models.schemas import SCHEMA_DIR
 from runner.plan import PLAN_VERSION, Plan
 from runner.plan import schema as plan_schema
+from tests.support.local_project import play_locally
 
 PLAYBOOKS = Path(__file__).resolve().parents[2] / "data" / "playbooks"
 CONFIG = {"PROVISIONING_CONFIG": str(PLAYBOOKS / "provisioning.cfg")}
@@ -58,3 +59,19 @@ def test_a_plan_rejects_unknown_fields() -> None:
     data["tasks"][0]["colour"] = "blue"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, json.loads((SCHEMA_DIR / "plan.schema.json").read_text()))
+
+
+def test_an_unnamed_tasks_header_shows_its_module_as_written(tmp_path: Path) -> None:
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - ansible.builtin.debug: msg=a
+            - action: ansible.builtin.debug msg=b
+            - debug: msg=c
+            - name: named
+              ansible.builtin.debug: msg=d
+        """)
+    assert run.exit_code == 0, run.output
+    # as ansible-core shows them; the plan's module stays the resolved one
+    assert run.task_headers() == ["ansible.builtin.debug", "ansible.builtin.debug", "debug", "named"]

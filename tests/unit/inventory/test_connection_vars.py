@@ -60,6 +60,12 @@ def test_good_and_templated_values_load(tmp_path: Path) -> None:
         ConnectionSettings.from_host_vars("web2", inventory.host_vars("web2"))
 
 
+@pytest.mark.parametrize(("written", "used"), [("ansible.builtin.ssh", "ssh"), ("ansible.legacy.local", "local"),
+                                                ("local", "local")])
+def test_a_builtin_connection_may_be_named_in_full(written: str, used: str) -> None:
+    assert ConnectionSettings.from_host_vars("web1", {"ansible_connection": written}).connection == used
+
+
 def command(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
     return subprocess.run([script(args[0]), *args[1:]], capture_output=True, text=True, cwd=tmp_path,

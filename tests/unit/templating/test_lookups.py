@@ -126,6 +126,8 @@ def test_first_found_returns_the_first_existing_file(templar: Templar, role: Pat
         look(templar, "lookup('first_found', ['nothing', 'nada'])", role)
     with pytest.raises(TemplateError, match="A string, dict or list is required, not 'int'"):
         look(templar, "lookup('first_found', [1])", role)
+    with pytest.raises(TemplateError, match="A string, dict or list is required, not 'int'"):
+        look(templar, "lookup('first_found', 1)", role)
     # a name that needs what is not known yet (a host's variable, when compiling) is undefined, not a bad term
     with pytest.raises(TemplateError, match="'foo' is undefined") as raised:
         look(templar, "lookup('first_found', names)", role, names=["vars/{{ foo }}.yml", "defaults.yml"])
