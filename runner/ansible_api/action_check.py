@@ -52,7 +52,9 @@ def action_plugin_problem(path: Path, collections_paths: Iterable[Path] = (), *,
     bases = [base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "?") for base in plugin.bases]
     paths = tuple(collections_paths)
     base_path = _collection_action_base(tree, bases, paths)
-    if base_path is not None and base_path not in _seen | {path}:
+    if base_path is not None and base_path in _seen | {path}:
+        return f"it builds on {base_path}, which builds on it in turn"
+    if base_path is not None:
         problem = action_plugin_problem(base_path, paths, _seen=_seen | {path})
         if problem is not None:
             return f"it builds on {base_path}, and {problem}"

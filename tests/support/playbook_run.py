@@ -21,6 +21,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from runner.cli.playbook import main
+from runner.secrets.keyring import current_keyring, install_keyring
 from tests.support.scripts import script
 
 PLAYBOOKS = Path(__file__).resolve().parents[1] / "data" / "playbooks"
@@ -91,7 +92,11 @@ def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
                                   env={**os.environ, **settings}, timeout=300)
             code, output = done.returncode, done.stdout + done.stderr
         else:
-            result = CliRunner().invoke(main, argv, env=settings)
+            keyring = current_keyring()  # the run installs its vault passwords for the process: not for later tests
+            try:
+                result = CliRunner().invoke(main, argv, env=settings)
+            finally:
+                install_keyring(keyring)
             code, output = result.exit_code, result.output
             if result.exception is not None and not isinstance(result.exception, SystemExit):
                 raise result.exception

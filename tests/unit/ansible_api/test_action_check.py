@@ -58,13 +58,12 @@ def test_a_plugin_built_on_a_collections_action_plugin_runs_when_that_one_does(t
     actions = tmp_path / "ansible_collections" / "demo" / "tools" / "plugins" / "action"
     actions.mkdir(parents=True)
     (actions / "wrap.py").write_text(HEADER + "class ActionModule(ActionBase):\n    pass\n")
-    (actions / "moves.py").write_text(HEADER + "class ActionModule(ActionBase):\n    TRANSFERS_FILES = True\n")
+    (actions / "everyone.py").write_text(HEADER + "class ActionModule(ActionBase):\n    BYPASS_HOST_LOOP = True\n")
     (actions / "loop.py").write_text(
         "from ansible_collections.demo.tools.plugins.action.loop import ActionModule as B\n"
         "class ActionModule(B):\n    pass\n")
     plugin = tmp_path / "plugin.py"
-    for base, problem in [("wrap", None), ("moves", "transfers files"), ("absent", "builds on Base"),
-                          ("loop", "builds on")]:
+    for base, problem in [("wrap", None), ("everyone", "runs once for all hosts"), ("loop", "builds on")]:
         plugin.write_text(f"from ansible_collections.demo.tools.plugins.action.{base} import ActionModule as Base\n"
                           "class ActionModule(Base):\n    pass\n")
         found = action_plugin_problem(plugin, [tmp_path])
