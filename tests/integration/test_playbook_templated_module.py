@@ -36,4 +36,4 @@ def test_each_host_runs_the_module_its_variables_name(inventory_path: Path, tmp_
     # debug has no 'data' parameter: the arguments were checked for the module host1 named
     assert per_host["host1"]["failed"] and "data" in per_host["host1"]["msg"]
     unknown = run.task("a name that names nothing")
-    assert "couldn't resolve module/action 'no_such_modulehost1'" in unknown["host1"]["msg"]
+    assert "Cannot resolve 'no_such_modulehost1' to an action or module." in unknown["host1"]["msg"]
