@@ -192,11 +192,18 @@ class RoleExpander:
         name = f"Validating arguments against arg spec '{entry_point}'"
         if entry.short_description:
             name += f" - {entry.short_description}"
+        # A dependency's version, src and scm say which role to fetch (provisioning-galaxy's requirement), never
+        # what to give it.
+        provided = {key: value for key, value in params.items() if key not in REQUIREMENT_KEYS}
         data = {POSITION_KEY: position, "name": name, "tags": ["always"], "ansible.builtin.validate_argument_spec": {
-            "argument_spec": spec, "provided_arguments": params,
+            "argument_spec": spec, "provided_arguments": provided,
             "validate_args_context": {"type": "role", "name": role.name, "argument_spec_name": entry_point,
                                       "path": str(role.path)}}}
         return validate(Task, data, is_module=self.tasks.is_module, where=position)
+
+
+REQUIREMENT_KEYS = frozenset({"version", "src", "scm"})
+
 
 def _role_collections(role: RoleSource) -> tuple[str, ...]:
     """The collections a role's short module names go through: its own collection's first for a collection's
