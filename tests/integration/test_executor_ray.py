@@ -176,6 +176,11 @@ def _play(base: Path, text: str, *args: str, executor: str, extra: dict[str, Any
     return run, sorted(log.read_text().split()) if log.exists() else []
 
 
+def _without_run_dir(value: Any) -> Any:
+    """``value`` with the run's own directory (.../local/ or .../ray/, which messages name) taken out."""
+    return re.sub(r"/tmp/\S+?/(local|ray)/", "/RUN/", value) if isinstance(value, str) else value
+
+
 def _comparable(run: PlaybookRun, *, ordered: bool = True) -> dict[str, Any]:
     """What must be the same whatever the executor: the recap, every task's per-host outcome and message, and the
     output with times and paths of the run's own directory taken out."""
@@ -184,10 +189,13 @@ def _comparable(run: PlaybookRun, *, ordered: bool = True) -> dict[str, Any]:
     for play in run.report["plays"]:
         for task in play["tasks"]:
             tasks.append((task["task"]["name"], {
-                host: {key: result.get(key) for key in ("changed", "failed", "skipped", "unreachable", "msg",
-                                                          "stdout", "rc")}
+                host: {key: _without_run_dir(result.get(key)) for key in ("changed", "failed", "skipped",
+                                                                           "unreachable", "msg", "stdout", "rc")}
                 for host, result in sorted(task["hosts"].items())}))
-    output = re.sub(r"/tmp/\S+?/(local|ray)/", "/RUN/", run.output)
+    output = _without_run_dir(run.output)
+    # how many times an async task was polled follows the time it took; its job id is the host's own
+    output = "\n".join(line for line in output.split("\n") if not line.startswith("ASYNC POLL on "))
+    output = re.sub(r"jid=\S+", "jid=JID", output)
     output = re.sub(r"\d+\.\d+s|\d{4}-\d\d-\d\d[ T][\d:.]+|\d+:\d\d:\d\d\.\d+", "TIME", output)
     if not ordered:  # hosts going at their own pace: what each did, whatever the order they did it in
         tasks.sort(key=repr)
