@@ -305,9 +305,12 @@ class PlaybookWorker:
         if node.register_var:
             templar = _child(templar, {node.register_var: _public(result)})
         try:
-            result["_label"] = keyword_value(templar, control["label"])
+            label = keyword_value(templar, control["label"])
         except TemplateError as error:
             result.update(failed=True, msg=error.message)
+            return
+        if label is not None:  # an omitted label shows the item, as if none were given
+            result["_label"] = label
 
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:

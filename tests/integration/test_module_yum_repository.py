@@ -50,8 +50,8 @@ def test_written_as_ansible_core_writes_it(host: RemoteHost, testenv, reposdir: 
 @pytest.mark.parametrize(("args", "message"), [
     ({"name": "x", "baseurl": "http://a/"}, "description"),
     ({"name": "x", "description": "y"}, "baseurl, mirrorlist, metalink"),
-    ({"name": "x", "description": "y", "baseurl": "http://a/", "reposdir": "/nonexistent"},
-     "Repo directory '/nonexistent' does not exist."),
+    ({"name": "x", "description": "y", "baseurl": "http://a/", "reposdir": "/no-such-yum-reposdir"},
+     "Repo directory '/no-such-yum-reposdir' does not exist."),
 ])
 def test_bad_arguments(host: RemoteHost, args: dict, message: str) -> None:
     result = host.run("yum_repository", args)
