@@ -315,27 +315,35 @@ class PlaybookWorker:
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
-        retries = task_number(templar, node, "retries", int, default=3)
+        attempts = _attempts(node, templar)
         delay = task_number(templar, node, "delay", float, default=5.0)
-        attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
             result = await self._call(host, node, variables, templar, payload, state)
-            if node.until:  # changed_when and failed_when may read it too, as in Ansible
+            if attempts > 1:  # changed_when and failed_when may read it too, as in Ansible
                 result["attempts"] = attempt
             self._apply_conditions(node, result, variables)
-            if not node.until:
+            if attempts == 1:
                 break
-            public = _public(result)
-            probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
-            if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
+            if not result.get("unreachable") and self._until_holds(node, templar, result):
                 break
             if attempt < attempts:
                 await asyncio.sleep(delay)
             else:
+                # Ansible's count once retries run out: the retries asked for, not the runs made (one more)
+                result["attempts"] = attempts - 1
                 result["failed"] = True
-                result.setdefault("msg", "Retries exhausted")
         return result
+
+    @staticmethod
+    def _until_holds(node: PlanTask, templar: Templar, result: dict[str, Any]) -> bool:
+        """Whether the task stops retrying: its ``until`` holds or, with ``retries`` and no ``until``, it did not
+        fail (ansible-core's default condition)."""
+        if not node.until:
+            return not result.get("failed")
+        public = _public(result)
+        probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
+        return all(probe.evaluate_conditional(c) for c in node.until)
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
@@ -528,6 +536,16 @@ def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:
         return bool(task_boolean(templar, node, keyword, default=False))
     except (TemplateError, TaskFailure):
         return False
+
+
+def _attempts(node: PlanTask, templar: Templar) -> int:
+    """How many times a task runs at most, as ansible-core counts: once, plus ``retries`` when the task sets it
+    (with or without ``until``), or plus 3 when it has ``until`` alone; ``retries: 0`` runs it once, ``until``
+    unchecked."""
+    retries = task_number(templar, node, "retries", int)
+    if retries is not None:
+        return 1 + max(0, retries)
+    return 4 if node.until else 1
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
