@@ -107,6 +107,12 @@ class ParseError(UserError):
     exit_code = ExitCode.UNREACHABLE
 
 
+class NotFoundError(ParseError):
+    """What a task names (a role, a tasks file) does not exist. At compile time an error like any other; for an
+    include at run time it fails the hosts that include it, as ansible-core's missing roles and files do, where a
+    file that exists but cannot be read stops the run."""
+
+
 class CensoredParseError(ParseError):
     """A parse error about text that may hold a secret (a ``no_log`` task's): the file's line is not shown."""
 

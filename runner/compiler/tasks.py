@@ -14,7 +14,7 @@ from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
-from runner.errors import CensoredParseError, ParseError, SourcePosition, UserError
+from runner.errors import CensoredParseError, NotFoundError, ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
 from runner.models.action import (
@@ -419,7 +419,7 @@ class TaskCompiler:
             return
         path = self._find_tasks_file(target, context)
         if path is None:
-            self.compiler.error(ParseError(f"could not find the tasks file '{target}' to include "
+            self.compiler.error(NotFoundError(f"could not find the tasks file '{target}' to include "
                                            f"(looked in {', '.join(context.search_paths)})",
                                            SourcePosition.parse(node.position)))
             return

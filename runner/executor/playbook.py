@@ -8,6 +8,7 @@ took different paths run the earliest pending task first); under free, each host
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import ChainMap
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -15,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import OptionError, SourcePosition, UserError
+from runner.errors import NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
-from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
+from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -326,7 +327,13 @@ class PlaybookExecutor:
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
-        top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
+        try:
+            top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
+        except NotFoundError as error:
+            # ansible-core's words and layout for an include that names nothing; the host fails the include
+            sys.stderr.write(f"[ERROR]: {error.message}\n{_origin(error.position)}\n")
+            self._stats(host).failed += 1
+            raise IncludeFailed(error.message) from None
         if (node.include or {}).get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
             exposed = state.public_scopes.setdefault(host, [])
@@ -689,3 +696,11 @@ def _top_level(nodes: list[PlanTask]) -> list[int]:
     """The ids of nodes that no block of the same list contains: the included file's own task list."""
     children = {child for node in nodes for child in (*node.block, *node.rescue, *node.always)}
     return [node.id for node in nodes if node.id not in children]
+
+
+def _origin(position: SourcePosition | None) -> str:
+    """ansible-core 2.19's ``Origin:`` lines under an error: where, then the lines there."""
+    if position is None:
+        return ""
+    excerpt = position.excerpt()
+    return f"Origin: {position}\n" + (f"\n{excerpt}\n" if excerpt else "")
