@@ -103,7 +103,7 @@ class TaskCompiler:
         if block.vars:
             scope = self.compiler.add_scope(ScopeKind.BLOCK_VARS, f"block at {block.position}", block.vars,
                                             str(block.position))
-        context = inherited.under(block, scope=scope)
+        context = self._static_tags(inherited.under(block, scope=scope))
         node = self.compiler.new_node(kind="block", name=block.name, position=str(block.position or ""),
                                       tags=list(context.tags))
         guarded = replace(context, may_not_run=True)
@@ -124,7 +124,7 @@ class TaskCompiler:
         if task.vars:
             scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"task at {task.position}", task.vars,
                                             str(task.position))
-        context = inherited.under(task, scope=scope)
+        context = self._static_tags(inherited.under(task, scope=scope))
         if not handlers and not self.tags.selects(context.tags):
             return []
         if is_template(module):
@@ -352,6 +352,25 @@ class TaskCompiler:
             known.update(self.compiler.plan.scopes[scope].vars)
         known.update(self.compiler.options.extra_vars)
         return known
+
+    def _static_tags(self, context: Inherited) -> Inherited:
+        """Templated tags (``tags: "{{ the_tags }}"``, the task's or a parent's) rendered with what is known when
+        compiling, as ansible-core renders them before choosing tasks: a list gives its items, a string its
+        comma-separated names. One that needs the run's variables stays as written."""
+        if not any(is_template(tag) for tag in context.tags):
+            return context
+        templar = Templar(self._known_when_compiling(context))
+        tags: list[str] = []
+        for tag in context.tags:
+            value: Any = tag
+            if is_template(tag):
+                try:
+                    value = templar.template(tag)
+                except TemplateError:
+                    pass
+            names = [str(item) for item in value] if isinstance(value, list) else str(value).split(",")
+            tags += [name.strip() for name in names if name.strip() and name.strip() not in tags]
+        return replace(context, tags=tuple(tags))
 
     def _with_static_module(self, task: Task, context: Inherited) -> Task:
         """``task`` calling the module its templated name (``action: "{{ pkg_module }} name=x"``) renders to with
