@@ -331,7 +331,8 @@ class PlaybookExecutor:
             top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
         except NotFoundError as error:
             # ansible-core's words and layout for an include that names nothing; the host fails the include
-            sys.stderr.write(f"[ERROR]: {error.message}\n{_origin(error.position)}\n")
+            origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
+            sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
             self._stats(host).failed += 1
             raise IncludeFailed(error.message) from None
         if (node.include or {}).get("public") is True:
@@ -697,10 +698,3 @@ def _top_level(nodes: list[PlanTask]) -> list[int]:
     children = {child for node in nodes for child in (*node.block, *node.rescue, *node.always)}
     return [node.id for node in nodes if node.id not in children]
 
-
-def _origin(position: SourcePosition | None) -> str:
-    """ansible-core 2.19's ``Origin:`` lines under an error: where, then the lines there."""
-    if position is None:
-        return ""
-    excerpt = position.excerpt()
-    return f"Origin: {position}\n" + (f"\n{excerpt}\n" if excerpt else "")

@@ -25,7 +25,7 @@ from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
-from runner.errors import NO_TRACEBACK, UserError
+from runner.errors import FAILED_IN, NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.keywords import (
@@ -333,6 +333,7 @@ class PlaybookWorker:
                 # Ansible's count once retries run out: the retries asked for, not the runs made (one more)
                 result["attempts"] = attempts - 1
                 result["failed"] = True
+                result[FAILED_IN] = "action"
         return result
 
     @staticmethod
@@ -374,8 +375,10 @@ class PlaybookWorker:
                     result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
                 result["failed_when_result"] = failed
                 result["failed"] = failed
+                if failed:
+                    result[FAILED_IN] = "action"
         except TemplateError as error:
-            result.update(failed=True, failed_when_result=_condition_error(error, node))
+            result.update({"failed": True, "failed_when_result": _condition_error(error, node), FAILED_IN: "action"})
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
@@ -401,7 +404,10 @@ class PlaybookWorker:
                         msg="Command would have run if not in check mode")
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
-            return await execute(None, self.index, call)
+            result = await execute(None, self.index, call)
+            if result.get("failed"):
+                result.setdefault(FAILED_IN, "action")
+            return result
         delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar, payload, delegated=target != host)
@@ -514,7 +520,7 @@ def task_error(exc: UserError | TaskFailure | BadConnectionVariable, node: PlanT
     defined``), with no traceback: the message says what is wrong, and where."""
     message = exc.message if isinstance(exc, UserError) else str(exc)
     return {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})",
-            "exception": NO_TRACEBACK}
+            "exception": NO_TRACEBACK, FAILED_IN: "task"}
 
 
 def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
