@@ -643,16 +643,19 @@ class PlaybookExecutor:
         """
         flushed = set(state.batch if only is None else only)
         forced = state.play.force_handlers is True or self.options.force_handlers
-        for handler_id in state.play.handlers:
+        answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers])
+        # a notification is forgotten once the last handler that answers it has had its turn
+        last_turn = {name: index for index, names in enumerate(answers) for name in names}
+        for index, handler_id in enumerate(list(state.play.handlers)):
             allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
-            handler = self.nodes[handler_id]
-            names = [handler.name or "", *handler.listen]
+            names = answers[index] if index < len(answers) else _handler_answers([self.nodes[handler_id]])[0]
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):
                     if host in flushed and host not in hosts:
                         hosts.append(host)
-                state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
+                if last_turn.get(name, index) <= index:
+                    state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
             hosts = [h for h in hosts if h in allowed]
             if hosts:
                 walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
@@ -691,6 +694,21 @@ def _shared_result(result: TaskResult, ran_on: str, host: str) -> TaskResult:
 
 def _flushes_handlers(node: PlanTask) -> bool:
     return node.kind == "meta" and (node.args.get("_raw_params") or node.args.get("free_form")) == "flush_handlers"
+
+
+def _handler_answers(handlers: list[PlanTask]) -> list[list[str]]:
+    """The notifications each handler answers, in the play's order, as ansible-core matches them: every topic it
+    listens to, and its name when no handler before it has that name (a name notifies the first handler that has
+    it; a topic, every handler that listens to it, named or not)."""
+    named: set[str] = set()
+    answers: list[list[str]] = []
+    for handler in handlers:
+        names = list(handler.listen)
+        if handler.name and handler.name not in named:
+            named.add(handler.name)
+            names.insert(0, handler.name)
+        answers.append(names)
+    return answers
 
 
 def _top_level(nodes: list[PlanTask]) -> list[int]:

@@ -120,3 +120,30 @@ def test_a_failed_handler_stops_its_host_and_not_the_others(local_hosts: LocalHo
         """)
     assert run.exit_code == 2, run.output
     assert run.msg("later handler") == {"h2": "ran"}
+
+
+def test_a_topic_runs_every_listener_and_a_name_the_first_handler_with_it(local_hosts: LocalHosts) -> None:
+    # as ansible-core: unnamed handlers listening to one topic all run; of two handlers with one name only the
+    # first answers the name, while every handler listening to it as a topic runs
+    local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: change
+              command: "true"
+              changed_when: true
+              notify: [topic, twice named]
+          handlers:
+            - shell: echo unnamed1 >> {{ workdir }}/log
+              listen: topic
+            - shell: echo unnamed2 >> {{ workdir }}/log
+              listen: topic
+            - name: twice named
+              shell: echo named1 >> {{ workdir }}/log
+            - name: twice named
+              shell: echo named2 >> {{ workdir }}/log
+            - name: listener
+              shell: echo listener >> {{ workdir }}/log
+              listen: twice named
+        """)
+    assert local_hosts.log("h1") == ["unnamed1", "unnamed2", "named1", "listener"]
