@@ -58,6 +58,8 @@ class PlayState:
     # An unreachable host's walk, held where it stopped (with the result that stopped it), as Ansible keeps its
     # place: ``meta: clear_host_errors`` run by any host lets it go on from there.
     parked: dict[str, tuple[Walk, TaskResult]] = field(default_factory=dict)
+    # What the workers were last told ansible_play_hosts is: the batch but its failed and unreachable hosts.
+    told_play_hosts: list[str] | None = None
 
     @property
     def active(self) -> list[str]:
@@ -506,10 +508,21 @@ class PlaybookExecutor:
         scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
         return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
 
+    def _tell_play_hosts(self, state: PlayState) -> None:
+        """ansible_play_hosts and ansible_play_batch as ansible-core has them when a task starts: the batch
+        without the hosts that failed (a failure no rescue caught) or went unreachable; sent when they change."""
+        gone = state.failed | state.unreachable
+        play_hosts = [host for host in state.batch if host not in gone]
+        if play_hosts != (state.batch if state.told_play_hosts is None else state.told_play_hosts):
+            assert self.pool is not None
+            self.pool.broadcast({"play_hosts": play_hosts})
+        state.told_play_hosts = play_hosts
+
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, TaskResult]:
         assert self.pool is not None
         hosts = list(steps)
+        self._tell_play_hosts(state)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler)
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.

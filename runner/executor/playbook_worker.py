@@ -100,6 +100,8 @@ class PlaybookWorker:
     def update(self, message: Mapping[str, Any]) -> None:
         if "play" in message:
             self.play_state = message["play"]
+        if "play_hosts" in message:  # the batch's hosts that have not failed, as a task starts
+            self.play_state = {**self.play_state, "play_hosts": message["play_hosts"]}
         if "fragment" in message:
             fragment = PlanFragment.model_validate(message["fragment"])
             self.nodes.update((task.id, task) for task in fragment.tasks)

@@ -64,3 +64,23 @@ def test_ad_hoc_runs_see_them_too(local_hosts: LocalHosts) -> None:
                                 env={"PROVISIONING_CONFIG": str(CONFIG)})
     assert result.exit_code == 0, result.output
     assert '"ping": "pong"' in result.output
+
+
+def test_play_hosts_leave_out_hosts_that_failed(local_hosts: LocalHosts) -> None:
+    # as ansible-core: a host whose failure no rescue caught (here one failing again in its rescue) is no longer
+    # in ansible_play_hosts or ansible_play_batch; ansible_play_hosts_all keeps it
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - block:
+                - fail:
+                  when: inventory_hostname == 'h1'
+              rescue:
+                - fail:
+                  when: inventory_hostname == 'h1'
+            - name: show
+              debug:
+                msg: "{{ ansible_play_hosts }} {{ ansible_play_batch }} {{ ansible_play_hosts_all }}"
+        """)
+    assert run.msg("show") == {host: "['h2', 'h3'] ['h2', 'h3'] ['h1', 'h2', 'h3']" for host in ("h2", "h3")}
