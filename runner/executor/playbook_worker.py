@@ -134,6 +134,23 @@ class PlaybookWorker:
         return changed
 
     # -- one task -------------------------------------------------------------------------------------------
+    def _with_delegated_vars(self, node: PlanTask, variables: Mapping[str, Any],
+                             payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A delegated task's variables with ``ansible_delegated_vars``, as ansible-core gives them: the host it is
+        delegated to, mapped to that host's variables for the task, whose ``inventory_hostname`` stays the host the
+        task runs for. A ``delegate_to`` that cannot be rendered yet fails where the task connects, not here."""
+        if node.delegate_to is None:
+            return variables
+        try:
+            delegate = task_keyword(Templar(variables), node, "delegate_to")
+        except (TemplateError, TaskFailure):
+            return variables
+        if not delegate:
+            return variables
+        delegated = ChainMap({"inventory_hostname": variables.get("inventory_hostname")},
+                             task_variables(self, str(delegate), node, payload))  # type: ignore[arg-type]
+        return ChainMap({"ansible_delegated_vars": {str(delegate): delegated}}, variables)  # type: ignore[arg-type]
+
     async def handle(self, host: str, payload: Mapping[str, Any]) -> TaskResult:
         node = self.nodes[payload["task"]]
         started = time.monotonic()
@@ -141,7 +158,7 @@ class PlaybookWorker:
         outcome = TaskResult()
         state = TaskRunState(self, outcome)
         try:
-            variables = task_variables(self, host, node, payload)
+            variables = self._with_delegated_vars(node, task_variables(self, host, node, payload), payload)
             result = await self._run_node(host, node, variables, payload, state)
         except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
             result = task_error(exc, node)

@@ -84,3 +84,22 @@ def test_play_hosts_leave_out_hosts_that_failed(local_hosts: LocalHosts) -> None
                 msg: "{{ ansible_play_hosts }} {{ ansible_play_batch }} {{ ansible_play_hosts_all }}"
         """)
     assert run.msg("show") == {host: "['h2', 'h3'] ['h2', 'h3'] ['h1', 'h2', 'h3']" for host in ("h2", "h3")}
+
+
+def test_a_delegated_task_sees_the_delegated_hosts_vars(local_hosts: LocalHosts) -> None:
+    # ansible_delegated_vars: the host delegated to -> its variables, inventory_hostname still the task's host
+    local_hosts.add("h4", colour="blue")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: delegated
+              debug:
+                msg: "{{ ansible_delegated_vars['h4'].colour }} {{ ansible_delegated_vars['h4'].inventory_hostname }}"
+              delegate_to: h4
+            - name: not delegated
+              debug:
+                msg: "{{ ansible_delegated_vars is defined }}"
+        """)
+    assert run.msg("delegated") == {"h1": "blue h1"}
+    assert run.msg("not delegated") == {"h1": False}
