@@ -147,3 +147,11 @@ def test_a_topic_runs_every_listener_and_a_name_the_first_handler_with_it(local_
               listen: twice named
         """)
     assert local_hosts.log("h1") == ["unnamed1", "unnamed2", "named1", "listener"]
+
+
+def test_the_force_handlers_setting_forces_them_as_the_option_does(local_hosts: LocalHosts,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_FORCE_HANDLERS", "true")
+    run = local_hosts.play(FAILING_HOST.replace("{force}", ""))
+    assert run.exit_code == 2, run.output
+    assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == ["h1", "h2"]
