@@ -199,7 +199,7 @@ class _Nested(object):
         self.unsupported = unsupported if unsupported is not None else []
 
     def under(self, name):
-        return _Nested(self.errors, self.context + [name], self.unsupported)
+        return _Nested(self.errors, [*self.context, name], self.unsupported)
 
     def where(self):
         return " found in %s" % " -> ".join(self.context) if self.context else ""
@@ -265,7 +265,7 @@ def _validate(spec, params, rules, name, check_values, module, nested):
         resolved[canonical] = value
     if unknown and nested is not None and nested.context:
         supported = sorted(spec)
-        nested.unsupported.extend((".".join(nested.context + [key]), supported) for key in sorted(unknown))
+        nested.unsupported.extend((".".join([*nested.context, key]), supported) for key in sorted(unknown))
     elif unknown and module:
         canonical = sorted(spec)
         spelled = sorted(set(aliases) - set(spec))

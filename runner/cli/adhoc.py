@@ -127,8 +127,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    verbosity=options["verbosity"], executor=executor)
     keep_connections(config)
     from runner.callbacks.adhoc_events import AdhocEvents
-    from runner.cli.recording import adhoc_recorder
     from runner.callbacks.results import censored
+    from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor
 
     canonical = index.canonical(module)

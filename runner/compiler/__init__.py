@@ -12,7 +12,7 @@ whole plan compiles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -262,7 +262,7 @@ class Compiler:
         return scope, per_host
 
     # -- run time -----------------------------------------------------------------------------------------
-    def compile_include(self, node: PlanTask, target: str) -> PlanFragment:
+    def compile_include(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> PlanFragment:
         """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.
 
         On an error the plan's tables are cut back, so ids and indexes stay the same in every copy of the plan.
@@ -270,7 +270,7 @@ class Compiler:
         plan = self.plan
         sizes = len(plan.tasks), len(plan.scopes), len(plan.roles), len(self.tasks.role_handlers)
         self.errors = []
-        self.tasks.compile_dynamic(node, target)
+        self.tasks.compile_dynamic(node, target, files or {})
         if self.errors:
             del plan.tasks[sizes[0]:], plan.scopes[sizes[1]:], plan.roles[sizes[2]:]
             del self.tasks.role_handlers[sizes[3]:]

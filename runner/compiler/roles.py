@@ -41,7 +41,7 @@ class RoleTasks(Protocol):
 class RoleExpander:
     def __init__(self, tasks: RoleTasks):
         self.tasks = tasks
-        self.cache: dict[tuple[Path, str | None], RoleSource] = {}
+        self.cache: dict[tuple[Any, ...], RoleSource] = {}
         # (role dir, params) already expanded in this play, with the vars scopes it and its dependencies brought
         self.seen: dict[tuple[Path, str], list[int]] = {}
         # The vars scopes of the roles expanded so far, in order: what a role's dependencies add to its view.
@@ -103,16 +103,20 @@ class RoleExpander:
                             other_files=_other_files(include.model_dump() if include is not None else {}),
                             validate=getattr(include, "rolespec_validate", None) is not False)
 
-    def include_role(self, node: PlanTask, name: str, context: Inherited) -> None:
-        include = node.include or {}
+    def include_role(self, node: PlanTask, name: str, context: Inherited, files: Mapping[str, str] | None = None
+                     ) -> None:
+        """``files``: the role's files to read instead of ``main`` (tasks_from ...) as rendered for the host."""
+        include = {**(node.include or {}), **(files or {})}
         params = dict(include.get("vars") or {})
         position = SourcePosition.parse(node.position)
         self._expand(name, None, params, context, [], position, tasks_from=include.get("tasks_from"),
-                     other_files=_other_files(include), dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False)
+                     other_files=_other_files(include), dynamic=True, params_are_vars=True,
+                     validate=include.get("rolespec_validate") is not False)
 
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
                 stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
-                other_files: dict[str, str] | None = None, dynamic: bool = False, params_are_vars: bool = False, validate: bool = True) -> list[int]:
+                other_files: dict[str, str] | None = None, dynamic: bool = False, params_are_vars: bool = False,
+                validate: bool = True) -> list[int]:
         # A reference's ``vars:`` are role parameters too when telling duplicates apart, as in Ansible; but the
         # argument_specs check is given only the parameters written as such (``roles: [{role: x, port: 1}]``):
         # ``vars:`` (and include_role's and import_role's) reach it as variables.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -427,14 +428,14 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
-    def compile_dynamic(self, node: PlanTask, target: str) -> None:
+    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
         context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
         apply = (node.include or {}).get("apply") or {}
         if apply:
             context = context.under(_ApplyKeywords(apply))
         if node.kind == INCLUDE_ROLE:
-            self.roles.include_role(node, target, context)
+            self.roles.include_role(node, target, context, files or {})
             return
         path = self._find_tasks_file(target, context)
         if path is None:

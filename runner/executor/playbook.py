@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
-IncludeCompiler = Callable[[PlanTask, str], PlanFragment]
+IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str]], PlanFragment]
 
 
 @dataclass
@@ -88,7 +88,7 @@ class PlaybookExecutor:
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
-        self.include_cache: dict[tuple[int, str], tuple[list[int], list[int]]] = {}
+        self.include_cache: dict[tuple[Any, ...], tuple[list[int], list[int]]] = {}
         self.pool: Workers | None = None
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
@@ -330,7 +330,8 @@ class PlaybookExecutor:
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
         try:
-            top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
+            key = (node.id, target, *sorted(entry.files.items()))
+            top, role_scopes = self.include_cache.get(key) or self._compile_include(state, node, entry, key)
         except NotFoundError as error:
             # ansible-core's words and layout for an include that names nothing; the host fails the include
             origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
@@ -343,10 +344,11 @@ class PlaybookExecutor:
             exposed += [scope for scope in role_scopes if scope not in exposed]
         return top
 
-    def _compile_include(self, state: PlayState, node: PlanTask, target: str) -> tuple[list[int], list[int]]:
+    def _compile_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry,
+                         key: tuple[Any, ...]) -> tuple[list[int], list[int]]:
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
-        fragment = self.include_compiler(node, target)
+        fragment = self.include_compiler(node, entry.target, entry.files)
         for new in fragment.tasks:
             self.nodes[new.id] = new
             self.fragment_base[new.id] = fragment.tasks[0].id
@@ -357,7 +359,7 @@ class PlaybookExecutor:
         top = _top_level([task for task in fragment.tasks if task.id not in fragment.handlers])
         role_scopes = [scope for role in fragment.roles for scope in (role.defaults_scope, role.vars_scope)
                        if scope is not None]
-        self.include_cache[(node.id, target)] = (top, role_scopes)
+        self.include_cache[key] = (top, role_scopes)
         return top, role_scopes
 
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:

@@ -50,7 +50,7 @@ from runner.executor.module_call import (
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
-from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_result import ROLE_FILE_KEYS, Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
@@ -257,7 +257,9 @@ class PlaybookWorker:
             # The include's vars stay templates, read when used, as Ansible reads them: one whose value is not
             # known yet ("{{ ansible_os_family }}" before facts) is no error unless a task uses it.
             entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
-                                 vars={**(include.get("vars") or {}), **layer})
+                                 vars={**(include.get("vars") or {}), **layer},
+                                 files={key: str(scope_templar.template(include[key])) for key in ROLE_FILE_KEYS
+                                        if include.get(key)})
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)
