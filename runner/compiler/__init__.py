@@ -178,7 +178,8 @@ class Compiler:
             max_fail_percentage=play.max_fail_percentage,
             any_errors_fatal=bool(self.options.any_errors_fatal if play.any_errors_fatal is None
                                   else play.any_errors_fatal),
-            force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
+            force_handlers=None if play.force_handlers is None else bool(play.force_handlers),
+            ignore_unreachable=bool(play.ignore_unreachable),
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
             gather_smart=self.options.gather_smart and play.gather_facts is None,

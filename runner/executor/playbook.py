@@ -657,7 +657,8 @@ class PlaybookExecutor:
         free strategy that is one host); the end of a section flushes every host.
         """
         flushed = set(state.batch if only is None else only)
-        forced = state.play.force_handlers is True or self.options.force_handlers
+        # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
+        forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
         answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers])
         # a notification is forgotten once the last handler that answers it has had its turn
         last_turn = {name: index for index, names in enumerate(answers) for name in names}

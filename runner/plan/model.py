@@ -138,7 +138,7 @@ class PlanPlay(_Strict):
     strategy: str = "linear"
     max_fail_percentage: Any = None
     any_errors_fatal: Any = False
-    force_handlers: Any = False
+    force_handlers: Any = None  # the play's keyword; unset, the command's --force-handlers (or setting) decides
     ignore_unreachable: Any = False
     order: str = "inventory"
     tags: list[str] = Field(default_factory=list)

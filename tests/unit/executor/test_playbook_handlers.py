@@ -92,11 +92,13 @@ def test_each_play_runs_its_own_notified_handlers(local_hosts: LocalHosts) -> No
     ("", ["h1"]),
     ("--force-handlers", ["h1", "h2"]),
     ("force_handlers: true", ["h1", "h2"]),
-], ids=["failed-host-skips", "force-handlers-option", "force-handlers-keyword"])
+    ("--force-handlers force_handlers: false", ["h1"]),
+], ids=["failed-host-skips", "force-handlers-option", "force-handlers-keyword", "keyword-false-over-option"])
 def test_a_failed_host_runs_its_handlers_only_when_forced(local_hosts: LocalHosts, force: str,
                                                           handled: list[str]) -> None:
-    option = force.startswith("--")
-    run = local_hosts.play(FAILING_HOST.replace("{force}", "" if option else force), *([force] if option else []))
+    # the play's keyword, true or false, wins over the option, as in ansible-core
+    option, _, keyword = force.partition(" ") if force.startswith("--") else ("", "", force)
+    run = local_hosts.play(FAILING_HOST.replace("{force}", keyword), *([option] if option else []))
     assert run.exit_code == 2, run.output
     assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == handled
 
