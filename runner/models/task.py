@@ -243,8 +243,10 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
     if include is None:
         return
     if include.apply is not None and module.startswith("import_"):
-        source.error(f"'apply' is only valid for '{module.replace('import_', 'include_')}'; "
-                     f"keywords on '{module}' already apply to every imported task", key, value=True)
+        # ansible-core's words (scripts match them), then why
+        source.error(f"Invalid options for {module}: apply", key, value=True,
+                     hint=f"'apply' is only valid for '{module.replace('import_', 'include_')}'; keywords on "
+                          f"'{module}' already apply to every imported task")
     data["include"] = include
 
 
