@@ -470,7 +470,7 @@ class PlaybookExecutor:
     def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult],
                newly_failed: set[str]) -> bool:
         failed = [h for h, r in results.items() if r.failed and not r.ignored]
-        if not failed:
+        if not failed and not newly_failed:  # an include that named nothing fails its host with an ok result
             return False
         if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
             # The play stops only for a failure that no rescue or always is handling.

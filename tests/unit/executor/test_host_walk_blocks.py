@@ -132,3 +132,19 @@ def test_an_include_naming_nothing_fails_the_host_and_rescue_catches_it(local_ho
     assert "[ERROR]: could not find the tasks file 'no_such_file.yml'" in run.output
     assert run.ran("file rescue") == ["h1"] and run.ran("not reached") == []
     assert run.stats["h1"]["failures"] == 3 and run.stats["h1"]["rescued"] == 0
+
+
+def test_an_include_naming_nothing_under_any_errors_fatal_stops_the_play(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          any_errors_fatal: true
+          tasks:
+            - include_role:
+                name: no_such_role
+              when: inventory_hostname == 'h2'
+            - name: never reached
+              debug:
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("never reached") == []
