@@ -161,7 +161,9 @@ CONVERTERS = {
 }
 
 
-def _convert(value, option, name):
+def _convert(value, option, name, nested=None):
+    """``value`` as ``option``'s type. ``nested``: with ansible-core's validator of role arguments, how its
+    suboptions are checked (a ``_Nested``); else the first problem among them raises."""
     kind = option.get("type", "str")
     converter = CONVERTERS.get(kind)
     if converter is None:
@@ -172,10 +174,10 @@ def _convert(value, option, name):
         element_option.pop("elements", None)
         converted = [_convert(item, element_option, "%s[]" % name) for item in converted]
         if option.get("options"):
-            converted = [validate_arguments(option["options"], item, name=name) if isinstance(item, dict)
+            converted = [_suboptions(option, item, name, nested) if isinstance(item, dict)
                          else item for item in converted]
     elif kind == "dict" and option.get("options"):
-        converted = validate_arguments(option["options"], converted, name=name)
+        converted = _suboptions(option, converted, name, nested)
     if "choices" in option and converted is not None:
         choices = option["choices"]
         values = converted if kind == "list" else [converted]
@@ -184,6 +186,36 @@ def _convert(value, option, name):
                 raise ArgumentError("value of %s must be one of: %s, got: %s"
                                     % (name, ", ".join(str(c) for c in choices), item))
     return converted
+
+
+class _Nested(object):
+    """Where suboptions are checked, for ansible-core's validator of role arguments: the options above them
+    (``context``), and the unsupported suboptions found anywhere, each with what its level supports, which that
+    validator reports together once every option is checked."""
+
+    def __init__(self, errors, context=(), unsupported=None):
+        self.errors = errors
+        self.context = list(context)
+        self.unsupported = unsupported if unsupported is not None else []
+
+    def under(self, name):
+        return _Nested(self.errors, [*self.context, name], self.unsupported)
+
+    def where(self):
+        return " found in %s" % " -> ".join(self.context) if self.context else ""
+
+
+def _suboptions(option, value, name, nested):
+    if nested is None:
+        return validate_arguments(option["options"], value, name=name)
+    return _validate(option["options"], value, {}, None, True, None, nested.under(name))
+
+
+def _unsupported_message(unsupported):
+    """ansible-core's one message for every unsupported suboption: their dotted paths, then what the level of
+    the last one supports."""
+    paths = sorted(path for path, _ in unsupported)
+    return "%s. Supported parameters include: %s." % (", ".join(paths), ", ".join(unsupported[-1][1]))
 
 
 def alias_table(spec):
@@ -206,9 +238,17 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True, m
     With ``check_values=False`` only the names are checked (unknown, duplicate, mutually exclusive): the compiler
     does this before templating, when values may still be Jinja expressions.
     """
-    rules = rules or {}
+    nested = _Nested(errors) if errors is not None else None
+    resolved = _validate(spec, params, rules or {}, name, check_values, module, nested)
+    if nested is not None and nested.unsupported:
+        errors.append(_unsupported_message(nested.unsupported))
+    return resolved
+
+
+def _validate(spec, params, rules, name, check_values, module, nested):
+    errors = nested.errors if nested is not None else None
     aliases = alias_table(spec)
-    where = " for %s" % name if name else ""
+    where = nested.where() if nested is not None and nested.context else " for %s" % name if name else ""
     resolved = {}
     unknown = []
     for key, value in params.items():
@@ -223,12 +263,15 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True, m
         if canonical in resolved:
             raise ArgumentError("argument '%s' was given twice (as '%s' and an alias)%s" % (canonical, key, where))
         resolved[canonical] = value
-    if unknown and module:
+    if unknown and nested is not None and nested.context:
+        supported = sorted(spec)
+        nested.unsupported.extend((".".join([*nested.context, key]), supported) for key in sorted(unknown))
+    elif unknown and module:
         canonical = sorted(spec)
         spelled = sorted(set(aliases) - set(spec))
         raise ArgumentError("Unsupported parameters for (%s) module: %s. Supported parameters include: %s%s." % (
             module, ", ".join(sorted(unknown)), ", ".join(canonical), " (%s)" % ", ".join(spelled) if spelled else ""))
-    if unknown:
+    elif unknown:
         raise ArgumentError("unsupported parameter%s%s: %s. Supported parameters include: %s" % (
             "s" if len(unknown) > 1 else "", where, ", ".join(sorted(unknown)), ", ".join(sorted(aliases))))
 
@@ -255,7 +298,7 @@ def validate_arguments(spec, params, rules=None, name=None, check_values=True, m
             resolved[arg] = option.get("default")
         if resolved[arg] is not None or (convert_none and option.get("type", "str") != "raw"):
             try:
-                resolved[arg] = _convert(resolved[arg], option, arg)
+                resolved[arg] = _convert(resolved[arg], option, arg, nested)
             except ArgumentError as exc:
                 _failed(errors, str(exc))
     for group in rules.get("required_one_of", ()):

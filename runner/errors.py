@@ -53,6 +53,29 @@ class SourcePosition:
         except (IndexError, ValueError):
             return cls(text)
 
+    def origin(self) -> str:
+        """ansible-core 2.19's ``Origin:`` block under an error: the position, then the two lines before it and
+        its own, numbered, with ``^ column N`` under the column (only the position when the file cannot be read)."""
+        text = f"Origin: {self}"
+        if self.line is None or self.line < 1:
+            return text
+        try:
+            with open(self.path, encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().split("\n")[:self.line]
+        except OSError:
+            return text
+        if len(lines) < self.line:
+            return text
+        width = len(str(self.line))
+        first = max(0, self.line - 3)
+        annotated = []
+        for number, line in enumerate(lines[first:], start=first + 1):
+            line = line.replace("\t", " ")
+            annotated.append(f"{str(number).rjust(width)}{' ' if line else ''}{line}")
+        if self.column is not None and self.column >= 1:
+            annotated.append(f"{' ' * width} {' ' * (self.column - 1)}^ column {self.column}")
+        return text + "\n\n" + "\n".join(annotated)
+
     def excerpt(self) -> str:
         """The offending line with a caret under the column, or '' when the file cannot be read."""
         if self.line is None:
@@ -73,6 +96,11 @@ class SourcePosition:
 # A failed result's ``exception`` when the failure is the user's input, not a fault in code: Ansible's words for a
 # result that has the key (playbooks test ``result.exception is defined``) but no traceback worth showing.
 NO_TRACEBACK = "(traceback unavailable)"
+
+# The result key (the run's own, never registered) that says what a failure came from, for ansible-core 2.19's
+# "Task failed: ..." line: "task" (the task itself: a template, a keyword), "action" (a controller-side action,
+# or failed_when and until deciding it); absent, the module that ran on the host.
+FAILED_IN = "_failed_in"
 
 
 class UserError(Exception):
@@ -105,6 +133,12 @@ class ParseError(UserError):
     """A file that cannot be read as what it should be (YAML, INI, inventory, playbook)."""
 
     exit_code = ExitCode.UNREACHABLE
+
+
+class NotFoundError(ParseError):
+    """What a task names (a role, a tasks file) does not exist. At compile time an error like any other; for an
+    include at run time it fails the hosts that include it, as ansible-core's missing roles and files do, where a
+    file that exists but cannot be read stops the run."""
 
 
 class CensoredParseError(ParseError):

@@ -54,9 +54,8 @@ ACTIONS: dict[str, Action] = {
     "server": Action(run_server, uses_host=False),
     "set_stats": Action(run_set_stats, uses_host=False),
     "validate_argument_spec": Action(run_validate_argument_spec, uses_host=False),
-    "include_vars": Action(run_include_vars, uses_host=False, playbook_only=(
-        "include_vars sets variables for a play's later tasks, and an ad-hoc command has none; "
-        "give the variables with -e @FILE")),
+    # ad hoc it shows what the files hold (nothing keeps it), as ansible-core 2.19 does
+    "include_vars": Action(run_include_vars, uses_host=False),
     "meta": Action(run_meta, uses_host=False, playbook_only=(
         "meta steers a play (handlers, facts, the end of a host or play), and an ad-hoc command runs none")),
 }

@@ -22,14 +22,16 @@ async def run_assert(ctx: ActionContext) -> dict[str, Any]:
         that = listed if isinstance(listed, list) else that
     # One condition given as a string stays whole: the list type would split it at commas ("x in [1, 2]").
     conditions = [that] if isinstance(that, str) else that if isinstance(that, list) else params["that"]
+    # Unless quiet, ansible-core shows the result at any verbosity (the message, and which assertion failed)
+    shown: dict[str, Any] = {} if params["quiet"] else {"_ansible_verbose_always": True}
     for condition in conditions:
         if not ctx.templar.evaluate_conditional(condition):
             message = params.get("fail_msg") or params.get("msg") or "Assertion failed"
             return {"failed": True, "changed": False, "assertion": condition, "evaluated_to": False,
-                    "msg": message}
+                    "msg": message, **shown}
     if params["quiet"]:
         return {"changed": False, "msg": "All assertions passed"}
-    return {"changed": False, "msg": params.get("success_msg") or "All assertions passed"}
+    return {"changed": False, "msg": params.get("success_msg") or "All assertions passed", **shown}
 
 
 async def run_fail(ctx: ActionContext) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
 from runner.errors import UserError
+from runner.secrets.detect import is_encrypted_file
 from runner.templating.filters.structures import merge_dicts
 
 DIRECTORY_OPTIONS = ("dir", "depth", "files_matching", "ignore_files", "extensions", "ignore_unknown_extensions")
@@ -46,7 +47,10 @@ async def run_include_vars(ctx: ActionContext) -> dict[str, Any]:
                              recursive=True, list_merge="replace")
     # Its own level, below set_fact's: a set_fact value keeps winning over an include_vars value set later.
     ctx.state.include_vars(ctx.host, values)
-    return {"changed": False, "ansible_included_var_files": [str(p) for p in files], "ansible_facts": values}
+    result = {"changed": False, "ansible_included_var_files": [str(p) for p in files], "ansible_facts": values}
+    if any(is_encrypted_file(path) for path in files):
+        result["_ansible_no_log"] = True  # as ansible-core: nothing of what an encrypted file holds is shown
+    return result
 
 
 def _failed(message: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
     ASYNC_POLLS,
     dump,
+    failure_summary,
     host_label,
     is_censored,
     is_verbose,
@@ -36,7 +37,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import NO_TRACEBACK
+from runner.errors import NO_TRACEBACK, SourcePosition
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -164,6 +165,8 @@ class DefaultDisplay(Callback):
         self._warnings(result)
         label = host_label(host, result)
         if status in ("failed", "unreachable"):
+            if status == "failed":
+                self._failure(task, result)
             self._exception(result)
             word = "FAILED!" if status == "failed" else "UNREACHABLE!"
             self.out.line(f"fatal: [{label}]: {word} => {self._dump(task, result)}", status)
@@ -179,6 +182,8 @@ class DefaultDisplay(Callback):
     def _loop(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str,
               items: list[Mapping[str, Any]]) -> None:
         self._warnings(result)
+        if status == "failed":  # once, for the first item that failed, as ansible-core 2.19 prints it
+            self._failure(task, next((item for item in items if status_of(item) == "failed"), result))
         for item in items:
             self._item(task, host, item)
         if status == "skipped" and status not in self.hide:
@@ -224,6 +229,14 @@ class DefaultDisplay(Callback):
     def _warnings(self, result: Mapping[str, Any]) -> None:
         for warning in result.get("warnings") or ():
             self.out.warning(str(warning))
+
+    def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
+        """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is."""
+        if is_censored(task, result):
+            return
+        position = SourcePosition.parse(task.position)
+        origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
+        self.out.line(f"[ERROR]: {failure_summary(result)}{origin}", "failed")
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()

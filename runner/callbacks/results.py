@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.callbacks.base import TaskInfo
+from runner.errors import FAILED_IN
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 NO_LOG_ITEM_LABEL = "(censored due to no_log)"
@@ -146,3 +147,14 @@ def failure_message(result: Mapping[str, Any]) -> str:
     if "rc" in result:
         return f"rc={result['rc']}"
     return "failed"
+
+
+def failure_summary(result: Mapping[str, Any]) -> str:
+    """ansible-core 2.19's one-line account of a failure, which its ``[ERROR]:`` line shows: the task's own error
+    as it is, else what failed (the action on the controller, or the module on the host) and its message."""
+    message = str(result.get("msg") or "").strip()
+    source = result.get(FAILED_IN)
+    if source == "task":
+        return message if message.startswith("Task failed") else f"Task failed: {message}"
+    what = "Action failed" if source == "action" else "Module failed"
+    return f"Task failed: {what}: {message}" if message else f"Task failed: {what}."

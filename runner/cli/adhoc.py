@@ -20,14 +20,16 @@ from runner.module_index import ModuleIndex
 def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str, Any]:
     """``-a`` as JSON or free-form ``k=v``; free text goes to the module's free-form argument."""
     from modules._utils import ArgumentError, validate_arguments
-    from runner.parsing.kv import parse_kv
+    from runner.parsing.kv import RAW_PARAMS, parse_kv
 
     info = index.get(module)
     text = (text or "").strip()
     if text.startswith("{"):
         args = json_arguments(text)
     else:
-        args = parse_kv(text, check_raw=info.free_form is not None) if text else {}
+        # as a task's arguments are read (runner/plan/module_args.py)
+        command_line = info.free_form == RAW_PARAMS
+        args = parse_kv(text, check_raw=command_line, keep_raw=not command_line) if text else {}
     if info.free_form and "_raw_params" in args and info.free_form != "_raw_params":
         args[info.free_form] = args.pop("_raw_params")
     elif "_raw_params" in args and not info.free_form:
@@ -125,6 +127,7 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
                    verbosity=options["verbosity"], executor=executor)
     keep_connections(config)
     from runner.callbacks.adhoc_events import AdhocEvents
+    from runner.callbacks.results import censored
     from runner.cli.recording import adhoc_recorder
     from runner.secrets.censor import censor
 
@@ -133,7 +136,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
     events = AdhocEvents(recorder, pattern, canonical, hosts, check=options["check"]) if recorder else None
 
     def on_result(host: str, result: dict[str, Any]) -> None:
-        shown = censor(result)
+        # a result that asks to be hidden (include_vars of an encrypted file) shows only that it was
+        shown = censored(result) if result.get("_ansible_no_log") else censor(result)
         display.host_result(host, canonical, shown)
         if results_tree is not None:
             results_tree.write(host, shown)

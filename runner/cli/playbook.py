@@ -157,5 +157,6 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         resumed = load_resume(plan, project.config, Path(playbook_dir), resume_run, force=force,
                               check=bool(options["check"]))
     return run_plan(plan, compiler, project, options, extra_vars=extra_vars, playbook_dir=playbook_dir,
-                    reports=reports, force_handlers=force_handlers, start_at_task=start_at_task, retry_files=True,
+                    reports=reports, force_handlers=force_handlers or project.config.force_handlers,
+                    start_at_task=start_at_task, retry_files=True,
                     step=stepper, resume=resumed)

@@ -12,7 +12,7 @@ whole plan compiles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,7 +178,8 @@ class Compiler:
             max_fail_percentage=play.max_fail_percentage,
             any_errors_fatal=bool(self.options.any_errors_fatal if play.any_errors_fatal is None
                                   else play.any_errors_fatal),
-            force_handlers=bool(play.force_handlers), ignore_unreachable=bool(play.ignore_unreachable),
+            force_handlers=None if play.force_handlers is None else bool(play.force_handlers),
+            ignore_unreachable=bool(play.ignore_unreachable),
             order=order or "inventory", check_mode=play.check_mode, diff=play.diff,
             gather_facts=self.options.gather_facts if play.gather_facts is None else play.gather_facts,
             gather_smart=self.options.gather_smart and play.gather_facts is None,
@@ -262,7 +263,7 @@ class Compiler:
         return scope, per_host
 
     # -- run time -----------------------------------------------------------------------------------------
-    def compile_include(self, node: PlanTask, target: str) -> PlanFragment:
+    def compile_include(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> PlanFragment:
         """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.
 
         On an error the plan's tables are cut back, so ids and indexes stay the same in every copy of the plan.
@@ -270,7 +271,7 @@ class Compiler:
         plan = self.plan
         sizes = len(plan.tasks), len(plan.scopes), len(plan.roles), len(self.tasks.role_handlers)
         self.errors = []
-        self.tasks.compile_dynamic(node, target)
+        self.tasks.compile_dynamic(node, target, files or {})
         if self.errors:
             del plan.tasks[sizes[0]:], plan.scopes[sizes[1]:], plan.roles[sizes[2]:]
             del self.tasks.role_handlers[sizes[3]:]

@@ -4,6 +4,7 @@ parameters when it runs (as ansible-core's)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,7 +41,7 @@ class RoleTasks(Protocol):
 class RoleExpander:
     def __init__(self, tasks: RoleTasks):
         self.tasks = tasks
-        self.cache: dict[tuple[Path, str | None], RoleSource] = {}
+        self.cache: dict[tuple[Any, ...], RoleSource] = {}
         # (role dir, params) already expanded in this play, with the vars scopes it and its dependencies brought
         self.seen: dict[tuple[Path, str], list[int]] = {}
         # The vars scopes of the roles expanded so far, in order: what a role's dependencies add to its view.
@@ -57,7 +58,7 @@ class RoleExpander:
         self.play_scopes = []
 
     def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
-        key = (path, tasks_from)
+        key = (path, tasks_from, *sorted(others.items()))
         if key not in self.cache:
             self.tasks.index.add_project_dirs([path])  # the role's library/ and module_utils/, before its tasks
             self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
@@ -99,18 +100,23 @@ class RoleExpander:
         context = inherited.under(task)
         return self._expand(name, task, params, context, [], task.position,
                             tasks_from=getattr(include, "tasks_from", None), params_are_vars=True,
+                            other_files=_other_files(include.model_dump() if include is not None else {}),
                             validate=getattr(include, "rolespec_validate", None) is not False)
 
-    def include_role(self, node: PlanTask, name: str, context: Inherited) -> None:
-        include = node.include or {}
+    def include_role(self, node: PlanTask, name: str, context: Inherited, files: Mapping[str, str] | None = None
+                     ) -> None:
+        """``files``: the role's files to read instead of ``main`` (tasks_from ...) as rendered for the host."""
+        include = {**(node.include or {}), **(files or {})}
         params = dict(include.get("vars") or {})
         position = SourcePosition.parse(node.position)
         self._expand(name, None, params, context, [], position, tasks_from=include.get("tasks_from"),
-                     dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False)
+                     other_files=_other_files(include), dynamic=True, params_are_vars=True,
+                     validate=include.get("rolespec_validate") is not False)
 
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
                 stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
-                dynamic: bool = False, params_are_vars: bool = False, validate: bool = True) -> list[int]:
+                other_files: dict[str, str] | None = None, dynamic: bool = False, params_are_vars: bool = False,
+                validate: bool = True) -> list[int]:
         # A reference's ``vars:`` are role parameters too when telling duplicates apart, as in Ansible; but the
         # argument_specs check is given only the parameters written as such (``roles: [{role: x, port: 1}]``):
         # ``vars:`` (and include_role's and import_role's) reach it as variables.
@@ -123,8 +129,10 @@ class RoleExpander:
         if path in stack:
             chain = " -> ".join(p.name for p in [*stack, path])
             raise ParseError(f"role dependency cycle: {chain}", position)
-        role = self._load(path, tasks_from)
-        key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from))
+        other_files = other_files or {}
+        role = self._load(path, tasks_from, **other_files)
+        key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from)
+               + repr(sorted(other_files.items())))
         if key in self.seen and not role.meta.allow_duplicates and not dynamic:
             self.expanded_vars += self.seen[key]  # its vars still reach the role that depends on it
             return []
@@ -203,6 +211,12 @@ class RoleExpander:
 
 
 REQUIREMENT_KEYS = frozenset({"version", "src", "scm"})
+
+
+def _other_files(include: Mapping[str, Any]) -> dict[str, str]:
+    """An include_role's or import_role's ``handlers_from``, ``vars_from`` and ``defaults_from``: the files of the
+    role read instead of ``main``."""
+    return {key: str(include[key]) for key in ("handlers_from", "vars_from", "defaults_from") if include.get(key)}
 
 
 def _role_collections(role: RoleSource) -> tuple[str, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
 from runner.compiler.tags import TagFilter
-from runner.errors import CensoredParseError, ParseError, SourcePosition, UserError
+from runner.errors import CensoredParseError, NotFoundError, ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_task_file
 from runner.models import Block, Task
 from runner.models.action import (
@@ -103,7 +104,7 @@ class TaskCompiler:
         if block.vars:
             scope = self.compiler.add_scope(ScopeKind.BLOCK_VARS, f"block at {block.position}", block.vars,
                                             str(block.position))
-        context = inherited.under(block, scope=scope)
+        context = self._static_tags(inherited.under(block, scope=scope))
         node = self.compiler.new_node(kind="block", name=block.name, position=str(block.position or ""),
                                       tags=list(context.tags))
         guarded = replace(context, may_not_run=True)
@@ -124,7 +125,7 @@ class TaskCompiler:
         if task.vars:
             scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"task at {task.position}", task.vars,
                                             str(task.position))
-        context = inherited.under(task, scope=scope)
+        context = self._static_tags(inherited.under(task, scope=scope))
         if not handlers and not self.tags.selects(context.tags):
             return []
         if is_template(module):
@@ -353,6 +354,25 @@ class TaskCompiler:
         known.update(self.compiler.options.extra_vars)
         return known
 
+    def _static_tags(self, context: Inherited) -> Inherited:
+        """Templated tags (``tags: "{{ the_tags }}"``, the task's or a parent's) rendered with what is known when
+        compiling, as ansible-core renders them before choosing tasks: a list gives its items, a string its
+        comma-separated names. One that needs the run's variables stays as written."""
+        if not any(is_template(tag) for tag in context.tags):
+            return context
+        templar = Templar(self._known_when_compiling(context))
+        tags: list[str] = []
+        for tag in context.tags:
+            value: Any = tag
+            if is_template(tag):
+                try:
+                    value = templar.template(tag)
+                except TemplateError:
+                    pass
+            names = [str(item) for item in value] if isinstance(value, list) else str(value).split(",")
+            tags += [name.strip() for name in names if name.strip() and name.strip() not in tags]
+        return replace(context, tags=tuple(tags))
+
     def _with_static_module(self, task: Task, context: Inherited) -> Task:
         """``task`` calling the module its templated name (``action: "{{ pkg_module }} name=x"``) renders to with
         what is known when compiling; the arguments are then read for that module, as for any other task. A name
@@ -408,18 +428,18 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
-    def compile_dynamic(self, node: PlanTask, target: str) -> None:
+    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
         context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
         apply = (node.include or {}).get("apply") or {}
         if apply:
             context = context.under(_ApplyKeywords(apply))
         if node.kind == INCLUDE_ROLE:
-            self.roles.include_role(node, target, context)
+            self.roles.include_role(node, target, context, files or {})
             return
         path = self._find_tasks_file(target, context)
         if path is None:
-            self.compiler.error(ParseError(f"could not find the tasks file '{target}' to include "
+            self.compiler.error(NotFoundError(f"could not find the tasks file '{target}' to include "
                                            f"(looked in {', '.join(context.search_paths)})",
                                            SourcePosition.parse(node.position)))
             return

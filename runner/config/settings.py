@@ -163,6 +163,8 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_CACHE_PLUGIN_TIMEOUT",)),
     S("any_errors_fatal", "defaults", "bool", False, "Default for the any_errors_fatal play keyword.",
       ansible_env=("ANSIBLE_ANY_ERRORS_FATAL",)),
+    S("force_handlers", "defaults", "bool", False, "Run notified handlers even on hosts that failed (like "
+      "--force-handlers).", ansible_env=("ANSIBLE_FORCE_HANDLERS",)),
     S("error_on_undefined_vars", "defaults", "bool", True, "An undefined variable in a template fails the task.",
       ansible_env=("ANSIBLE_ERROR_ON_UNDEFINED_VARS",),
       unsupported=(U("an undefined variable in a template always fails its task", fatal=True),)),

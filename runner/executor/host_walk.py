@@ -39,12 +39,17 @@ class HostUnreachable(Exception):
     pass
 
 
+class IncludeFailed(Exception):
+    """What an include names for a host does not exist (reported already): the host fails the include."""
+
+
 class HostEnded(Exception):
     """meta: end_host (or end_play, for every host)."""
 
 
 Walk = Generator[Step, TaskResult, None]
-# Compiles an include for a host: (include node, one entry of its result) -> the included node ids.
+# Compiles an include for a host: (include node, one entry of its result) -> the included node ids; raises
+# IncludeFailed when the entry names nothing.
 IncludeResolver = Callable[[PlanTask, IncludeEntry], list[int]]
 
 
@@ -77,13 +82,29 @@ class HostWalker:
             if result.failed and not result.ignored:
                 raise HostFailed(node, result)
             if result.include is not None:
-                for number, entry in enumerate(result.include.entries):
-                    included = self.resolve_include(node, entry)
-                    yield from self.walk(included, (*key, number), {**params, **entry.vars})
+                included = self._resolve(node, result)
+                for number, (entry, ids) in enumerate(zip(result.include.entries, included, strict=True)):
+                    yield from self.walk(ids, (*key, number), {**params, **entry.vars})
             if result.meta in ("end_host", "end_play"):
                 raise HostEnded(result.meta)
             if result.meta == "clear_host_errors":
                 self.errors_cleared = True
+
+    def _resolve(self, node: PlanTask, result: TaskResult) -> list[list[int]]:
+        """Every entry's included ids. As in ansible-core, all of an include's entries are loaded before any of
+        their tasks runs, and one that names nothing fails the host there (a rescue catches it)."""
+        assert result.include is not None
+        included: list[list[int]] = []
+        reasons: list[str] = []
+        for entry in result.include.entries:
+            try:
+                included.append(self.resolve_include(node, entry))
+            except IncludeFailed as failed:
+                reasons.append(str(failed))
+        if reasons:
+            failure = TaskResult(result={**result.result, "failed": True, "reason": reasons[-1]}, status="failed")
+            raise HostFailed(node, failure, own=False)  # counted where each was reported
+        return included
 
     def _block(self, node: PlanTask, prefix: Key, params: dict[str, Any]) -> Walk:
         failure: HostFailed | None = None

@@ -8,6 +8,7 @@ took different paths run the earliest pending task first); under free, each host
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import ChainMap
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -15,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import OptionError, SourcePosition, UserError
+from runner.errors import NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
-from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, Step, Walk
+from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
-IncludeCompiler = Callable[[PlanTask, str], PlanFragment]
+IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str]], PlanFragment]
 
 
 @dataclass
@@ -57,6 +58,8 @@ class PlayState:
     # An unreachable host's walk, held where it stopped (with the result that stopped it), as Ansible keeps its
     # place: ``meta: clear_host_errors`` run by any host lets it go on from there.
     parked: dict[str, tuple[Walk, TaskResult]] = field(default_factory=dict)
+    # What the workers were last told ansible_play_hosts is: the batch but its failed and unreachable hosts.
+    told_play_hosts: list[str] | None = None
 
     @property
     def active(self) -> list[str]:
@@ -85,7 +88,7 @@ class PlaybookExecutor:
         self.nodes: dict[int, PlanTask] = {task.id: task for task in plan.tasks}
         self.stats: dict[str, HostStats] = {}
         # (include node, target) -> the included top-level task ids and the scopes of the roles it brought
-        self.include_cache: dict[tuple[int, str], tuple[list[int], list[int]]] = {}
+        self.include_cache: dict[tuple[Any, ...], tuple[list[int], list[int]]] = {}
         self.pool: Workers | None = None
         self.ever_failed: set[str] = set()
         self.ever_unreachable: set[str] = set()
@@ -326,17 +329,26 @@ class PlaybookExecutor:
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
-        top, role_scopes = self.include_cache.get((node.id, target)) or self._compile_include(state, node, target)
+        try:
+            key = (node.id, target, *sorted(entry.files.items()))
+            top, role_scopes = self.include_cache.get(key) or self._compile_include(state, node, entry, key)
+        except NotFoundError as error:
+            # ansible-core's words and layout for an include that names nothing; the host fails the include
+            origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
+            sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
+            self._stats(host).failed += 1
+            raise IncludeFailed(error.message) from None
         if (node.include or {}).get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
             exposed = state.public_scopes.setdefault(host, [])
             exposed += [scope for scope in role_scopes if scope not in exposed]
         return top
 
-    def _compile_include(self, state: PlayState, node: PlanTask, target: str) -> tuple[list[int], list[int]]:
+    def _compile_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry,
+                         key: tuple[Any, ...]) -> tuple[list[int], list[int]]:
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
-        fragment = self.include_compiler(node, target)
+        fragment = self.include_compiler(node, entry.target, entry.files)
         for new in fragment.tasks:
             self.nodes[new.id] = new
             self.fragment_base[new.id] = fragment.tasks[0].id
@@ -347,7 +359,7 @@ class PlaybookExecutor:
         top = _top_level([task for task in fragment.tasks if task.id not in fragment.handlers])
         role_scopes = [scope for role in fragment.roles for scope in (role.defaults_scope, role.vars_scope)
                        if scope is not None]
-        self.include_cache[(node.id, target)] = (top, role_scopes)
+        self.include_cache[key] = (top, role_scopes)
         return top, role_scopes
 
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
@@ -458,7 +470,7 @@ class PlaybookExecutor:
     def _fatal(self, state: PlayState, node: PlanTask, results: Mapping[str, TaskResult],
                newly_failed: set[str]) -> bool:
         failed = [h for h, r in results.items() if r.failed and not r.ignored]
-        if not failed:
+        if not failed and not newly_failed:  # an include that named nothing fails its host with an ok result
             return False
         if node.any_errors_fatal is True or state.play.any_errors_fatal is True:
             # The play stops only for a failure that no rescue or always is handling.
@@ -498,10 +510,21 @@ class PlaybookExecutor:
         scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
         return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
 
+    def _tell_play_hosts(self, state: PlayState) -> None:
+        """ansible_play_hosts and ansible_play_batch as ansible-core has them when a task starts: the batch
+        without the hosts that failed (a failure no rescue caught) or went unreachable; sent when they change."""
+        gone = state.failed | state.unreachable
+        play_hosts = [host for host in state.batch if host not in gone]
+        if play_hosts != (state.batch if state.told_play_hosts is None else state.told_play_hosts):
+            assert self.pool is not None
+            self.pool.broadcast({"play_hosts": play_hosts})
+        state.told_play_hosts = play_hosts
+
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, TaskResult]:
         assert self.pool is not None
         hosts = list(steps)
+        self._tell_play_hosts(state)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler)
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
@@ -634,17 +657,21 @@ class PlaybookExecutor:
         free strategy that is one host); the end of a section flushes every host.
         """
         flushed = set(state.batch if only is None else only)
-        forced = state.play.force_handlers is True or self.options.force_handlers
-        for handler_id in state.play.handlers:
+        # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
+        forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
+        answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers])
+        # a notification is forgotten once the last handler that answers it has had its turn
+        last_turn = {name: index for index, names in enumerate(answers) for name in names}
+        for index, handler_id in enumerate(list(state.play.handlers)):
             allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
-            handler = self.nodes[handler_id]
-            names = [handler.name or "", *handler.listen]
+            names = answers[index] if index < len(answers) else _handler_answers([self.nodes[handler_id]])[0]
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):
                     if host in flushed and host not in hosts:
                         hosts.append(host)
-                state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
+                if last_turn.get(name, index) <= index:
+                    state.notified[name] = [h for h in state.notified.get(name, []) if h not in flushed]
             hosts = [h for h in hosts if h in allowed]
             if hosts:
                 walks = {host: self._walker(host, state, tasks=False).walk([handler_id]) for host in hosts}
@@ -685,7 +712,23 @@ def _flushes_handlers(node: PlanTask) -> bool:
     return node.kind == "meta" and (node.args.get("_raw_params") or node.args.get("free_form")) == "flush_handlers"
 
 
+def _handler_answers(handlers: list[PlanTask]) -> list[list[str]]:
+    """The notifications each handler answers, in the play's order, as ansible-core matches them: every topic it
+    listens to, and its name when no handler before it has that name (a name notifies the first handler that has
+    it; a topic, every handler that listens to it, named or not)."""
+    named: set[str] = set()
+    answers: list[list[str]] = []
+    for handler in handlers:
+        names = list(handler.listen)
+        if handler.name and handler.name not in named:
+            named.add(handler.name)
+            names.insert(0, handler.name)
+        answers.append(names)
+    return answers
+
+
 def _top_level(nodes: list[PlanTask]) -> list[int]:
     """The ids of nodes that no block of the same list contains: the included file's own task list."""
     children = {child for node in nodes for child in (*node.block, *node.rescue, *node.always)}
     return [node.id for node in nodes if node.id not in children]
+

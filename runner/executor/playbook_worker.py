@@ -25,7 +25,7 @@ from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
-from runner.errors import NO_TRACEBACK, UserError
+from runner.errors import FAILED_IN, NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.keywords import (
@@ -50,7 +50,7 @@ from runner.executor.module_call import (
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
-from runner.executor.task_result import Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_result import ROLE_FILE_KEYS, Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
@@ -100,6 +100,8 @@ class PlaybookWorker:
     def update(self, message: Mapping[str, Any]) -> None:
         if "play" in message:
             self.play_state = message["play"]
+        if "play_hosts" in message:  # the batch's hosts that have not failed, as a task starts
+            self.play_state = {**self.play_state, "play_hosts": message["play_hosts"]}
         if "fragment" in message:
             fragment = PlanFragment.model_validate(message["fragment"])
             self.nodes.update((task.id, task) for task in fragment.tasks)
@@ -132,6 +134,23 @@ class PlaybookWorker:
         return changed
 
     # -- one task -------------------------------------------------------------------------------------------
+    def _with_delegated_vars(self, node: PlanTask, variables: Mapping[str, Any],
+                             payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A delegated task's variables with ``ansible_delegated_vars``, as ansible-core gives them: the host it is
+        delegated to, mapped to that host's variables for the task, whose ``inventory_hostname`` stays the host the
+        task runs for. A ``delegate_to`` that cannot be rendered yet fails where the task connects, not here."""
+        if node.delegate_to is None:
+            return variables
+        try:
+            delegate = task_keyword(Templar(variables), node, "delegate_to")
+        except (TemplateError, TaskFailure):
+            return variables
+        if not delegate:
+            return variables
+        delegated = ChainMap({"inventory_hostname": variables.get("inventory_hostname")},
+                             task_variables(self, str(delegate), node, payload))  # type: ignore[arg-type]
+        return ChainMap({"ansible_delegated_vars": {str(delegate): delegated}}, variables)  # type: ignore[arg-type]
+
     async def handle(self, host: str, payload: Mapping[str, Any]) -> TaskResult:
         node = self.nodes[payload["task"]]
         started = time.monotonic()
@@ -139,7 +158,7 @@ class PlaybookWorker:
         outcome = TaskResult()
         state = TaskRunState(self, outcome)
         try:
-            variables = task_variables(self, host, node, payload)
+            variables = self._with_delegated_vars(node, task_variables(self, host, node, payload), payload)
             result = await self._run_node(host, node, variables, payload, state)
         except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
             result = task_error(exc, node)
@@ -238,7 +257,9 @@ class PlaybookWorker:
             # The include's vars stay templates, read when used, as Ansible reads them: one whose value is not
             # known yet ("{{ ansible_os_family }}" before facts) is no error unless a task uses it.
             entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
-                                 vars={**(include.get("vars") or {}), **layer})
+                                 vars={**(include.get("vars") or {}), **layer},
+                                 files={key: str(scope_templar.template(include[key])) for key in ROLE_FILE_KEYS
+                                        if include.get(key)})
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)
@@ -315,27 +336,36 @@ class PlaybookWorker:
     async def _run_once(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                         templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
         """One module call with its retries and result conditions."""
-        retries = task_number(templar, node, "retries", int, default=3)
+        attempts = _attempts(node, templar)
         delay = task_number(templar, node, "delay", float, default=5.0)
-        attempts = retries + 1 if node.until else 1
         result: dict[str, Any] = {}
         for attempt in range(1, attempts + 1):
             result = await self._call(host, node, variables, templar, payload, state)
-            if node.until:  # changed_when and failed_when may read it too, as in Ansible
+            if attempts > 1:  # changed_when and failed_when may read it too, as in Ansible
                 result["attempts"] = attempt
             self._apply_conditions(node, result, variables)
-            if not node.until:
+            if attempts == 1:
                 break
-            public = _public(result)
-            probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
-            if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
+            if not result.get("unreachable") and self._until_holds(node, templar, result):
                 break
             if attempt < attempts:
                 await asyncio.sleep(delay)
             else:
+                # Ansible's count once retries run out: the retries asked for, not the runs made (one more)
+                result["attempts"] = attempts - 1
                 result["failed"] = True
-                result.setdefault("msg", "Retries exhausted")
+                result[FAILED_IN] = "action"
         return result
+
+    @staticmethod
+    def _until_holds(node: PlanTask, templar: Templar, result: dict[str, Any]) -> bool:
+        """Whether the task stops retrying: its ``until`` holds or, with ``retries`` and no ``until``, it did not
+        fail (ansible-core's default condition)."""
+        if not node.until:
+            return not result.get("failed")
+        public = _public(result)
+        probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
+        return all(probe.evaluate_conditional(c) for c in node.until)
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
         if result.get("unreachable") or result.get("skipped"):
@@ -366,8 +396,10 @@ class PlaybookWorker:
                     result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
                 result["failed_when_result"] = failed
                 result["failed"] = failed
+                if failed:
+                    result[FAILED_IN] = "action"
         except TemplateError as error:
-            result.update(failed=True, failed_when_result=_condition_error(error, node))
+            result.update({"failed": True, "failed_when_result": _condition_error(error, node), FAILED_IN: "action"})
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
@@ -393,7 +425,10 @@ class PlaybookWorker:
                         msg="Command would have run if not in check mode")
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
-            return await execute(None, self.index, call)
+            result = await execute(None, self.index, call)
+            if result.get("failed"):
+                result.setdefault(FAILED_IN, "action")
+            return result
         delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
         settings = self._settings(target, node, templar, payload, delegated=target != host)
@@ -506,7 +541,7 @@ def task_error(exc: UserError | TaskFailure | BadConnectionVariable, node: PlanT
     defined``), with no traceback: the message says what is wrong, and where."""
     message = exc.message if isinstance(exc, UserError) else str(exc)
     return {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})",
-            "exception": NO_TRACEBACK}
+            "exception": NO_TRACEBACK, FAILED_IN: "task"}
 
 
 def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
@@ -528,6 +563,16 @@ def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:
         return bool(task_boolean(templar, node, keyword, default=False))
     except (TemplateError, TaskFailure):
         return False
+
+
+def _attempts(node: PlanTask, templar: Templar) -> int:
+    """How many times a task runs at most, as ansible-core counts: once, plus ``retries`` when the task sets it
+    (with or without ``until``), or plus 3 when it has ``until`` alone; ``retries: 0`` runs it once, ``until``
+    unchecked."""
+    retries = task_number(templar, node, "retries", int)
+    if retries is not None:
+        return 1 + max(0, retries)
+    return 4 if node.until else 1
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:

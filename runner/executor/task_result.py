@@ -29,6 +29,10 @@ def status_of(result: Mapping[str, Any]) -> Status:
     return "changed" if result.get("changed") else "ok"
 
 
+# The keywords of include_role that name a file of the role to read instead of ``main``.
+ROLE_FILE_KEYS = ("tasks_from", "handlers_from", "vars_from", "defaults_from")
+
+
 @dataclass(slots=True)
 class IncludeEntry:
     """One file or role an include brings in for this host (one per loop item), with its include params."""
@@ -36,6 +40,8 @@ class IncludeEntry:
     target: str
     vars: dict[str, Any] = field(default_factory=dict)
     label: str | None = None  # the loop item's label, when the include loops
+    # include_role's tasks_from, handlers_from, vars_from and defaults_from, rendered for this host
+    files: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

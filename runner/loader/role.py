@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.ansible_api.collections import collection_dir, split_fqcn
-from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
+from runner.errors import NotFoundError, ParseError, SourcePosition, UserError, did_you_mean
 from runner.loader.playbook import IsModule, load_handler_file, load_task_file
 from runner.loader.yaml import load_yaml_file
 from runner.models.block import HandlerEntry, TaskEntry
@@ -78,7 +78,7 @@ def find_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str | 
         return as_path.resolve()
     known = {child.name for base in search if base.expanduser().is_dir()
              for child in base.expanduser().iterdir() if (child / "tasks").is_dir() or (child / "meta").is_dir()}
-    raise ParseError(f"the role '{name}' was not found in {':'.join(str(base) for base in search)}", position,
+    raise NotFoundError(f"the role '{name}' was not found in {':'.join(str(base) for base in search)}", position,
                      hint=did_you_mean(name, known))
 
 

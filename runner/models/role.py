@@ -81,6 +81,14 @@ class SpecRules(Model):
     required_if: list[list[Any]] = Field(default_factory=list)
     required_by: dict[str, str | list[str]] = Field(default_factory=dict)
 
+    @classmethod
+    def _read_other_keys(cls, data: dict[Any, Any], unknown: list[Any], source: Source) -> dict[Any, Any]:
+        # ansible-core reads the keys of an entry point and of an option it knows and ignores the rest (removed_in,
+        # deprecated_aliases, a role author's own notes): a spec that runs there runs here (docs/decisions.md)
+        for key in unknown:
+            del data[key]
+        return data
+
 
 class ArgumentOption(SpecRules):
     """One option of a role's entry point, written like a module's option."""

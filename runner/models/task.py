@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import BeforeValidator, ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator
 from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
 
 from runner.errors import SourcePosition, UserError, did_you_mean
 from runner.models.action import (
@@ -105,6 +106,17 @@ class RoleInclude(Model):
     allow_duplicates: Bool | None = None
     rolespec_validate: Bool | None = None
     apply: AnyMapping | None = None
+
+    @field_validator("tasks_from", "vars_from", "defaults_from", "handlers_from", mode="before")
+    @classmethod
+    def _file_name(cls, value: Any, info: ValidationInfo) -> Any:
+        # ansible-core's words for a role file named by something else than a string (a list of names)
+        kind = "list" if isinstance(value, list) else "dict" if isinstance(value, dict) else \
+            "bool" if isinstance(value, bool) else None
+        if kind is not None:
+            raise PydanticCustomError("role_file", "Expected a string for {key} but got <class '{kind}'> instead",
+                                      {"key": info.field_name, "kind": kind})
+        return value
 
 
 def _task_schema(schema: dict[str, Any]) -> None:
@@ -231,8 +243,10 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
     if include is None:
         return
     if include.apply is not None and module.startswith("import_"):
-        source.error(f"'apply' is only valid for '{module.replace('import_', 'include_')}'; "
-                     f"keywords on '{module}' already apply to every imported task", key, value=True)
+        # ansible-core's words (scripts match them), then why
+        source.error(f"Invalid options for {module}: apply", key, value=True,
+                     hint=f"'apply' is only valid for '{module.replace('import_', 'include_')}'; keywords on "
+                          f"'{module}' already apply to every imported task")
     data["include"] = include
 
 

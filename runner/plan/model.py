@@ -41,7 +41,8 @@ def _all_facts() -> list[str]:
 
 class _Strict(BaseModel):
     # Built together at the end of the module, from the user's cache when it holds them (runner.util.model_cache).
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    # Bytes (YAML's !!binary in vars or arguments) are base64 in the plan's JSON: not every value is UTF-8
+    model_config = ConfigDict(extra="forbid", defer_build=True, ser_json_bytes="base64")
 
 
 class VarScope(_Strict):
@@ -137,7 +138,7 @@ class PlanPlay(_Strict):
     strategy: str = "linear"
     max_fail_percentage: Any = None
     any_errors_fatal: Any = False
-    force_handlers: Any = False
+    force_handlers: Any = None  # the play's keyword; unset, the command's --force-handlers (or setting) decides
     ignore_unreachable: Any = False
     order: str = "inventory"
     tags: list[str] = Field(default_factory=list)

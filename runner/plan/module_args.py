@@ -16,7 +16,10 @@ def module_arguments(raw: Any, task_args: Any, free_form: str | None) -> dict[st
     the module's free-form parameter (``cmd``), None when it takes none. A UserError for bad k=v text."""
     templates = [task_args] if isinstance(task_args, str) else []
     if isinstance(raw, str):
-        args = parse_kv(raw, check_raw=free_form is not None, keep_raw=free_form is None)
+        # Only modules whose free form is a command line (command, shell, raw, script) read k=v words that are
+        # not their own options as part of it; include_vars' ``dir=vars`` is an option, as in ansible-core
+        command_line = free_form == RAW_PARAMS
+        args = parse_kv(raw, check_raw=command_line, keep_raw=not command_line)
         if free_form is None and RAW_PARAMS in args:
             templates.append(args.pop(RAW_PARAMS))
     else:

@@ -43,7 +43,24 @@ def test_set_fact_and_fail_report_like_any_module(inventory: Path) -> None:
     assert run.returncode == 2 and '"msg": "boom"' in run.stdout
 
 
-@pytest.mark.parametrize("module", ["meta", "include_vars"])
+def test_include_vars_shows_the_files_variables_and_hides_an_encrypted_files(inventory: Path) -> None:
+    # as ansible-core 2.19: the variables are shown (nothing keeps them); once a file is encrypted, nothing is
+    (inventory.parent / "vars").mkdir()
+    (inventory.parent / "vars" / "plain.yml").write_text("porter: cable\n")
+    run = adhoc(inventory, "-m", "include_vars", "-a", "dir=vars", "-o")
+    assert run.returncode == 0 and '"ansible_facts": {"porter": "cable"}' in run.stdout, run.stderr
+    password = inventory.parent / "pass"
+    password.write_text("secret\n")
+    encrypted = subprocess.run([script("provisioning-vault"), "encrypt", "--vault-password-file", str(password),
+                                "--output", "-", "-"], input="sealed: value\n", text=True, check=True,
+                               capture_output=True).stdout
+    (inventory.parent / "vars" / "sealed.yml").write_text(encrypted)
+    run = adhoc(inventory, "-m", "include_vars", "-a", "dir=vars", "--vault-password-file", str(password))
+    assert run.returncode == 0 and "output has been hidden" in run.stdout, run.stderr
+    assert "cable" not in run.stdout and "value" not in run.stdout
+
+
+@pytest.mark.parametrize("module", ["meta"])
 def test_playbook_only_actions_are_refused_with_the_reason(inventory: Path, module: str) -> None:
     run = adhoc(inventory, "-m", module, "-a", "noop")
     assert run.returncode == 5 and run.stdout == ""

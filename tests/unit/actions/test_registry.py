@@ -72,7 +72,7 @@ def test_actions_that_only_read_or_change_the_run_never_use_the_host() -> None:
     host_free = {name for name, action in ACTIONS.items() if not action.uses_host}
     assert host_free == {"debug", "set_fact", "assert", "fail", "pause", "include_vars", "add_host", "group_by",
                          "meta", "server", "set_stats", "validate_argument_spec"}
-    assert {name for name, action in ACTIONS.items() if action.playbook_only} == {"meta", "include_vars"}
+    assert {name for name, action in ACTIONS.items() if action.playbook_only} == {"meta"}
 
 
 def test_debug_reads_the_templar_and_the_verbosity() -> None:
@@ -152,3 +152,11 @@ def test_a_library_module_marked_with_an_unregistered_action_is_a_compile_error(
         compiler.compile_playbooks([tmp_path / "site.yml"])
     text = raised.value.render(with_excerpt=False)
     assert "site.yml:3:7" in text and "ACTION = 'notify_chat'" in text and "runner/actions/__init__.py" in text
+
+
+def test_assert_results_are_shown_at_any_verbosity_unless_quiet() -> None:
+    # ansible-core's assert marks its result _ansible_verbose_always, so `ok: [h] => {"msg": ...}` prints
+    assert act("assert", {"that": ["1 == 1"], "success_msg": "PASSED"})[0] == {
+        "changed": False, "msg": "PASSED", "_ansible_verbose_always": True}
+    assert act("assert", {"that": ["1 == 2"]})[0]["_ansible_verbose_always"] is True
+    assert "_ansible_verbose_always" not in act("assert", {"that": ["1 == 1"], "quiet": True})[0]

@@ -10,6 +10,7 @@ import pytest
 from runner.callbacks.base import HostStats, PlayInfo, TaskInfo
 from runner.callbacks.default import DefaultDisplay, recap_line, task_path
 from runner.callbacks.results import NO_LOG_MESSAGE
+from runner.errors import SourcePosition
 
 STARS_TO_80 = 80
 
@@ -60,6 +61,12 @@ def item(status: str, value: Any, **keys: Any) -> dict[str, Any]:
 
 
 INSTALL = TaskInfo(name="install nginx", module="apt", position="roles/nginx/tasks/main.yml:3:3", role="nginx")
+# ansible-core 2.19's lines before a failure of INSTALL (its file is this repository's own nginx role)
+INSTALL_ORIGIN = SourcePosition("roles/nginx/tasks/main.yml", 3, 3).origin()
+
+
+def failure_lines(summary: str) -> str:
+    return f"[ERROR]: {summary}\n{INSTALL_ORIGIN}\n\n"
 
 
 def test_play_and_task_headers_fill_80_columns() -> None:
@@ -106,6 +113,7 @@ def test_result_lines_for_each_status() -> None:
         "ok: [web1]\n"
         "changed: [web2]\n"
         "skipping: [web3]\n"
+        + failure_lines("Task failed: Module failed: No package matching 'ngnx' is available") +
         'fatal: [web4]: FAILED! => {"changed": false, "msg": "No package matching \'ngnx\' is available"}\n'
         'fatal: [web5]: UNREACHABLE! => {"changed": false, "msg": "Failed to connect to the host via ssh", '
         '"unreachable": true}\n')
@@ -118,8 +126,9 @@ def test_ignored_failure_and_delegated_host() -> None:
         "web2": result("changed", _delegated_to="db1"),
         "web3": result("ok", _delegated_to="web3"),
     })
-    assert text.splitlines()[2:] == ['fatal: [web1]: FAILED! => {"changed": false, "msg": "boom"}', "...ignoring",
-                                     "changed: [web2 -> db1]", "ok: [web3]"]
+    assert text == banner("TASK [nginx : install nginx]") + failure_lines("Task failed: Module failed: boom") + (
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "boom"}\n...ignoring\nchanged: [web2 -> db1]\n'
+        "ok: [web3]\n")
 
 
 def test_verbose_adds_the_result_without_internal_keys() -> None:
@@ -177,10 +186,11 @@ def test_loop_with_custom_loop_var_failure_and_ignoring() -> None:
     text = screen.task(INSTALL, {"web1": result("failed", msg="One or more items failed", _ignored=True,
                                                 results=[{**result("ok"), "pkg": "good", "ansible_loop_var": "pkg"},
                                                          failed])})
-    assert text.splitlines()[2:] == [
-        "ok: [web1] => (item=good)",
-        'failed: [web1] (item=bad) => {"ansible_loop_var": "pkg", "changed": false, "msg": "nope", "pkg": "bad"}',
-        "...ignoring"]
+    # ansible-core 2.19 says once, before the items, what the first item that failed says
+    assert text == banner("TASK [nginx : install nginx]") + failure_lines("Task failed: Module failed: nope") + (
+        "ok: [web1] => (item=good)\n"
+        'failed: [web1] (item=bad) => {"ansible_loop_var": "pkg", "changed": false, "msg": "nope", "pkg": "bad"}\n'
+        "...ignoring\n")
 
 
 def test_fully_skipped_loop_ends_with_the_host_line() -> None:
@@ -343,3 +353,25 @@ def test_colour_follows_the_result() -> None:
 def test_task_path_drops_the_column() -> None:
     assert task_path("roles/x/tasks/main.yml:12:5") == "roles/x/tasks/main.yml:12"
     assert task_path("site.yml") == "site.yml"
+
+
+def test_a_failure_is_announced_as_ansible_core_2_19_does(tmp_path: Any) -> None:
+    source = tmp_path / "site.yml"
+    source.write_text("- hosts: all\n  tasks:\n    - block:\n        - name: breaks\n          fail:\n")
+    task = TaskInfo(name="breaks", module="fail", position=f"{source}:4:11")
+    screen = Screen()
+    text = screen.task(task, {"web1": result("failed", msg="Failure in block", _failed_in="action"),
+                              "web2": result("failed", msg="", _failed_in="action"),
+                              "web3": result("failed", msg="Task failed: 'x' is undefined", _failed_in="task")})
+    assert text.startswith(banner("TASK [breaks]") + (
+        "[ERROR]: Task failed: Action failed: Failure in block\n"
+        f"Origin: {source}:4:11\n"
+        "\n"
+        "2   tasks:\n"
+        "3     - block:\n"
+        "4         - name: breaks\n"
+        "            ^ column 11\n"
+        "\n"
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "Failure in block"}\n'))
+    assert "[ERROR]: Task failed: Action failed.\n" in text
+    assert "[ERROR]: Task failed: 'x' is undefined\n" in text

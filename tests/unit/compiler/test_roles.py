@@ -79,3 +79,28 @@ def test_rolespec_validate_false_leaves_the_check_out(tmp_path: Path) -> None:
 def test_a_missing_role_names_where_it_was_looked_for(tmp_path: Path) -> None:
     message = compile_error(tmp_path, play_with_roles("    - nowhere\n"))
     assert f"{tmp_path}/site.yml:4:7: the role 'nowhere' was not found in" in message
+
+
+@pytest.mark.parametrize("keyword", ["import_role", "include_role"])
+def test_handlers_vars_and_defaults_from_name_the_files_read_instead_of_main(tmp_path: Path, keyword: str) -> None:
+    role = tmp_path / "roles" / "r"
+    for section, main, other in (("handlers", "- name: main handler\n  debug:\n",
+                                  "- name: other handler\n  debug:\n"),
+                                 ("vars", "v: main\n", "v: other\n"), ("defaults", "d: main\n", "d: other\n")):
+        (role / section).mkdir(parents=True)
+        (role / section / "main.yml").write_text(main)
+        (role / section / "other.yml").write_text(other)
+    (role / "tasks").mkdir()
+    (role / "tasks" / "main.yml").write_text("- debug:\n")
+    compiler = Compiler(CompileOptions())
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(f"- hosts: all\n  gather_facts: false\n  tasks:\n"
+                        f"    - {keyword}: name=r handlers_from=other.yml vars_from=other defaults_from=other\n")
+    plan = compiler.compile_playbooks([playbook])
+    if keyword == "include_role":
+        include = next(task for task in plan.tasks if task.kind == "include_role")
+        compiler.compile_include(include, "r")  # what it adds joins the plan's tables
+    names = {task.name for task in plan.tasks}
+    assert "other handler" in names and "main handler" not in names
+    values = {key: value for scope in plan.scopes for key, value in scope.vars.items() if key in ("v", "d")}
+    assert values == {"v": "other", "d": "other"}

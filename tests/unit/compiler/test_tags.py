@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from runner.compiler import CompileOptions, Compiler
 from runner.compiler.tags import TagFilter
 
 
@@ -33,3 +36,41 @@ from runner.compiler.tags import TagFilter
 ])
 def test_tag_selection(only: list[str], skip: list[str], tags: list[str], selected: bool) -> None:
     assert TagFilter.of(only, skip).selects(tags) is selected
+
+
+TEMPLATED = """\
+- hosts: all
+  vars:
+    the_tags: [tag3]
+    block_tags: "tag1, tag2"
+  tasks:
+    - name: listed
+      debug:
+      tags: "{{ the_tags }}"
+    - block:
+        - name: in block
+          debug:
+      tags: "{{ block_tags }}"
+    - name: run time
+      debug:
+      tags: "{{ ansible_facts.tag }}"
+"""
+
+
+@pytest.mark.parametrize(("only", "skip", "kept"), [
+    ([], [], ["listed", "in block", "run time"]),
+    (["tag3"], [], ["listed"]),
+    (["tag2"], [], ["in block"]),
+    ([], ["tag1"], ["listed", "run time"]),
+])
+def test_templated_tags_are_rendered_with_what_is_known_when_compiling(tmp_path: Path, only: list[str],
+                                                                        skip: list[str], kept: list[str]) -> None:
+    # ansible-core renders tags before choosing tasks: a list gives its items, a string its comma-separated names;
+    # one that needs the run's variables stays as written
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(TEMPLATED)
+    plan = Compiler(CompileOptions(tags=only, skip_tags=skip)).compile_playbooks([playbook])
+    tasks = {task.name: task.tags for task in plan.tasks if task.kind not in ("block", "facts") and task.name}
+    assert list(tasks) == kept
+    assert tasks.get("listed", ["tag3"]) == ["tag3"]
+    assert tasks.get("in block", ["tag1", "tag2"]) == ["tag1", "tag2"]

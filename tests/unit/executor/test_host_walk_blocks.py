@@ -4,6 +4,8 @@ always runs either way; nested blocks hand an uncaught failure to the enclosing 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.unit.executor.conftest import LocalHosts
 
 NESTED = """
@@ -93,3 +95,56 @@ def test_a_failure_in_always_fails_the_host_after_a_rescue(local_hosts: LocalHos
         """)
     assert run.exit_code == 2, run.output
     assert local_hosts.log("h1") == ["rescued"]
+
+
+MISSING_INCLUDES = """
+- hosts: h1
+  gather_facts: false
+  strategy: {strategy}
+  tasks:
+    - block:
+        - include_role:
+            name: "{{{{ item }}}}"
+          loop: [no_such_role, nor_this_one]
+      rescue:
+        - name: role rescue
+          debug:
+            msg: "{{{{ ansible_failed_result.reason }}}}"
+    - block:
+        - include_tasks: no_such_file.yml
+        - name: not reached
+          debug:
+      rescue:
+        - name: file rescue
+          debug:
+"""
+
+
+@pytest.mark.parametrize("strategy", ["linear", "free"])
+def test_an_include_naming_nothing_fails_the_host_and_rescue_catches_it(local_hosts: LocalHosts,
+                                                                        strategy: str) -> None:
+    # ansible-core reports each entry that names nothing, fails the host at the include (not the run) and counts
+    # one failure per entry; the rescue runs with the reason, and the rescued host ends the run well
+    run = local_hosts.play(MISSING_INCLUDES.format(strategy=strategy))
+    assert run.exit_code == 0, run.output
+    assert "the role 'nor_this_one' was not found" in run.msg("role rescue")["h1"]
+    assert "[ERROR]: the role 'no_such_role' was not found" in run.output
+    assert "[ERROR]: could not find the tasks file 'no_such_file.yml'" in run.output
+    assert run.ran("file rescue") == ["h1"] and run.ran("not reached") == []
+    assert run.stats["h1"]["failures"] == 3 and run.stats["h1"]["rescued"] == 0
+
+
+def test_an_include_naming_nothing_under_any_errors_fatal_stops_the_play(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          any_errors_fatal: true
+          tasks:
+            - include_role:
+                name: no_such_role
+              when: inventory_hostname == 'h2'
+            - name: never reached
+              debug:
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("never reached") == []

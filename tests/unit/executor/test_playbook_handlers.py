@@ -92,11 +92,13 @@ def test_each_play_runs_its_own_notified_handlers(local_hosts: LocalHosts) -> No
     ("", ["h1"]),
     ("--force-handlers", ["h1", "h2"]),
     ("force_handlers: true", ["h1", "h2"]),
-], ids=["failed-host-skips", "force-handlers-option", "force-handlers-keyword"])
+    ("--force-handlers force_handlers: false", ["h1"]),
+], ids=["failed-host-skips", "force-handlers-option", "force-handlers-keyword", "keyword-false-over-option"])
 def test_a_failed_host_runs_its_handlers_only_when_forced(local_hosts: LocalHosts, force: str,
                                                           handled: list[str]) -> None:
-    option = force.startswith("--")
-    run = local_hosts.play(FAILING_HOST.replace("{force}", "" if option else force), *([force] if option else []))
+    # the play's keyword, true or false, wins over the option, as in ansible-core
+    option, _, keyword = force.partition(" ") if force.startswith("--") else ("", "", force)
+    run = local_hosts.play(FAILING_HOST.replace("{force}", keyword), *([option] if option else []))
     assert run.exit_code == 2, run.output
     assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == handled
 
@@ -120,3 +122,38 @@ def test_a_failed_handler_stops_its_host_and_not_the_others(local_hosts: LocalHo
         """)
     assert run.exit_code == 2, run.output
     assert run.msg("later handler") == {"h2": "ran"}
+
+
+def test_a_topic_runs_every_listener_and_a_name_the_first_handler_with_it(local_hosts: LocalHosts) -> None:
+    # as ansible-core: unnamed handlers listening to one topic all run; of two handlers with one name only the
+    # first answers the name, while every handler listening to it as a topic runs
+    local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: change
+              command: "true"
+              changed_when: true
+              notify: [topic, twice named]
+          handlers:
+            - shell: echo unnamed1 >> {{ workdir }}/log
+              listen: topic
+            - shell: echo unnamed2 >> {{ workdir }}/log
+              listen: topic
+            - name: twice named
+              shell: echo named1 >> {{ workdir }}/log
+            - name: twice named
+              shell: echo named2 >> {{ workdir }}/log
+            - name: listener
+              shell: echo listener >> {{ workdir }}/log
+              listen: twice named
+        """)
+    assert local_hosts.log("h1") == ["unnamed1", "unnamed2", "named1", "listener"]
+
+
+def test_the_force_handlers_setting_forces_them_as_the_option_does(local_hosts: LocalHosts,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_FORCE_HANDLERS", "true")
+    run = local_hosts.play(FAILING_HOST.replace("{force}", ""))
+    assert run.exit_code == 2, run.output
+    assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == ["h1", "h2"]

@@ -64,3 +64,42 @@ def test_ad_hoc_runs_see_them_too(local_hosts: LocalHosts) -> None:
                                 env={"PROVISIONING_CONFIG": str(CONFIG)})
     assert result.exit_code == 0, result.output
     assert '"ping": "pong"' in result.output
+
+
+def test_play_hosts_leave_out_hosts_that_failed(local_hosts: LocalHosts) -> None:
+    # as ansible-core: a host whose failure no rescue caught (here one failing again in its rescue) is no longer
+    # in ansible_play_hosts or ansible_play_batch; ansible_play_hosts_all keeps it
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - block:
+                - fail:
+                  when: inventory_hostname == 'h1'
+              rescue:
+                - fail:
+                  when: inventory_hostname == 'h1'
+            - name: show
+              debug:
+                msg: "{{ ansible_play_hosts }} {{ ansible_play_batch }} {{ ansible_play_hosts_all }}"
+        """)
+    assert run.msg("show") == {host: "['h2', 'h3'] ['h2', 'h3'] ['h1', 'h2', 'h3']" for host in ("h2", "h3")}
+
+
+def test_a_delegated_task_sees_the_delegated_hosts_vars(local_hosts: LocalHosts) -> None:
+    # ansible_delegated_vars: the host delegated to -> its variables, inventory_hostname still the task's host
+    local_hosts.add("h4", colour="blue")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: delegated
+              debug:
+                msg: "{{ ansible_delegated_vars['h4'].colour }} {{ ansible_delegated_vars['h4'].inventory_hostname }}"
+              delegate_to: h4
+            - name: not delegated
+              debug:
+                msg: "{{ ansible_delegated_vars is defined }}"
+        """)
+    assert run.msg("delegated") == {"h1": "blue h1"}
+    assert run.msg("not delegated") == {"h1": False}

@@ -112,6 +112,18 @@ def test_argument_specs_from_meta_main_when_there_is_no_argument_specs_file(web:
     assert list(load_role(web, is_module).argument_specs["main"].options) == ["ignored_when_argument_specs_yml_exists"]
 
 
+def test_argument_specs_keys_ansible_core_ignores_are_ignored(web: Path) -> None:
+    # ansible-core reads the keys it knows of an entry point and an option and ignores the rest
+    (web / "meta" / "argument_specs.yml").write_text(
+        "argument_specs:\n"
+        "  main:\n"
+        "    authors_note: kept out of the spec\n"
+        "    options:\n"
+        "      port: {type: int, required: true, removed_in: 2.10, deprecated_aliases: []}\n")
+    port = load_role(web, is_module).argument_specs["main"].options["port"]
+    assert (port.type, port.required) == ("int", True)
+
+
 def test_other_files_by_name_for_include_role(web: Path) -> None:
     role = load_role(web, is_module, tasks_from="config", vars_from="debian.yml")
     (block,) = role.tasks

@@ -141,3 +141,8 @@ def test_keyword_table_is_declared_once_and_shared() -> None:
 def test_canonical_action_names() -> None:
     assert canonical_action("ansible.builtin.shell") == "shell"
     assert canonical_action("community.general.ufw") == "community.general.ufw"
+
+
+def test_a_role_file_named_by_a_list_is_an_error_in_ansible_cores_words() -> None:
+    with pytest.raises(ParseError, match=r"Expected a string for vars_from but got <class 'list'> instead"):
+        one_task("- include_role:\n    name: r\n    vars_from:\n      - vars_1.yml\n")

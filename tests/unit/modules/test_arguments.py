@@ -138,3 +138,20 @@ def test_shell_takes_expand_argument_vars_only_to_refuse_it_as_ansibles_shell() 
     params = validate("shell", {"_raw_params": "echo hi", "expand_argument_vars": False})
     with pytest.raises(ModuleFailure, match=r"^Unsupported parameters for \(shell\) module: expand_argument_vars$"):
         shell.run(Module(params))
+
+
+def test_role_arguments_report_suboption_problems_in_ansible_cores_words() -> None:
+    # ansible-core's validator of role arguments (errors collected) names where a suboption is, and reports the
+    # unsupported ones together, by dotted path, once every option is checked
+    spec = {"multi": {"type": "dict", "options": {"second": {"type": "dict", "options": {
+        "third": {"type": "int", "required": True}}}}}}
+    errors: list[str] = []
+    validate_arguments(spec, {"multi": {"second": {"stray": True}}}, errors=errors)
+    assert errors == ["missing required arguments: third found in multi -> second",
+                      "multi.second.stray. Supported parameters include: third."]
+
+
+def test_module_arguments_stop_at_the_first_suboption_problem() -> None:
+    spec = {"multi": {"type": "dict", "options": {"third": {"type": "int"}}}}
+    with pytest.raises(ArgumentError, match="unsupported parameter for multi: stray"):
+        validate_arguments(spec, {"multi": {"stray": True}})
