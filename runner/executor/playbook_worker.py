@@ -55,8 +55,9 @@ from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
+from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
 from runner.util import task_trace
+from runner.util.unsafe import UNSAFE_TYPES
 
 if TYPE_CHECKING:
     from runner.inventory import Inventory
@@ -153,7 +154,7 @@ class PlaybookWorker:
                                                        payload):
             outcome.ignored = True
         if node.register_var and not outcome.meta:
-            state.set_vars(host, {node.register_var: mark_unsafe(_public(result))})
+            state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
         if self._flag("no_log", host, node, payload):
             result = censor(result)
         if trace is not None:
@@ -383,7 +384,8 @@ class PlaybookWorker:
             return await execute(None, self.index, call)
         action = controller_action(self.index, module)
         try:
-            call.args = args = task_arguments(templar, module, written, action.expressions if action else ())
+            call.args = args = task_arguments(templar, module, written, action.expressions if action else (),
+                                              untrusting=action is not None and action.arguments_become_variables)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -393,6 +395,7 @@ class PlaybookWorker:
                         msg="Command would have run if not in check mode")
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
+            state.controller_made = True
             return await execute(None, self.index, call)
         delegate = task_keyword(templar, node, "delegate_to")
         target = str(delegate) if delegate else host
@@ -528,6 +531,26 @@ def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:
         return bool(task_boolean(templar, node, keyword, default=False))
     except (TemplateError, TaskFailure):
         return False
+
+
+def registered(result: dict[str, Any], controller_made: bool) -> Any:
+    """A result as ``register`` keeps it. What a host sent is data, never a template (marked unsafe). The result of
+    an action that never used the host is the controller's own: its text stays trusted as an expression (set_fact's
+    values as written, a loop's items, as Ansible 2.19 keeps their tags; host data in it is marked already), except
+    text holding a template (a message quoting one), which is data: never rendered when the result is read."""
+    return _untrusting_templates(result) if controller_made else mark_unsafe(result)
+
+
+def _untrusting_templates(value: Any) -> Any:
+    if isinstance(value, str):
+        return mark_unsafe(value) if is_template(value) else value
+    if isinstance(value, UNSAFE_TYPES):
+        return value
+    if isinstance(value, Mapping):
+        return {_untrusting_templates(key): _untrusting_templates(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_untrusting_templates(item) for item in value]
+    return value
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from jinja2.runtime import Context, missing
 
 from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
+from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
@@ -235,6 +236,8 @@ class TemplateEnvironment(NativeEnvironment):
         self.globals.update(jinja_globals(), undef=undef)
         _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
         _add_namespace(self.tests, "ansible.builtin.")
+        self.filters.update(protomatter.FILTERS)  # ansible-core 2.19's internal ones on data tags
+        self.tests.update(protomatter.TESTS)
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
         self.add_plugin_dirs([shipped_plugin_dir(), *plugin_dirs])
         self._compiled: dict[str, Template] = {}

@@ -45,6 +45,7 @@ class RenderState:
     search_paths: tuple[Path, ...]
     tainted: bool = False  # the current template read unsafe data, so its result is unsafe too
     resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops
+    undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
 
 
 _current: ContextVar[RenderState | None] = ContextVar("provisioning_render_state", default=None)

@@ -16,14 +16,21 @@ from typing import Any
 import jinja2
 import jinja2.nodes
 
-from runner.errors import UserError, did_you_mean
+from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
-from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
+from runner.templating.environment import (
+    TEMPLATE_MARKERS,
+    TemplateEnvironment,
+    get_environment,
+    is_template,
+    is_whole_template,
+)
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
+from runner.templating.vault_values import check_result, reveal, reveal_or_marker
 from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
@@ -73,9 +80,11 @@ UNTRUSTED_TEMPLATE_MESSAGE = "Encountered untrusted template or expression."
 
 @dataclass
 class UntrustedTemplates:
-    """The run's untrusted_template_behavior, set once by the command before its workers start."""
+    """The run's untrusted_template_behavior and allow_broken_conditionals, set once by the command before its
+    workers start."""
 
     behavior: str = "ignore"
+    allow_broken_conditionals: bool = False
 
 
 UNTRUSTED_TEMPLATES = UntrustedTemplates()
@@ -135,14 +144,18 @@ class Templar:
                                             escape_backslashes=False)
             elif (rendered_constants := self._constants_rendered(expression, state)) is not None:
                 value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False)
+            elif not is_whole_template(expression):
+                # "{{ a }} == 1": Ansible 2.19 reads it as an expression, in which "{{" is not a template
+                self._check_expression_syntax(expression)
+                value = self._render_string("{{ " + expression + " }}", state, shown=expression,
+                                            escape_backslashes=False)
             else:
                 value = self._render_string(expression, state, escape_backslashes=False)
-                if (isinstance(value, str) and not isinstance(value, UnsafeText)
-                        and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
-                    # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
-                    value = self._render_string("{{ " + value + " }}", state, shown=expression,
-                                                escape_backslashes=False)
-                elif isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
+                if (isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS
+                        and not _SINGLE_EXPRESSION.match(expression)):
+                    # "{{ a }} == {{ b }}" renders to "5 == 6": text a template made, never an expression (2.19)
+                    raise untrusted_error(value)
+                if isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
                     # "{{ check }}" whose value is an expression: evaluated when it is a variable's own text (the
                     # indirection Ansible 2.19 allows), refused when the template made it or a host sent it
                     if isinstance(value, UnsafeText) or not is_variable_reference(expression):
@@ -150,6 +163,16 @@ class Templar:
                     value = self._render_string("{{ " + value + " }}", state, shown=expression,
                                                 escape_backslashes=False)
         return _as_boolean(value, condition)
+
+    def _check_expression_syntax(self, expression: str) -> None:
+        """A conditional expression with template delimiters outside its string constants is a syntax error,
+        in Ansible 2.19's words, unless Jinja2 reads it as an expression all the same."""
+        try:
+            self.environment.compiled("{{ " + expression + " }}", escape_backslashes=False)
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"Syntax error in expression. Template delimiters are not supported in expressions: "
+                                f"{exc.message} (conditional: {_shorten(expression, 120)!r})",
+                                template=expression, summary="Syntax error in expression") from None
 
     def template_untrusting_results(self, value: Any) -> Any:
         """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
@@ -251,7 +274,7 @@ class Templar:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
         value = variables[name]
         if isinstance(value, VaultEncryptedValue):
-            return _reveal(value)
+            return reveal_or_marker(value)
         if isinstance(value, UNSAFE_TYPES):
             state = current_state()
             if state is not None:
@@ -308,7 +331,7 @@ class Templar:
 
     def _template_any(self, value: Any, state: RenderState) -> Any:
         if isinstance(value, VaultEncryptedValue):
-            return _reveal(value)
+            return reveal(value)
         if isinstance(value, str):
             if isinstance(value, UnsafeText):
                 self._untrusted(value)
@@ -341,6 +364,8 @@ class Templar:
         try:
             result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
                                    shown or source)
+            if state.undecryptable:
+                check_result(result)
             if state.tainted:
                 result = mark_unsafe(result)
             return result
@@ -382,15 +407,6 @@ class Templar:
         return TemplateError(f"{message} {where}", template=shown)
 
 
-def _reveal(value: VaultEncryptedValue) -> str:
-    """An inline vault value's plaintext, decrypted now that a template reads it. The plaintext is not rendered
-    again: a secret is data, not a template. A password that does not open it fails the template (the task)."""
-    try:
-        return value.decrypt()
-    except UserError as exc:
-        raise TemplateError(f"cannot use the vault-encrypted value: {exc.message}", hint=exc.hint) from None
-
-
 def _too_deep(source: str) -> TemplateError:
     # Jinja2 parses and compiles by recursion: nesting past Python's stack is refused, as a syntax error would be.
     return TemplateError(f"template nests expressions too deeply to parse (templating {_shorten(source)!r})",
@@ -424,6 +440,11 @@ def untrusted_error(text: str) -> TemplateError:
 def _as_boolean(value: Any, condition: Any) -> bool:
     if isinstance(value, bool):
         return value
+    if UNTRUSTED_TEMPLATES.allow_broken_conditionals and not isinstance(value, str):
+        return bool(value)  # as Ansible 2.19 with ALLOW_BROKEN_CONDITIONALS: Python's truth
+    if UNTRUSTED_TEMPLATES.allow_broken_conditionals and value != OMIT \
+            and value.strip().lower() not in _BOOLEAN_STRINGS:
+        return bool(value)
     if isinstance(value, str) and value == OMIT:
         # as in Ansible: a condition has no "unset" to fall back to
         raise TemplateError(f"conditional {_shorten(str(condition), 120)!r} resolved to omit, which is not a "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -141,3 +142,11 @@ def test_keyword_table_is_declared_once_and_shared() -> None:
 def test_canonical_action_names() -> None:
     assert canonical_action("ansible.builtin.shell") == "shell"
     assert canonical_action("community.general.ufw") == "community.general.ufw"
+
+
+def test_argument_names_starting_with_ansibles_internal_prefix_are_refused() -> None:
+    with pytest.raises(ParseError, match=re.escape(
+            "tasks.yml:1:3: Invalid parameter specified beginning with keyword '_ansible_' for action 'copy': "
+            "'_ansible_x'. The prefix '_ansible_' is reserved for internal use only.")):
+        read("- copy: {src: a, _ansible_x: 1}\n")
+    assert one_task("- command: echo _ansible_x=1\n").module == "command"  # free-form words are no names
