@@ -22,7 +22,7 @@ async def run_assert(ctx: ActionContext) -> dict[str, Any]:
     params = action_arguments(ctx)
     if isinstance(that, str) and is_whole_template(that):
         try:
-            listed = ctx.templar.template(that)
+            listed = ctx.templar.template_container(that)
         except TemplateError:
             listed = None  # the condition itself fails, with its own message
         that = listed if isinstance(listed, list) else that

@@ -62,10 +62,10 @@ class Terminal:
         stars = "*" * max(3, self.columns - len(text))
         self.line(f"\n{text} {stars}")
 
-    def warning(self, message: str, *, wrap: bool = True) -> None:
+    def warning(self, message: str, *, wrap: bool = True, prefix: str = "[WARNING]") -> None:
         """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
-        run."""
-        text = f"[WARNING]: {message}"
+        run. ``prefix``: ``[DEPRECATION WARNING]`` for a deprecation."""
+        text = f"{prefix}: {message}"
         if wrap:
             text = "\n".join(textwrap.wrap(text, self.columns)) or "[WARNING]:"
         if text in self._warned:

@@ -212,9 +212,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("nocolor", "defaults", "bool", False, "Never colour the output.", ansible_env=("ANSIBLE_NOCOLOR",)),
     S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
       ansible_env=("ANSIBLE_FORCE_COLOR",)),
-    S("deprecation_warnings", "defaults", "bool", True, "Show deprecation warnings.",
-      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",),
-      unsupported=(U("provisioning prints no deprecation warnings, so there are none to hide"),)),
+    S("deprecation_warnings", "defaults", "bool", True,
+      "Show deprecation warnings, and give them in task results (deprecations); the variable "
+      "ansible_deprecation_warnings decides for a task.", ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
     # [privilege_escalation]
     S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
       ansible_env=("ANSIBLE_BECOME",)),

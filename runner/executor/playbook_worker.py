@@ -324,10 +324,10 @@ class PlaybookWorker:
             result = await self._call(host, node, variables, templar, payload, state)
             if node.until:  # changed_when and failed_when may read it too, as in Ansible
                 result["attempts"] = attempt
-            self._apply_conditions(node, result, variables)
+            self._apply_conditions(node, result, variables, state.controller_made)
             if not node.until:
                 break
-            public = _public(result)
+            public = registered(_public(result), state.controller_made)
             probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
             if not result.get("unreachable") and all(probe.evaluate_conditional(c) for c in node.until):
                 break
@@ -338,7 +338,8 @@ class PlaybookWorker:
                 result.setdefault("msg", "Retries exhausted")
         return result
 
-    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
+    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
+                          controller_made: bool) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
         # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
@@ -347,7 +348,7 @@ class PlaybookWorker:
         result.setdefault("changed", False)
         if node.changed_when is None and node.failed_when is None:
             return
-        public = _public(result)
+        public = registered(_public(result), controller_made)  # as later tasks will read it
         layer = {node.register_var: public} if node.register_var else {}
         layer["result"] = public
         templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]

@@ -33,21 +33,13 @@ from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
 from runner.templating.jinja_tests import builtin_tests
+from runner.templating.markers import is_template
 from runner.templating.plugin_paths import PLUGIN_PATHS, configure_plugin_paths
 from runner.templating.plugin_table import PluginTable
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
 from runner.util.unsafe import UNSAFE_TYPES
-
-TEMPLATE_MARKERS = ("{{", "{%", "{#")
-
-
-def is_template(value: Any) -> bool:
-    """True for a string that Jinja2 would change; everything else (unsafe text too: ``!unsafe``, a host's data)
-    is returned as is, without Jinja2."""
-    return (isinstance(value, str) and not isinstance(value, UNSAFE_TYPES) and "{" in value
-            and any(marker in value for marker in TEMPLATE_MARKERS))
 
 
 def is_whole_template(text: str) -> bool:

@@ -20,14 +20,10 @@ from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
-from runner.templating.environment import (
-    TEMPLATE_MARKERS,
-    TemplateEnvironment,
-    get_environment,
-    is_template,
-    is_whole_template,
-)
+from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecation
+from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
 from runner.templating.errors import TemplateError
+from runner.templating.markers import TEMPLATE_MARKERS, is_template
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
 from runner.templating.vault_values import check_result, reveal, reveal_or_marker
@@ -80,11 +76,12 @@ UNTRUSTED_TEMPLATE_MESSAGE = "Encountered untrusted template or expression."
 
 @dataclass
 class UntrustedTemplates:
-    """The run's untrusted_template_behavior and allow_broken_conditionals, set once by the command before its
-    workers start."""
+    """The run's settings of 2.19's templating (untrusted_template_behavior, allow_broken_conditionals,
+    deprecation_warnings), set once by the command before its workers start."""
 
     behavior: str = "ignore"
     allow_broken_conditionals: bool = False
+    deprecation_warnings: bool = True
 
 
 UNTRUSTED_TEMPLATES = UntrustedTemplates()
@@ -102,6 +99,7 @@ class Templar:
         self.variables = variables if variables is not None else _EMPTY
         self.search_paths = tuple(path if isinstance(path, Path) else Path(path) for path in search_paths)
         self.untrusted_templates: list[str] = []  # untrusted text holding a template, met with behavior warning
+        self.deprecations: list[dict[str, Any]] = []  # deprecated forms met, for the task's result (2.19's entries)
 
     # -- public API -------------------------------------------------------------------------------------------
 
@@ -150,6 +148,7 @@ class Templar:
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
                                             escape_backslashes=False)
             else:
+                self.deprecations.append(deprecation(CONDITIONAL_AS_TEMPLATE, "2.23"))
                 value = self._render_string(expression, state, escape_backslashes=False)
                 if (isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS
                         and not _SINGLE_EXPRESSION.match(expression)):
@@ -174,6 +173,14 @@ class Templar:
                                 f"{exc.message} (conditional: {_shorten(expression, 120)!r})",
                                 template=expression, summary="Syntax error in expression") from None
 
+    def template_container(self, source: str, variables: Mapping[str, Any] | None = None) -> Any:
+        """A whole template rendered to the list or mapping it names, whose items are left as written (Ansible
+        2.19's ``resolve_to_container``): ``assert``'s ``that: "{{ checks }}"`` gets the conditions as written,
+        each judged as its own text."""
+        with self._render_state(variables, None) as state:
+            state.shallow = True
+            return self._render_string(source, state)
+
     def template_untrusting_results(self, value: Any) -> Any:
         """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
         2.19 trusts as an expression only text written in playbooks and roles, so a loop item
@@ -197,7 +204,13 @@ class Templar:
             if kind == "string" and is_template(raw):
                 # decoded as Jinja2 decodes a string constant; rendered back into one, escaped as JSON escapes
                 constant = raw[1:-1].encode("ascii", "backslashreplace").decode("unicode-escape")
-                rendered = str(self._render_string(constant, state, text=True))
+                try:
+                    rendered = str(self._render_string(constant, state, text=True))
+                except TemplateError as error:
+                    if not error.undefined:
+                        raise
+                    parts.append(raw)  # left to what reads it: a lookup given it renders it (an undefined marker)
+                    continue
                 if any(ord(char) > 0xFFFF for char in rendered):
                     return None  # \U escapes are not Jinja2's: leave such text to the older reading
                 raw = json.dumps(rendered)
@@ -275,14 +288,13 @@ class Templar:
         value = variables[name]
         if isinstance(value, VaultEncryptedValue):
             return reveal_or_marker(value)
-        if isinstance(value, UNSAFE_TYPES):
-            state = current_state()
-            if state is not None:
-                state.tainted = True
-            return value
-        if not self._needs_rendering(value):
-            return value
         outer = current_state()
+        if isinstance(value, UNSAFE_TYPES):
+            if outer is not None:
+                outer.tainted = True
+            return value
+        if not self._needs_rendering(value) or (outer is not None and outer.shallow and isinstance(value, dict | list)):
+            return value
         state = outer
         if state is None or state.variables.raw is not variables:
             state = RenderState(self, TemplateVariables(self, variables),
