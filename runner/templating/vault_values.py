@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import jinja2
+
 from runner.errors import UserError
 from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating.environment import Undefined
@@ -18,8 +20,9 @@ from runner.templating.errors import TemplateError
 from runner.templating.state import current_state
 
 
-class VaultDecryptionError(TemplateError):
-    """Raised by Jinja2 (as its ``exc``) when an ``UndecryptableVault`` is used; not an undefined variable."""
+class VaultDecryptionError(jinja2.TemplateRuntimeError):
+    """Raised by Jinja2 (as its ``exc``) when an ``UndecryptableVault`` is used; the templar turns it into a
+    ``TemplateError`` that is not an undefined variable's (a variable set to it is not read as undefined)."""
 
 
 class UndecryptableVault(Undefined):
@@ -33,7 +36,7 @@ class UndecryptableVault(Undefined):
         return value
 
     def fail(self) -> None:
-        raise VaultDecryptionError(self._undefined_message)
+        raise TemplateError(self._undefined_message)
 
 
 def reveal(value: VaultEncryptedValue) -> str:

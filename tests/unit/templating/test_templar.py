@@ -322,7 +322,7 @@ def test_a_template_in_a_conditions_string_constant_renders_data_into_it(templar
 def test_template_delimiters_in_a_conditions_expression_are_refused_as_in_ansible_2_19(templar: Templar) -> None:
     """Outside string constants, "{{ a }} == 5" is an expression (a syntax error), not a template rendered into
     one; "{{ a }} == {{ b }}" is a template whose text result is never evaluated again."""
-    with pytest.raises(TemplateError, match="Syntax error in expression. Template delimiters are not supported"):
+    with pytest.raises(TemplateError, match=r"Syntax error in expression\. Template delimiters are not supported"):
         templar.evaluate_conditional("{{ a }} == 5", {"a": 5})
     with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
         templar.evaluate_conditional("{{ 'hello' }} == {{ 'world' }}", {})
