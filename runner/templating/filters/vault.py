@@ -14,8 +14,6 @@ import jinja2
 from runner.errors import UserError
 from runner.secrets.detect import is_vault
 from runner.secrets.encrypted import VaultEncryptedValue
-from runner.secrets.keyring import Keyring, VaultPassword
-from runner.secrets.vault_format import encrypt
 from runner.templating.errors import TemplateError
 
 _DEFAULT_ID = "filter_default"
@@ -34,6 +32,8 @@ def vault(data: Any, secret: Any, salt: Any = None, vault_id: str = _DEFAULT_ID,
     if salt is not None and not salt:
         raise TemplateError("Unable to encrypt: Empty or invalid salt passed to encrypt()")
     salt_bytes = None if salt is None else (salt if isinstance(salt, bytes) else str(salt).encode("utf-8"))
+    from runner.secrets.vault_format import encrypt  # cryptography loads only when a template encrypts
+
     try:
         envelope = encrypt(plaintext, password, vault_id, salt_bytes).decode("utf-8")
     except UserError as exc:
@@ -57,6 +57,8 @@ def unvault(value: Any, secret: Any, vault_id: str = _DEFAULT_ID, vaultid: str |
     data = value if isinstance(value, bytes) else value.encode("utf-8", "surrogateescape")
     if not is_vault(data.lstrip()):
         return value if isinstance(value, str) else value.decode("utf-8", "surrogateescape")
+    from runner.secrets.keyring import Keyring, VaultPassword  # cryptography loads only when a template decrypts
+
     keyring = Keyring([VaultPassword(vault_id, password, "the unvault filter's secret")])
     try:
         return keyring.decrypt(data.strip(), "the value given to unvault").decode("utf-8", "surrogateescape")
