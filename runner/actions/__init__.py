@@ -45,7 +45,7 @@ ACTIONS: dict[str, Action] = {
     "reboot": Action(run_reboot),
     # Work on the run's own state: the host is never contacted.
     "debug": Action(run_debug, uses_host=False, expressions=("var",)),
-    "set_fact": Action(run_set_fact, uses_host=False),
+    "set_fact": Action(run_set_fact, uses_host=False, arguments_become_variables=True),
     "assert": Action(run_assert, uses_host=False, expressions=("that",)),
     "fail": Action(run_fail, uses_host=False),
     "pause": Action(run_pause, uses_host=False),

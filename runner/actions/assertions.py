@@ -6,17 +6,23 @@ from typing import Any
 
 from runner.actions.arguments import action_arguments
 from runner.actions.context import ActionContext
-from runner.templating import TemplateError, is_whole_template
+from runner.templating import UNTRUSTED_TEMPLATES, TemplateError, is_whole_template
+
+EMPTY_CONDITIONAL = "Empty conditional expressions are not allowed."
 
 
 async def run_assert(ctx: ActionContext) -> dict[str, Any]:
-    params = action_arguments(ctx)
     # ``that`` comes as written (Action.expressions): a whole template is rendered only to find a list of
     # conditions in it, as Ansible does; any other text is a condition, judged by where it came from.
     that = ctx.args.get("that")
+    if "that" in ctx.args and (that is None or (isinstance(that, str) and not that.strip())) \
+            and not UNTRUSTED_TEMPLATES.allow_broken_conditionals:
+        # as ansible-core 2.19 (without ALLOW_BROKEN_CONDITIONALS): an empty condition is an error, not "true"
+        return {"failed": True, "changed": False, "msg": EMPTY_CONDITIONAL}
+    params = action_arguments(ctx)
     if isinstance(that, str) and is_whole_template(that):
         try:
-            listed = ctx.templar.template(that)
+            listed = ctx.templar.template_container(that)
         except TemplateError:
             listed = None  # the condition itself fails, with its own message
         that = listed if isinstance(listed, list) else that

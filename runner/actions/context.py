@@ -97,3 +97,6 @@ class Action:
     # script, fetch ...), whose task then fails in Ansible's words; a collection's action plugin decides itself.
     supports_async: bool = False
     expressions: tuple[str, ...] = ()
+    # Whether its arguments' values become variables (set_fact): a value a template made is then untrusted text
+    # (``UnsafeText``), never rendered again, as Ansible 2.19 trusts as a template only text written as such.
+    arguments_become_variables: bool = False

@@ -38,6 +38,7 @@ from runner.callbacks.results import (
 )
 from runner.callbacks.terminal import Terminal
 from runner.errors import NO_TRACEBACK, SourcePosition
+from runner.templating.deprecations import deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -229,6 +230,9 @@ class DefaultDisplay(Callback):
     def _warnings(self, result: Mapping[str, Any]) -> None:
         for warning in result.get("warnings") or ():
             self.out.warning(str(warning))
+        for deprecation in result.get("deprecations") or ():
+            if isinstance(deprecation, Mapping):
+                self.out.warning(deprecation_text(deprecation), prefix="[DEPRECATION WARNING]")
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
         """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is."""

@@ -10,6 +10,7 @@ from typing import TextIO
 from runner.callbacks.colors import paint, use_color
 from runner.callbacks.log_file import LogFile
 
+NON_UTF8_REPLACED = 'Non UTF-8 encoded data replaced with "?" while displaying text to stdout/stderr.'
 MIN_COLUMNS = 79  # Ansible's banners fill at least 80 columns: the text, a space, and stars up to column 79
 
 
@@ -51,6 +52,7 @@ class Terminal:
         return self._err or sys.stderr
 
     def line(self, text: str = "", state: str | None = None) -> None:
+        text = self._displayable(text)
         self.stream.write(paint(text, state, self.color) + "\n")
         self.stream.flush()
         if self.log is not None:
@@ -62,10 +64,22 @@ class Terminal:
         stars = "*" * max(3, self.columns - len(text))
         self.line(f"\n{text} {stars}")
 
-    def warning(self, message: str, *, wrap: bool = True) -> None:
+    def _displayable(self, text: str) -> str:
+        """``text`` with what is not Unicode (lone surrogates, from bytes that were not UTF-8) shown as "?", said
+        once in ansible-core's words, rather than failing the stream's encoding."""
+        if text.isascii():
+            return text
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            self.warning(NON_UTF8_REPLACED, wrap=False)
+            return text.encode("utf-8", "replace").decode("utf-8")
+        return text
+
+    def warning(self, message: str, *, wrap: bool = True, prefix: str = "[WARNING]") -> None:
         """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
-        run."""
-        text = f"[WARNING]: {message}"
+        run. ``prefix``: ``[DEPRECATION WARNING]`` for a deprecation."""
+        text = f"{prefix}: {message}"
         if wrap:
             text = "\n".join(textwrap.wrap(text, self.columns)) or "[WARNING]:"
         if text in self._warned:

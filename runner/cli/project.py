@@ -140,6 +140,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     from runner.templating import UNTRUSTED_TEMPLATES
 
     UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it
+    UNTRUSTED_TEMPLATES.allow_broken_conditionals = config.allow_broken_conditionals
+    UNTRUSTED_TEMPLATES.deprecation_warnings = config.deprecation_warnings
     from runner.cli.options import unused_option_warnings
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:

@@ -119,6 +119,10 @@ SETTINGS: tuple[Setting, ...] = (
       "met: ignore leaves it as text, warning also says so, error fails the template. Ansible 2.19's diagnostic "
       "of the same name.", choices=("ignore", "warning", "error"),
       ansible_env=("_ANSIBLE_TEMPLAR_UNTRUSTED_TEMPLATE_BEHAVIOR",)),
+    S("allow_broken_conditionals", "defaults", "bool", False,
+      "A condition whose result is not a boolean is read as Python's truth, and an empty one as true, instead "
+      "of failing: Ansible 2.19's setting for playbooks written for earlier versions (deprecated there).",
+      ansible_env=("ANSIBLE_ALLOW_BROKEN_CONDITIONALS",)),
     S("load_callback_plugins", "defaults", "bool", False,
       "Ad-hoc commands print with stdout_callback (oneline; minimal otherwise) instead of always minimal.",
       key="bin_ansible_callbacks", ansible_env=("ANSIBLE_LOAD_CALLBACK_PLUGINS",)),
@@ -210,9 +214,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("nocolor", "defaults", "bool", False, "Never colour the output.", ansible_env=("ANSIBLE_NOCOLOR",)),
     S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
       ansible_env=("ANSIBLE_FORCE_COLOR",)),
-    S("deprecation_warnings", "defaults", "bool", True, "Show deprecation warnings.",
-      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",),
-      unsupported=(U("provisioning prints no deprecation warnings, so there are none to hide"),)),
+    S("deprecation_warnings", "defaults", "bool", True,
+      "Show deprecation warnings, and give them in task results (deprecations); the variable "
+      "ansible_deprecation_warnings decides for a task.", ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
     # [privilege_escalation]
     S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
       ansible_env=("ANSIBLE_BECOME",)),

@@ -101,6 +101,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
 
                 result.setdefault("warnings", []).append(UNTRUSTED_TEMPLATE_MESSAGE)
+            if templar.deprecations and deprecations_shown(templar):
+                result.setdefault("deprecations", []).extend(templar.deprecations)
         else:
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
@@ -272,3 +274,17 @@ def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:
 
     info = index.find(call.module)
     return spec_no_log_values(info.argument_spec, call.args) if info else []
+
+
+def deprecations_shown(templar: Templar) -> bool:
+    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
+    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
+    from runner.templating import UNTRUSTED_TEMPLATES, TemplateError
+    from runner.templating.filters.core import to_bool
+
+    if "ansible_deprecation_warnings" not in templar.variables:
+        return UNTRUSTED_TEMPLATES.deprecation_warnings
+    try:
+        return bool(to_bool(templar.template(templar.variables["ansible_deprecation_warnings"])))
+    except TemplateError:
+        return UNTRUSTED_TEMPLATES.deprecation_warnings

@@ -55,8 +55,9 @@ from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
+from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
 from runner.util import task_trace
+from runner.util.unsafe import UNSAFE_TYPES
 
 if TYPE_CHECKING:
     from runner.inventory import Inventory
@@ -172,7 +173,7 @@ class PlaybookWorker:
                                                        payload):
             outcome.ignored = True
         if node.register_var and not outcome.meta:
-            state.set_vars(host, {node.register_var: mark_unsafe(_public(result))})
+            state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
         if self._flag("no_log", host, node, payload):
             result = censor(result)
         if trace is not None:
@@ -343,10 +344,10 @@ class PlaybookWorker:
             result = await self._call(host, node, variables, templar, payload, state)
             if attempts > 1:  # changed_when and failed_when may read it too, as in Ansible
                 result["attempts"] = attempt
-            self._apply_conditions(node, result, variables)
+            self._apply_conditions(node, result, variables, state.controller_made)
             if attempts == 1:
                 break
-            if not result.get("unreachable") and self._until_holds(node, templar, result):
+            if not result.get("unreachable") and self._until_holds(node, templar, result, state.controller_made):
                 break
             if attempt < attempts:
                 await asyncio.sleep(delay)
@@ -358,16 +359,17 @@ class PlaybookWorker:
         return result
 
     @staticmethod
-    def _until_holds(node: PlanTask, templar: Templar, result: dict[str, Any]) -> bool:
+    def _until_holds(node: PlanTask, templar: Templar, result: dict[str, Any], controller_made: bool) -> bool:
         """Whether the task stops retrying: its ``until`` holds or, with ``retries`` and no ``until``, it did not
         fail (ansible-core's default condition)."""
         if not node.until:
             return not result.get("failed")
-        public = _public(result)
+        public = registered(_public(result), controller_made)
         probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
         return all(probe.evaluate_conditional(c) for c in node.until)
 
-    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any]) -> None:
+    def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
+                          controller_made: bool) -> None:
         if result.get("unreachable") or result.get("skipped"):
             return
         # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
@@ -376,7 +378,7 @@ class PlaybookWorker:
         result.setdefault("changed", False)
         if node.changed_when is None and node.failed_when is None:
             return
-        public = _public(result)
+        public = registered(_public(result), controller_made)  # as later tasks will read it
         layer = {node.register_var: public} if node.register_var else {}
         layer["result"] = public
         templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]
@@ -415,7 +417,8 @@ class PlaybookWorker:
             return await execute(None, self.index, call)
         action = controller_action(self.index, module)
         try:
-            call.args = args = task_arguments(templar, module, written, action.expressions if action else ())
+            call.args = args = task_arguments(templar, module, written, action.expressions if action else (),
+                                              untrusting=action is not None and action.arguments_become_variables)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
         if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
@@ -425,6 +428,7 @@ class PlaybookWorker:
                         msg="Command would have run if not in check mode")
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
+            state.controller_made = True
             result = await execute(None, self.index, call)
             if result.get("failed"):
                 result.setdefault(FAILED_IN, "action")
@@ -573,6 +577,26 @@ def _attempts(node: PlanTask, templar: Templar) -> int:
     if retries is not None:
         return 1 + max(0, retries)
     return 4 if node.until else 1
+
+
+def registered(result: dict[str, Any], controller_made: bool) -> Any:
+    """A result as ``register`` keeps it. What a host sent is data, never a template (marked unsafe). The result of
+    an action that never used the host is the controller's own: its text stays trusted as an expression (set_fact's
+    values as written, a loop's items, as Ansible 2.19 keeps their tags; host data in it is marked already), except
+    text holding a template (a message quoting one), which is data: never rendered when the result is read."""
+    return _untrusting_templates(result) if controller_made else mark_unsafe(result)
+
+
+def _untrusting_templates(value: Any) -> Any:
+    if isinstance(value, str):
+        return mark_unsafe(value) if is_template(value) else value
+    if isinstance(value, UNSAFE_TYPES):
+        return value
+    if isinstance(value, Mapping):
+        return {_untrusting_templates(key): _untrusting_templates(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_untrusting_templates(item) for item in value]
+    return value
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:

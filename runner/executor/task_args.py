@@ -18,9 +18,10 @@ from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_who
 
 
 def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
-                   expressions: tuple[str, ...] = ()) -> dict[str, Any]:
+                   expressions: tuple[str, ...] = (), *, untrusting: bool = False) -> dict[str, Any]:
     """``args`` of a plan task rendered for one host; the ones named in ``expressions`` are left as written, for
-    the action to evaluate."""
+    the action to evaluate. ``untrusting``: each string a template made is untrusted (``UnsafeText``)."""
+    render = templar.template_untrusting_results if untrusting else templar.template
     templates = args.get(ARGUMENT_TEMPLATES) or []
     written = {key: value for key, value in args.items() if key != ARGUMENT_TEMPLATES}
     merged: dict[str, Any] = {}
@@ -31,7 +32,7 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
             merged[key] = value
             continue
         try:  # the name as written: Ansible renders the values of task arguments, never their names
-            merged[key] = templar.template(value)
+            merged[key] = render(value)
         except TemplateError as error:  # Ansible 2.19's words, which playbooks match on ("Task failed:")
             raise error.with_context(f"Task failed: Finalization of task args for '{_qualified(module)}' failed: "
                                      f"Error while resolving value for {key!r}") from None

@@ -28,6 +28,8 @@ class TaskRunState:
     def __init__(self, worker: WorkerRunState, outcome: TaskResult):
         self.worker = worker
         self.outcome = outcome
+        # The result is the controller's own (an action that never used the host: set_fact, debug, assert ...)
+        self.controller_made = False
 
     def set_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.worker.host_runtime(host).set_vars(values)

@@ -172,6 +172,7 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
         _read_lookup_loop(data, loops, source)
         call = read_action([key for key in unknown if key not in loops], source, cls)
         if call is not None:
+            _reject_internal_arguments(call, source)
             data.update(module=call.name, module_written=call.written, module_args=call.args,
                         module_position=source.at(call.key))
             if call.args_template is not None and data.get("args") is None:
@@ -216,6 +217,22 @@ def _read_lookup_loop(data: dict[Any, Any], loops: list[str], source: Source) ->
 
 def _loop_key(source: Source) -> Any:
     return next((key for key in source.data if key == "loop" or str(key).startswith(LOOP_PREFIX)), None)
+
+
+# Modules whose free-form text is their argument: a word of it is not an argument name (ansible-core's list)
+_FREE_FORM_ACTIONS = frozenset({"command", "shell", "script", "raw", "win_command", "win_shell"})
+
+
+def _reject_internal_arguments(call: ActionCall, source: Source) -> None:
+    """Argument names starting ``_ansible_`` are the runner's own (``_ansible_check_mode``...): refused, in
+    ansible-core's words, as it refuses them for every action but the free-form ones."""
+    if not isinstance(call.args, dict) or call.name in _FREE_FORM_ACTIONS:
+        return
+    for name in call.args:
+        if isinstance(name, str) and name.startswith("_ansible_"):
+            source.error(f"Invalid parameter specified beginning with keyword '_ansible_' for action "
+                         f"'{call.written or call.name}': '{name}'. The prefix '_ansible_' is reserved for internal "
+                         "use only.", call.key)
 
 
 def _reject_removed(data: dict[Any, Any], call: ActionCall, source: Source) -> None:

@@ -11,8 +11,16 @@ JSON_COLUMNS = frozenset({"result", "diff", "facts", "value", "names"})
 
 
 def to_json(value: Any) -> str:
-    """Results may hold what JSON has no type for (bytes, sets, dates): stored as their text, as reports do."""
-    return json.dumps(value, ensure_ascii=False, default=str)
+    """Results may hold what JSON has no type for (bytes, sets, dates): stored as their text, as reports do. Text
+    that is not valid Unicode (a lone surrogate, from bytes that were not UTF-8) is stored escaped (``\\udc80``),
+    which reads back as the same string, instead of failing the database's UTF-8 encoding."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(value, ensure_ascii=True, default=str)
+    return text
 
 
 def sqlite_time(moment: datetime) -> str:

@@ -28,6 +28,14 @@ class VaultEncryptedValue:
         self._plaintext: VaultedText | None = None
         censor.arm()
 
+    @classmethod
+    def opened(cls, ciphertext: str, plaintext: str, origin: str = "<string>") -> VaultEncryptedValue:
+        """A value made by encrypting ``plaintext`` (the ``vault`` filter's ``wrap_object``): it reads without a
+        password in this process, as Ansible tags such a value with its secret; pickled, it is ciphertext again."""
+        value = cls(ciphertext, origin)
+        value._plaintext = VaultedText(plaintext)
+        return value
+
     @property
     def is_well_formed(self) -> bool:
         return is_vault(self.ciphertext.lstrip())

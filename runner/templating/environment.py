@@ -27,26 +27,19 @@ from jinja2.runtime import Context, missing
 
 from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
+from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
 from runner.templating.jinja_tests import builtin_tests
+from runner.templating.markers import is_template
 from runner.templating.plugin_paths import PLUGIN_PATHS, configure_plugin_paths
 from runner.templating.plugin_table import PluginTable
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
 from runner.util.unsafe import UNSAFE_TYPES
-
-TEMPLATE_MARKERS = ("{{", "{%", "{#")
-
-
-def is_template(value: Any) -> bool:
-    """True for a string that Jinja2 would change; everything else (unsafe text too: ``!unsafe``, a host's data)
-    is returned as is, without Jinja2."""
-    return (isinstance(value, str) and not isinstance(value, UNSAFE_TYPES) and "{" in value
-            and any(marker in value for marker in TEMPLATE_MARKERS))
 
 
 def is_whole_template(text: str) -> bool:
@@ -235,6 +228,8 @@ class TemplateEnvironment(NativeEnvironment):
         self.globals.update(jinja_globals(), undef=undef)
         _add_namespace(self.filters, "ansible.builtin.")  # Jinja2's and Ansible's own, by their full names
         _add_namespace(self.tests, "ansible.builtin.")
+        self.filters.update(protomatter.FILTERS)  # ansible-core 2.19's internal ones on data tags
+        self.tests.update(protomatter.TESTS)
         # The project's own plugins first, then the configured folders and the playbook's: later ones win.
         self.add_plugin_dirs([shipped_plugin_dir(), *plugin_dirs])
         self._compiled: dict[str, Template] = {}

@@ -6,8 +6,12 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
+import jinja2
+
+from runner.templating.errors import TemplateError
 from runner.templating.lookups import IgnoredFailure, run_lookup
-from runner.templating.state import current_state, taint
+from runner.templating.markers import is_template
+from runner.templating.state import RenderState, current_state, taint
 from runner.util.unsafe import UnsafeText
 
 
@@ -16,12 +20,26 @@ def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:
     so a lookup may have an option called ``name``."""
     state = current_state()
     if state is None:
-        from runner.templating.errors import TemplateError
-
         raise TemplateError("lookup() and query() can only be called while rendering a template")
+    if not state.tainted:  # a term built from a host's text could hold its template: never rendered then
+        terms = tuple(_rendered_term(term, state) for term in terms)
     results = run_lookup(name, list(terms), state.variables.raw, state.search_paths, templar=state.templar, **options)
     taint()
     return results
+
+
+def _rendered_term(term: Any, state: RenderState) -> Any:
+    """A lookup's term written with a template in it (``lookup('pipe', 'echo {{ x }}')``) rendered first, as
+    Ansible 2.19 renders the trusted text given to a lookup (the lookup's name is never rendered)."""
+    if isinstance(term, str) and not isinstance(term, UnsafeText) and is_template(term):
+        try:
+            return state.templar.template(term, state.variables.raw, search_paths=state.search_paths)
+        except TemplateError as error:
+            if not error.undefined:
+                raise
+            # as 2.19's markers: a lookup that uses it fails with the error, one that only passes it on does not
+            return jinja2.StrictUndefined(hint=error.message)
+    return term
 
 
 def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) -> Any:

@@ -23,6 +23,9 @@ class Renderer(Protocol):
 
     def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any: ...
 
+    def template(self, value: Any, variables: Mapping[str, Any] | None = None, *,
+                 search_paths: Sequence[str | Path] | None = None) -> Any: ...
+
     def template_file(self, path: str | Path, variables: Mapping[str, Any] | None = None, *,
                       search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str: ...
 
@@ -45,6 +48,8 @@ class RenderState:
     search_paths: tuple[Path, ...]
     tainted: bool = False  # the current template read unsafe data, so its result is unsafe too
     resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops
+    shallow: bool = False  # variables holding lists and mappings are read as written (template_container)
+    undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
 
 
 _current: ContextVar[RenderState | None] = ContextVar("provisioning_render_state", default=None)

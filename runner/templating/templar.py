@@ -16,14 +16,17 @@ from typing import Any
 import jinja2
 import jinja2.nodes
 
-from runner.errors import UserError, did_you_mean
+from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
-from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
+from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecation
+from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
 from runner.templating.errors import TemplateError
+from runner.templating.markers import TEMPLATE_MARKERS, is_template
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
+from runner.templating.vault_values import check_result, reveal, reveal_or_marker
 from runner.templating.views import without_views
 from runner.util.unsafe import UNSAFE_TYPES, UnsafeText, mark_unsafe
 
@@ -73,9 +76,12 @@ UNTRUSTED_TEMPLATE_MESSAGE = "Encountered untrusted template or expression."
 
 @dataclass
 class UntrustedTemplates:
-    """The run's untrusted_template_behavior, set once by the command before its workers start."""
+    """The run's settings of 2.19's templating (untrusted_template_behavior, allow_broken_conditionals,
+    deprecation_warnings), set once by the command before its workers start."""
 
     behavior: str = "ignore"
+    allow_broken_conditionals: bool = False
+    deprecation_warnings: bool = True
 
 
 UNTRUSTED_TEMPLATES = UntrustedTemplates()
@@ -93,6 +99,7 @@ class Templar:
         self.variables = variables if variables is not None else _EMPTY
         self.search_paths = tuple(path if isinstance(path, Path) else Path(path) for path in search_paths)
         self.untrusted_templates: list[str] = []  # untrusted text holding a template, met with behavior warning
+        self.deprecations: list[dict[str, Any]] = []  # deprecated forms met, for the task's result (2.19's entries)
 
     # -- public API -------------------------------------------------------------------------------------------
 
@@ -135,14 +142,19 @@ class Templar:
                                             escape_backslashes=False)
             elif (rendered_constants := self._constants_rendered(expression, state)) is not None:
                 value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False)
+            elif not is_whole_template(expression):
+                # "{{ a }} == 1": Ansible 2.19 reads it as an expression, in which "{{" is not a template
+                self._check_expression_syntax(expression)
+                value = self._render_string("{{ " + expression + " }}", state, shown=expression,
+                                            escape_backslashes=False)
             else:
+                self.deprecations.append(deprecation(CONDITIONAL_AS_TEMPLATE, "2.23"))
                 value = self._render_string(expression, state, escape_backslashes=False)
-                if (isinstance(value, str) and not isinstance(value, UnsafeText)
-                        and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
-                    # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)
-                    value = self._render_string("{{ " + value + " }}", state, shown=expression,
-                                                escape_backslashes=False)
-                elif isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
+                if (isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS
+                        and not _SINGLE_EXPRESSION.match(expression)):
+                    # "{{ a }} == {{ b }}" renders to "5 == 6": text a template made, never an expression (2.19)
+                    raise untrusted_error(value)
+                if isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS and value != OMIT:
                     # "{{ check }}" whose value is an expression: evaluated when it is a variable's own text (the
                     # indirection Ansible 2.19 allows), refused when the template made it or a host sent it
                     if isinstance(value, UnsafeText) or not is_variable_reference(expression):
@@ -150,6 +162,24 @@ class Templar:
                     value = self._render_string("{{ " + value + " }}", state, shown=expression,
                                                 escape_backslashes=False)
         return _as_boolean(value, condition)
+
+    def _check_expression_syntax(self, expression: str) -> None:
+        """A conditional expression with template delimiters outside its string constants is a syntax error,
+        in Ansible 2.19's words, unless Jinja2 reads it as an expression all the same."""
+        try:
+            self.environment.compiled("{{ " + expression + " }}", escape_backslashes=False)
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"Syntax error in expression. Template delimiters are not supported in expressions: "
+                                f"{exc.message} (conditional: {_shorten(expression, 120)!r})",
+                                template=expression, summary="Syntax error in expression") from None
+
+    def template_container(self, source: str, variables: Mapping[str, Any] | None = None) -> Any:
+        """A whole template rendered to the list or mapping it names, whose items are left as written (Ansible
+        2.19's ``resolve_to_container``): ``assert``'s ``that: "{{ checks }}"`` gets the conditions as written,
+        each judged as its own text."""
+        with self._render_state(variables, None) as state:
+            state.shallow = True
+            return self._render_string(source, state)
 
     def template_untrusting_results(self, value: Any) -> Any:
         """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
@@ -174,7 +204,13 @@ class Templar:
             if kind == "string" and is_template(raw):
                 # decoded as Jinja2 decodes a string constant; rendered back into one, escaped as JSON escapes
                 constant = raw[1:-1].encode("ascii", "backslashreplace").decode("unicode-escape")
-                rendered = str(self._render_string(constant, state, text=True))
+                try:
+                    rendered = str(self._render_string(constant, state, text=True))
+                except TemplateError as error:
+                    if not error.undefined:
+                        raise
+                    parts.append(raw)  # left to what reads it: a lookup given it renders it (an undefined marker)
+                    continue
                 if any(ord(char) > 0xFFFF for char in rendered):
                     return None  # \U escapes are not Jinja2's: leave such text to the older reading
                 raw = json.dumps(rendered)
@@ -251,15 +287,14 @@ class Templar:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
         value = variables[name]
         if isinstance(value, VaultEncryptedValue):
-            return _reveal(value)
-        if isinstance(value, UNSAFE_TYPES):
-            state = current_state()
-            if state is not None:
-                state.tainted = True
-            return value
-        if not self._needs_rendering(value):
-            return value
+            return reveal_or_marker(value)
         outer = current_state()
+        if isinstance(value, UNSAFE_TYPES):
+            if outer is not None:
+                outer.tainted = True
+            return value
+        if not self._needs_rendering(value) or (outer is not None and outer.shallow and isinstance(value, dict | list)):
+            return value
         state = outer
         if state is None or state.variables.raw is not variables:
             state = RenderState(self, TemplateVariables(self, variables),
@@ -308,7 +343,7 @@ class Templar:
 
     def _template_any(self, value: Any, state: RenderState) -> Any:
         if isinstance(value, VaultEncryptedValue):
-            return _reveal(value)
+            return reveal(value)
         if isinstance(value, str):
             if isinstance(value, UnsafeText):
                 self._untrusted(value)
@@ -341,6 +376,8 @@ class Templar:
         try:
             result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
                                    shown or source)
+            if state.undecryptable:
+                check_result(result)
             if state.tainted:
                 result = mark_unsafe(result)
             return result
@@ -382,15 +419,6 @@ class Templar:
         return TemplateError(f"{message} {where}", template=shown)
 
 
-def _reveal(value: VaultEncryptedValue) -> str:
-    """An inline vault value's plaintext, decrypted now that a template reads it. The plaintext is not rendered
-    again: a secret is data, not a template. A password that does not open it fails the template (the task)."""
-    try:
-        return value.decrypt()
-    except UserError as exc:
-        raise TemplateError(f"cannot use the vault-encrypted value: {exc.message}", hint=exc.hint) from None
-
-
 def _too_deep(source: str) -> TemplateError:
     # Jinja2 parses and compiles by recursion: nesting past Python's stack is refused, as a syntax error would be.
     return TemplateError(f"template nests expressions too deeply to parse (templating {_shorten(source)!r})",
@@ -424,6 +452,11 @@ def untrusted_error(text: str) -> TemplateError:
 def _as_boolean(value: Any, condition: Any) -> bool:
     if isinstance(value, bool):
         return value
+    if UNTRUSTED_TEMPLATES.allow_broken_conditionals and not isinstance(value, str):
+        return bool(value)  # as Ansible 2.19 with ALLOW_BROKEN_CONDITIONALS: Python's truth
+    if UNTRUSTED_TEMPLATES.allow_broken_conditionals and value != OMIT \
+            and value.strip().lower() not in _BOOLEAN_STRINGS:
+        return bool(value)
     if isinstance(value, str) and value == OMIT:
         # as in Ansible: a condition has no "unset" to fall back to
         raise TemplateError(f"conditional {_shorten(str(condition), 120)!r} resolved to omit, which is not a "

@@ -37,8 +37,14 @@ def ternary(value: Any, true_value: Any, false_value: Any, none_value: Any = Non
     return true_value if value else false_value
 
 
+_NATIVE_TYPES = (bool, int, float, str, bytes, dict, list, tuple, set, frozenset)
+
+
 def type_debug(value: Any) -> str:
-    return type(value).__name__
+    """The value's Python type, as ansible-core 2.19 names it: the native type of a marked or positioned value
+    (a host's ``UnsafeText``, a ``PositionedDict`` read from YAML) rather than the subclass carrying the mark."""
+    native = next((base for base in type(value).__mro__ if base in _NATIVE_TYPES), None)
+    return native.__name__ if native is not None else type(value).__name__
 
 
 def random_choice(end: Any, start: int | None = None, step: int | None = None, seed: Any = None) -> Any:

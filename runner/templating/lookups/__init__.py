@@ -52,7 +52,8 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
         if routed is not None:
             raise TemplateError(f"unknown lookup '{name}': it is routed to {routed}, which is not installed in the "
                                 "collections path", hint=f"install the collection {routed.rsplit('.', 1)[0]}")
-        raise TemplateError(f"unknown lookup '{name}'", hint=did_you_mean(short, list(LOOKUPS)))
+        # ansible-core 2.19's words, which playbooks match on
+        raise TemplateError(f"The lookup plugin '{name}' was not found.", hint=did_you_mean(short, list(LOOKUPS)))
     return function
 
 

@@ -102,9 +102,10 @@ def test_an_unsupported_setting_is_a_warning_naming_where_it_was_set(tmp_path: P
 
 
 def test_an_unsupported_value_of_a_supported_setting_is_a_warning(tmp_path: Path) -> None:
-    config = _load(tmp_path, "[defaults]\ndeprecation_warnings = false\n")
+    config = _load(tmp_path, "[defaults]\nlocal_tmp = /tmp/elsewhere\n")
     assert [warning.split(" is not supported")[0] for warning in unsupported_settings(config)] == [
-        f"setting deprecation_warnings = false ({tmp_path / 'provisioning.cfg'}:2)"]
+        f"setting local_tmp = /tmp/elsewhere ({tmp_path / 'provisioning.cfg'}:2)"]
+    assert unsupported_settings(_load(tmp_path, "[defaults]\ndeprecation_warnings = false\n")) == []
     assert unsupported_settings(_load(tmp_path, "[defaults]\ngathering = smart\n")) == []
 
 

@@ -140,3 +140,19 @@ def test_module_defaults_given_as_a_template_are_read_where_the_task_runs(local_
     assert run.exit_code == 0, run.output
     assert run.msg("defaults only") == {"h1": "from the defaults"}
     assert run.msg("its own argument wins") == {"h1": "its own"}
+
+
+def test_an_assert_given_an_empty_that_fails_as_ansible_core_2_19(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: empty
+              assert: "{{ item }}"
+              loop:
+                - that:
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    (result,) = run.task("empty")["h1"]["results"]
+    assert result["failed"] and result["msg"] == "Empty conditional expressions are not allowed."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -146,3 +147,11 @@ def test_canonical_action_names() -> None:
 def test_a_role_file_named_by_a_list_is_an_error_in_ansible_cores_words() -> None:
     with pytest.raises(ParseError, match=r"Expected a string for vars_from but got <class 'list'> instead"):
         one_task("- include_role:\n    name: r\n    vars_from:\n      - vars_1.yml\n")
+
+
+def test_argument_names_starting_with_ansibles_internal_prefix_are_refused() -> None:
+    with pytest.raises(ParseError, match=re.escape(
+            "tasks.yml:1:3: Invalid parameter specified beginning with keyword '_ansible_' for action 'copy': "
+            "'_ansible_x'. The prefix '_ansible_' is reserved for internal use only.")):
+        read("- copy: {src: a, _ansible_x: 1}\n")
+    assert one_task("- command: echo _ansible_x=1\n").module == "command"  # free-form words are no names

@@ -205,3 +205,20 @@ def test_an_adhoc_run_is_recorded_as_one_play_of_one_task(tmp_path: Path) -> Non
     assert row["status"] == "changed" and row["result"]["stdout"] == "recorded"
     [counts] = rows(database, "run_hosts", order="host")
     assert (counts["host"], counts["changed"]) == ("localhost", 1)
+
+
+def test_a_result_holding_text_that_is_not_unicode_is_recorded_escaped(tmp_path: Path) -> None:
+    playbook = write(tmp_path, "surrogate.yml", """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: lone surrogate
+              debug:
+                msg: "{{ '\\"hi \\\\udc80 mom\\"' | from_json }}"
+        """)
+    database = str(tmp_path / "runs.db")
+    run = run_in_process(playbook, database)
+    assert run.exit_code == 0 and "not recorded" not in run.output, run.output
+    assert '"msg": "hi ? mom"' in run.output  # shown as ansible-core shows it
+    [result] = rows(database, "host_results")
+    assert result["result"]["msg"] == "hi \udc80 mom"

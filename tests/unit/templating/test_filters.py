@@ -163,6 +163,13 @@ def test_filter(templar: Templar, expression: str, expected: Any) -> None:
     assert render(templar, expression, **variables) == expected
 
 
+def test_type_debug_names_the_native_type_of_a_marked_value(templar: Templar) -> None:
+    from runner.util.unsafe import mark_unsafe
+
+    assert render(templar, "[text | type_debug, data | type_debug]", text=mark_unsafe("x"),
+                  data=mark_unsafe({"a": 1})) == ["str", "dict"]
+
+
 def test_to_datetime_gives_a_datetime(templar: Templar) -> None:
     assert render(templar, "'2024-03-01 12:00:00' | to_datetime") == datetime.datetime(2024, 3, 1, 12)
 

@@ -216,7 +216,7 @@ def test_lookup_results_are_marked_unsafe() -> None:
 
 
 def test_an_unknown_lookup_is_an_error() -> None:
-    with pytest.raises(TemplateError, match="unknown lookup 'fiel'") as caught:
+    with pytest.raises(TemplateError, match="The lookup plugin 'fiel' was not found") as caught:
         run_lookup("fiel", ["x"], {})
     assert caught.value.hint == "did you mean 'file'?"
     assert run_lookup("ansible.builtin.list", [1], {}) == [1]

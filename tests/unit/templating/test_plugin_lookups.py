@@ -48,7 +48,7 @@ def test_a_lookup_plugins_error_is_a_template_error_naming_it() -> None:
 
 @pytest.mark.usefixtures("plugins")
 def test_an_unknown_collection_lookup_is_an_unknown_lookup() -> None:
-    with pytest.raises(TemplateError, match=r"unknown lookup 'demo\.tools\.nothing'"):
+    with pytest.raises(TemplateError, match=r"The lookup plugin 'demo\.tools\.nothing' was not found"):
         Templar({}).template("{{ lookup('demo.tools.nothing', 'a') }}")
 
 

@@ -156,7 +156,6 @@ class TestConditionals:
             ("x is defined", True),
             ("y is defined", False),
             ("{{ x == 1 }}", True),
-            ("{{ x }} == 2", False),
             (True, True),
             (False, False),
             (None, True),
@@ -317,7 +316,16 @@ def test_a_template_in_a_conditions_string_constant_renders_data_into_it(templar
     assert templar.evaluate_conditional('"{{ home }}/x" in paths', variables) is True
     assert templar.evaluate_conditional("'{{ home }}/y' in paths", variables) is False
     assert templar.evaluate_conditional('"{{ home }}" == "/home/o\\"brien"', variables) is True
-    assert templar.evaluate_conditional("{{ a }} == 5", variables) is True  # a template outside a constant
+
+
+
+def test_template_delimiters_in_a_conditions_expression_are_refused_as_in_ansible_2_19(templar: Templar) -> None:
+    """Outside string constants, "{{ a }} == 5" is an expression (a syntax error), not a template rendered into
+    one; "{{ a }} == {{ b }}" is a template whose text result is never evaluated again."""
+    with pytest.raises(TemplateError, match=r"Syntax error in expression\. Template delimiters are not supported"):
+        templar.evaluate_conditional("{{ a }} == 5", {"a": 5})
+    with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
+        templar.evaluate_conditional("{{ 'hello' }} == {{ 'world' }}", {})
 
 
 def test_a_modules_conditions_are_left_for_it_to_evaluate() -> None:

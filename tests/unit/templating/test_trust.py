@@ -38,3 +38,38 @@ def test_a_condition_written_unsafe_keeps_its_mark_through_the_task_model() -> N
     assert isinstance(task, Task) and task.when is not None and isinstance(task.when[0], UnsafeText)
     with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
         Templar().evaluate_conditional(task.when[0])
+
+
+def test_a_condition_in_template_delimiters_is_a_deprecation_of_the_templar() -> None:
+    templar = Templar({"a": 1})
+    assert templar.evaluate_conditional("{{ a == 1 }}") is True
+    assert templar.evaluate_conditional("a == 1") is True
+    assert [entry["msg"] for entry in templar.deprecations] == [
+        "Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}."]
+    assert templar.deprecations[0]["version"] == "2.23"
+
+
+def test_a_lookups_term_written_with_a_template_is_rendered_and_one_from_a_host_is_not() -> None:
+    templar = Templar({"word": "dude", "from_host": UnsafeText("{{ word }}")})
+    assert templar.template("{{ lookup('pipe', 'echo {{ word }}') }}") == "dude"
+    assert templar.evaluate_conditional("lookup('pipe', 'echo {{ word }}') == 'dude'") is True
+    assert templar.template("{{ lookup('pipe', 'echo ' ~ from_host) }}") == "{{ word }}"
+
+
+def test_a_template_container_leaves_the_items_as_written() -> None:
+    templar = Templar({"checks": ["{{ 1 == 1 }}", "x is defined"], "x": 1})
+    assert templar.template_container("{{ checks }}") == ["{{ 1 == 1 }}", "x is defined"]
+    assert templar.template("{{ checks }}") == [True, "x is defined"]
+
+
+def test_allow_broken_conditionals_reads_a_non_boolean_as_pythons_truth() -> None:
+    from runner.templating import UNTRUSTED_TEMPLATES
+
+    with pytest.raises(TemplateError, match="is not a boolean"):
+        Templar().evaluate_conditional("'broken static'")
+    UNTRUSTED_TEMPLATES.allow_broken_conditionals = True
+    try:
+        assert Templar().evaluate_conditional("'broken static'") is True
+        assert Templar().evaluate_conditional("''") is False
+    finally:
+        UNTRUSTED_TEMPLATES.allow_broken_conditionals = False
