@@ -173,7 +173,7 @@ class HostSession:
         if become is None:
             return self._traced_raw(await transport.run(command, stdin=stdin, timeout=timeout), started)
         if needs_terminal(become):
-            return await self._raw_on_terminal(transport, command, become, timeout, started)
+            return await self._raw_on_terminal(transport, command, become, timeout, started, stdin)
         wrapped, marker, prompt = wrap(command, become)
         if become.password:
             stdin = (become.password + "\n").encode() + (stdin or b"")
@@ -187,15 +187,19 @@ class HostSession:
         return result
 
     async def _raw_on_terminal(self, transport: Transport, command: str, become: BecomeSettings,
-                               timeout: float | None, started: float) -> CommandResult:
+                               timeout: float | None, started: float, stdin: bytes | None) -> CommandResult:
         """``command`` escalated by a method that asks on a terminal (su with a password): run on a pseudo-terminal
         of the host, which answers the prompt, as Ansible runs it. Its output is the terminal's: stdout and stderr
-        together. No prompt in the connection timeout makes the host unreachable, as in Ansible."""
+        together. No prompt in the connection timeout makes the host unreachable, as in Ansible. ``stdin`` reaches
+        the command on a pipe of its own (fd 3 made its stdin): su reads the password on the terminal."""
         assert become.password is not None
+        if stdin is not None:
+            command = f"exec 0<&3 3<&-; {command}"
         wrapped, marker, _ = wrap(command, become, on_terminal=True)
-        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped)
-        result = self._traced_raw(await transport.run(run, stdin=terminal_payload(become.password),
-                                                      timeout=timeout), started)
+        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped,
+                               feeds_input=stdin is not None)
+        payload = terminal_payload(become.password) + (stdin or b"")
+        result = self._traced_raw(await transport.run(run, stdin=payload, timeout=timeout), started)
         if result.rc == TERMINAL_TIMED_OUT:
             raise ConnectionFailure(result.stderr.decode(errors="replace").strip())
         if result.rc == NO_PYTHON_EXIT and not result.stdout:
