@@ -284,6 +284,7 @@ class AnsibleModuleRun(object):
             sys.stderr = os.fdopen(2, "w")
             if self.header.get("env"):
                 os.environ.update({k: str(v) for k, v in self.header["env"].items()})
+            set_open_files_limit(self.header.get("rlimit_nofile"))  # this child's own: nothing to restore
             sys.path.insert(0, self.modlib_path)
             sys.argv = [self.modlib_path]
             params = json.dumps({"ANSIBLE_MODULE_ARGS": self.header["args"]}).encode("utf-8")

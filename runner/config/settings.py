@@ -178,6 +178,9 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP"),
       unsupported=(U("no module file is copied to the targets; the agent's scratch files go to the target's "
                      "temporary directory ($TMPDIR, else /tmp)"),)),
+    S("python_module_rlimit_nofile", "defaults", "int", 0,
+      "The soft limit of open files modules run with on the targets (ansible_python_module_rlimit_nofile); 0 "
+      "leaves the host's.", minimum=0, ansible_env=("ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE",)),
     S("log_path", "defaults", "path", None,
       "Also write the output to this file (appended, without colour, each line stamped; created 0600).",
       ansible_env=("ANSIBLE_LOG_PATH",)),

@@ -327,14 +327,15 @@ class AgentClient:
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
                                  environment: dict[str, Any] | None = None,
-                                 async_job: bool = False, async_dir: str | None = None) -> dict[str, Any]:
+                                 async_job: bool = False, async_dir: str | None = None,
+                                 rlimit_nofile: int | None = None) -> dict[str, Any]:
         """Run a packed Ansible-API module (a zip, see ``runner/ansible_api``) with Ansible's
         ``ANSIBLE_MODULE_ARGS``; the zip goes only where the agent lacks it. ``async_job``: an async task waited
         for (see run_module), whose result carries what the module printed on stderr, as Ansible's async
-        wrapper gives it."""
+        wrapper gives it. ``rlimit_nofile``: the soft limit of open files the module runs with."""
         return await self._load_and_run([packed], {
             "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None,
-            "async_job": async_job, "async_dir": async_dir})
+            "async_job": async_job, "async_dir": async_dir, "rlimit_nofile": rlimit_nofile})
 
     async def _load_and_run(self, modules: list[ModuleSource], run: dict[str, Any]) -> dict[str, Any]:
         async with self._exchange():

@@ -145,7 +145,8 @@ class HostSession:
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
-                                                     async_job=async_job, async_dir=async_dir)
+                                                     async_job=async_job, async_dir=async_dir,
+                                                     rlimit_nofile=rlimit_nofile)
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)

@@ -405,7 +405,7 @@ class PlaybookWorker:
             return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare
                     "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         call.async_dir = async_dir(templar, variables)
-        call.rlimit_nofile = module_rlimit_nofile(templar, variables)
+        call.rlimit_nofile = module_rlimit_nofile(templar, variables, self.options.module_rlimit_nofile)
         poll = task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL)
         limit, call.background = async_limits(
             async_seconds, poll)
