@@ -37,6 +37,7 @@ from runner.callbacks.results import (
 )
 from runner.callbacks.terminal import Terminal
 from runner.errors import NO_TRACEBACK
+from runner.templating.deprecations import deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -224,6 +225,8 @@ class DefaultDisplay(Callback):
     def _warnings(self, result: Mapping[str, Any]) -> None:
         for warning in result.get("warnings") or ():
             self.out.warning(str(warning))
+        for deprecation in result.get("deprecations") or ():
+            self.out.deprecation(deprecation_text(deprecation))
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()

@@ -184,6 +184,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("log_path", "defaults", "path", None,
       "Also write the output to this file (appended, without colour, each line stamped; created 0600).",
       ansible_env=("ANSIBLE_LOG_PATH",)),
+    S("log_verbosity", "defaults", "int", 0,
+      "How many -v the run log (log_path) records, beyond what is displayed: its trace lines go to the log alone.",
+      minimum=0, ansible_env=("ANSIBLE_LOG_VERBOSITY",)),
     S("vault_password_file", "defaults", "path", None,
       "Vault password file (or executable script printing it), as --vault-password-file.",
       ansible_env=("ANSIBLE_VAULT_PASSWORD_FILE",)),
@@ -211,9 +214,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("nocolor", "defaults", "bool", False, "Never colour the output.", ansible_env=("ANSIBLE_NOCOLOR",)),
     S("force_color", "defaults", "bool", False, "Colour the output even without a terminal.",
       ansible_env=("ANSIBLE_FORCE_COLOR",)),
-    S("deprecation_warnings", "defaults", "bool", True, "Show deprecation warnings.",
-      ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",),
-      unsupported=(U("provisioning prints no deprecation warnings, so there are none to hide"),)),
+    S("deprecation_warnings", "defaults", "bool", True,
+      "Show ansible-core's deprecation warnings for what a task uses that ansible-core will remove (and record "
+      "them in its result's deprecations).", ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
     # [privilege_escalation]
     S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
       ansible_env=("ANSIBLE_BECOME",)),

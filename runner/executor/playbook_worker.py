@@ -56,6 +56,7 @@ from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, mark_unsafe
+from runner.templating.deprecations import collecting, with_deprecations
 from runner.util import task_trace
 
 if TYPE_CHECKING:
@@ -138,11 +139,13 @@ class PlaybookWorker:
         trace = task_trace.begin(host, describe_task(node)) if task_trace.tracing_tasks() else None
         outcome = TaskResult()
         state = TaskRunState(self, outcome)
-        try:
-            variables = task_variables(self, host, node, payload)
-            result = await self._run_node(host, node, variables, payload, state)
-        except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
-            result = task_error(exc, node)
+        with collecting() as deprecations:
+            try:
+                variables = task_variables(self, host, node, payload)
+                result = await self._run_node(host, node, variables, payload, state)
+            except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
+                result = task_error(exc, node)
+        result = with_deprecations(result, deprecations)
         if trace is not None:
             trace.work_done()
         outcome.status = status_of(result)

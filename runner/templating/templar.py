@@ -20,6 +20,7 @@ from runner.errors import UserError, did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
+from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecate
 from runner.templating.environment import TEMPLATE_MARKERS, TemplateEnvironment, get_environment, is_template
 from runner.templating.errors import TemplateError
 from runner.templating.omit import OMIT
@@ -137,6 +138,9 @@ class Templar:
                 value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False)
             else:
                 value = self._render_string(expression, state, escape_backslashes=False)
+                if not isinstance(value, str) and _SINGLE_EXPRESSION.match(expression):
+                    # "{{ x == 1 }}": a template as a whole that gives a value, not an expression's text
+                    deprecate(CONDITIONAL_AS_TEMPLATE, "2.23")
                 if (isinstance(value, str) and not isinstance(value, UnsafeText)
                         and value.strip().lower() not in _BOOLEAN_STRINGS and not _SINGLE_EXPRESSION.match(expression)):
                     # "{{ a }} == 1" renders to "5 == 1", which is then an expression (as Ansible evaluates it)

@@ -1,0 +1,69 @@
+"""Deprecations that templating meets while a task runs, for the task's result (``deprecations``), as ansible-core
+2.19 gathers what it deprecates during a task into the task's result and shows it before the result's line.
+
+A task's run collects them (``collecting``); what templating deprecates meanwhile (``deprecate``) joins that
+task's list only: the collector is a context variable, and each host's task runs in an asyncio task of its own.
+With ``deprecation_warnings`` off (``DEPRECATIONS.enabled``, set once by the command before its workers start),
+nothing is collected, as ansible-core records none then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+CONDITIONAL_AS_TEMPLATE = "Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}."
+
+
+class DeprecationSettings:
+    """The run's deprecation_warnings, set once by the command before its workers start."""
+
+    enabled: bool = True
+
+
+DEPRECATIONS = DeprecationSettings()
+
+_collected: ContextVar[list[dict[str, Any]] | None] = ContextVar("task_deprecations", default=None)
+
+
+def deprecate(message: str, version: str) -> None:
+    """Record that the running task used a feature ansible-core removes in ``version``; once per message."""
+    found = _collected.get()
+    if found is not None and not any(entry["msg"] == message for entry in found):
+        found.append({"msg": message, "version": version, "collection_name": "ansible.builtin"})
+
+
+@contextmanager
+def collecting() -> Iterator[list[dict[str, Any]]]:
+    """The deprecations met until the block ends (none recorded when deprecation warnings are off)."""
+    found: list[dict[str, Any]] = []
+    token = _collected.set(found if DEPRECATIONS.enabled else None)
+    try:
+        yield found
+    finally:
+        _collected.reset(token)
+
+
+def deprecation_text(entry: Any) -> str:
+    """A result's deprecation as ansible-core words it after ``[DEPRECATION WARNING]:``."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    message, version, collection = str(entry.get("msg", "")), entry.get("version"), entry.get("collection_name")
+    if collection == "ansible.builtin":
+        where = "from ansible-core"
+    elif collection:
+        where = f"from collection {collection!r}"
+    else:
+        where = ""
+    when = f"version {version}" if version else "a future release"
+    return " ".join(part for part in (message, "This feature will be removed", where, f"in {when}." if not where
+                                      else f"{when}.") if part)
+
+
+def with_deprecations(result: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """``result`` with the task's deprecations added to any it reports itself."""
+    if found:
+        result["deprecations"] = [*(result.get("deprecations") or ()), *found]
+    return result
