@@ -128,7 +128,7 @@ class HostSession:
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
                          verbosity: int = 0, rlimit_nofile: int | None = None,
-                         async_job: bool = False) -> dict[str, Any]:
+                         async_job: bool = False, debugger: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
         task waited for (see AgentClient.run_module)."""
@@ -146,7 +146,7 @@ class HostSession:
                           size(len(packed.source)))
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
-                                                     rlimit_nofile=rlimit_nofile)
+                                                     rlimit_nofile=rlimit_nofile, debugger=debugger)
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
@@ -159,7 +159,7 @@ class HostSession:
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
-                                       rlimit_nofile=rlimit_nofile, async_job=async_job)
+                                       rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None, stdin: bytes | None = None) -> CommandResult:

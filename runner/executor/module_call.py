@@ -55,6 +55,7 @@ class ModuleCall:
     in_async_job: bool = False
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
     rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
+    debugger: dict[str, Any] | None = None  # a remote debugger the module attaches to (runner.executor.module_debugger)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
@@ -107,7 +108,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
-                                              verbosity=call.verbosity, async_job=call.in_async_job)
+                                              verbosity=call.verbosity, async_job=call.in_async_job,
+                                              debugger=call.debugger)
             result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}

@@ -47,6 +47,7 @@ from runner.executor.module_call import (
     module_rlimit_nofile,
     user_removed_by,
 )
+from runner.executor.module_debugger import module_debugger
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
@@ -409,6 +410,7 @@ class PlaybookWorker:
                     "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         call.async_dir = async_dir(templar, variables)
         call.rlimit_nofile = module_rlimit_nofile(templar, variables, self.options.module_rlimit_nofile)
+        call.debugger = module_debugger(templar, variables)
         poll = task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL)
         limit, call.background = async_limits(
             async_seconds, poll)
