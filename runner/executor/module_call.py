@@ -249,14 +249,14 @@ def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:
 def module_rlimit_nofile(templar: Templar, variables: Mapping[str, Any], configured: int = 0) -> int | None:
     """The soft limit of open files a module runs with (``ansible_python_module_rlimit_nofile``, else the
     configuration's ``python_module_rlimit_nofile``), None to leave the host's; 0 and an omitted value leave it
-    too, as in Ansible. A TemplateError (an undefined variable) or a UserError for a value that is not a number
-    fails the task."""
+    too (an omitted one is 0, not the configuration's, as in Ansible). A TemplateError (an undefined variable) or
+    a UserError for a value that is not a number fails the task."""
     value = variables.get(RLIMIT_NOFILE_VARIABLE)
     if value is None:
         return configured or None
     value = templar.template(value)
     if value is None or value == OMIT or value == "":
-        return configured or None
+        return None
     try:
         limit = int(value)
     except (TypeError, ValueError):

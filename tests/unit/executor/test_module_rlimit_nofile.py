@@ -1,7 +1,7 @@
 """The soft limit of open files a module runs with: the configuration's ``python_module_rlimit_nofile`` (Ansible's
 ``ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE``, which ansible-test sets) for every task, a task's
-``ansible_python_module_rlimit_nofile`` above it (0 leaves the host's); native modules and modules written against
-Ansible's API alike."""
+``ansible_python_module_rlimit_nofile`` above it (0 or omitted leaves the host's); native modules and modules
+written against Ansible's API alike."""
 
 from __future__ import annotations
 
@@ -33,6 +33,9 @@ TASKS = """
     - name: the host's
       shell: ulimit -n
       vars: {ansible_python_module_rlimit_nofile: 0}
+    - name: omitted
+      shell: ulimit -n
+      vars: {ansible_python_module_rlimit_nofile: "{{ omit }}"}
     - name: ansible api
       report_limit:
 """
@@ -52,4 +55,5 @@ def test_the_configured_limit_is_every_modules_unless_the_task_sets_one(local_ho
     assert run.task("configured")["h1"]["stdout"] == "150"
     assert run.task("the task's own")["h1"]["stdout"] == "200"
     assert run.task("the host's")["h1"]["stdout"] == str(soft)
+    assert run.task("omitted")["h1"]["stdout"] == str(soft)  # an omitted value is 0, as in Ansible
     assert run.task("ansible api")["h1"]["soft"] == 150
