@@ -54,6 +54,18 @@ def render(ctx: ActionContext, src: Path, args: dict[str, Any]) -> str:
         raise ActionFailed(f"{src}: {exc.message}") from None
 
 
+def encoded(text: str, encoding: str) -> bytes:
+    """The rendered text in ``output_encoding``. Bytes a filter decoded as lone surrogates (``b64decode`` of text
+    that is not UTF-8) are written back as those bytes, as Ansible's ``surrogate_or_strict`` writes them."""
+    try:
+        return text.encode(encoding, "surrogateescape")
+    except LookupError:
+        raise ActionFailed(f"unknown output_encoding: {encoding}") from None
+    except UnicodeEncodeError as exc:
+        raise ActionFailed(f"the rendered template cannot be written as {encoding}: {exc.reason} "
+                           f"({exc.object[exc.start:exc.end]!r} at character {exc.start})") from None
+
+
 def rendered_file(src: Path, data: bytes) -> dict[str, Any]:
     """The rendered content as one file entry of the copy module's protocol."""
     entry: dict[str, Any] = {"path": src.name, "checksum": hashlib.sha1(data).hexdigest(), "size": len(data),
@@ -77,10 +89,7 @@ async def run_template(ctx: ActionContext) -> dict[str, Any]:
             raise ActionFailed(exc.message) from None
         if src.is_dir():
             raise ActionFailed(f"template src {src} is a directory: it must be a file")
-        try:
-            data = render(ctx, src, args).encode(args["output_encoding"])
-        except LookupError:
-            raise ActionFailed(f"unknown output_encoding: {args['output_encoding']}") from None
+        data = encoded(render(ctx, src, args), args["output_encoding"])
     except ActionFailed as failure:
         return failure.result
     copy_args = {name: args[name] for name in COPY_ARGUMENTS if args.get(name) is not None}

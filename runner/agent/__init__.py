@@ -43,14 +43,19 @@ def agent_payload() -> bytes:
     return _payload(agent_source())
 
 
-def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str, marker: str | None = None
-                     ) -> str:
+def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str, marker: str | None = None,
+                     *, feeds_input: bool = False) -> str:
     """A shell command that runs ``command`` on a pseudo-terminal of the host and types a password at its first
     ``prompt`` (a regular expression), waiting ``wait`` seconds for it (runner/agent/terminal.py; its source and
     the password come on stdin, see ``terminal_payload``). With ``marker``, ``command`` starts an agent, relayed
-    byte for byte from the marker on."""
+    byte for byte from the marker on. With ``feeds_input``, the stdin that follows the password reaches
+    ``command`` on a pipe as its fd 3 (the terminal is its stdin)."""
     program = shlex.quote(interpreter or "python3")
-    values = (prompt, f"{wait:g}", command) if marker is None else (prompt, f"{wait:g}", command, marker)
+    values = [prompt, f"{wait:g}", command]
+    if marker is not None or feeds_input:
+        values.append(marker or "")
+    if feeds_input:
+        values.append("stdin")
     arguments = " ".join(shlex.quote(value) for value in values)
     return f"{program} -c {shlex.quote(BOOTSTRAP)} {arguments}"
 

@@ -284,6 +284,12 @@ class AnsibleModuleRun(object):
             sys.stderr = os.fdopen(2, "w")
             if self.header.get("env"):
                 os.environ.update({k: str(v) for k, v in self.header["env"].items()})
+            set_open_files_limit(self.header.get("rlimit_nofile"))  # this child's own: nothing to restore
+            try:
+                attach_debugger(self.header.get("debugger"))
+            except Exception as exc:  # the module's failure, as JSON it would have printed
+                sys.stdout.write(json.dumps(module_failure(exc)))
+                raise SystemExit(1) from None
             sys.path.insert(0, self.modlib_path)
             sys.argv = [self.modlib_path]
             params = json.dumps({"ANSIBLE_MODULE_ARGS": self.header["args"]}).encode("utf-8")
@@ -347,6 +353,18 @@ def parse_module_output(stdout, stderr, rc):
             return result
     return {"failed": True, "rc": rc, "module_stdout": stdout, "module_stderr": stderr,
             "msg": "MODULE FAILURE: No start of json char found\nSee stdout/stderr for the exact error"}
+
+
+def attach_debugger(options):
+    """Attach the remote debugger ``options`` name (pydevd's options, as ansible-core's AnsiballZ takes them:
+    ``module`` to import, the arguments of its ``settrace``, ``source_mapping``) before a module runs; an import
+    that fails is the module's failure, raised. The tracer stays with the process it was attached to."""
+    if not options:
+        return
+    import importlib
+    mapping = [[key, value] for key, value in (options.get("source_mapping") or {}).items()]
+    os.environ["PATHS_FROM_ECLIPSE_TO_PYTHON"] = json.dumps(mapping)
+    importlib.import_module(options.get("module") or "pydevd").settrace(**(options.get("settrace") or {}))
 
 
 def set_open_files_limit(limits):
@@ -492,6 +510,7 @@ class Agent(object):
             os.environ.update({k: str(v) for k, v in header["env"].items()})
         cwd = os.getcwd()
         try:
+            attach_debugger(header.get("debugger"))
             params = header.get("params") or {}
             if not getattr(module, "ANY_ARGUMENTS", False):  # such a module checks what it is given itself
                 params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), params,

@@ -1,12 +1,18 @@
 # Runs on the target host, alone (Python 2.7 and 3): privilege escalation that asks for its password on a
 # terminal (su). Started by the agent bootstrap with this source on stdin, then one line: the password. Its
 # arguments: the regular expression of the password prompt, the seconds to wait for a prompt or the command's
-# first words, the shell command to run on a new pseudo-terminal, and (to run an agent) its success marker.
+# first words, the shell command to run on a new pseudo-terminal, (to run an agent) its success marker or else an
+# empty one, and "stdin" when the rest of this process's stdin is the command's input.
 #
 # The command's output until the prompt is held back (it is the method's own talk); the password is typed once;
 # what follows goes to stdout with the terminal's CR LF line ends made plain LF. When neither a prompt nor any
 # output after it comes in time, the command is ended and the exit code is TIMED_OUT, with the reason on stderr.
 # The exit code is otherwise the command's.
+#
+# The terminal is the command's stdin (su reads the password there), so input given for the command itself goes
+# another way: with "stdin", what follows the password on this process's stdin is copied into a pipe the command
+# holds as fd 3 (su keeps it open), which the command reads as its stdin with `exec 0<&3`. Through the terminal
+# it would be echoed, cut into lines and taken for control characters, and it could not end without a hang-up.
 #
 # With a marker, the command is an agent that switches the terminal to raw mode before it prints the marker: the
 # output is held back until the marker (what came before goes to stderr if it never comes), then the terminal
@@ -22,10 +28,14 @@ import time
 TIMED_OUT = 125
 
 
+INPUT_FD = 3
+
+
 def read_password():
+    """The password line, read a byte at a time: what follows it on stdin is the command's (or the agent's)."""
     data = b""
     while not data.endswith(b"\n"):
-        chunk = os.read(0, 1024)
+        chunk = os.read(0, 1)
         if not chunk:
             break
         data += chunk
@@ -39,11 +49,67 @@ def write_all(data):
 
 def main():
     prompt, wait, command = re.compile(sys.argv[1].encode("utf-8"), re.IGNORECASE), float(sys.argv[2]), sys.argv[3]
-    marker = sys.argv[4].encode("utf-8") + b"\n" if len(sys.argv) > 4 else None
+    marker = sys.argv[4].encode("utf-8") + b"\n" if len(sys.argv) > 4 and sys.argv[4] else None
+    feeds_input = len(sys.argv) > 5 and sys.argv[5] == "stdin"
     password = read_password()
+    pipe = os.pipe() if feeds_input else None
     pid, fd = pty.fork()
     if pid == 0:
+        if pipe is not None:
+            hand_over_input(pipe)
         os.execv("/bin/sh", ["/bin/sh", "-c", command])
+    copier = copy_input(pipe, fd) if pipe is not None else None
+    try:
+        return run(pid, fd, prompt, wait, marker, password)
+    finally:
+        if copier is not None:
+            stop(copier)
+
+
+def hand_over_input(pipe):
+    """In the terminal's child: the pipe's read end as fd 3, inherited by su and the command."""
+    read_end, write_end = pipe
+    if read_end != INPUT_FD:
+        os.dup2(read_end, INPUT_FD)
+        os.close(read_end)
+    if write_end != INPUT_FD:
+        os.close(write_end)
+    if hasattr(os, "set_inheritable"):  # Python 3's descriptors are not inherited unless asked
+        os.set_inheritable(INPUT_FD, True)
+
+
+def copy_input(pipe, terminal):
+    """A process that copies the rest of stdin into the pipe and closes it (the command's end of input); it ends
+    early when the command stops reading. Returns its pid."""
+    read_end, write_end = pipe
+    os.close(read_end)
+    copier = os.fork()
+    if copier == 0:
+        os.close(terminal)
+        try:
+            while True:
+                data = os.read(0, 65536)
+                if not data:
+                    break
+                while data:
+                    data = data[os.write(write_end, data):]
+        except OSError:  # EPIPE: the command has closed its input
+            pass
+        os._exit(0)
+    os.close(write_end)
+    return copier
+
+
+def stop(copier):
+    try:
+        os.kill(copier, signal.SIGKILL)  # the command has ended: input it never read goes nowhere
+    except OSError:
+        pass
+    os.waitpid(copier, 0)
+
+
+def run(pid, fd, prompt, wait, marker, password):
+    """Answer the prompt on terminal ``fd`` of process ``pid``, pass on what the command says; its exit code."""
     held, answered, running, deadline = b"", False, False, time.time() + wait
     while True:
         ready = select.select([fd], [], [], None if running else max(0.0, deadline - time.time()))[0]

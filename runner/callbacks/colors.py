@@ -7,8 +7,8 @@ import sys
 from typing import TextIO
 
 CODES = {"ok": "32", "changed": "33", "failed": "31", "unreachable": "1;31", "skipped": "36", "warning": "35",
-         "header": "1", "diff_add": "32", "diff_remove": "31", "diff_header": "36", "included": "36",
-         "debug": "1;30", "verbose": "34"}
+         "deprecated": "35", "header": "1", "diff_add": "32", "diff_remove": "31", "diff_header": "36",
+         "included": "36", "debug": "1;30", "verbose": "34"}
 
 
 def use_color(stream: TextIO = sys.stdout, nocolor: bool = False, force_color: bool = False) -> bool:

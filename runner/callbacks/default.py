@@ -231,8 +231,7 @@ class DefaultDisplay(Callback):
         for warning in result.get("warnings") or ():
             self.out.warning(str(warning))
         for deprecation in result.get("deprecations") or ():
-            if isinstance(deprecation, Mapping):
-                self.out.warning(deprecation_text(deprecation), prefix="[DEPRECATION WARNING]")
+            self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
         """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is."""

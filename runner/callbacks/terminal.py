@@ -76,6 +76,18 @@ class Terminal:
             return text.encode("utf-8", "replace").decode("utf-8")
         return text
 
+    def deprecation(self, text: str) -> None:
+        """``[DEPRECATION WARNING]: ...`` on stderr, each distinct one once per run; the run log has it at INFO,
+        as Ansible logs it."""
+        text = f"[DEPRECATION WARNING]: {text}"
+        if text in self._warned:
+            return
+        self._warned.add(text)
+        self.err.write(paint(text, "deprecated", use_color(self.err, self.nocolor, self.force_color)) + "\n")
+        self.err.flush()
+        if self.log is not None:
+            self.log.info(text)
+
     def warning(self, message: str, *, wrap: bool = True, prefix: str = "[WARNING]") -> None:
         """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
         run. ``prefix``: ``[DEPRECATION WARNING]`` for a deprecation."""

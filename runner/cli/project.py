@@ -137,11 +137,17 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     config = load_config(overrides)
     log = open_run_log(config.log_path, warn, str(config.origin("log_path")))
+    if log is not None:
+        from runner.cli.verbosity import trace_into_run_log
+
+        trace_into_run_log(int((options or {}).get("verbosity") or 0), config.log_verbosity)
     from runner.templating import UNTRUSTED_TEMPLATES
 
     UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it
     UNTRUSTED_TEMPLATES.allow_broken_conditionals = config.allow_broken_conditionals
-    UNTRUSTED_TEMPLATES.deprecation_warnings = config.deprecation_warnings
+    from runner.templating.deprecations import DEPRECATIONS
+
+    DEPRECATIONS.enabled = bool(config.deprecation_warnings)
     from runner.cli.options import unused_option_warnings
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:

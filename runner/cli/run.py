@@ -58,6 +58,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              force_handlers=force_handlers,
                              host_pattern_mismatch=project.config.host_pattern_mismatch,
                              hash_behaviour=project.config.hash_behaviour,
+                             module_rlimit_nofile=project.config.python_module_rlimit_nofile,
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)

@@ -23,6 +23,13 @@ def _set_up_trace(context: click.Context, parameter: click.Parameter, verbosity:
     return verbosity
 
 
+def trace_into_run_log(verbosity: int, log_verbosity: int) -> None:
+    """Once the run log is open: its ``log_verbosity`` adds the trace lines of that many ``-v`` to the log
+    alone, as Ansible logs them beyond what it displays."""
+    if log_verbosity > verbosity:
+        configure_trace(verbosity, mask=censor_text, also=_into_run_log, also_verbosity=log_verbosity)
+
+
 verbosity_option = click.option(
     "-v", "--verbose", "verbosity", count=True, callback=_set_up_trace,
     help="More output (-vvv: connections, agents and modules; -vvvv: frames, workers and timing).")

@@ -184,9 +184,15 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP"),
       unsupported=(U("no module file is copied to the targets; the agent's scratch files go to the target's "
                      "temporary directory ($TMPDIR, else /tmp)"),)),
+    S("python_module_rlimit_nofile", "defaults", "int", 0,
+      "The soft limit of open files modules run with on the targets (ansible_python_module_rlimit_nofile); 0 "
+      "leaves the host's.", minimum=0, ansible_env=("ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE",)),
     S("log_path", "defaults", "path", None,
       "Also write the output to this file (appended, without colour, each line stamped; created 0600).",
       ansible_env=("ANSIBLE_LOG_PATH",)),
+    S("log_verbosity", "defaults", "int", 0,
+      "How many -v the run log (log_path) records, beyond what is displayed: its trace lines go to the log alone.",
+      minimum=0, ansible_env=("ANSIBLE_LOG_VERBOSITY",)),
     S("vault_password_file", "defaults", "path", None,
       "Vault password file (or executable script printing it), as --vault-password-file.",
       ansible_env=("ANSIBLE_VAULT_PASSWORD_FILE",)),

@@ -314,27 +314,32 @@ class AgentClient:
     async def run_module(self, modules: list[ModuleSource], params: dict[str, Any], *, check: bool = False,
                          diff: bool = False, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None,
-                         rlimit_nofile: int | None = None, async_job: bool = False) -> dict[str, Any]:
+                         rlimit_nofile: int | None = None, async_job: bool = False,
+                         debugger: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
         ``background``: start it as an async job of at most that many seconds and return its job id at once,
         its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``async_job``: an async task waited
         for, which runs in the foreground but has the async directory made, as Ansible's job does;
-        ``rlimit_nofile``: the soft limit of open files the module (and what it starts) runs with."""
+        ``rlimit_nofile``: the soft limit of open files the module (and what it starts) runs with;
+        ``debugger``: a remote debugger to attach first (see ``runner.executor.module_debugger``)."""
         return await self._load_and_run(modules, {
             "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
             "env": environment or None, "background": background, "async_dir": async_dir,
-            "rlimit_nofile": rlimit_nofile, "async_job": async_job})
+            "rlimit_nofile": rlimit_nofile, "async_job": async_job, "debugger": debugger})
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
                                  environment: dict[str, Any] | None = None,
-                                 async_job: bool = False, async_dir: str | None = None) -> dict[str, Any]:
+                                 async_job: bool = False, async_dir: str | None = None,
+                                 rlimit_nofile: int | None = None,
+                                 debugger: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run a packed Ansible-API module (a zip, see ``runner/ansible_api``) with Ansible's
         ``ANSIBLE_MODULE_ARGS``; the zip goes only where the agent lacks it. ``async_job``: an async task waited
         for (see run_module), whose result carries what the module printed on stderr, as Ansible's async
-        wrapper gives it."""
+        wrapper gives it. ``rlimit_nofile``: the soft limit of open files the module runs with."""
         return await self._load_and_run([packed], {
             "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None,
-            "async_job": async_job, "async_dir": async_dir})
+            "async_job": async_job, "async_dir": async_dir, "rlimit_nofile": rlimit_nofile,
+            "debugger": debugger})
 
     async def _load_and_run(self, modules: list[ModuleSource], run: dict[str, Any]) -> dict[str, Any]:
         async with self._exchange():

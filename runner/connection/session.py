@@ -128,7 +128,7 @@ class HostSession:
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
                          verbosity: int = 0, rlimit_nofile: int | None = None,
-                         async_job: bool = False) -> dict[str, Any]:
+                         async_job: bool = False, debugger: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
         task waited for (see AgentClient.run_module)."""
@@ -145,7 +145,8 @@ class HostSession:
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
-                                                     async_job=async_job, async_dir=async_dir)
+                                                     async_job=async_job, async_dir=async_dir,
+                                                     rlimit_nofile=rlimit_nofile, debugger=debugger)
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
@@ -158,7 +159,7 @@ class HostSession:
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
-                                       rlimit_nofile=rlimit_nofile, async_job=async_job)
+                                       rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None, stdin: bytes | None = None) -> CommandResult:
@@ -173,7 +174,7 @@ class HostSession:
         if become is None:
             return self._traced_raw(await transport.run(command, stdin=stdin, timeout=timeout), started)
         if needs_terminal(become):
-            return await self._raw_on_terminal(transport, command, become, timeout, started)
+            return await self._raw_on_terminal(transport, command, become, timeout, started, stdin)
         wrapped, marker, prompt = wrap(command, become)
         if become.password:
             stdin = (become.password + "\n").encode() + (stdin or b"")
@@ -187,15 +188,19 @@ class HostSession:
         return result
 
     async def _raw_on_terminal(self, transport: Transport, command: str, become: BecomeSettings,
-                               timeout: float | None, started: float) -> CommandResult:
+                               timeout: float | None, started: float, stdin: bytes | None) -> CommandResult:
         """``command`` escalated by a method that asks on a terminal (su with a password): run on a pseudo-terminal
         of the host, which answers the prompt, as Ansible runs it. Its output is the terminal's: stdout and stderr
-        together. No prompt in the connection timeout makes the host unreachable, as in Ansible."""
+        together. No prompt in the connection timeout makes the host unreachable, as in Ansible. ``stdin`` reaches
+        the command on a pipe of its own (fd 3 made its stdin): su reads the password on the terminal."""
         assert become.password is not None
+        if stdin is not None:
+            command = f"exec 0<&3 3<&-; {command}"
         wrapped, marker, _ = wrap(command, become, on_terminal=True)
-        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped)
-        result = self._traced_raw(await transport.run(run, stdin=terminal_payload(become.password),
-                                                      timeout=timeout), started)
+        run = terminal_command(self.settings.interpreter, prompt_pattern(become), self.settings.timeout, wrapped,
+                               feeds_input=stdin is not None)
+        payload = terminal_payload(become.password) + (stdin or b"")
+        result = self._traced_raw(await transport.run(run, stdin=payload, timeout=timeout), started)
         if result.rc == TERMINAL_TIMED_OUT:
             raise ConnectionFailure(result.stderr.decode(errors="replace").strip())
         if result.rc == NO_PYTHON_EXIT and not result.stdout:

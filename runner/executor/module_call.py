@@ -55,6 +55,7 @@ class ModuleCall:
     in_async_job: bool = False
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
     rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
+    debugger: dict[str, Any] | None = None  # a remote debugger the module attaches to (runner.executor.module_debugger)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     # How a mistake's message names the task (``task 'x' at site.yml:3:7``): a playbook's task; None ad hoc.
@@ -101,15 +102,14 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
 
                 result.setdefault("warnings", []).append(UNTRUSTED_TEMPLATE_MESSAGE)
-            if templar.deprecations and deprecations_shown(templar):
-                result.setdefault("deprecations", []).extend(templar.deprecations)
         else:
             assert session is not None, "a module run by the agent needs the host's session"
             result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
-                                              verbosity=call.verbosity, async_job=call.in_async_job)
+                                              verbosity=call.verbosity, async_job=call.in_async_job,
+                                              debugger=call.debugger)
             result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
@@ -246,13 +246,14 @@ def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:
     return None if value is None else str(templar.template(value))
 
 
-def module_rlimit_nofile(templar: Templar, variables: Mapping[str, Any]) -> int | None:
-    """The soft limit of open files a module runs with (``ansible_python_module_rlimit_nofile``), None to leave the
-    host's; 0 and an omitted value leave it too, as in Ansible. A TemplateError (an undefined variable) or a
-    UserError for a value that is not a number fails the task."""
+def module_rlimit_nofile(templar: Templar, variables: Mapping[str, Any], configured: int = 0) -> int | None:
+    """The soft limit of open files a module runs with (``ansible_python_module_rlimit_nofile``, else the
+    configuration's ``python_module_rlimit_nofile``), None to leave the host's; 0 and an omitted value leave it
+    too (an omitted one is 0, not the configuration's, as in Ansible). A TemplateError (an undefined variable) or
+    a UserError for a value that is not a number fails the task."""
     value = variables.get(RLIMIT_NOFILE_VARIABLE)
     if value is None:
-        return None
+        return configured or None
     value = templar.template(value)
     if value is None or value == OMIT or value == "":
         return None
@@ -274,17 +275,3 @@ def no_log_values(index: ModuleIndex, call: ModuleCall) -> list[str]:
 
     info = index.find(call.module)
     return spec_no_log_values(info.argument_spec, call.args) if info else []
-
-
-def deprecations_shown(templar: Templar) -> bool:
-    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
-    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
-    from runner.templating import UNTRUSTED_TEMPLATES, TemplateError
-    from runner.templating.filters.core import to_bool
-
-    if "ansible_deprecation_warnings" not in templar.variables:
-        return UNTRUSTED_TEMPLATES.deprecation_warnings
-    try:
-        return bool(to_bool(templar.template(templar.variables["ansible_deprecation_warnings"])))
-    except TemplateError:
-        return UNTRUSTED_TEMPLATES.deprecation_warnings

@@ -47,6 +47,7 @@ from runner.executor.module_call import (
     module_rlimit_nofile,
     user_removed_by,
 )
+from runner.executor.module_debugger import module_debugger
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
@@ -56,6 +57,7 @@ from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
+from runner.templating.deprecations import collecting, deprecations_shown, with_deprecations
 from runner.util import task_trace
 from runner.util.unsafe import UNSAFE_TYPES
 
@@ -158,11 +160,15 @@ class PlaybookWorker:
         trace = task_trace.begin(host, describe_task(node)) if task_trace.tracing_tasks() else None
         outcome = TaskResult()
         state = TaskRunState(self, outcome)
-        try:
-            variables = self._with_delegated_vars(node, task_variables(self, host, node, payload), payload)
-            result = await self._run_node(host, node, variables, payload, state)
-        except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
-            result = task_error(exc, node)
+        variables: Mapping[str, Any] = {}
+        with collecting() as deprecations:
+            try:
+                variables = self._with_delegated_vars(node, task_variables(self, host, node, payload), payload)
+                result = await self._run_node(host, node, variables, payload, state)
+            except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
+                result = task_error(exc, node)
+        if deprecations and deprecations_shown(variables):
+            result = with_deprecations(result, deprecations)
         if trace is not None:
             trace.work_done()
         outcome.status = status_of(result)
@@ -444,7 +450,8 @@ class PlaybookWorker:
             return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare
                     "msg": f"This action ({self.index.canonical(module)}) does not support async."}
         call.async_dir = async_dir(templar, variables)
-        call.rlimit_nofile = module_rlimit_nofile(templar, variables)
+        call.rlimit_nofile = module_rlimit_nofile(templar, variables, self.options.module_rlimit_nofile)
+        call.debugger = module_debugger(templar, variables)
         poll = task_number(templar, node, "poll", int, default=DEFAULT_POLL_INTERVAL)
         limit, call.background = async_limits(
             async_seconds, poll)

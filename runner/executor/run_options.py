@@ -25,3 +25,4 @@ class RunOptions:
     magic_vars: dict[str, Any] = field(default_factory=dict)  # run-wide magic variables (runner.cli.run_magic)
     host_pattern_mismatch: str = "warning"  # what a play's pattern term that matches nothing does
     hash_behaviour: str = "replace"  # merge: a mapping variable merges with the same name's at lower levels
+    module_rlimit_nofile: int = 0  # python_module_rlimit_nofile: modules' open files limit, 0 the host's

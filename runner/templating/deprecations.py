@@ -1,23 +1,86 @@
-"""Deprecated forms the templar meets, as ansible-core 2.19 reports them: entries of a task result's
-``deprecations``, printed as ``[DEPRECATION WARNING]`` lines while ``deprecation_warnings`` (or the variable
-``ansible_deprecation_warnings``) is on."""
+"""Deprecations that templating meets while a task runs, for the task's result (``deprecations``), as ansible-core
+2.19 gathers what it deprecates during a task into the task's result and shows it before the result's line.
+
+A task's run collects them (``collecting``); what templating deprecates meanwhile (``deprecate``) joins that
+task's list only: the collector is a context variable, and each host's task runs in an asyncio task of its own.
+Whether they reach the result is decided when the task ends (``deprecations_shown``): by the task's
+``ansible_deprecation_warnings`` variable when it has one, else by the run's ``deprecation_warnings``
+(``DEPRECATIONS.enabled``, set once by the command before its workers start), as ansible-core decides.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 CONDITIONAL_AS_TEMPLATE = "Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}."
 
 
-def deprecation(message: str, version: str) -> dict[str, Any]:
-    """A result's deprecation entry, with ansible-core's keys (playbooks read ``msg``)."""
-    return {"msg": message, "version": version, "collection_name": "ansible.builtin",
-            "deprecator": {"resolved_name": "ansible.builtin", "type": None}}
+class DeprecationSettings:
+    """The run's deprecation_warnings, set once by the command before its workers start."""
+
+    enabled: bool = True
 
 
-def deprecation_text(entry: Mapping[str, Any]) -> str:
-    """The line ansible-core prints for an entry, after ``[DEPRECATION WARNING]: ``."""
-    version = entry.get("version")
-    removal = f" This feature will be removed from ansible-core version {version}." if version else ""
-    return f"{entry.get('msg', '')}{removal}"
+DEPRECATIONS = DeprecationSettings()
+
+_collected: ContextVar[list[dict[str, Any]] | None] = ContextVar("task_deprecations", default=None)
+
+
+def deprecate(message: str, version: str) -> None:
+    """Record that the running task used a feature ansible-core removes in ``version``; once per message."""
+    found = _collected.get()
+    if found is not None and not any(entry["msg"] == message for entry in found):
+        found.append({"msg": message, "version": version, "collection_name": "ansible.builtin",
+                      "deprecator": {"resolved_name": "ansible.builtin", "type": None}})
+
+
+@contextmanager
+def collecting() -> Iterator[list[dict[str, Any]]]:
+    """The deprecations met until the block ends."""
+    found: list[dict[str, Any]] = []
+    token = _collected.set(found)
+    try:
+        yield found
+    finally:
+        _collected.reset(token)
+
+
+def deprecation_text(entry: Any) -> str:
+    """A result's deprecation as ansible-core words it after ``[DEPRECATION WARNING]:``."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    message, version, collection = str(entry.get("msg", "")), entry.get("version"), entry.get("collection_name")
+    if collection == "ansible.builtin":
+        where = "from ansible-core"
+    elif collection:
+        where = f"from collection {collection!r}"
+    else:
+        where = ""
+    when = f"version {version}" if version else "a future release"
+    return " ".join(part for part in (message, "This feature will be removed", where, f"in {when}." if not where
+                                      else f"{when}.") if part)
+
+
+def with_deprecations(result: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """``result`` with the task's deprecations added to any it reports itself."""
+    if found:
+        result["deprecations"] = [*(result.get("deprecations") or ()), *found]
+    return result
+
+
+def deprecations_shown(variables: Mapping[str, Any]) -> bool:
+    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
+    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
+    if "ansible_deprecation_warnings" not in variables:
+        return DEPRECATIONS.enabled
+    from runner.templating.errors import TemplateError
+    from runner.templating.filters.core import to_bool
+    from runner.templating.templar import Templar
+
+    try:
+        return bool(to_bool(Templar(variables).template(variables["ansible_deprecation_warnings"])))
+    except TemplateError:
+        return DEPRECATIONS.enabled

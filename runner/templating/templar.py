@@ -20,7 +20,7 @@ from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
-from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecation
+from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecate
 from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
 from runner.templating.errors import TemplateError
 from runner.templating.markers import TEMPLATE_MARKERS, is_template
@@ -76,12 +76,11 @@ UNTRUSTED_TEMPLATE_MESSAGE = "Encountered untrusted template or expression."
 
 @dataclass
 class UntrustedTemplates:
-    """The run's settings of 2.19's templating (untrusted_template_behavior, allow_broken_conditionals,
-    deprecation_warnings), set once by the command before its workers start."""
+    """The run's settings of 2.19's templating (untrusted_template_behavior, allow_broken_conditionals), set once
+    by the command before its workers start."""
 
     behavior: str = "ignore"
     allow_broken_conditionals: bool = False
-    deprecation_warnings: bool = True
 
 
 UNTRUSTED_TEMPLATES = UntrustedTemplates()
@@ -99,7 +98,6 @@ class Templar:
         self.variables = variables if variables is not None else _EMPTY
         self.search_paths = tuple(path if isinstance(path, Path) else Path(path) for path in search_paths)
         self.untrusted_templates: list[str] = []  # untrusted text holding a template, met with behavior warning
-        self.deprecations: list[dict[str, Any]] = []  # deprecated forms met, for the task's result (2.19's entries)
 
     # -- public API -------------------------------------------------------------------------------------------
 
@@ -148,8 +146,10 @@ class Templar:
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
                                             escape_backslashes=False)
             else:
-                self.deprecations.append(deprecation(CONDITIONAL_AS_TEMPLATE, "2.23"))
                 value = self._render_string(expression, state, escape_backslashes=False)
+                if not isinstance(value, str) or value.strip().lower() in _BOOLEAN_STRINGS or value == OMIT:
+                    # a template as a whole that gives the value (an indirection, below, is no deprecation)
+                    deprecate(CONDITIONAL_AS_TEMPLATE, "2.23")
                 if (isinstance(value, str) and value.strip().lower() not in _BOOLEAN_STRINGS
                         and not _SINGLE_EXPRESSION.match(expression)):
                     # "{{ a }} == {{ b }}" renders to "5 == 6": text a template made, never an expression (2.19)

@@ -46,15 +46,17 @@ def _unchanged(text: str) -> str:
 
 class TraceHandler(logging.Handler):
     """Writes each record as one line to a file descriptor (stderr), passed through ``mask`` first, then hands
-    the line to ``also`` (the run log)."""
+    the line to ``also`` (the run log). A record below ``shown_from`` (a level the run log asks for, not the
+    display) goes to ``also`` only."""
 
     def __init__(self, descriptor: int = 2, *, with_pid: bool = False, mask: Callable[[str], str] = _unchanged,
-                 also: Callable[[str], None] | None = None):
+                 also: Callable[[str], None] | None = None, shown_from: int = logging.NOTSET):
         super().__init__()
         self.descriptor = descriptor
         self.with_pid = with_pid
         self.mask = mask
         self.also = also
+        self.shown_from = shown_from
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -63,6 +65,10 @@ class TraceHandler(logging.Handler):
             text = f"{record.msg!r} (unformattable trace arguments)"
         if self.with_pid:
             text = f"[{record.process}] {text}"
+        if record.levelno < self.shown_from:
+            if self.also is not None:
+                self.also(text)
+            return
         data = (text + "\n").encode("utf-8", "replace")
         try:
             while data:
@@ -75,17 +81,19 @@ class TraceHandler(logging.Handler):
 
 
 def configure_trace(verbosity: int, descriptor: int = 2, *, mask: Callable[[str], str] = _unchanged,
-                    also: Callable[[str], None] | None = None) -> None:
+                    also: Callable[[str], None] | None = None, also_verbosity: int = 0) -> None:
     """Show the trace for ``verbosity`` on ``descriptor``, each line through ``mask`` and then to ``also``; below
-    ``-vvv`` there is no handler and no cost. Called again (commands run in-process one after the other), it
-    replaces what it set before."""
+    ``-vvv`` there is no handler and no cost. ``also_verbosity`` (the run log's ``log_verbosity``) records more
+    than is shown, in ``also`` only. Called again (commands run in-process one after the other), it replaces
+    what it set before."""
     root = logging.getLogger(TRACE_ROOT)
     for handler in [h for h in root.handlers if isinstance(h, TraceHandler)]:
         root.removeHandler(handler)
-    level = trace_level(verbosity)
+    shown = trace_level(verbosity)
+    level = min(shown, trace_level(also_verbosity)) if also is not None else shown
     root.setLevel(level)
     if level < _OFF:
-        root.addHandler(TraceHandler(descriptor, with_pid=level <= DEBUG, mask=mask, also=also))
+        root.addHandler(TraceHandler(descriptor, with_pid=level <= DEBUG, mask=mask, also=also, shown_from=shown))
         root.propagate = False  # the trace is shown once, here, even if an embedding program logs at the root
     else:
         root.propagate = True

@@ -101,12 +101,12 @@ def test_an_unsupported_setting_is_a_warning_naming_where_it_was_set(tmp_path: P
                               "the agent always pipelines")
 
 
-def test_an_unsupported_value_of_a_supported_setting_is_a_warning(tmp_path: Path) -> None:
-    config = _load(tmp_path, "[defaults]\nlocal_tmp = /tmp/elsewhere\n")
+def test_a_value_other_than_the_default_of_an_unsupported_setting_is_a_warning(tmp_path: Path) -> None:
+    config = _load(tmp_path, "[defaults]\nlocal_tmp = /srv/tmp\n")
     assert [warning.split(" is not supported")[0] for warning in unsupported_settings(config)] == [
-        f"setting local_tmp = /tmp/elsewhere ({tmp_path / 'provisioning.cfg'}:2)"]
-    assert unsupported_settings(_load(tmp_path, "[defaults]\ndeprecation_warnings = false\n")) == []
+        f"setting local_tmp = /srv/tmp ({tmp_path / 'provisioning.cfg'}:2)"]
     assert unsupported_settings(_load(tmp_path, "[defaults]\ngathering = smart\n")) == []
+    assert unsupported_settings(_load(tmp_path, "[defaults]\ndeprecation_warnings = false\n")) == []
 
 
 def test_a_setting_that_would_change_the_run_is_an_error_at_its_position(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import pytest
 from runner.loader.yaml import load_yaml_text
 from runner.models import Task, TaskList, validate
 from runner.templating import Templar, TemplateError
+from runner.templating.deprecations import collecting
 from runner.util.unsafe import UnsafeText
 
 
@@ -40,13 +41,14 @@ def test_a_condition_written_unsafe_keeps_its_mark_through_the_task_model() -> N
         Templar().evaluate_conditional(task.when[0])
 
 
-def test_a_condition_in_template_delimiters_is_a_deprecation_of_the_templar() -> None:
+def test_a_condition_in_template_delimiters_is_a_deprecation_collected_for_the_task() -> None:
     templar = Templar({"a": 1})
-    assert templar.evaluate_conditional("{{ a == 1 }}") is True
-    assert templar.evaluate_conditional("a == 1") is True
-    assert [entry["msg"] for entry in templar.deprecations] == [
+    with collecting() as found:
+        assert templar.evaluate_conditional("{{ a == 1 }}") is True
+        assert templar.evaluate_conditional("a == 1") is True
+    assert [entry["msg"] for entry in found] == [
         "Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}."]
-    assert templar.deprecations[0]["version"] == "2.23"
+    assert found[0]["version"] == "2.23"
 
 
 def test_a_lookups_term_written_with_a_template_is_rendered_and_one_from_a_host_is_not() -> None:

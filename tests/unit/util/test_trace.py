@@ -158,6 +158,14 @@ def test_the_trace_goes_to_stderr_and_into_the_run_log(project: Path, tmp_path: 
     assert NO_LOG_ARGUMENT not in text and VAULTED_ADDRESS not in text
 
 
+def test_log_verbosity_puts_the_trace_into_the_run_log_alone(project: Path, tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    run = _run(project, "-v", env={"PROVISIONING_LOG_PATH": str(log), "ANSIBLE_LOG_VERBOSITY": "3"})
+    assert run.exit_code == 0, run.output
+    assert "ESTABLISH LOCAL CONNECTION" not in run.output  # displayed as -v asks
+    assert re.search(r" INFO\| <[^>]+> ESTABLISH LOCAL CONNECTION FOR USER: ", log.read_text())
+
+
 # -- the set-up, in-process ----------------------------------------------------------------------------------
 @pytest.fixture
 def trace_pipe() -> Iterator[tuple[int, int]]:
@@ -183,6 +191,19 @@ def test_levels_follow_the_verbosity_and_a_new_set_up_replaces_the_old(trace_pip
     assert len(logging.getLogger(TRACE_ROOT).handlers) == 1
     connection_log.debug("<%s> one line", "h1")
     assert os.read(read_end, 4096) == f"[{os.getpid()}] <h1> one line\n".encode()
+
+
+def test_a_level_only_the_log_asks_for_goes_to_it_alone(trace_pipe: tuple[int, int]) -> None:
+    read_end, write_end = trace_pipe
+    logged: list[str] = []
+    configure_trace(3, write_end, also=logged.append, also_verbosity=4)
+    connection_log = logging.getLogger("runner.connection.ssh")
+    connection_log.debug("<%s> for the log", "h1")
+    connection_log.info("<%s> shown", "h1")
+    assert os.read(read_end, 4096) == f"[{os.getpid()}] <h1> shown\n".encode()
+    assert logged == [f"[{os.getpid()}] <h1> for the log", f"[{os.getpid()}] <h1> shown"]
+    configure_trace(0, write_end, also=logged.append, also_verbosity=0)
+    assert not connection_log.isEnabledFor(VERBOSE)  # no log verbosity: no trace and no cost, as before
 
 
 def test_a_known_secret_is_masked_in_a_trace_line(trace_pipe: tuple[int, int]) -> None:
