@@ -111,9 +111,15 @@ SETTINGS: tuple[Setting, ...] = (
       "inventory_plugins/ folder next to the playbook; they need ansible-core on the controller.",
       ansible_env=("ANSIBLE_INVENTORY_PLUGINS",)),
     S("stdout_callback", "defaults", "str", "default",
-      "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
-      "community.general's retired yaml callback.",
-      choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+      "How results are printed: default, minimal, oneline, json, or yaml (default with callback_result_format = "
+      "yaml, as ansible-core reads community.general's retired yaml callback); any other name is a callback "
+      "plugin written against Ansible's Python API (callback_plugins folders, a collection's NS.COLL.NAME).",
+      ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("callback_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/callback", "/usr/share/provisioning/plugins/callback"],
+      "Folders of callback plugins written against Ansible's Python API (colon-separated), beside the "
+      "callback_plugins/ folders next to the playbook and in its roles; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_CALLBACK_PLUGINS",)),
     S("untrusted_template_behavior", "defaults", "str", "ignore",
       "What a template in untrusted data (!unsafe, __ansible_unsafe, a host's or a lookup's text) does when it is "
       "met: ignore leaves it as text, warning also says so, error fails the template. Ansible 2.19's diagnostic "
@@ -129,8 +135,8 @@ SETTINGS: tuple[Setting, ...] = (
       "Results printed for reading: true always indents them; false never (and yaml keeps strings exact); unset: "
       "json indents from -vvv (and for debug), yaml always.", ansible_env=("ANSIBLE_CALLBACK_FORMAT_PRETTY",)),
     S("callbacks_enabled", "defaults", "list", [],
-      "Extra result reporters to run beside stdout: junit (a report per run in junit_output_dir); others are "
-      "warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
+      "Extra callbacks to run beside stdout: junit (a report per run in junit_output_dir), or callback plugins "
+      "written against Ansible's Python API that need enabling; a name not found is warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
     S("display_skipped_hosts", "defaults", "bool", True, "Show tasks skipped on a host.",
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("show_custom_stats", "defaults", "bool", False,

@@ -97,6 +97,9 @@ class PlaybookExecutor:
         self.resume = resume
         self.positions: dict[str, HostPosition] = {}
         self.fragment_base: dict[int, int] = {}  # an included task's id -> the id of its include's first task
+        # What each host registered and set (set_fact) so far, newest value per name: what a task's name may show,
+        # as Ansible templates a header with the first host's variables.
+        self.host_set_vars: dict[str, dict[str, Any]] = {}
         self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
 
     # -- the run ------------------------------------------------------------------------------------------
@@ -470,39 +473,44 @@ class PlaybookExecutor:
         return self._over_fail_percentage(state.play, state)
 
     # -- one task on a group of hosts ---------------------------------------------------------------------
-    def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False) -> TaskInfo:
+    def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False,
+                   host: str | None = None) -> TaskInfo:
         """What callbacks know of a task; the step's key (where the walk is) tells apart runs of one task node,
-        as when a file is included once per loop item."""
+        as when a file is included once per loop item. ``host``: the first host the task runs on."""
         role = self.plan.roles[node.role].name if node.role is not None else None
-        return TaskInfo(name=self._task_name(state, node, step), module=node.module or node.kind,
+        return TaskInfo(name=self._task_name(state, node, step, host), module=node.module or node.kind,
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
                         diff=node.diff if isinstance(node.diff, bool) else None,
                         uid=".".join(map(str, stable_key(step.key, self.fragment_base))))
 
-    def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
+    def _task_name(self, state: PlayState, node: PlanTask, step: Step, host: str | None = None) -> str:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
-        params, play, role, block and task vars); left as written when it needs more."""
+        params, play, role, block and task vars) and what ``host``, the first, registered and set; left as
+        written when it needs more."""
         name = node.name or node.module_written or node.module or node.kind
         if not is_template(name):
             return name
+        host_vars = self.host_set_vars.get(host, {}) if host is not None else {}
         try:
-            return str(self._task_templar(state, node, step).template(name))
+            return str(self._task_templar(state, node, step, host_vars).template(name))
         except UserError:
             return name
 
-    def _task_templar(self, state: PlayState, node: PlanTask, step: Step) -> Templar:
+    def _task_templar(self, state: PlayState, node: PlanTask, step: Step,
+                      host_vars: Mapping[str, Any] | None = None) -> Templar:
         """A templar over what holds for every host of a task: extra vars, include params, play, role, block
-        and task vars."""
+        and task vars; ``host_vars`` (one host's registered and set values) come between the include params and
+        the scopes, as in Ansible's precedence."""
         scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
-        return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
+        return Templar(ChainMap(self.options.extra_vars, step.vars, dict(host_vars or {}), *scopes))
 
     async def _run_task(self, state: PlayState, node: PlanTask, steps: Mapping[str, Step],
                         is_handler: bool = False) -> dict[str, TaskResult]:
         assert self.pool is not None
         hosts = list(steps)
-        info = self._task_info(state, node, next(iter(steps.values())), is_handler)
+        info = self._task_info(state, node, next(iter(steps.values())), is_handler, host=hosts[0])
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
@@ -582,6 +590,8 @@ class PlaybookExecutor:
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
         self._record_values(info, host, result)
+        for values_host, named in result.vars.items():
+            self.host_set_vars.setdefault(values_host, {}).update(named)
         if result.facts or result.cached or result.meta == "clear_facts":
             self._cache_facts(node, host, result)
         status = result.status
