@@ -174,6 +174,10 @@ SETTINGS: tuple[Setting, ...] = (
       unsupported=(U("an undefined variable in a template always fails its task", fatal=True),)),
     S("retry_files", "defaults", "bool", False, "Write a .retry file listing failed hosts.", key="retry_files_enabled",
       also=("defaults.retry_files",), ansible_env=("ANSIBLE_RETRY_FILES_ENABLED",)),
+    S("plugin_filters_cfg", "defaults", "path", None,
+      "A YAML file whose module_rejectlist names modules that may not be used (filter_version '1.0'), as "
+      "ansible-core's plugin filter file; unset: /etc/ansible/plugin_filters.yml when it exists.",
+      ansible_env=("ANSIBLE_PLUGIN_FILTERS_CFG",)),
     S("retry_files_save_path", "defaults", "path", None, "Where .retry files go; unset: beside the playbook.",
       ansible_env=("ANSIBLE_RETRY_FILES_SAVE_PATH",)),
     S("local_tmp", "defaults", "path", "~/.provisioning/tmp", "Controller directory for temporary files.",
