@@ -38,17 +38,22 @@ def adjacent_plugin_files(setup: CallbackPluginSetup) -> list[Path]:
 
 
 def _loader(setup: CallbackPluginSetup) -> Any:
-    """ansible-core's callback loader, with the folders of ``setup`` added to its search."""
+    """A callback loader as ansible-core's own, searching the folders of ``setup`` alone: one per run, so a
+    process that runs several playbooks (a warm controller) never finds another project's plugins."""
     if not installed():
         raise UserError("callback plugins are written against Ansible's Python API, which needs ansible-core on "
                         "the controller", hint=INSTALL_HINT)
     use_collections_paths(setup.collections_paths)
-    from ansible.plugins.loader import callback_loader
+    from ansible.plugins.loader import PluginLoader, callback_loader
 
-    for directory in [*setup.plugin_dirs, *(owner / "callback_plugins" for owner in setup.owners)]:
+    loader = PluginLoader(callback_loader.class_name, callback_loader.package,
+                          [str(directory) for directory in setup.plugin_dirs], callback_loader.subdir,
+                          required_base_class=callback_loader.base_class)
+    loader._clear_caches()  # the search paths are cached per plugin kind, across loaders
+    for directory in (owner / "callback_plugins" for owner in setup.owners):
         if directory.is_dir():
-            callback_loader.add_directory(str(directory))
-    return callback_loader
+            loader.add_directory(str(directory))
+    return loader
 
 
 def stdout_plugin(name: str, setup: CallbackPluginSetup) -> Any:
@@ -81,8 +86,8 @@ def other_plugins(stdout_name: str | None, enabled: Sequence[str], setup: Callba
             kinds.setdefault(kind.ansible_name, kind)
         else:
             warn(f"Skipping callback plugin '{name}', unable to load")
-    for name in (stdout_name, f"ansible.builtin.{stdout_name}", f"ansible.legacy.{stdout_name}"):
-        kinds.pop(name, None)
+    for shown in (stdout_name, f"ansible.builtin.{stdout_name}", f"ansible.legacy.{stdout_name}"):
+        kinds.pop(shown or "", None)
     plugins = []
     for kind in kinds.values():
         name = _enabled_name(kind)

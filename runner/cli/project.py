@@ -12,7 +12,7 @@ from runner.ansible_api.strategy_plugins import resolve_strategy
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
-from runner.config.plugin_filters import module_rejectlist
+from runner.cli.plugin_filters import module_rejectlist
 from runner.config.support import unsupported_settings
 from runner.errors import UserError
 from runner.inventory import Inventory, load_inventory

@@ -136,7 +136,8 @@ SETTINGS: tuple[Setting, ...] = (
       "json indents from -vvv (and for debug), yaml always.", ansible_env=("ANSIBLE_CALLBACK_FORMAT_PRETTY",)),
     S("callbacks_enabled", "defaults", "list", [],
       "Extra callbacks to run beside stdout: junit (a report per run in junit_output_dir), or callback plugins "
-      "written against Ansible's Python API that need enabling; a name not found is warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
+      "written against Ansible's Python API that need enabling; a name not found is warned about.",
+      also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
     S("display_skipped_hosts", "defaults", "bool", True, "Show tasks skipped on a host.",
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("show_custom_stats", "defaults", "bool", False,
