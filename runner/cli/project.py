@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from runner.ansible_api.strategy_plugins import resolve_strategy
+from runner.ansible_api.vars_plugins import VarsPluginSetup
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
+from runner.cli.plugin_filters import module_rejectlist
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
-from runner.cli.plugin_filters import module_rejectlist
 from runner.config.support import unsupported_settings
 from runner.errors import UserError
 from runner.inventory import Inventory, load_inventory
@@ -104,9 +105,11 @@ def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Pa
 
 def ansible_plugin_setup(config: Config, flush_cache: bool = False) -> AnsiblePluginSetup:
     """Where the configuration says inventory plugins written against Ansible's API are found."""
+    collections_paths = tuple(Path(path) for path in config.collections_path or [])
+    vars_plugins = VarsPluginSetup(plugin_dirs=tuple(Path(path).expanduser() for path in config.vars_plugins or []),
+                                   enabled=tuple(config.vars_enabled or ()), collections_paths=collections_paths)
     return AnsiblePluginSetup(plugin_dirs=tuple(Path(path) for path in config.inventory_plugins or []),
-                              collections_paths=tuple(Path(path) for path in config.collections_path or []),
-                              flush_cache=flush_cache)
+                              collections_paths=collections_paths, flush_cache=flush_cache, vars_plugins=vars_plugins)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:

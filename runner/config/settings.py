@@ -115,6 +115,15 @@ SETTINGS: tuple[Setting, ...] = (
       "yaml, as ansible-core reads community.general's retired yaml callback); any other name is a callback "
       "plugin written against Ansible's Python API (callback_plugins folders, a collection's NS.COLL.NAME).",
       ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("vars_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/vars", "/usr/share/provisioning/plugins/vars"],
+      "Folders of vars plugins written against Ansible's Python API (colon-separated), beside a vars_plugins/ "
+      "folder next to the playbook; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_VARS_PLUGINS",)),
+    S("vars_enabled", "defaults", "list", ["host_group_vars"],
+      "The vars plugins that run although they ask to be enabled (REQUIRES_ENABLED), and collections' vars "
+      "plugins by full name; host_group_vars (group_vars/ and host_vars/ files) is always read.",
+      key="vars_plugins_enabled", ansible_env=("ANSIBLE_VARS_ENABLED",)),
     S("callback_plugins", "defaults", "pathspec",
       ["~/.provisioning/plugins/callback", "/usr/share/provisioning/plugins/callback"],
       "Folders of callback plugins written against Ansible's Python API (colon-separated), beside the "

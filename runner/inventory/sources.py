@@ -58,6 +58,7 @@ def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = No
     inventory.extra_vars = dict(extra_vars or {})
     if ansible_plugins is not None:
         inventory.ansible_plugins = ansible_plugins
+        inventory.use_vars_plugins(ansible_plugins.vars_plugins)
     reader = _SourceReader(inventory, yaml_readers, any_unparsed_is_failed)
     for source in sources:
         reader.add_source(source)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.config import load_config
 from runner.cli.plugin_filters import module_rejectlist
+from runner.config import load_config
 from runner.errors import OptionError
 from runner.module_index import ModuleIndex
 
