@@ -97,12 +97,13 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
     owners = [playbook.parent, *(Path(role.path) for role in roles)]
     warn = Terminal(sys.stderr, nocolor=config.nocolor, force_color=config.force_color, log=project.log).warning
     callbacks = make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
-                          options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
-                          display_ok_hosts=config.display_ok_hosts,
-                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
-                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty,
-                          show_custom_stats=config.show_custom_stats,
-                          stdout_plugin=stdout_plugin_view(project, owners, warn))
+                               options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
+                               display_ok_hosts=config.display_ok_hosts,
+                               display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
+                               result_format=config.callback_result_format,
+                               pretty_results=config.callback_format_pretty,
+                               show_custom_stats=config.show_custom_stats,
+                               stdout_plugin=stdout_plugin_view(project, owners, warn))
     others = other_plugin_callbacks(project, owners, warn)
     if others is not None:
         callbacks.callbacks.append(others)
