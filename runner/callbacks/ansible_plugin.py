@@ -85,12 +85,12 @@ class AnsibleCallbackPlugins(Callback):
         status = status_of(result)
         items = result.get("results") if isinstance(result.get("results"), list) else None
         for item in items or ():
-            if isinstance(item, Mapping):
+            if isinstance(item, Mapping) and status_of(item) in _ITEM_EVENTS:
                 self._send(_ITEM_EVENTS[status_of(item)], self._result(host, ansible_task, task, item))
         callback_result = self._result(host, ansible_task, task, result)
         if status == "failed":
             self._send("v2_runner_on_failed", callback_result, ignore_errors=bool(result.get("_ignored")))
-        else:
+        elif status in _RESULT_EVENTS:
             self._send(_RESULT_EVENTS[status], callback_result)
 
     def _result(self, host: str, ansible_task: Any, task: TaskInfo, result: Mapping[str, Any]) -> Any:
