@@ -258,11 +258,10 @@ class PlaybookExecutor:
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts,
                                           "index": index}})
-            for section in play.sections:
-                await self._run_section(state, section)
-                await self._flush_handlers(state)
-                if state.stop_play:
-                    break
+            if play.strategy == "host_pinned":
+                await self._run_pinned(state, play.sections)
+            else:
+                await self._run_sections(state, play.sections)
             self.callbacks.play_hosts_done([h for h in batch if h not in state.failed | state.unreachable])
             if (state.failed or state.unreachable) and (
                     play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
@@ -353,10 +352,33 @@ class PlaybookExecutor:
         self.include_cache[(node.id, target)] = (top, role_scopes)
         return top, role_scopes
 
+    async def _run_sections(self, state: PlayState, sections: list[list[int]]) -> None:
+        """Every host through each section in turn, the handlers flushed after each."""
+        for section in sections:
+            await self._run_section(state, section)
+            await self._flush_handlers(state)
+            if state.stop_play:
+                break
+
+    async def _run_pinned(self, state: PlayState, sections: list[list[int]]) -> None:
+        """``strategy: host_pinned``, as Ansible's: at most ``forks`` hosts are in the play at once, each taking
+        every section (its handlers flushed after each) as under ``free``; a host starts when one before it has
+        gone through the whole play."""
+        slots = asyncio.Semaphore(self.forks)
+
+        async def pinned(host: str) -> None:
+            async with slots:
+                for section in sections:
+                    if host not in state.active or state.stop_play:
+                        return
+                    await self._run_free(state, host, self._walker(host, state).walk(section))
+                    await self._flush_handlers(state, [host])
+
+        await asyncio.gather(*(pinned(host) for host in state.active))
+
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
         walks = {host: self._walker(host, state).walk(ids) for host in state.active}
-        # host_pinned is free with each host kept on one worker, which ours always does: the same walk here.
-        if state.play.strategy in ("free", "host_pinned"):
+        if state.play.strategy == "free":
             await asyncio.gather(*(self._run_free(state, host, walk) for host, walk in walks.items()))
         else:
             await self._run_linear(state, walks)
