@@ -1,5 +1,6 @@
 """Strategies (runner/executor/playbook.py): linear keeps the hosts in lockstep, task by task; free lets each host
-go at its own pace; host_pinned as free, with at most forks hosts in the play at once. Every task appends ``host-task`` to a log all hosts share, so its lines are the run order."""
+go at its own pace; host_pinned as free, with at most forks hosts in the play at once. Every task appends
+``host-task`` to a log all hosts share, so its lines are the run order."""
 
 from __future__ import annotations
 
