@@ -140,7 +140,8 @@ class ModuleIndex:
     """Every module available to a run, by name."""
 
     def __init__(self, library_dirs: Iterable[Path] = (), *, collections_paths: Iterable[Path] = (),
-                 module_utils_dirs: Iterable[Path] = (), warn: Callable[[str], None] | None = None):
+                 module_utils_dirs: Iterable[Path] = (), warn: Callable[[str], None] | None = None,
+                 rejected: Iterable[str] = ()):
         self.shipped = Path(shipped_modules.__file__).parent
         self.dirs = [Path(d) for d in library_dirs] + [self.shipped]
         self.collections_paths = [Path(d) for d in collections_paths]
@@ -153,6 +154,10 @@ class ModuleIndex:
         self._helpers: dict[str, ModuleSource] = {UTILS: self.utils}
         self._sources: dict[str, list[ModuleSource]] = {}  # module -> what the agent needs to run it
         self.warn = warn or warn_deprecated  # a routing's deprecations, once per name (resolutions are cached)
+        # plugin_filters_cfg's module_rejectlist: short names (ansible.builtin's and ansible.legacy's) found nowhere,
+        # as ansible-core's loader filters its own and the library's modules; a collection's full name is not
+        # filtered there either.
+        self.rejected = frozenset(rejected)
 
     @staticmethod
     def canonical(name: str) -> str:
@@ -203,7 +208,9 @@ class ModuleIndex:
             return self._cache[name]
         info = None
         fqcn = split_fqcn(name)
-        if fqcn is not None:
+        if fqcn is None and name in self.rejected:
+            info = None  # filtered out: not even routed
+        elif fqcn is not None:
             info = self._collection_module(name, *fqcn)
         elif name.isidentifier() and not name.startswith("_"):
             for directory in self.dirs:

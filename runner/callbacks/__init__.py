@@ -23,7 +23,8 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
                    force_color: bool = False, display_ok_hosts: bool = True, display_skipped_hosts: bool = True,
                    stream: TextIO | None = None, log: LogFile | None = None,
                    first: list[Callback] | None = None, result_format: str = "json",
-                   pretty_results: bool | None = None, show_custom_stats: bool = False) -> Callbacks:
+                   pretty_results: bool | None = None, show_custom_stats: bool = False,
+                   stdout_plugin: Callback | None = None) -> Callbacks:
     """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``;
     ``first`` are called before them (what must print before the view's recap). ``log`` records what the view
     prints. ``result_format`` (json or yaml) and ``pretty_results`` are how the default view prints a result,
@@ -31,16 +32,24 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
     ``yaml`` is the default view with YAML results, as ansible-core treats the retired community.general.yaml.
 
     ``progress`` is the live view on a terminal and the default view elsewhere (CI logs, pipes); ``default``
-    stays Ansible's output even on a terminal.
+    stays Ansible's output even on a terminal. ``stdout_plugin``: a callback plugin that is the stdout view
+    instead (a ``stdout_callback`` this runner has no view of).
     """
     look = {"verbosity": verbosity, "nocolor": nocolor, "force_color": force_color, "log": log}
     results = {"result_format": "yaml" if stdout_callback == "yaml" else result_format,
                "pretty_results": pretty_results, "show_custom_stats": show_custom_stats}
-    members: list[Callback] = [*(first or []),
-                               _stdout_view(stdout_callback, diff, display_ok_hosts, display_skipped_hosts, stream,
-                                            look, results)]
+    view = stdout_plugin or _stdout_view(native_stdout_callback(stdout_callback) or stdout_callback, diff,
+                                         display_ok_hosts, display_skipped_hosts, stream, look, results)
+    members: list[Callback] = [*(first or []), view]
     members.extend(_report(spec) for spec in reports)
     return Callbacks(members)
+
+
+def native_stdout_callback(name: str) -> str | None:
+    """This runner's own view that stdout callback ``name`` is (``ansible.builtin.default`` is ``default``), None
+    for a name it has no view of (a callback plugin written against Ansible's Python API)."""
+    short = name.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.")
+    return short if short in STDOUT_CALLBACKS else None
 
 
 def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_hosts: bool,
@@ -97,4 +106,4 @@ def _report(spec: str) -> Callback:
     return JunitReport(path)
 
 
-__all__ = ["STDOUT_CALLBACKS", "Callback", "Callbacks", "make_callbacks", "parse_report"]
+__all__ = ["STDOUT_CALLBACKS", "Callback", "Callbacks", "make_callbacks", "native_stdout_callback", "parse_report"]

@@ -95,7 +95,8 @@ def main(pattern: str, module: str, module_args: str | None, one_line: bool, bac
         args = play_action_args(module, module_args, playbook_dir)
         return run_as_play(project, pattern, module, args, {**options, "one_line": one_line}, extra_vars,
                            playbook_dir)
-    index = ModuleIndex(project.library, collections_paths=project.collections_path)
+    index = ModuleIndex(project.library, collections_paths=project.collections_path,
+                        rejected=project.module_rejectlist)
     args = _module_args(index, module, module_args)
     refuse_in_adhoc(index, module)
     if config.fact_caching != "memory" or options.get("flush_cache"):

@@ -63,6 +63,7 @@ def run_as_play(project: Project, pattern: str, module: str, args: dict[str, Any
     compiler = Compiler(CompileOptions(roles_path=roles_path, library=project.library,
                                        collections_path=project.collections_path,
                                        filter_plugins=project.filter_plugins, extra_vars=extra_vars,
+                                       module_rejectlist=project.module_rejectlist,
                                        **{**play_defaults(config), "gather_facts": False}))
     # The play is written where nothing of the user's is (and removed after); its tasks' relative files are
     # looked for beside --playbook-dir through the search paths above, as an ad-hoc command's are in Ansible.

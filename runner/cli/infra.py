@@ -107,7 +107,8 @@ def _project(directory: Path, forks: int | None = None, options: dict[str, Any] 
     project = load_project(overrides, directory.resolve(), need_inventory=False, options=options)
     compiler = Compiler(CompileOptions(roles_path=project.roles_path, library=project.library,
                                        collections_path=project.collections_path,
-                                       filter_plugins=project.filter_plugins, **play_defaults(project.config)))
+                                       filter_plugins=project.filter_plugins,
+                                       module_rejectlist=project.module_rejectlist, **play_defaults(project.config)))
     return project, compiler
 
 

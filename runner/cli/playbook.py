@@ -127,6 +127,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
                                          roles_path=project.roles_path, library=project.library,
                                          collections_path=project.collections_path,
                                          filter_plugins=project.filter_plugins, extra_vars=extra_vars,
+                                         module_rejectlist=project.module_rejectlist,
                                          **play_defaults(project.config),
                                          precompile=not (syntax_check or plan_file or list_tasks or list_tags
                                                          or options["list_hosts"]))

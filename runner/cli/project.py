@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from runner.ansible_api.strategy_plugins import resolve_strategy
+from runner.ansible_api.vars_plugins import VarsPluginSetup
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
+from runner.cli.plugin_filters import module_rejectlist
 from runner.config import Config, load_config
 from runner.config.model import DEFAULT
 from runner.config.support import unsupported_settings
@@ -27,6 +29,7 @@ class Project:
     roles_path: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
     log: LogFile | None = None  # log_path, open for the command
+    module_rejectlist: tuple[str, ...] = ()  # plugin_filters_cfg's, sorted
 
 
 def resolve_inventory_sources(config: Config) -> list[str]:
@@ -102,9 +105,11 @@ def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Pa
 
 def ansible_plugin_setup(config: Config, flush_cache: bool = False) -> AnsiblePluginSetup:
     """Where the configuration says inventory plugins written against Ansible's API are found."""
+    collections_paths = tuple(Path(path) for path in config.collections_path or [])
+    vars_plugins = VarsPluginSetup(plugin_dirs=tuple(Path(path).expanduser() for path in config.vars_plugins or []),
+                                   enabled=tuple(config.vars_enabled or ()), collections_paths=collections_paths)
     return AnsiblePluginSetup(plugin_dirs=tuple(Path(path) for path in config.inventory_plugins or []),
-                              collections_paths=tuple(Path(path) for path in config.collections_path or []),
-                              flush_cache=flush_cache)
+                              collections_paths=collections_paths, flush_cache=flush_cache, vars_plugins=vars_plugins)
 
 
 def _provisioning_source(inventory: Inventory, path: Path, data: Any) -> bool:
@@ -155,12 +160,13 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
     configured_strategy(config)  # a strategy plugin that cannot run stops any command, as in Ansible
+    rejected = tuple(sorted(module_rejectlist(config, warn)))  # rejecting stat stops any command, as in Ansible
     inventory = load_hosts(config, playbook_dir, configured=need_inventory,
                            verbosity=int((options or {}).get("verbosity") or 0),
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
-                   filter_plugins=_existing(config.filter_plugins), log=log)
+                   filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected)
 
 
 def configured_strategy(config: Config) -> str:

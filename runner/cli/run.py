@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.callbacks import Callbacks, make_callbacks
 from runner.callbacks.base import Callback, TaskInfo
+from runner.cli.callback_plugins import other_plugin_callbacks, stdout_plugin_view
 from runner.cli.keeper import keep_connections
 from runner.cli.options import connection_defaults
 from runner.cli.project import Project
@@ -19,7 +20,7 @@ from runner.cli.run_magic import run_magic_variables
 from runner.compiler import Compiler
 from runner.config import Config
 from runner.config.support import enabled_callback
-from runner.plan import Plan
+from runner.plan import Plan, PlanRole
 
 if TYPE_CHECKING:
     from runner.executor.fact_cache import FactCache
@@ -47,7 +48,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
 
     executor_choice = parse_executor(project.config.executor)  # a bad spelling is an option error, before output
     callbacks = Callbacks([summary]) if summary is not None else run_callbacks(
-        project, Path(plan.playbook), options, [*reports], retry_files=retry_files)
+        project, Path(plan.playbook), options, [*reports], retry_files=retry_files, roles=plan.roles)
     recorder = plan_recorder(plan, compiler, project, options, kind, Path(playbook_dir))
     if recorder is not None:
         callbacks.callbacks.append(recorder)
@@ -85,18 +86,29 @@ def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool) ->
 
 
 def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], reports: list[str], *,
-                  retry_files: bool) -> Callbacks:
-    """The stdout view and reports the configuration and the command line ask for, the retry file first."""
+                  retry_files: bool, roles: Sequence[PlanRole] = ()) -> Callbacks:
+    """The stdout view and reports the configuration and the command line ask for, the retry file first, then
+    the callback plugins written against Ansible's Python API (beside the playbook and in ``roles``)."""
     config = project.config
     first: list[Callback] = []
     if retry_files and config.retry_files:
         first.append(_retry_file(config, playbook, project))
-    return make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
-                          options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
-                          display_ok_hosts=config.display_ok_hosts,
-                          display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
-                          result_format=config.callback_result_format, pretty_results=config.callback_format_pretty,
-                          show_custom_stats=config.show_custom_stats)
+    from runner.callbacks.terminal import Terminal
+
+    owners = [playbook.parent, *(Path(role.path) for role in roles)]
+    warn = Terminal(sys.stderr, nocolor=config.nocolor, force_color=config.force_color, log=project.log).warning
+    callbacks = make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
+                               options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
+                               display_ok_hosts=config.display_ok_hosts,
+                               display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
+                               result_format=config.callback_result_format,
+                               pretty_results=config.callback_format_pretty,
+                               show_custom_stats=config.show_custom_stats,
+                               stdout_plugin=stdout_plugin_view(project, owners, warn))
+    others = other_plugin_callbacks(project, owners, warn)
+    if others is not None:
+        callbacks.callbacks.append(others)
+    return callbacks
 
 
 def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:

@@ -42,6 +42,7 @@ class CompileOptions:
     library: list[Path] = field(default_factory=list)
     collections_path: list[Path] = field(default_factory=list)
     filter_plugins: list[Path] = field(default_factory=list)
+    module_rejectlist: tuple[str, ...] = ()  # plugin_filters_cfg: modules that cannot be found (sorted)
     extra_vars: dict[str, Any] = field(default_factory=dict)
     # Play keywords' defaults from the configuration: 'gathering' implicit (True) or explicit (False),
     # 'strategy' and 'any_errors_fatal'.

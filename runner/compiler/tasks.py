@@ -40,7 +40,8 @@ class TaskCompiler:
     def __init__(self, compiler: Compiler, tags: TagFilter):
         self.compiler = compiler
         self.tags = tags
-        self.index = ModuleIndex(compiler.options.library, collections_paths=compiler.options.collections_path)
+        self.index = ModuleIndex(compiler.options.library, collections_paths=compiler.options.collections_path,
+                                 rejected=compiler.options.module_rejectlist)
         self.templar = Templar()
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []

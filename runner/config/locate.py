@@ -42,9 +42,10 @@ def find_config_file(env: Mapping[str, str], cwd: Path, home: str,
                      warnings: list[str]) -> tuple[Path, ConfigSearch] | None:
     """The file to read and the search that found it, or None when there is none.
 
-    Unlike ansible, a ``PROVISIONING_CONFIG`` or ``ANSIBLE_CONFIG`` that names no file is an error rather than
-    silently skipped: the user asked for that file. A ``./provisioning.cfg`` or ``./ansible.cfg`` in a
-    world-writable directory is skipped with a warning, as ansible does, since anyone could have put it there.
+    A ``PROVISIONING_CONFIG`` that names no file is an error: the user asked for that file. An ``ANSIBLE_CONFIG``
+    that names none is skipped, as ansible-core skips it (setups written for Ansible rely on that), with a
+    warning. A ``./provisioning.cfg`` or ``./ansible.cfg`` in a world-writable directory is skipped with a warning,
+    as ansible does, since anyone could have put it there.
     """
     for search in SEARCHES:
         found = _search(search, env, cwd, home, warnings)
@@ -56,9 +57,11 @@ def find_config_file(env: Mapping[str, str], cwd: Path, home: str,
 def _search(search: ConfigSearch, env: Mapping[str, str], cwd: Path, home: str, warnings: list[str]) -> Path | None:
     if env.get(search.env):
         chosen = _from_env(env[search.env], cwd, home, search.file_name)
-        if not chosen.is_file():
+        if chosen.is_file():
+            return chosen
+        if search is not ANSIBLE:
             raise OptionError(f"{search.env} names {chosen}, which is not a file")
-        return chosen
+        warnings.append(f"ignoring {search.env}: {chosen} is not a file (ansible-core skips it too)")
     local = cwd / search.file_name
     if local.is_file():
         if not _world_writable(cwd):

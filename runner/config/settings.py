@@ -111,9 +111,24 @@ SETTINGS: tuple[Setting, ...] = (
       "inventory_plugins/ folder next to the playbook; they need ansible-core on the controller.",
       ansible_env=("ANSIBLE_INVENTORY_PLUGINS",)),
     S("stdout_callback", "defaults", "str", "default",
-      "How results are printed; yaml is default with callback_result_format = yaml, as ansible-core reads "
-      "community.general's retired yaml callback.",
-      choices=("default", "minimal", "oneline", "json", "yaml"), ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+      "How results are printed: default, minimal, oneline, json, or yaml (default with callback_result_format = "
+      "yaml, as ansible-core reads community.general's retired yaml callback); any other name is a callback "
+      "plugin written against Ansible's Python API (callback_plugins folders, a collection's NS.COLL.NAME).",
+      ansible_env=("ANSIBLE_STDOUT_CALLBACK",)),
+    S("vars_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/vars", "/usr/share/provisioning/plugins/vars"],
+      "Folders of vars plugins written against Ansible's Python API (colon-separated), beside a vars_plugins/ "
+      "folder next to the playbook; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_VARS_PLUGINS",)),
+    S("vars_enabled", "defaults", "list", ["host_group_vars"],
+      "The vars plugins that run although they ask to be enabled (REQUIRES_ENABLED), and collections' vars "
+      "plugins by full name; host_group_vars (group_vars/ and host_vars/ files) is always read.",
+      key="vars_plugins_enabled", ansible_env=("ANSIBLE_VARS_ENABLED",)),
+    S("callback_plugins", "defaults", "pathspec",
+      ["~/.provisioning/plugins/callback", "/usr/share/provisioning/plugins/callback"],
+      "Folders of callback plugins written against Ansible's Python API (colon-separated), beside the "
+      "callback_plugins/ folders next to the playbook and in its roles; they need ansible-core on the controller.",
+      ansible_env=("ANSIBLE_CALLBACK_PLUGINS",)),
     S("untrusted_template_behavior", "defaults", "str", "ignore",
       "What a template in untrusted data (!unsafe, __ansible_unsafe, a host's or a lookup's text) does when it is "
       "met: ignore leaves it as text, warning also says so, error fails the template. Ansible 2.19's diagnostic "
@@ -133,8 +148,9 @@ SETTINGS: tuple[Setting, ...] = (
       "Results printed for reading: true always indents them; false never (and yaml keeps strings exact); unset: "
       "json indents from -vvv (and for debug), yaml always.", ansible_env=("ANSIBLE_CALLBACK_FORMAT_PRETTY",)),
     S("callbacks_enabled", "defaults", "list", [],
-      "Extra result reporters to run beside stdout: junit (a report per run in junit_output_dir); others are "
-      "warned about.", also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
+      "Extra callbacks to run beside stdout: junit (a report per run in junit_output_dir), or callback plugins "
+      "written against Ansible's Python API that need enabling; a name not found is warned about.",
+      also=("defaults.callback_whitelist",), ansible_env=("ANSIBLE_CALLBACKS_ENABLED",)),
     S("display_skipped_hosts", "defaults", "bool", True, "Show tasks skipped on a host.",
       ansible_env=("ANSIBLE_DISPLAY_SKIPPED_HOSTS",)),
     S("show_custom_stats", "defaults", "bool", False,
@@ -174,6 +190,10 @@ SETTINGS: tuple[Setting, ...] = (
       unsupported=(U("an undefined variable in a template always fails its task", fatal=True),)),
     S("retry_files", "defaults", "bool", False, "Write a .retry file listing failed hosts.", key="retry_files_enabled",
       also=("defaults.retry_files",), ansible_env=("ANSIBLE_RETRY_FILES_ENABLED",)),
+    S("plugin_filters_cfg", "defaults", "path", None,
+      "A YAML file whose module_rejectlist names modules that may not be used (filter_version '1.0'), as "
+      "ansible-core's plugin filter file; unset: /etc/ansible/plugin_filters.yml when it exists.",
+      ansible_env=("ANSIBLE_PLUGIN_FILTERS_CFG",)),
     S("retry_files_save_path", "defaults", "path", None, "Where .retry files go; unset: beside the playbook.",
       ansible_env=("ANSIBLE_RETRY_FILES_SAVE_PATH",)),
     S("local_tmp", "defaults", "path", "~/.provisioning/tmp", "Controller directory for temporary files.",

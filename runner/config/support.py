@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runner.ansible_api.core import INSTALL_HINT, installed
 from runner.config.model import Config
 from runner.config.settings import SETTINGS
 from runner.errors import OptionError
@@ -37,9 +38,11 @@ def unsupported_settings(config: Config) -> list[str]:
                                   hint=f"remove it, or set it to {_shown(config.default(setting.name))}")
             warnings.append(message)
     unknown = [name for name in config.callbacks_enabled if enabled_callback(name) is None]
-    if unknown:
+    if unknown and not installed():
+        # With ansible-core, other names are callback plugins, looked for when the run starts.
         warnings.append(f"setting callbacks_enabled ({config.origin('callbacks_enabled')}): "
-                        f"{', '.join(unknown)} not supported, ignored (supported: {', '.join(ENABLED_CALLBACKS)})")
+                        f"{', '.join(unknown)} not supported, ignored (supported: {', '.join(ENABLED_CALLBACKS)}; "
+                        f"callback plugins need ansible-core: {INSTALL_HINT})")
     return warnings
 
 

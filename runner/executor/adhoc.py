@@ -117,7 +117,8 @@ class AdhocContext:
         from runner.templating import Templar, TemplateError
 
         variables = self._variables(host)
-        templar = Templar(variables)
+        # Lookups in the arguments find files where Ansible's ad-hoc loader does: in --playbook-dir, else here.
+        templar = Templar(variables, search_paths=self.run.search_paths)
         action = controller_action(self.index, self.run.module)
         if action is not None and not action.uses_host:
             # debug, set_fact, assert ...: nothing to connect to, so a host that cannot be reached still answers.

@@ -100,6 +100,9 @@ class PlaybookExecutor:
         self.resume = resume
         self.positions: dict[str, HostPosition] = {}
         self.fragment_base: dict[int, int] = {}  # an included task's id -> the id of its include's first task
+        # What each host registered and set (set_fact) so far, newest value per name: what a task's name may show,
+        # as Ansible templates a header with the first host's variables.
+        self.host_set_vars: dict[str, dict[str, Any]] = {}
         self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
 
     # -- the run ------------------------------------------------------------------------------------------
@@ -258,11 +261,10 @@ class PlaybookExecutor:
             assert self.pool is not None
             self.pool.broadcast({"play": {"name": play.name, "hosts": hosts, "batch": batch, "hosts_all": hosts,
                                           "index": index}})
-            for section in play.sections:
-                await self._run_section(state, section)
-                await self._flush_handlers(state)
-                if state.stop_play:
-                    break
+            if play.strategy == "host_pinned":
+                await self._run_pinned(state, play.sections)
+            else:
+                await self._run_sections(state, play.sections)
             self.callbacks.play_hosts_done([h for h in batch if h not in state.failed | state.unreachable])
             if (state.failed or state.unreachable) and (
                     play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
@@ -362,10 +364,33 @@ class PlaybookExecutor:
         self.include_cache[key] = (top, role_scopes)
         return top, role_scopes
 
+    async def _run_sections(self, state: PlayState, sections: list[list[int]]) -> None:
+        """Every host through each section in turn, the handlers flushed after each."""
+        for section in sections:
+            await self._run_section(state, section)
+            await self._flush_handlers(state)
+            if state.stop_play:
+                break
+
+    async def _run_pinned(self, state: PlayState, sections: list[list[int]]) -> None:
+        """``strategy: host_pinned``, as Ansible's: at most ``forks`` hosts are in the play at once, each taking
+        every section (its handlers flushed after each) as under ``free``; a host starts when one before it has
+        gone through the whole play."""
+        slots = asyncio.Semaphore(self.forks)
+
+        async def pinned(host: str) -> None:
+            async with slots:
+                for section in sections:
+                    if host not in state.active or state.stop_play:
+                        return
+                    await self._run_free(state, host, self._walker(host, state).walk(section))
+                    await self._flush_handlers(state, [host])
+
+        await asyncio.gather(*(pinned(host) for host in state.active))
+
     async def _run_section(self, state: PlayState, ids: list[int]) -> None:
         walks = {host: self._walker(host, state).walk(ids) for host in state.active}
-        # host_pinned is free with each host kept on one worker, which ours always does: the same walk here.
-        if state.play.strategy in ("free", "host_pinned"):
+        if state.play.strategy == "free":
             await asyncio.gather(*(self._run_free(state, host, walk) for host, walk in walks.items()))
         else:
             await self._run_linear(state, walks)
@@ -482,33 +507,38 @@ class PlaybookExecutor:
         return self._over_fail_percentage(state.play, state)
 
     # -- one task on a group of hosts ---------------------------------------------------------------------
-    def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False) -> TaskInfo:
+    def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False,
+                   host: str | None = None) -> TaskInfo:
         """What callbacks know of a task; the step's key (where the walk is) tells apart runs of one task node,
-        as when a file is included once per loop item."""
+        as when a file is included once per loop item. ``host``: the first host the task runs on."""
         role = self.plan.roles[node.role].name if node.role is not None else None
-        return TaskInfo(name=self._task_name(state, node, step), module=node.module or node.kind,
+        return TaskInfo(name=self._task_name(state, node, step, host), module=node.module or node.kind,
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,
                         check_mode=self.options.check if node.check_mode is None else node.check_mode is True,
                         diff=node.diff if isinstance(node.diff, bool) else None,
                         uid=".".join(map(str, stable_key(step.key, self.fragment_base))))
 
-    def _task_name(self, state: PlayState, node: PlanTask, step: Step) -> str:
+    def _task_name(self, state: PlayState, node: PlanTask, step: Step, host: str | None = None) -> str:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
-        params, play, role, block and task vars); left as written when it needs more."""
+        params, play, role, block and task vars) and what ``host``, the first, registered and set; left as
+        written when it needs more."""
         name = node.name or node.module_written or node.module or node.kind
         if not is_template(name):
             return name
+        host_vars = self.host_set_vars.get(host, {}) if host is not None else {}
         try:
-            return str(self._task_templar(state, node, step).template(name))
+            return str(self._task_templar(state, node, step, host_vars).template(name))
         except UserError:
             return name
 
-    def _task_templar(self, state: PlayState, node: PlanTask, step: Step) -> Templar:
+    def _task_templar(self, state: PlayState, node: PlanTask, step: Step,
+                      host_vars: Mapping[str, Any] | None = None) -> Templar:
         """A templar over what holds for every host of a task: extra vars, include params, play, role, block
-        and task vars."""
+        and task vars; ``host_vars`` (one host's registered and set values) come between the include params and
+        the scopes, as in Ansible's precedence."""
         scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *node.scopes])]
-        return Templar(ChainMap(self.options.extra_vars, step.vars, *scopes))
+        return Templar(ChainMap(self.options.extra_vars, step.vars, dict(host_vars or {}), *scopes))
 
     def _tell_play_hosts(self, state: PlayState) -> None:
         """ansible_play_hosts and ansible_play_batch as ansible-core has them when a task starts: the batch
@@ -525,7 +555,7 @@ class PlaybookExecutor:
         assert self.pool is not None
         hosts = list(steps)
         self._tell_play_hosts(state)
-        info = self._task_info(state, node, next(iter(steps.values())), is_handler)
+        info = self._task_info(state, node, next(iter(steps.values())), is_handler, host=hosts[0])
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
@@ -605,6 +635,8 @@ class PlaybookExecutor:
                 set(values) <= {host} for values in result.host_values().values())
             self.pool.broadcast(updates, except_host=host if own else None)
         self._record_values(info, host, result)
+        for values_host, named in result.vars.items():
+            self.host_set_vars.setdefault(values_host, {}).update(named)
         if result.facts or result.cached or result.meta == "clear_facts":
             self._cache_facts(node, host, result)
         status = result.status

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.vars_plugins import VarsPluginSetup, plugin_vars
 from runner.errors import ParseError, SourcePosition
 from runner.inventory.connection_vars import check_connection_variables
 from runner.inventory.datafile import load_data_file, where
@@ -30,6 +32,11 @@ class AdjacentVars:
         self._listings: dict[Path, frozenset[str]] = {}
         self._found: dict[tuple[Path, str], list[Path]] = {}
         self._loaded: dict[Path, dict[str, Any]] = {}
+        # Vars plugins written against Ansible's API, asked after the files of each path (None: there are none)
+        self.vars_plugins: VarsPluginSetup | None = None
+        self.warnings: list[str] = []
+        self._plugin_vars: dict[tuple[Path, str, tuple[str, ...]], dict[str, Any]] = {}
+        self._setups: dict[Path | None, VarsPluginSetup | None] = {}
 
     def inventory_layer(self, kind: str, names: Sequence[str]) -> dict[str, Any]:
         """Variables for ``names`` (in merge order) from every inventory directory, in source order."""
@@ -65,7 +72,28 @@ class AdjacentVars:
             for name in names:
                 for path in self.files_for(base, kind, name):
                     merged.update(self.load(path))
+            setup = self._plugin_setup()
+            if setup is not None and names:
+                merged.update(self._from_plugins(setup, base, kind, names))
         return merged
+
+    def _plugin_setup(self) -> VarsPluginSetup | None:
+        """The vars plugins' setup with the playbook's ``vars_plugins/`` folder; None when there is no plugin."""
+        if self.vars_plugins is None:
+            return None
+        if self.playbook_dir not in self._setups:
+            adjacent = (self.playbook_dir / "vars_plugins",) if self.playbook_dir else ()
+            setup = replace(self.vars_plugins, plugin_dirs=(*self.vars_plugins.plugin_dirs, *adjacent))
+            self._setups[self.playbook_dir] = setup if setup.has_plugins() else None
+        return self._setups[self.playbook_dir]
+
+    def _from_plugins(self, setup: VarsPluginSetup, base: Path, kind: str, names: Sequence[str]) -> dict[str, Any]:
+        """What the vars plugins give at ``base`` for one level's entities, asked once per path and entities."""
+        key = (base, kind, tuple(names))
+        if key not in self._plugin_vars:
+            self._plugin_vars[key] = plugin_vars(setup, base, "host" if kind == HOST_VARS else "group", names,
+                                                 self.warnings.append)
+        return self._plugin_vars[key]
 
     def _find(self, folder: Path, name: str) -> list[Path]:
         if name.startswith(os.sep) or os.sep in name:

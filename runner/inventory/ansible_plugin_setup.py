@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from runner.ansible_api.vars_plugins import VarsPluginSetup
+
 
 @dataclass(frozen=True)
 class AnsiblePluginSetup:
@@ -13,3 +15,4 @@ class AnsiblePluginSetup:
     plugin_dirs: tuple[Path, ...] = ()
     collections_paths: tuple[Path, ...] = ()
     flush_cache: bool = False  # --flush-cache: a Cacheable plugin refreshes its cache instead of reading it
+    vars_plugins: VarsPluginSetup | None = None  # vars plugins written against Ansible's API, when there are any

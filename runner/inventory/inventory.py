@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.vars_plugins import VarsPluginSetup
 from runner.errors import ParseError, SourcePosition, UserError, did_you_mean
 from runner.inventory import merge, patterns
 from runner.inventory.adjacent_vars import GROUP_VARS, HOST_VARS, AdjacentVars
@@ -72,6 +73,11 @@ class Inventory:
     @playbook_dir.setter
     def playbook_dir(self, path: Path | None) -> None:
         self._adjacent.playbook_dir = path
+        self._clear_caches()
+
+    def use_vars_plugins(self, setup: VarsPluginSetup | None) -> None:
+        """Vars plugins written against Ansible's API, asked beside the group_vars/host_vars files."""
+        self._adjacent.vars_plugins = setup
         self._clear_caches()
 
     def register_source(self, path: Path) -> None:

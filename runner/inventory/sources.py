@@ -58,6 +58,7 @@ def load_inventory(sources: Sequence[str | Path], playbook_dir: Path | None = No
     inventory.extra_vars = dict(extra_vars or {})
     if ansible_plugins is not None:
         inventory.ansible_plugins = ansible_plugins
+        inventory.use_vars_plugins(ansible_plugins.vars_plugins)
     reader = _SourceReader(inventory, yaml_readers, any_unparsed_is_failed)
     for source in sources:
         reader.add_source(source)
@@ -103,6 +104,9 @@ class _SourceReader:
             self._guarded(str(path), partial(self._add_file, path))
 
     def _add_directory(self, directory: Path) -> None:
+        """Every file of ``directory`` and its subfolders; a folder none of whose files parsed (an empty one) is
+        itself a source that did not parse, as in Ansible."""
+        parsed_before = len(self.inventory.parsed)
         for name in sorted(os.listdir(directory)):
             if name.startswith(".") or name in IGNORED_NAMES or name.endswith(IGNORED_SUFFIXES):
                 continue
@@ -111,6 +115,15 @@ class _SourceReader:
                 self._add_directory(path)
             else:
                 self._guarded(str(path), partial(self._add_file, path))
+        if len(self.inventory.parsed) == parsed_before:
+            self._unparsed_directory(directory)
+
+    def _unparsed_directory(self, directory: Path) -> None:
+        if self.any_unparsed_is_failed:
+            raise ParseError(f"Completely failed to parse inventory source {directory}",
+                             hint="it holds no inventory file")
+        self.inventory.unparsed.append(str(directory))
+        self.inventory.warnings.append(f"Unable to parse {directory} as an inventory source")
 
     def _guarded(self, source: str, read: Callable[[], None]) -> None:
         try:

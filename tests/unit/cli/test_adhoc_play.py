@@ -75,3 +75,15 @@ def test_a_jsonfile_fact_cache_is_read_written_and_flushed_by_ad_hoc_runs(projec
         assert adhoc(project, *facts_defined).returncode == 0
         flushed = adhoc(project, "--flush-cache", "-m", "debug", "-a", "msg={{ ansible_facts }}")
         assert '"msg": {}' in flushed.stdout, flushed.stdout + flushed.stderr
+
+
+def test_a_lookup_in_the_arguments_finds_files_in_the_working_directory(project: Path) -> None:
+    (project / "note.txt").write_text("from here\n")
+    (project / "elsewhere").mkdir()
+    (project / "elsewhere" / "note.txt").write_text("from there\n")
+    args = ["-m", "debug", "-a", "msg={{ lookup('file', 'note.txt') }}"]
+    here = adhoc(project, *args)
+    assert '"msg": "from here"' in here.stdout, here.stdout + here.stderr
+    # as ansible-core 2.19 does, --playbook-dir does not move where an ad-hoc lookup looks
+    there = adhoc(project, *args, "--playbook-dir", str(project / "elsewhere"))
+    assert '"msg": "from here"' in there.stdout, there.stdout + there.stderr

@@ -58,9 +58,12 @@ def test_ansible_config_names_the_file_and_a_directory_means_its_ansible_cfg(pro
     assert load(project, home, ANSIBLE_CONFIG=str(chosen.parent)).path == chosen
 
 
-def test_ansible_config_naming_no_file_is_an_error(project: Path, home: Path) -> None:
-    with pytest.raises(OptionError, match=r"ANSIBLE_CONFIG names .*missing\.cfg, which is not a file"):
-        load(project, home, ANSIBLE_CONFIG=str(project / "missing.cfg"))
+def test_ansible_config_naming_no_file_is_skipped_with_a_warning_as_ansible_skips_it(project: Path,
+                                                                                     home: Path) -> None:
+    local = write(project / "ansible.cfg", "[defaults]\nforks = 7\n")
+    config = load(project, home, ANSIBLE_CONFIG=str(project / "missing.cfg"))
+    assert (config.path, config.forks) == (local, 7)
+    assert any("ignoring ANSIBLE_CONFIG" in warning and "missing.cfg" in warning for warning in config.warnings)
 
 
 def test_the_home_ansible_cfg_is_read_when_the_working_directory_has_none(project: Path, home: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from runner.config import SETTINGS, Setting, load_config
+from runner.config import SETTINGS, Setting, load_config, support
 from runner.config.support import unsupported_settings
 from runner.errors import OptionError
 from tests.support.scripts import script
@@ -131,12 +131,18 @@ def test_an_unsupported_setting_from_the_environment_says_which_variable(tmp_pat
     assert warning.startswith("setting pipelining = false (env: ANSIBLE_PIPELINING) is not supported")
 
 
-def test_callbacks_enabled_warns_of_the_reporters_it_does_not_have(tmp_path: Path) -> None:
+def test_callbacks_enabled_warns_of_the_reporters_it_does_not_have_without_ansible_core(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = _load(tmp_path, "[defaults]\ncallbacks_enabled = ansible.posix.profile_tasks, community.general.junit, "
                              "timer\n")
+    monkeypatch.setattr(support, "installed", lambda: False)
     [warning] = unsupported_settings(config)
     assert "ansible.posix.profile_tasks, timer not supported" in warning
     assert "junit," not in warning.split("(supported")[0]
+    assert "callback plugins need ansible-core" in warning
+    # with ansible-core, they are callback plugins: looked for when the run starts (runner/cli/callback_plugins.py)
+    monkeypatch.setattr(support, "installed", lambda: True)
+    assert unsupported_settings(config) == []
 
 
 def test_a_run_with_a_fatal_setting_stops_before_anything_runs(tmp_path: Path) -> None:

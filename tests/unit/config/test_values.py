@@ -78,8 +78,6 @@ def test_choices_and_minimum() -> None:
     ("[defaults]\nforks = 0\n", "bad value for 'forks': expected a value of at least 1, got 0", 9),
     ("[defaults]\ntimeout = soon\n", "bad value for 'timeout': expected a number, got 'soon'", 11),
     ("[defaults]\nhost_key_checking = perhaps\n", "bad value for 'host_key_checking': expected a boolean", 21),
-    ("[defaults]\nstdout_callback = debug\n",
-     "bad value for 'stdout_callback': expected one of default, minimal, oneline, json, yaml, got 'debug'", 19),
     ("[defaults]\ngathering = always\n", "expected one of implicit, explicit, smart", 13),
     ("[privilege_escalation]\nbecome_method = doas\n", "expected one of sudo, su, got 'doas'", 17),
 ])
@@ -103,13 +101,13 @@ def test_a_bad_environment_value_names_the_variable(tmp_path: Path) -> None:
 
 
 def test_a_bad_ansible_variable_says_how_to_override_it(tmp_path: Path) -> None:
-    with pytest.raises(OptionError, match="ANSIBLE_STDOUT_CALLBACK") as caught:
-        load_config(env={"HOME": str(tmp_path), "ANSIBLE_STDOUT_CALLBACK": "debug"}, cwd=tmp_path)
-    assert caught.value.hint == "set PROVISIONING_STDOUT_CALLBACK to override it"
+    with pytest.raises(OptionError, match="ANSIBLE_GATHERING") as caught:
+        load_config(env={"HOME": str(tmp_path), "ANSIBLE_GATHERING": "always"}, cwd=tmp_path)
+    assert caught.value.hint == "set PROVISIONING_GATHERING to override it"
     # Ours is read first, so Ansible's bad value is never looked at.
-    config = load_config(env={"HOME": str(tmp_path), "ANSIBLE_STDOUT_CALLBACK": "debug",
-                              "PROVISIONING_STDOUT_CALLBACK": "json"}, cwd=tmp_path)
-    assert config.stdout_callback == "json"
+    config = load_config(env={"HOME": str(tmp_path), "ANSIBLE_GATHERING": "always",
+                              "PROVISIONING_GATHERING": "smart"}, cwd=tmp_path)
+    assert config.gathering == "smart"
 
 
 def test_a_bad_command_line_value_names_the_setting(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Strategies (runner/executor/playbook.py): linear keeps the hosts in lockstep, task by task; free lets each host
-go at its own pace. Every task appends ``host-task`` to a log all hosts share, so its lines are the run order."""
+go at its own pace; host_pinned as free, with at most forks hosts in the play at once. Every task appends
+``host-task`` to a log all hosts share, so its lines are the run order."""
 
 from __future__ import annotations
 
@@ -85,14 +86,26 @@ def test_throttle_holds_across_the_hosts_of_a_free_play_and_never_exceeds_the_fo
         assert log[index + 1] == f"{host}-end", log
 
 
-def test_host_pinned_runs_as_free(local_hosts: LocalHosts) -> None:
+def test_host_pinned_keeps_at_most_forks_hosts_in_the_play_each_to_its_end(local_hosts: LocalHosts) -> None:
+    # With two forks, the third host starts only when one of the first two has gone through every section and
+    # its handler, as under Ansible's host_pinned.
     run = local_hosts.play("""
         - hosts: all
           gather_facts: false
           strategy: host_pinned
+          pre_tasks:
+            - {name: start, shell: "echo {{ inventory_hostname }}-start >> {{ shared }}/log"}
           tasks:
-            - {name: first, debug: {msg: one}}
-            - {name: second, debug: {msg: two}}
-        """)
+            - {name: work, shell: sleep 0.3}
+          post_tasks:
+            - {name: notify, debug: {msg: done}, changed_when: true, notify: end}
+          handlers:
+            - {name: end, shell: "echo {{ inventory_hostname }}-end >> {{ shared }}/log"}
+        """, "--forks", "2")
     assert run.exit_code == 0, run.output
-    assert run.ran("second") == ["h1", "h2", "h3"]
+    log = local_hosts.log()
+    assert sorted(log) == sorted(f"{h}-{e}" for h in ("h1", "h2", "h3") for e in ("start", "end"))
+    running = 0
+    for line in log:
+        running += 1 if line.endswith("-start") else -1
+        assert running <= 2, log

@@ -122,3 +122,16 @@ def test_empty_inventory_has_all_and_ungrouped(tmp_path: Path) -> None:
     assert inventory.groups_dict() == {"all": [], "ungrouped": []}
     assert inventory.get_hosts() == []
 
+
+
+def test_a_folder_with_no_inventory_file_is_a_source_that_did_not_parse(tmp_path: Path) -> None:
+    write_tree(tmp_path / "inv", {"hosts": "[web]\nw1\n", "group_vars/all.yml": "x: 1\n"})
+    (tmp_path / "inv" / "empty").mkdir()
+    (tmp_path / "alone").mkdir()
+    inventory = load_inventory([tmp_path / "inv", tmp_path / "alone"], any_unparsed_is_failed=False)
+    assert list(inventory.hosts) == ["w1"]
+    assert inventory.unparsed == [str(tmp_path / "inv" / "empty"), str(tmp_path / "alone")]
+    assert inventory.warnings == [f"Unable to parse {tmp_path}/inv/empty as an inventory source",
+                                  f"Unable to parse {tmp_path}/alone as an inventory source"]
+    with pytest.raises(ParseError, match=r"Completely failed to parse inventory source .*/inv/empty"):
+        load_inventory([tmp_path / "inv"], any_unparsed_is_failed=True)

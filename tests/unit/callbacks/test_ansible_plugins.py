@@ -1,0 +1,130 @@
+"""Callback plugins written against Ansible's Python API: which ones ansible-core's rules load, and the v2_ calls
+and objects a run's events become. ansible-core's loader is one per process: each test names its plugins apart."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.ansible_api.callback_plugins import CallbackPluginSetup, other_plugins, stdout_plugin
+from runner.callbacks.ansible_plugin import AnsibleCallbackPlugins
+from runner.callbacks.base import HostStats, PlayInfo, TaskInfo
+from runner.errors import UserError
+
+pytest.importorskip("ansible.plugins.callback")
+
+RECORDER = '''
+from ansible.plugins.callback import CallbackBase
+
+CALLS = []
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "{kind}"
+    CALLBACK_NAME = "{name}"
+
+    def v2_playbook_on_play_start(self, play):
+        CALLS.append(("play", play.get_name()))
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        CALLS.append(("task", task.get_name(), task.action))
+
+    def v2_runner_on_ok(self, result):
+        CALLS.append(("ok", result.host.get_name(), result.task.connection, dict(result.result)))
+
+    def v2_runner_on_failed(self, result, ignore_errors=False):
+        CALLS.append(("failed", result.host.get_name(), ignore_errors))
+
+    def v2_runner_item_on_ok(self, result):
+        CALLS.append(("item", result.result["item"]))
+
+    def v2_playbook_on_stats(self, stats):
+        CALLS.append(("stats", stats.summarize("web1")))
+
+{extra}
+'''
+
+TASK = TaskInfo(name="install nginx", module="ansible.builtin.apt", position="site.yml:5:7", args={"name": "nginx"})
+
+
+def _plugin(folder: Path, name: str, *, kind: str = "aggregate", extra: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    path.write_text(RECORDER.format(kind=kind, name=name, extra=textwrap.indent(extra, "    ")), encoding="utf-8")
+    return path
+
+
+def _calls(plugin: Any) -> list[Any]:
+    return list(__import__(type(plugin).__module__, fromlist=["CALLS"]).CALLS)
+
+
+def _feed(adapter: AnsibleCallbackPlugins) -> None:
+    adapter.play_start(PlayInfo(name="web", pattern="web", position="site.yml:1:3"), ["web1"])
+    adapter.task_start(TASK, ["web1"])
+    adapter.host_result(TASK, "web1", {"changed": True, "_status": "changed", "_duration": 1.5,
+                                       "results": [{"item": "a", "changed": True, "_status": "changed"}]})
+    adapter.host_result(TASK, "web2", {"failed": True, "msg": "no", "_status": "failed", "_ignored": True})
+    adapter.playbook_end({"web1": HostStats(ok=1, changed=1)}, 0)
+
+
+def test_a_plugin_beside_the_playbook_gets_the_runs_events_as_ansible_cores_calls(tmp_path: Path) -> None:
+    _plugin(tmp_path / "callback_plugins", "recorder_events")
+    warnings: list[str] = []
+    plugins = other_plugins("default", [], CallbackPluginSetup(owners=(tmp_path,)), native=lambda name: False,
+                            warn=warnings.append)
+    assert [type(plugin).__module__.rsplit(".", 1)[-1] for plugin in plugins] == ["recorder_events"]
+    connections = {"web1": "ssh", "web2": "local"}
+    _feed(AnsibleCallbackPlugins(plugins, connection_of=connections.__getitem__, warn=warnings.append))
+    assert _calls(plugins[0]) == [
+        ("play", "web"),
+        ("task", "install nginx", "ansible.builtin.apt"),
+        ("item", "a"),
+        ("ok", "web1", "ssh", {"changed": True, "results": [{"item": "a", "changed": True}]}),
+        ("failed", "web2", True),
+        ("stats", {"ok": 1, "failures": 0, "unreachable": 0, "changed": 1, "skipped": 0, "rescued": 0,
+                   "ignored": 0}),
+    ]
+    assert warnings == []
+
+
+def test_a_plugin_that_needs_enabling_runs_only_when_callbacks_enabled_names_it(tmp_path: Path) -> None:
+    _plugin(tmp_path / "callback_plugins", "recorder_enabled", extra="CALLBACK_NEEDS_ENABLED = True")
+    setup = CallbackPluginSetup(owners=(tmp_path,))
+    assert other_plugins("default", [], setup, native=lambda name: False, warn=print) == []
+    enabled = other_plugins("default", ["recorder_enabled"], setup, native=lambda name: False, warn=print)
+    assert [type(plugin).__module__.rsplit(".", 1)[-1] for plugin in enabled] == ["recorder_enabled"]
+
+
+def test_an_enabled_name_found_nowhere_is_ansible_cores_warning(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    assert other_plugins("default", ["nowhere_to_be_found"], CallbackPluginSetup(owners=(tmp_path,)),
+                         native=lambda name: False, warn=warnings.append) == []
+    assert warnings == ["Skipping callback plugin 'nowhere_to_be_found', unable to load"]
+
+
+def test_a_stdout_plugin_is_found_by_name_and_an_unknown_one_is_an_error(tmp_path: Path) -> None:
+    _plugin(tmp_path / "callback_plugins", "recorder_stdout", kind="stdout")
+    setup = CallbackPluginSetup(owners=(tmp_path,))
+    plugin = stdout_plugin("recorder_stdout", setup)
+    assert type(plugin).__name__ == "CallbackModule"
+    # a stdout plugin found beside the playbook is not loaded a second time beside it
+    assert other_plugins("recorder_stdout", [], setup, native=lambda name: False, warn=print) == []
+    with pytest.raises(UserError, match="could not load the 'no_such_view' callback plugin"):
+        stdout_plugin("no_such_view", setup)
+
+
+def test_a_plugin_that_raises_is_a_warning_and_the_others_still_get_the_event(tmp_path: Path) -> None:
+    _plugin(tmp_path / "callback_plugins", "recorder_raises",
+            extra="def v2_playbook_on_task_start(self, task, is_conditional):\n    raise RuntimeError('boom')")
+    _plugin(tmp_path / "callback_plugins", "recorder_after")
+    warnings: list[str] = []
+    plugins = other_plugins("default", [], CallbackPluginSetup(owners=(tmp_path,)), native=lambda name: False,
+                            warn=warnings.append)
+    AnsibleCallbackPlugins(plugins, connection_of=lambda host: "ssh", warn=warnings.append).task_start(TASK, ["web1"])
+    assert len(warnings) == 1 and "v2_playbook_on_task_start" in warnings[0] and "boom" in warnings[0]
+    after = next(plugin for plugin in plugins if type(plugin).__module__.endswith("recorder_after"))
+    assert _calls(after) == [("task", "install nginx", "ansible.builtin.apt")]
