@@ -124,6 +124,12 @@ def warn(message: str) -> None:
         log.warning(text)
 
 
+def collection_search_path(configured: Sequence[str]) -> list[Path]:
+    from runner.ansible_api.collections import collection_search_path as search_path
+
+    return search_path(Path(entry) for entry in configured)
+
+
 def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True,
                  options: dict[str, Any] | None = None) -> Project:
     """Configuration, the vault passwords (``options`` are the command line's), then the inventory (not loaded,
@@ -151,7 +157,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
                            verbosity=int((options or {}).get("verbosity") or 0),
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
-                   collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
+                   collections_path=collection_search_path(config.collections_path or []),
+                   roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log)
 
 

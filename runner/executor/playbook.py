@@ -473,7 +473,7 @@ class PlaybookExecutor:
     def _task_info(self, state: PlayState, node: PlanTask, step: Step, is_handler: bool = False) -> TaskInfo:
         """What callbacks know of a task; the step's key (where the walk is) tells apart runs of one task node,
         as when a file is included once per loop item."""
-        role = self.plan.roles[node.role].name if node.role is not None else None
+        role = self.plan.roles[node.role].display_name if node.role is not None else None
         return TaskInfo(name=self._task_name(state, node, step), module=node.module or node.kind,
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,

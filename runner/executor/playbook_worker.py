@@ -253,9 +253,11 @@ class PlaybookWorker:
             return None
         if node.loop_with:
             from runner.templating import run_lookup
+            from runner.templating.lookups import loop_subdir
 
             terms = templar.template(node.loop)
-            return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node)))
+            return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node),
+                                   subdir=loop_subdir(node.module_written or node.module or "")))
         items = templar.template_untrusting_results(node.loop)
         if isinstance(items, str):
             raise TaskFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {items!r}. "

@@ -54,6 +54,12 @@ class VarScope(_Strict):
 class PlanRole(_Strict):
     name: str
     path: str
+    collection: str | None = None  # NS.COLL of a collection's role
+
+    @property
+    def display_name(self) -> str:
+        """The role's name as ansible-core shows it before its tasks' names: with its collection's."""
+        return f"{self.collection}.{self.name}" if self.collection else self.name
     defaults_scope: int | None = None
     vars_scope: int | None = None
     params_scope: int | None = None
