@@ -188,6 +188,7 @@ class Compiler:
         order = self._play_keyword(play, "order", play.order, HOST_ORDERS, keyword_vars)
         search = (playbook_dir,)
         imported = Inherited(search_paths=search, default_collection=self.default_collection,
+                             playbook_dir=playbook_dir,
                              collections=search_list((), self.default_collection),
                              when=tuple(c for entry in imports for c in entry.when),
                              tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))

@@ -36,6 +36,7 @@ class Inherited:
     # The collection of the playbook being compiled (one in a collection's ``playbooks/``), which ansible-core
     # puts first in the search list of every play, block and task outside a role.
     default_collection: str | None = None
+    playbook_dir: str | None = None  # the folder of the playbook the play is in (for an include at run time)
     # What is compiled here may never run, or its failure is handled (a handler, a block with a rescue, a rescue
     # section): a mistake Ansible finds only when the task runs is left for the task's run, not a compile error.
     may_not_run: bool = False

@@ -147,6 +147,7 @@ class TaskCompiler:
             "name": task.name, "position": str(task.position or ""), "role": context.role,
             "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
+            "collections": list(context.collections),
             "register_var": task.register_var, "notify": notify,
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
@@ -260,7 +261,9 @@ class TaskCompiler:
         """
         module = task.module
         try:
-            info = self.index.find(module, collections)
+            # ``ansible.builtin.X`` as written is never looked up in the collection search list, as in ansible-core
+            qualified = (task.module_written or "").startswith(("ansible.builtin.", "ansible.legacy."))
+            info = self.index.find(task.module_written if qualified else module, collections)
             if info is None:
                 raise self.index.unresolved(module)
         except UserError as exc:  # not found, removed (a routing's tombstone), or routed in a loop
@@ -291,7 +294,7 @@ class TaskCompiler:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
             except ArgumentError as exc:
                 raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
-        return args, info.name
+        return args, self.index.resolved_name(task.module_written if qualified else module, info)
 
     def _precompile(self, node: PlanTask, *, deferred: bool = False, conditions_deferred: bool = False) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any
@@ -415,7 +418,13 @@ class TaskCompiler:
         if apply:
             context = context.under(_ApplyKeywords(apply))
         if node.kind == INCLUDE_ROLE:
-            self.roles.include_role(node, target, context)
+            # roles are looked for beside the playbook of the include's play (an imported one's own folder),
+            # not the one compiled last
+            compiled_last, self.playbook_dir = self.playbook_dir, context.playbook_dir or self.playbook_dir
+            try:
+                self.roles.include_role(node, target, context)
+            finally:
+                self.playbook_dir = compiled_last
             return
         path = self._find_tasks_file(target, context)
         if path is None:

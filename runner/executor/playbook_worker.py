@@ -380,7 +380,7 @@ class PlaybookWorker:
             module, written = run_time_module(self.index, templar, node)
         call = ModuleCall(module, written, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
-                          task_vars=variables, task=describe_task(node))
+                          task_vars=variables, task=describe_task(node), collections=list(node.collections))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         action = controller_action(self.index, module)

@@ -125,6 +125,9 @@ class PlanTask(_Strict):
     include: dict[str, Any] | None = Field(
         default=None, description="For include_tasks/include_role: file or role name (templated), apply, vars")
     search_paths: list[str] = Field(default_factory=list, description="Where relative files are looked up")
+    collections: list[str] = Field(default_factory=list, description=(
+        "The task's collection search list, as ansible-core computes it (what an action plugin's "
+        "self._task.collections reads)"))
 
 
 class PlanPlay(_Strict):

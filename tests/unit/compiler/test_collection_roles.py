@@ -98,3 +98,17 @@ def test_a_playbook_outside_any_collection_has_no_default_collection(tmp_path: P
     with pytest.raises(UserError) as caught:
         compile_text(tmp_path, collections, "- hosts: all\n  gather_facts: false\n  roles: [web]\n")
     assert "the role 'web' was not found" in caught.value.render()
+
+
+def test_the_collection_search_lists_an_action_plugin_reads(tmp_path: Path, collections: Path) -> None:
+    web_meta = collections / "ansible_collections" / "demo" / "tools" / "roles" / "web" / "meta" / "main.yml"
+    web_meta.write_text("collections: [demo.other]\ndependencies: [base]\n")
+    plan = compile_text(tmp_path, collections,
+                        "- hosts: all\n  gather_facts: false\n  collections: [demo.extra]\n  roles: [demo.tools.web]\n"
+                        "  tasks:\n    - debug: msg=play\n    - debug: msg=task\n      collections: ansible.builtin\n")
+    lists = {task.args.get("msg"): task.collections for task in plan.tasks if task.module == "debug"}
+    # a collection role: its own collection, its meta's, then ansible.builtin; never the play's
+    assert lists["web"] == ["demo.tools", "demo.other", "ansible.builtin"]
+    assert lists["base"] == ["demo.tools", "ansible.builtin"]
+    assert lists["play"] == ["demo.extra", "ansible.legacy"]
+    assert lists["task"] == ["ansible.builtin"]

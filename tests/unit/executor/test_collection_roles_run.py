@@ -38,3 +38,19 @@ def test_a_collection_role_beside_the_playbook_runs_under_its_full_name(local_ho
     assert run.exit_code == 0, run.output
     assert "TASK [demo.tools.web : names]" in run.output
     assert run.task("demo.tools.web : names")["h1"]["msg"] == "web demo.tools.web demo.tools debian"
+
+
+def test_include_role_in_an_imported_playbook_finds_the_role_beside_that_playbook(local_hosts: LocalHosts) -> None:
+    other = local_hosts.base / "other"
+    write(other / "roles" / "near" / "tasks" / "main.yml", "- name: near\n  debug: msg=near\n")
+    write(other / "inner.yml", "- hosts: h1\n  gather_facts: false\n  tasks:\n"
+                               "    - include_role: {name: near}\n")
+    run = local_hosts.play("""\
+        - import_playbook: other/inner.yml
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - debug: msg=after
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.task("near : near")["h1"]["msg"] == "near"
