@@ -42,14 +42,11 @@ def collection_dir(collection: str, collections_paths: Iterable[Path]) -> Path |
 
 
 def find_collection_plugin(collection: str, kind: str, name: str, collections_paths: Iterable[Path]) -> Path | None:
-    """The file of plugin ``name`` of ``kind`` (``modules``, ``lookup``, ``action``...) of ``collection`` in the
-    first collections path that has it."""
-    namespace, coll = collection.split(".")
-    for base in collections_paths:
-        path = base / "ansible_collections" / namespace / coll / "plugins" / kind / f"{name}.py"
-        if path.is_file():
-            return path
-    return None
+    """The file of plugin ``name`` of ``kind`` (``modules``, ``lookup``, ``action``...) of ``collection``, in the
+    first collections path that has the collection: a copy further down is masked, as in ansible-core."""
+    base = collection_dir(collection, collections_paths)
+    path = base / "plugins" / kind / f"{name}.py" if base is not None else None
+    return path if path is not None and path.is_file() else None
 
 
 def find_collection_module(collection: str, name: str, collections_paths: Iterable[Path]) -> Path | None:

@@ -9,6 +9,7 @@ from runner.ansible_api.collections import (
     collection_of_path,
     collection_search_path,
     find_collection_playbook,
+    find_collection_plugin,
     split_fqcr,
 )
 
@@ -58,3 +59,13 @@ def test_a_fully_qualified_reference_splits_into_collection_subfolders_and_name(
     assert split_fqcr("demo.tools.sub.dir.web") == ("demo.tools", ("sub", "dir"), "web")
     assert split_fqcr("geerlingguy.nginx") is None
     assert split_fqcr("../roles/web") is None
+
+
+def test_a_collection_in_a_later_path_is_masked_by_the_first_copy(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    collection(first, "demo.tools")
+    module = collection(second, "demo.tools") / "plugins" / "modules" / "only_here.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("")
+    assert find_collection_plugin("demo.tools", "modules", "only_here", [second]) == module
+    assert find_collection_plugin("demo.tools", "modules", "only_here", [first, second]) is None
