@@ -367,7 +367,7 @@ class ModuleIndex:
                 message += f": ansible-core routes it to {routed}"
                 target = routed
                 break
-        collection = target.rsplit(".", 1)[0]
+        collection = ".".join(target.split(".")[:2])  # NS.COLL, also of a name with subfolders (NS.COLL.SUB.X)
         if collection != BUILTIN and collection_dir(collection, self.collections_paths) is None:
             return UserError(f"{message}; the collection {collection} is not installed in the collections path",
                              hint=f"install it: provisioning-galaxy collection install {collection} (or "

@@ -32,8 +32,12 @@ def split_fqcn(name: str) -> tuple[str, str] | None:
 
 
 def collection_dir(collection: str, collections_paths: Iterable[Path]) -> Path | None:
-    """The directory of ``collection`` (``NS.COLL``) in the first collections path that has it."""
-    namespace, coll = collection.split(".")
+    """The directory of ``collection`` (``NS.COLL``) in the first collections path that has it; None also for a
+    name that is not ``NS.COLL``."""
+    parts = collection.split(".")
+    if len(parts) != 2:
+        return None
+    namespace, coll = parts
     for base in collections_paths:
         path = base / "ansible_collections" / namespace / coll
         if path.is_dir():

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.ansible_api.collections import (
+    collection_dir,
     collection_of_path,
     collection_search_path,
     find_collection_playbook,
@@ -69,3 +70,9 @@ def test_a_collection_in_a_later_path_is_masked_by_the_first_copy(tmp_path: Path
     module.write_text("")
     assert find_collection_plugin("demo.tools", "modules", "only_here", [second]) == module
     assert find_collection_plugin("demo.tools", "modules", "only_here", [first, second]) is None
+
+
+def test_a_name_with_more_parts_than_ns_coll_is_no_collection(tmp_path: Path) -> None:
+    collection(tmp_path, "demo.tools")
+    assert collection_dir("demo.tools.sub", [tmp_path]) is None
+    assert collection_dir("demo.tools", [tmp_path]) == tmp_path / "ansible_collections" / "demo" / "tools"
