@@ -27,7 +27,7 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind, handler_names
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
@@ -136,7 +136,7 @@ class TaskCompiler:
             self.include_contexts[node.id] = inherited
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
-            self.handler_names.update([node.name or "", *node.listen])
+            self.handler_names.update(handler_names(node, self.plan.roles))
         return [node.id]
 
     def _node(self, task: Task, context: Inherited) -> PlanTask:

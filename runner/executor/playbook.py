@@ -27,7 +27,7 @@ from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
-from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
+from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask, handler_names
 from runner.templating import Templar, is_template, mark_unsafe
 
 if TYPE_CHECKING:
@@ -638,7 +638,7 @@ class PlaybookExecutor:
         for handler_id in state.play.handlers:
             allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
             handler = self.nodes[handler_id]
-            names = [handler.name or "", *handler.listen]
+            names = handler_names(handler, self.plan.roles)
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):

@@ -65,6 +65,16 @@ class PlanRole(_Strict):
     params_scope: int | None = None
 
 
+def handler_names(handler: PlanTask, roles: list[PlanRole]) -> list[str]:
+    """The names ``notify`` reaches a handler by: its name, then, for a role's handler, ``ROLE : NAME`` and, for a
+    collection's role, ``NS.COLL.ROLE : NAME``, as ansible-core matches them; then the topics it listens to."""
+    names = [handler.name or ""]
+    if handler.name and handler.role is not None:
+        role = roles[handler.role]
+        names += list(dict.fromkeys(f"{prefix} : {handler.name}" for prefix in (role.name, role.display_name)))
+    return [*names, *handler.listen]
+
+
 class PlanTask(_Strict):
     """One node: a task, a block, a dynamic include, or a meta action. Inherited keywords are already applied."""
 

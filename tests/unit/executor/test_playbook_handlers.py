@@ -120,3 +120,23 @@ def test_a_failed_handler_stops_its_host_and_not_the_others(local_hosts: LocalHo
         """)
     assert run.exit_code == 2, run.output
     assert run.msg("later handler") == {"h2": "ran"}
+
+
+def test_a_roles_handler_is_notified_by_its_role_and_full_names(local_hosts: LocalHosts) -> None:
+    # As ansible-core: ROLE : NAME, and NS.COLL.ROLE : NAME for a collection's role; notified three ways, it runs once.
+    role = local_hosts.base / "collections" / "ansible_collections" / "demo" / "tools" / "roles" / "web"
+    (role / "handlers").mkdir(parents=True)
+    (role / "handlers" / "main.yml").write_text("- name: restart\n  shell: echo restart >> {{ workdir }}/log\n")
+    (role / "tasks").mkdir()
+    (role / "tasks" / "main.yml").write_text(
+        "- shell: echo task >> {{ workdir }}/log\n  notify: ['restart', 'web : restart']\n")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          roles: [demo.tools.web]
+          tasks:
+            - shell: echo play >> {{ workdir }}/log
+              notify: 'demo.tools.web : restart'
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "play", "restart"]
