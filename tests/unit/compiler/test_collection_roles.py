@@ -112,3 +112,14 @@ def test_the_collection_search_lists_an_action_plugin_reads(tmp_path: Path, coll
     assert lists["base"] == ["demo.tools", "ansible.builtin"]
     assert lists["play"] == ["demo.extra", "ansible.legacy"]
     assert lists["task"] == ["ansible.builtin"]
+
+
+def test_a_collection_roles_argument_specs_are_checked_under_its_own_name(tmp_path: Path, collections: Path) -> None:
+    base = collections / "ansible_collections" / "demo" / "tools" / "roles" / "base"
+    write(base / "meta" / "argument_specs.yml", "argument_specs:\n  main:\n    options:\n"
+                                                "      port: {type: int, required: true}\n")
+    plan = compile_text(tmp_path, collections, "- hosts: all\n  gather_facts: false\n  tasks:\n"
+                                               "    - import_role: {name: demo.tools.base}\n      vars: {port: 80}\n")
+    [check] = [task for task in plan.tasks if task.module == "validate_argument_spec"]
+    assert check.args["validate_args_context"] == {"type": "role", "name": "base", "argument_spec_name": "main",
+                                                   "path": str(base.resolve())}
