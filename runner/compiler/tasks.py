@@ -132,8 +132,9 @@ class TaskCompiler:
         node = self._node(task, context)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
-            # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
-            self.include_contexts[node.id] = inherited
+            # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``;
+            # but an include_role's role is looked up through its own collection search list.
+            self.include_contexts[node.id] = replace(inherited, collections=context.collections)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
             self.handler_names.update(handler_names(node, self.plan.roles))

@@ -123,3 +123,12 @@ def test_a_collection_roles_argument_specs_are_checked_under_its_own_name(tmp_pa
     [check] = [task for task in plan.tasks if task.module == "validate_argument_spec"]
     assert check.args["validate_args_context"] == {"type": "role", "name": "base", "argument_spec_name": "main",
                                                    "path": str(base.resolve())}
+
+
+def test_include_role_looks_through_its_own_collections(tmp_path: Path, collections: Path) -> None:
+    compiler = Compiler(CompileOptions(collections_path=[collections]))
+    plan = compiler.compile_playbooks([write(tmp_path / "site.yml", "- hosts: all\n  gather_facts: false\n  tasks:\n"
+                                             "    - include_role: {name: base}\n      collections: [demo.tools]\n")])
+    [include] = [task for task in plan.tasks if task.kind == "include_role"]
+    fragment = compiler.compile_include(include, "base")
+    assert [(role.collection, role.name) for role in fragment.roles] == [("demo.tools", "base")]
