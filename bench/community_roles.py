@@ -28,6 +28,7 @@ from pathlib import Path
 from bench.compat.runners import Runner, ansible, ours
 from runner.testenv import TestEnv
 
+TASK_TITLE = re.compile(r"^(?:TASK|RUNNING HANDLER) \[(.*)\] \**$")
 RECAP = re.compile(r"^\S+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.MULTILINE)
 ENV_NAME = "community-roles"
 BASE_ADDRESS = 200
@@ -38,6 +39,7 @@ RUN_TIMEOUT = 900
 class Run:
     rc: int
     changed: int | None  # from the recap; None when the run printed none (it stopped before any play)
+    failed_at: str | None = None  # the task whose failure stopped a host (its TASK [...] title), if any
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ class Outcome:
     @property
     def verdict(self) -> str:
         if not self.converges:
-            return f"fails (rc {self.first.rc})"
+            where = f" at [{self.first.failed_at}]" if self.first.failed_at else ""
+            return f"fails (rc {self.first.rc}){where}"
         return "converges, idempotent" if self.idempotent else f"converges, second run changed {self.second.changed}"
 
 
@@ -85,7 +88,8 @@ def apply(role: str, runner: Runner, options: argparse.Namespace) -> Outcome:
     """The role on a fresh host of its own, run twice by ``runner``; the host is gone afterwards."""
     work = options.work_dir / runner.name / role
     work.mkdir(parents=True, exist_ok=True)
-    env = TestEnv(name=f"{ENV_NAME}-{runner.name}", count=1, base_address=options.base_address, prefix="role")
+    env = TestEnv(name=f"{options.env_name}-{runner.name}", count=1, base_address=options.base_address,
+                  prefix="role")
     env.down()
     env.up()
     try:
@@ -128,7 +132,23 @@ def run_playbook(runner: Runner, playbook: Path, inventory: Path, options: argpa
     log.write_text(done.stdout + done.stderr)
     recaps = RECAP.findall(done.stdout)
     changed = sum(int(recap[1]) for recap in recaps) if recaps else None
-    return Run(rc=done.returncode, changed=changed)
+    return Run(rc=done.returncode, changed=changed, failed_at=failed_task(done.stdout))
+
+
+def failed_task(output: str) -> str | None:
+    """The title of the first task whose failure was not ignored (``TASK [role : name]``), as both runners print
+    it: where a role that does not converge stops, so the runners' failures can be compared."""
+    title = None
+    lines = output.splitlines()
+    for number, line in enumerate(lines):
+        task = TASK_TITLE.match(line)
+        if task:
+            title = task[1]
+        elif line.startswith(("fatal: [", "failed: [")):
+            following = lines[number + 1] if number + 1 < len(lines) else ""
+            if "...ignoring" not in following:
+                return title
+    return None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extra-vars", default="{}", help="JSON given to every run with -e")
     parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core (default: made on first use)")
     parser.add_argument("--base-address", type=int, default=BASE_ADDRESS, help="127.0.0.N of the test host")
+    parser.add_argument("--env-name", default=ENV_NAME, help=f"the test env's name, before -RUNNER ({ENV_NAME})")
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/community-roles"), help="playbooks and logs")
     parser.add_argument("--json", type=Path, help="write the outcomes here")
     return parser

@@ -196,9 +196,12 @@ class ModuleIndex:
 
     def find(self, name: str, collections: Iterable[str] = ()) -> ModuleInfo | None:
         """The module ``name`` stands for: a short name is looked up in ``collections`` (a play's or role's
-        ``collections:`` keyword) first, then among the library and native modules."""
-        name = self.canonical(name)
-        if "." not in name:
+        ``collections:`` keyword) first, then among the library and native modules; a name qualified with
+        ``ansible.builtin.`` or ``ansible.legacy.`` never goes through ``collections``."""
+        written, name = name, self.canonical(name)
+        if written.startswith(f"{BUILTIN}.") and "." not in name:
+            return self._builtin(name)
+        if "." not in written:
             for collection in collections:
                 if collection not in BUILTIN_COLLECTIONS:
                     found = self.find(f"{collection}.{name}")
@@ -222,6 +225,27 @@ class ModuleIndex:
                 info = self._routed(f"{BUILTIN}.{name}")
         self._cache[name] = info
         return info
+
+    def _builtin(self, name: str) -> ModuleInfo | None:
+        """``ansible.builtin.NAME``: a module shipped here (or where ansible-core routes the name), never one of a
+        library folder or a local action plugin, which only the short and ``ansible.legacy.`` names find."""
+        key = f"{BUILTIN}.{name}"
+        if key not in self._cache:
+            shipped = name.isidentifier() and not name.startswith("_")
+            info = self._library_module(self.shipped, name) if shipped else None
+            # plugin_filters_cfg's module_rejectlist hides the builtin name too
+            self._cache[key] = None if name in self.rejected else info if info is not None else self._routed(key)
+        return self._cache[key]
+
+    def resolved_name(self, written: str, info: ModuleInfo) -> str:
+        """The name a task that names ``written`` and resolved to ``info`` keeps in the plan, which the workers
+        resolve again: ``info``'s, or ``ansible.builtin.NAME`` as written where the short name finds another
+        module (a library folder's of the same name)."""
+        if written.startswith(f"{BUILTIN}.") and "." not in info.name:
+            legacy = self.find(info.name)
+            if legacy is None or (legacy.path, legacy.action_plugin) != (info.path, info.action_plugin):
+                return written
+        return info.name
 
     def _with_project_action(self, name: str, info: ModuleInfo | None) -> ModuleInfo | None:
         """``info`` with the ``action_plugins/NAME.py`` of a playbook or role, which runs on the controller in the
@@ -351,7 +375,7 @@ class ModuleIndex:
                 message += f": ansible-core routes it to {routed}"
                 target = routed
                 break
-        collection = target.rsplit(".", 1)[0]
+        collection = ".".join(target.split(".")[:2])  # NS.COLL, also of a name with subfolders (NS.COLL.SUB.X)
         if collection != BUILTIN and collection_dir(collection, self.collections_paths) is None:
             return UserError(f"{message}; the collection {collection} is not installed in the collections path",
                              hint=f"install it: provisioning-galaxy collection install {collection} (or "

@@ -50,7 +50,7 @@ class _Task:
         self.delegate_facts = False
         self.environment = [ctx.environment] if ctx.environment else []
         self.no_log = ctx.no_log
-        self.collections: list[str] = []
+        self.collections: list[str] = list(ctx.collections)
         self._search_paths = [str(path) for path in ctx.search_paths]
 
     def get_search_path(self) -> list[str]:

@@ -39,6 +39,7 @@ class ActionContext:
     no_log: bool = False  # told to a module written against Ansible's API, which masks its own output
     search_paths: list[Path] = field(default_factory=list)  # role dir, playbook dir, cwd: where a relative src is
     task_vars: Mapping[str, Any] = field(default_factory=dict)
+    collections: list[str] = field(default_factory=list)  # the task's collection search list (ansible-core's)
 
     @property
     def session(self) -> HostSession:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from runner.ansible_api.collections import split_fqcr
 from runner.cli.common import Command, report_errors
 from runner.cli.options import CONTEXT_SETTINGS, config_overrides, parse_extra_vars, shared_options
 from runner.errors import ExitCode, OptionError
@@ -23,6 +24,24 @@ if TYPE_CHECKING:
 
 def _split_tags(values: tuple[str, ...]) -> list[str]:
     return [tag.strip() for value in values for tag in value.split(",") if tag.strip()]
+
+
+def collection_playbooks(playbooks: tuple[Path, ...], project: Any) -> tuple[Path, ...]:
+    """The playbooks' files, a collection's playbook named ``NS.COLL.NAME`` found in the collections path (as
+    ansible-playbook finds it); and the project's collections path with the ``collections`` folder beside each
+    playbook that is not a collection's first, as ansible-core searches it."""
+    from runner.ansible_api.collections import collection_of_path, collection_search_path, find_collection_playbook
+
+    found: list[Path] = []
+    for playbook in playbooks:
+        located = None if playbook.is_file() else find_collection_playbook(str(playbook), project.collections_path)
+        if located is None and not playbook.is_file():
+            raise OptionError(f"the playbook: {playbook} could not be found")
+        found.append(located[0] if located is not None else playbook)
+    adjacent = [path.resolve().parent for path in found
+                if collection_of_path(path, project.collections_path) is None]
+    project.collections_path = collection_search_path(project.collections_path, adjacent)
+    return tuple(found)
 
 
 def _write_plan(plan: Plan, path: Path) -> None:
@@ -51,7 +70,7 @@ def _list(plan: Plan, project: Any, limit: str | None, list_hosts: bool, list_ta
         if list_tasks:
             click.echo("    tasks:")
             for task in tasks:
-                role = f"{plan.roles[task.role].name} : " if task.role is not None else ""
+                role = f"{plan.roles[task.role].display_name} : " if task.role is not None else ""
                 click.echo(f"      {role}{task.name or task.module}\tTAGS: [{', '.join(sorted(set(task.tags)))}]")
         if list_tags:
             tags = sorted({tag for task in tasks for tag in task.tags})
@@ -107,7 +126,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     if not playbooks and not infras:
         raise OptionError("name a playbook to run (or an infra with --infra FILE)")
     for playbook in playbooks:
-        if not playbook.is_file():
+        if not playbook.is_file() and split_fqcr(str(playbook).removesuffix(".yml").removesuffix(".yaml")) is None:
             raise OptionError(f"the playbook: {playbook} could not be found")
     for infra in infras:
         if not infra.is_file():
@@ -119,8 +138,12 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     from runner.compiler.plan_cache import compile_with_cache
     from runner.loader.reads import recording_reads
 
+    first = (playbooks or infras)[0]
+    project = load_project(config_overrides(options),
+                           options.get("playbook_dir") or (first.resolve().parent if first.is_file() else Path.cwd()),
+                           need_inventory=False, options=options)
+    playbooks = collection_playbooks(playbooks, project)
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
-    project = load_project(config_overrides(options), playbook_dir, need_inventory=False, options=options)
     with recording_reads():  # an -e @file is read for the plan too: the plan cache keys it by content
         extra_vars = parse_extra_vars(options["extra_vars"])  # after the passwords: -e @file may be encrypted
         compile_options = CompileOptions(tags=_split_tags(tags), skip_tags=_split_tags(skip_tags),

@@ -129,6 +129,17 @@ def warn(message: str) -> None:
         log.warning(text)
 
 
+def collection_search_path(config: Config) -> list[Path]:
+    """The configured collections path, then (``collections_scan_sys_path``) the Python path's folders, as
+    ansible-core searches them: collections pip installed beside provisioning (the ``ansible`` package's) count."""
+    from runner.ansible_api.collections import collection_search_path as search_path
+
+    configured = [Path(entry) for entry in config.collections_path or []]
+    if config.collections_scan_sys_path:
+        configured += [Path(entry) for entry in sys.path if entry]
+    return search_path(configured)
+
+
 def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True,
                  options: dict[str, Any] | None = None) -> Project:
     """Configuration, the vault passwords (``options`` are the command line's), then the inventory (not loaded,
@@ -165,7 +176,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
                            verbosity=int((options or {}).get("verbosity") or 0),
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
-                   collections_path=_existing(config.collections_path), roles_path=_existing(config.roles_path),
+                   collections_path=collection_search_path(config),
+                   roles_path=_existing(config.roles_path),
                    filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected)
 
 

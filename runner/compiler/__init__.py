@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.compiler.context import Inherited
+from runner.ansible_api.collections import collection_of_path, find_collection_playbook
+from runner.compiler.context import Inherited, search_list
 from runner.compiler.tags import TagFilter
 from runner.compiler.tasks import TaskCompiler
 from runner.errors import ParseError, UserError
@@ -61,6 +62,9 @@ class Compiler:
         self.errors: list[UserError] = []
         self.plan = Plan(playbook="", playbook_dir="")
         self.imported_infras: list[Path] = []  # infras whose plays the plan holds (import_infra, --infra)
+        # The collection the playbook being read belongs to, first in its plays' collection search lists (as
+        # ansible-core's default collection, it stays set by an imported collection playbook for what follows).
+        self.default_collection: str | None = None
         # Files read whose content went into the plan without a task position of their own (vars_files), for
         # the run records.
         self.vars_files: list[Path] = []
@@ -90,6 +94,9 @@ class Compiler:
 
             import_infra(self, Path(infra).resolve(), base=first)
         for path in paths:
+            # A playbook of a collection (named by its path) makes that collection the default one, as the
+            # playbook command does in ansible-core; any other playbook leaves none.
+            self.default_collection = collection_of_path(Path(path), self.options.collections_path)
             self._playbook(Path(path).resolve(), [], ())
         raise_collected(self.errors)
         return self.plan
@@ -119,14 +126,26 @@ class Compiler:
                 name = self._imported_playbook_name(entry, imports)
                 if name is None:
                     continue
-                target = Path(name)
-                target = target if target.is_absolute() else path.parent / target
+                target = self._imported_playbook(name, path)
                 if not target.is_file():
                     self.error(ParseError(f"the imported playbook {target} could not be found", entry.position))
                     continue
                 self._playbook(target.resolve(), [*stack, path], (*imports, entry))
             else:
                 self._play(entry, path, imports)
+
+    def _imported_playbook(self, name: str, importer: Path) -> Path:
+        """The file ``import_playbook: NAME`` names: a collection's playbook (``NS.COLL.NAME``) first, else a path
+        relative to the importing playbook. A collection's playbook makes its collection the default one."""
+        found = find_collection_playbook(name, self.options.collections_path)
+        if found is not None:
+            self.default_collection = found[1]
+            return found[0]
+        target = Path(name) if Path(name).is_absolute() else importer.parent / name
+        collection = collection_of_path(target, self.options.collections_path)
+        if collection is not None:
+            self.default_collection = collection
+        return target
 
     def _imported_playbook_name(self, entry: PlaybookImport, imports: tuple[PlaybookImport, ...]) -> str | None:
         """The file an ``import_playbook`` names, rendered now if it is a template: Ansible renders it when it
@@ -169,7 +188,10 @@ class Compiler:
         strategy = self._play_keyword(play, "strategy", play.strategy, STRATEGIES, keyword_vars)
         order = self._play_keyword(play, "order", play.order, HOST_ORDERS, keyword_vars)
         search = (playbook_dir,)
-        imported = Inherited(search_paths=search, when=tuple(c for entry in imports for c in entry.when),
+        imported = Inherited(search_paths=search, default_collection=self.default_collection,
+                             playbook_dir=playbook_dir,
+                             collections=search_list((), self.default_collection),
+                             when=tuple(c for entry in imports for c in entry.when),
                              tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))
         inherited = imported.under(play)
         plan_play = PlanPlay(

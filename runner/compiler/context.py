@@ -30,8 +30,13 @@ class Inherited:
     module_defaults: tuple[tuple[str, Any], ...] = ()
     notify: tuple[str, ...] = ()
     apply: dict[str, Any] = field(default_factory=dict)
-    # The ``collections:`` keyword in force: where a short module name is looked up before the native modules.
+    # The collection search list in force, as ansible-core computes it from the ``collections:`` keyword
+    # (``search_list``): where a short module or role name is looked up.
     collections: tuple[str, ...] = ()
+    # The collection of the playbook being compiled (one in a collection's ``playbooks/``), which ansible-core
+    # puts first in the search list of every play, block and task outside a role.
+    default_collection: str | None = None
+    playbook_dir: str | None = None  # the folder of the playbook the play is in (for an include at run time)
     # What is compiled here may never run, or its failure is handled (a handler, a block with a rescue, a rescue
     # section): a mistake Ansible finds only when the task runs is left for the task's run, not a compile error.
     may_not_run: bool = False
@@ -62,8 +67,27 @@ class Inherited:
             fallbacks=tuple(fallbacks.items()),
             module_defaults=tuple(defaults.items()),
             notify=self.notify + tuple(getattr(model, "notify", None) or ()),
-            collections=tuple(getattr(model, "collections", None) or ()) or self.collections,
+            collections=self._collections(getattr(model, "collections", None), in_role=self.role is not None
+                                          or role is not None),
         )
+
+    def _collections(self, given: Any, *, in_role: bool) -> tuple[str, ...]:
+        if not given:
+            return self.collections
+        return search_list(given, None if in_role else self.default_collection)
+
+
+def search_list(given: Any, default_collection: str | None, fallback: str = "ansible.legacy") -> tuple[str, ...]:
+    """The collection search list of a play, block or task whose ``collections:`` says ``given``, as ansible-core
+    makes it: the playbook's own collection first (outside roles), then those given, then ``fallback``
+    (``ansible.legacy``: the library and builtin modules) unless ``ansible.builtin`` or ``ansible.legacy`` is
+    already listed. Empty when nothing is given and there is no default collection."""
+    listed = list(dict.fromkeys(_as_list(given)))
+    if default_collection and default_collection not in listed:
+        listed.insert(0, default_collection)
+    if listed and "ansible.builtin" not in listed and "ansible.legacy" not in listed:
+        listed.append(fallback)
+    return tuple(listed)
 
 
 def _override_keywords(keywords: dict[str, Any], fallbacks: dict[str, tuple[Any, ...]],

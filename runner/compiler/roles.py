@@ -9,9 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from runner.compiler.context import Inherited
+from runner.compiler.context import Inherited, search_list
 from runner.errors import ParseError, SourcePosition, UserError
-from runner.loader.role import RoleSource, find_role, load_role, role_collection
+from runner.loader.role import RoleSource, load_role, locate_role
 from runner.models import RoleReference, Task
 from runner.models.base import POSITION_KEY
 from runner.models.validation import validate
@@ -57,11 +57,13 @@ class RoleExpander:
         self.expanded_vars = []
         self.play_scopes = []
 
-    def _load(self, path: Path, tasks_from: str | None = None, **others: str | None) -> RoleSource:
-        key = (path, tasks_from, *sorted(others.items()))
+    def _load(self, path: Path, collection: str | None, tasks_from: str | None = None,
+              **others: str | None) -> RoleSource:
+        key = (path, collection, tasks_from, *sorted(others.items()))
         if key not in self.cache:
             self.tasks.index.add_project_dirs([path])  # the role's library/ and module_utils/, before its tasks
             self.cache[key] = load_role(path, self.tasks.is_module, tasks_from=tasks_from, **others)
+            self.cache[key].collection = collection
         return self.cache[key]
 
     def add_play_role_dirs(self, plays: Any, playbook_dir: Path) -> None:
@@ -71,13 +73,19 @@ class RoleExpander:
         a name two of them have. A role that is not found is left to compiling the play, which reports it."""
         for play in plays if isinstance(plays, list) else []:
             references = play.get("roles") if isinstance(play, dict) else None
+            listed = play.get("collections") if isinstance(play, dict) else None
+            try:
+                collections = search_list(listed, self.compiler.default_collection)
+            except TypeError:  # not a list of names: compiling the play reports it
+                collections = ()
             for reference in references if isinstance(references, list) else []:
                 name = reference.get("role", reference.get("name")) if isinstance(reference, dict) else reference
                 if not isinstance(name, str) or is_template(name):
                     continue
                 try:
-                    path = find_role(name, self.compiler.options.roles_path, playbook_dir,
-                                     collections_paths=self.compiler.options.collections_path)
+                    path, _ = locate_role(name, self.compiler.options.roles_path, playbook_dir,
+                                          collections_paths=self.compiler.options.collections_path,
+                                          collections=[c for c in collections if isinstance(c, str)])
                 except UserError:
                     continue
                 self.tasks.index.add_project_dirs([path])
@@ -86,7 +94,8 @@ class RoleExpander:
         ids: list[int] = []
         for reference in references:
             try:
-                ids += self._expand(reference.role, reference, reference.params, inherited, [], reference.position)
+                ids += self._expand(reference.role, reference, reference.params, inherited, [], reference.position,
+                                    collections=inherited.collections)
             except UserError as exc:
                 self.compiler.error(exc)
         return ids
@@ -98,7 +107,7 @@ class RoleExpander:
             name = self.tasks.static_name(name, inherited.under(task), task, "import_role")
         params = dict(task.vars or {})
         context = inherited.under(task)
-        return self._expand(name, task, params, context, [], task.position,
+        return self._expand(name, task, params, context, [], task.position, collections=context.collections,
                             tasks_from=getattr(include, "tasks_from", None), params_are_vars=True,
                             other_files=_other_files(include.model_dump() if include is not None else {}),
                             validate=getattr(include, "rolespec_validate", None) is not False)
@@ -109,13 +118,14 @@ class RoleExpander:
         include = {**(node.include or {}), **(files or {})}
         params = dict(include.get("vars") or {})
         position = SourcePosition.parse(node.position)
-        self._expand(name, None, params, context, [], position, tasks_from=include.get("tasks_from"),
-                     other_files=_other_files(include), dynamic=True, params_are_vars=True,
-                     validate=include.get("rolespec_validate") is not False)
+        self._expand(name, None, params, context, [], position, collections=context.collections,
+                     tasks_from=include.get("tasks_from"), other_files=_other_files(include),
+                     dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False)
 
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
-                stack: list[Path], position: SourcePosition | None, *, tasks_from: str | None = None,
-                other_files: dict[str, str] | None = None, dynamic: bool = False, params_are_vars: bool = False,
+                stack: list[Path], position: SourcePosition | None, *, collections: tuple[str, ...] = (),
+                tasks_from: str | None = None, other_files: dict[str, str] | None = None, dynamic: bool = False,
+                params_are_vars: bool = False,
                 validate: bool = True) -> list[int]:
         # A reference's ``vars:`` are role parameters too when telling duplicates apart, as in Ansible; but the
         # argument_specs check is given only the parameters written as such (``roles: [{role: x, port: 1}]``):
@@ -123,14 +133,15 @@ class RoleExpander:
         provided = {} if params_are_vars else dict(params)
         params = {**dict(getattr(reference, "vars", None) or {}), **params}
         base = stack[-1].parent if stack else None
-        path = find_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir, role_basedir=base,
-                         collections_paths=self.compiler.options.collections_path,
-                         position=position)
+        path, collection = locate_role(name, self.compiler.options.roles_path, self.tasks.playbook_dir,
+                                       role_basedir=base, collections_paths=self.compiler.options.collections_path,
+                                       collections=collections, position=position)
         if path in stack:
             chain = " -> ".join(p.name for p in [*stack, path])
             raise ParseError(f"role dependency cycle: {chain}", position)
         other_files = other_files or {}
-        role = self._load(path, tasks_from, **other_files)
+        role = self._load(path, collection, tasks_from, **other_files)
+        role_collections = _role_collections(role, inherited.default_collection)
         key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from)
                + repr(sorted(other_files.items())))
         if key in self.seen and not role.meta.allow_duplicates and not dynamic:
@@ -148,7 +159,8 @@ class RoleExpander:
             dependency_context = replace(dependency_context, scopes=dependency_context.scopes + inherited_scopes)
             try:
                 ids += self._expand(dependency.role, dependency, dependency.params,
-                                    dependency_context, [*stack, path], dependency.position or position)
+                                    dependency_context, [*stack, path], dependency.position or position,
+                                    collections=_dependency_collections(role, role_collections))
             except UserError as exc:
                 self.compiler.error(exc)
         add_project_plugins(path)  # the role's filter, test and lookup plugins, for the whole run as in Ansible
@@ -161,10 +173,10 @@ class RoleExpander:
         scopes = [*dependency_vars, *(s for s in (plan_role.defaults_scope, plan_role.vars_scope,
                                                   plan_role.params_scope) if s is not None)]
         context = inherited.under(reference) if reference is not None else inherited
-        # A role's short module names go through its own meta/main.yml collections, never the play's (as Ansible).
+        # A role's short module names go through its own collection search list, never the play's (as Ansible).
         context = replace(context, scopes=context.scopes + tuple(scopes), role=role_index,
                           search_paths=(str(path), str(path / "tasks"), self.tasks.playbook_dir),
-                          collections=_role_collections(role))
+                          collections=role_collections)
         ids += self.tasks.compile_list([validation, *role.tasks] if validation else role.tasks, context)
         # An import in the handlers file is looked for beside it first, as Ansible looks for it.
         handlers_context = replace(context, search_paths=(str(path / "handlers"), *context.search_paths))
@@ -175,7 +187,7 @@ class RoleExpander:
         """The role's plan entry and its scopes; added to the plan by ``_add_role`` (after its dependencies)."""
         add = self.compiler.add_scope
         return PlanRole(
-            name=role.name, path=str(role.path),
+            name=role.name, path=str(role.path), collection=role.collection,
             defaults_scope=add(ScopeKind.ROLE_DEFAULTS, f"role {role.name} defaults", role.defaults),
             vars_scope=add(ScopeKind.ROLE_VARS, f"role {role.name} vars", role.vars),
             params_scope=add(ScopeKind.ROLE_PARAMS, f"role {role.name} params", params) if params else None)
@@ -219,8 +231,24 @@ def _other_files(include: Mapping[str, Any]) -> dict[str, str]:
     return {key: str(include[key]) for key in ("handlers_from", "vars_from", "defaults_from") if include.get(key)}
 
 
-def _role_collections(role: RoleSource) -> tuple[str, ...]:
-    """The collections a role's short module names go through: its own collection's first for a collection's
-    role (as Ansible), then its ``meta/main.yml`` ``collections``."""
-    own = role_collection(role.path)
-    return tuple(dict.fromkeys([own, *role.meta.collections] if own else role.meta.collections))
+def _role_collections(role: RoleSource, default_collection: str | None) -> tuple[str, ...]:
+    """The collection search list of a role's tasks, as ansible-core makes it (a role never inherits the play's):
+    a collection's role has its own collection first, any other role the playbook's default collection; then its
+    ``meta/main.yml`` ``collections``; then ``ansible.builtin`` for a collection's role and ``ansible.legacy``
+    (the library and builtin modules) for any other, unless one of them is already listed."""
+    first = role.collection or default_collection
+    listed = list(dict.fromkeys([*([first] if first else []), *role.meta.collections]))
+    if listed and "ansible.builtin" not in listed and "ansible.legacy" not in listed:
+        listed.append("ansible.builtin" if role.collection else "ansible.legacy")
+    return tuple(listed)
+
+
+def _dependency_collections(role: RoleSource, role_collections: tuple[str, ...]) -> tuple[str, ...]:
+    """Where a role's dependencies named by a short name are looked up (ansible-core's ``RoleMetadata``): the
+    role's own search list, its own collection first, then ``ansible.legacy``."""
+    listed = [c for c in role_collections if c != role.collection]
+    if role.collection:
+        listed.insert(0, role.collection)
+    if "ansible.legacy" not in listed:
+        listed.append("ansible.legacy")
+    return tuple(listed)

@@ -28,7 +28,7 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind, handler_names
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
@@ -134,11 +134,12 @@ class TaskCompiler:
         node = self._node(task, context)
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             # What an include adds inherits from the include's parents, not from the include itself: its own
-            # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``.
-            self.include_contexts[node.id] = inherited
+            # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``;
+            # but an include_role's role is looked up through its own collection search list.
+            self.include_contexts[node.id] = replace(inherited, collections=context.collections)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
-            self.handler_names.update([node.name or "", *node.listen])
+            self.handler_names.update(handler_names(node, self.plan.roles))
         return [node.id]
 
     def _node(self, task: Task, context: Inherited) -> PlanTask:
@@ -149,6 +150,7 @@ class TaskCompiler:
             "name": task.name, "position": str(task.position or ""), "role": context.role,
             "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
+            "collections": list(context.collections),
             "register_var": task.register_var, "notify": notify,
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
@@ -262,7 +264,9 @@ class TaskCompiler:
         """
         module = task.module
         try:
-            info = self.index.find(module, collections)
+            # ``ansible.builtin.X`` as written is never looked up in the collection search list, as in ansible-core
+            qualified = (task.module_written or "").startswith(("ansible.builtin.", "ansible.legacy."))
+            info = self.index.find(task.module_written if qualified else module, collections)
             if info is None:
                 raise self.index.unresolved(module)
         except UserError as exc:  # not found, removed (a routing's tombstone), or routed in a loop
@@ -293,7 +297,7 @@ class TaskCompiler:
                 validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
             except ArgumentError as exc:
                 raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
-        return args, info.name
+        return args, self.index.resolved_name(task.module_written if qualified else module, info)
 
     def _precompile(self, node: PlanTask, *, deferred: bool = False, conditions_deferred: bool = False) -> None:
         """Check every template in the task now, so a syntax error or unknown filter stops the run before any
@@ -436,7 +440,13 @@ class TaskCompiler:
         if apply:
             context = context.under(_ApplyKeywords(apply))
         if node.kind == INCLUDE_ROLE:
-            self.roles.include_role(node, target, context, files or {})
+            # roles are looked for beside the playbook of the include's play (an imported one's own folder),
+            # not the one compiled last
+            compiled_last, self.playbook_dir = self.playbook_dir, context.playbook_dir or self.playbook_dir
+            try:
+                self.roles.include_role(node, target, context, files or {})
+            finally:
+                self.playbook_dir = compiled_last
             return
         path = self._find_tasks_file(target, context)
         if path is None:

@@ -99,6 +99,10 @@ SETTINGS: tuple[Setting, ...] = (
       ["collections", "~/.ansible/collections", "/usr/share/ansible/collections"],
       "Directories holding ansible_collections/ (colon-separated); provisioning-galaxy installs into the first.",
       also=("defaults.collections_paths",), ansible_env=("ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS")),
+    S("collections_scan_sys_path", "defaults", "bool", True,
+      "Also look for collections in the ansible_collections/ of the Python path's folders, after collections_path "
+      "(where pip installs the ansible package's collections).",
+      ansible_env=("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH",)),
     S("library", "defaults", "pathspec", ["~/.provisioning/plugins/modules", "/usr/share/provisioning/plugins/modules"],
       "Extra module directories (colon-separated); missing ones are skipped.", ansible_env=("ANSIBLE_LIBRARY",)),
     S("filter_plugins", "defaults", "pathspec",

@@ -50,6 +50,7 @@ class ModuleCall:
     environment: dict[str, Any] | None = None
     search_paths: list[Path] = field(default_factory=list)
     task_vars: Mapping[str, Any] = field(default_factory=dict)
+    collections: list[str] = field(default_factory=list)  # the task's collection search list
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
     # async (waited for): the result carries what a module printed on stderr, as Ansible's async wrapper adds it
     in_async_job: bool = False
@@ -96,7 +97,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
             context = ActionContext(host=host, module=info, args=call.args, state=call.state,
                                     templar=templar, connection=session, check=call.check, diff=call.diff,
                                     verbosity=call.verbosity, become=call.become, environment=call.environment,
-                                    no_log=call.no_log, search_paths=call.search_paths, task_vars=call.task_vars)
+                                    no_log=call.no_log, search_paths=call.search_paths, task_vars=call.task_vars,
+                                    collections=call.collections)
             result = await run_action(action, context)
             if templar.untrusted_templates:  # untrusted_template_behavior = warning
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
@@ -104,7 +106,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                 result.setdefault("warnings", []).append(UNTRUSTED_TEMPLATE_MESSAGE)
         else:
             assert session is not None, "a module run by the agent needs the host's session"
-            result = await session.run_module(info.name, call.args, check=call.check, diff=call.diff,
+            result = await session.run_module(index.resolved_name(call.module, info), call.args, check=call.check,
+                                              diff=call.diff,
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,

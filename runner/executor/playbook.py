@@ -28,7 +28,7 @@ from runner.executor.start_at import any_match, skipped_before
 from runner.executor.task_result import IncludeEntry, TaskResult, received
 from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
-from runner.plan import Plan, PlanFragment, PlanPlay, PlanTask
+from runner.plan import Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, handler_names
 from runner.templating import Templar, is_template, mark_unsafe
 
 if TYPE_CHECKING:
@@ -511,7 +511,7 @@ class PlaybookExecutor:
                    host: str | None = None) -> TaskInfo:
         """What callbacks know of a task; the step's key (where the walk is) tells apart runs of one task node,
         as when a file is included once per loop item. ``host``: the first host the task runs on."""
-        role = self.plan.roles[node.role].name if node.role is not None else None
+        role = self.plan.roles[node.role].display_name if node.role is not None else None
         return TaskInfo(name=self._task_name(state, node, step, host), module=node.module or node.kind,
                         position=node.position, role=role, is_handler=is_handler, args=node.args,
                         no_log=node.no_log is True,
@@ -691,12 +691,13 @@ class PlaybookExecutor:
         flushed = set(state.batch if only is None else only)
         # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
         forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
-        answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers])
+        answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers], self.plan.roles)
         # a notification is forgotten once the last handler that answers it has had its turn
         last_turn = {name: index for index, names in enumerate(answers) for name in names}
         for index, handler_id in enumerate(list(state.play.handlers)):
             allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
-            names = answers[index] if index < len(answers) else _handler_answers([self.nodes[handler_id]])[0]
+            names = answers[index] if index < len(answers) else _handler_answers([self.nodes[handler_id]],
+                                                                                   self.plan.roles)[0]
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):
@@ -744,17 +745,17 @@ def _flushes_handlers(node: PlanTask) -> bool:
     return node.kind == "meta" and (node.args.get("_raw_params") or node.args.get("free_form")) == "flush_handlers"
 
 
-def _handler_answers(handlers: list[PlanTask]) -> list[list[str]]:
+def _handler_answers(handlers: list[PlanTask], roles: list[PlanRole]) -> list[list[str]]:
     """The notifications each handler answers, in the play's order, as ansible-core matches them: every topic it
-    listens to, and its name when no handler before it has that name (a name notifies the first handler that has
-    it; a topic, every handler that listens to it, named or not)."""
+    listens to, and its names (its own, and ``ROLE : NAME`` for a role's) when no handler before it has that name
+    (a name notifies the first handler that has it; a topic, every handler that listens to it, named or not)."""
     named: set[str] = set()
     answers: list[list[str]] = []
     for handler in handlers:
         names = list(handler.listen)
         if handler.name and handler.name not in named:
             named.add(handler.name)
-            names.insert(0, handler.name)
+            names = handler_names(handler, roles)  # its names first, then its topics
         answers.append(names)
     return answers
 

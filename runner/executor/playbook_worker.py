@@ -281,9 +281,11 @@ class PlaybookWorker:
             return None
         if node.loop_with:
             from runner.templating import run_lookup
+            from runner.templating.lookups import loop_subdir
 
             terms = templar.template(node.loop)
-            return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node)))
+            return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node),
+                                   subdir=loop_subdir(node.module_written or node.module or "")))
         items = templar.template_untrusting_results(node.loop)
         if isinstance(items, str):
             raise TaskFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {items!r}. "
@@ -418,7 +420,7 @@ class PlaybookWorker:
             module, written = run_time_module(self.index, templar, node)
         call = ModuleCall(module, written, host=host, state=state, templar=templar, check=check, diff=diff,
                           verbosity=self.options.verbosity, search_paths=self._search_paths(node),
-                          task_vars=variables, task=describe_task(node))
+                          task_vars=variables, task=describe_task(node), collections=list(node.collections))
         if node.kind == "meta":  # its argument names what to do; it is never templated
             return await execute(None, self.index, call)
         action = controller_action(self.index, module)

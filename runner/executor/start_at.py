@@ -17,7 +17,7 @@ def titles(plan: Plan, node: PlanTask) -> list[str]:
     name = node.name or node.module or node.kind
     if node.role is None:
         return [name]
-    return [name, f"{plan.roles[node.role].name} : {name}"]
+    return [name, f"{plan.roles[node.role].display_name} : {name}"]
 
 
 def matches(plan: Plan, node: PlanTask, pattern: str) -> bool:

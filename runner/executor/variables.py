@@ -119,7 +119,7 @@ def task_variables(worker: WorkerState, host: str, node: PlanTask, payload: Mapp
         layers = layers.with_layer(Precedence.INCLUDE_PARAMS, payload["vars"])
     if node.role is not None:
         role = worker.plan.roles[node.role]
-        layers = layers.with_magic(layers.magic.for_role(role.name, role.path))  # type: ignore[attr-defined]
+        layers = layers.with_magic(layers.magic.for_role(role.name, role.path, role.collection))  # type: ignore[attr-defined]
     return layers.as_mapping()
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.ansible_api.collections import collection_dir, split_fqcn
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, collection_dir, split_fqcr
 from runner.errors import NotFoundError, ParseError, SourcePosition, UserError, did_you_mean
 from runner.loader.playbook import IsModule, load_handler_file, load_task_file
 from runner.loader.yaml import load_yaml_file
@@ -34,6 +34,7 @@ class RoleSource:
 
     name: str
     path: Path
+    collection: str | None = None  # NS.COLL of a collection's role, as it was found (``locate_role``)
     tasks: list[TaskEntry] = field(default_factory=list)
     handlers: list[HandlerEntry] = field(default_factory=list)
     defaults: dict[str, Any] = field(default_factory=dict)
@@ -52,19 +53,27 @@ class RoleSource:
 
 def find_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str | Path, *,
               role_basedir: str | Path | None = None, position: SourcePosition | None = None,
-              collections_paths: Sequence[Path] = ()) -> Path:
-    """The directory of role ``name``, searched as Ansible does.
+              collections_paths: Sequence[Path] = (), collections: Sequence[str] = ()) -> Path:
+    """The directory of role ``name`` (``locate_role``)."""
+    return locate_role(name, roles_paths, playbook_dir, role_basedir=role_basedir, position=position,
+                       collections_paths=collections_paths, collections=collections)[0]
 
-    A collection's role (``NS.COLL.ROLE``) is ``ansible_collections/NS/COLL/roles/ROLE`` of the first collections
-    path that has it. Any other, in order: ``roles/`` beside the playbook, each ``roles_path`` entry,
-    ``role_basedir`` (the directory holding the role that depends on this one), the playbook's directory; then
-    ``name`` as a path.
+
+def locate_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str | Path, *,
+                role_basedir: str | Path | None = None, position: SourcePosition | None = None,
+                collections_paths: Sequence[Path] = (), collections: Sequence[str] = ()) -> tuple[Path, str | None]:
+    """The directory of role ``name`` and the collection it is in (None for a role of no collection), searched as
+    ansible-core does.
+
+    A collection's role first: ``NS.COLL.ROLE`` (or ``NS.COLL.SUBDIR.ROLE``) is ``roles/ROLE`` of that collection,
+    a short name is looked up in each collection of ``collections`` (the search list of the play, task or role
+    naming it) in turn, each collection in the first collections path that has it. Then, for any name:
+    ``roles/`` beside the playbook, each ``roles_path`` entry, ``role_basedir`` (the directory holding the role
+    that depends on this one), the playbook's directory; then ``name`` as a path.
     """
-    split = split_fqcn(name)
-    if split is not None:
-        base = collection_dir(split[0], collections_paths)
-        if base is not None and (base / "roles" / split[1]).is_dir():
-            return (base / "roles" / split[1]).resolve()
+    found = _collection_role(name, collections, collections_paths)
+    if found is not None:
+        return found
     search = [Path(playbook_dir) / "roles", *(Path(entry) for entry in roles_paths)]
     if role_basedir is not None:
         search.append(Path(role_basedir))
@@ -72,14 +81,33 @@ def find_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str | 
     for base in search:
         candidate = base.expanduser() / name
         if candidate.is_dir():
-            return candidate.resolve()
+            return candidate.resolve(), None
     as_path = Path(name).expanduser()
     if as_path.is_dir():
-        return as_path.resolve()
+        return as_path.resolve(), None
     known = {child.name for base in search if base.expanduser().is_dir()
              for child in base.expanduser().iterdir() if (child / "tasks").is_dir() or (child / "meta").is_dir()}
-    raise NotFoundError(f"the role '{name}' was not found in {':'.join(str(base) for base in search)}", position,
-                     hint=did_you_mean(name, known))
+    searched = [c for c in collections if c not in BUILTIN_COLLECTIONS] if split_fqcr(name) is None else []
+    raise NotFoundError(f"the role '{name}' was not found in "
+                        f"{':'.join([*searched, *(str(base) for base in search)])}", position,
+                        hint=did_you_mean(name, known))
+
+
+def _collection_role(name: str, collections: Sequence[str],
+                     collections_paths: Sequence[Path]) -> tuple[Path, str] | None:
+    split = split_fqcr(name)
+    if split is not None:
+        searched, subdirs, resource = [split[0]], split[1], split[2]
+    elif "." in name or "/" in name:
+        return None
+    else:
+        searched, subdirs, resource = [c for c in collections if c not in BUILTIN_COLLECTIONS], (), name
+    for collection in searched:
+        base = collection_dir(collection, collections_paths)
+        role = base.joinpath("roles", *subdirs, resource) if base is not None else None
+        if role is not None and role.is_dir():
+            return role.resolve(), collection
+    return None
 
 
 def load_role(role_dir: str | Path, is_module: IsModule, *, tasks_from: str | None = None,
@@ -178,12 +206,4 @@ def _load_argument_specs(role_dir: Path, errors: list[UserError]) -> dict[str, E
         if path.is_file():
             specs = _load(ArgumentSpecs, path, errors)
             return specs.argument_specs if specs is not None else None
-    return None
-
-
-def role_collection(role_dir: Path) -> str | None:
-    """``NS.COLL`` of a role installed in a collection (``.../ansible_collections/NS/COLL/roles/ROLE``)."""
-    parts = role_dir.parts
-    if len(parts) >= 5 and parts[-5] == "ansible_collections" and parts[-2] == "roles":
-        return f"{parts[-4]}.{parts[-3]}"
     return None

@@ -15,7 +15,8 @@ from runner.plan.model import (
     PlanTask,
     ScopeKind,
     VarScope,
+    handler_names,
 )
 
 __all__ = ["ARGUMENT_TEMPLATES", "PLAN_VERSION", "Plan", "PlanFragment", "PlanPlay", "PlanRole", "PlanTask",
-           "ScopeKind", "VarScope"]
+           "ScopeKind", "VarScope", "handler_names"]

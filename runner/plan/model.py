@@ -55,9 +55,25 @@ class VarScope(_Strict):
 class PlanRole(_Strict):
     name: str
     path: str
+    collection: str | None = None  # NS.COLL of a collection's role
+
+    @property
+    def display_name(self) -> str:
+        """The role's name as ansible-core shows it before its tasks' names: with its collection's."""
+        return f"{self.collection}.{self.name}" if self.collection else self.name
     defaults_scope: int | None = None
     vars_scope: int | None = None
     params_scope: int | None = None
+
+
+def handler_names(handler: PlanTask, roles: list[PlanRole]) -> list[str]:
+    """The names ``notify`` reaches a handler by: its name, then, for a role's handler, ``ROLE : NAME`` and, for a
+    collection's role, ``NS.COLL.ROLE : NAME``, as ansible-core matches them; then the topics it listens to."""
+    names = [handler.name or ""]
+    if handler.name and handler.role is not None:
+        role = roles[handler.role]
+        names += list(dict.fromkeys(f"{prefix} : {handler.name}" for prefix in (role.name, role.display_name)))
+    return [*names, *handler.listen]
 
 
 class PlanTask(_Strict):
@@ -120,6 +136,9 @@ class PlanTask(_Strict):
     include: dict[str, Any] | None = Field(
         default=None, description="For include_tasks/include_role: file or role name (templated), apply, vars")
     search_paths: list[str] = Field(default_factory=list, description="Where relative files are looked up")
+    collections: list[str] = Field(default_factory=list, description=(
+        "The task's collection search list, as ansible-core computes it (what an action plugin's "
+        "self._task.collections reads)"))
 
 
 class PlanPlay(_Strict):

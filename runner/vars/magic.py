@@ -125,11 +125,13 @@ class MagicVariables(Mapping[str, Any]):
     inventory_file: str | None = None
     role_name: str | None = None
     role_path: str | None = None
+    role_collection: str | None = None  # NS.COLL of a collection's role
     omit: str = OMIT
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def for_role(self, role_name: str | None, role_path: str | None) -> MagicVariables:
-        return replace(self, role_name=role_name, role_path=role_path)
+    def for_role(self, role_name: str | None, role_path: str | None,
+                 role_collection: str | None = None) -> MagicVariables:
+        return replace(self, role_name=role_name, role_path=role_path, role_collection=role_collection)
 
     def for_batch(self, play_batch: Sequence[str], play_hosts: Sequence[str] | None = None) -> MagicVariables:
         return replace(self, play_batch=play_batch, play_hosts=play_hosts if play_hosts is not None
@@ -174,10 +176,13 @@ _GETTERS: dict[str, Callable[[MagicVariables], Any]] = {
     "inventory_dir": lambda magic: magic.inventory_dir,
     "inventory_file": lambda magic: magic.inventory_file,
     "role_name": lambda magic: magic.role_name,
-    "ansible_role_name": lambda magic: magic.role_name,
+    # the role's name with its collection's, as ansible-core gives it (role_name is the name alone)
+    "ansible_role_name": lambda magic: (f"{magic.role_collection}.{magic.role_name}"
+                                        if magic.role_collection and magic.role_name else magic.role_name),
+    "ansible_collection_name": lambda magic: magic.role_collection,
     "role_path": lambda magic: magic.role_path,
     "omit": lambda magic: magic.omit,
 }
 # Undefined (not None) outside a role, or when the run has no playbook or inventory folder.
 _ABSENT_WHEN_NONE = frozenset(["playbook_dir", "inventory_dir", "inventory_file", "role_name", "ansible_role_name",
-                               "role_path"])
+                               "role_path", "ansible_collection_name"])

@@ -57,6 +57,13 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
     return function
 
 
+def loop_subdir(action: str) -> str:
+    """The folder a ``with_<lookup>`` loop's relative file names are looked for in first, by the task's action, as
+    ansible-core's task executor gives it to the lookup: ``templates`` for a template task, ``vars`` for
+    include_vars, else ``files``."""
+    return next((f"{kind}s" for kind in ("template", "var") if kind in action), "files")
+
+
 def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths: Sequence[str | Path] = (), /, *,
                templar: Renderer, subdir: str = "files", **options: Any) -> list[Any]:
     """Run lookup ``name`` on ``terms`` (a list, or one value) and return its list of results.

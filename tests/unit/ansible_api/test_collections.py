@@ -58,6 +58,21 @@ def test_a_short_name_is_looked_up_in_the_collections_keyword_first(tmp_path: Pa
     assert index.find("ini_file", ["community.general"]).name == "ini_file"  # type: ignore[union-attr]
 
 
+def test_ansible_builtin_names_the_shipped_module_never_a_library_or_collection_one(tmp_path: Path) -> None:
+    library = tmp_path / "library"
+    library.mkdir()
+    (library / "ping.py").write_text("def run(module):\n    return {}\n")
+    make_collection(tmp_path / "colls", "demo.tools.ping")
+    index = ModuleIndex([library], collections_paths=[tmp_path / "colls"])
+    assert index.get("ping").path == library / "ping.py"  # ansible.legacy: the library first
+    builtin = index.find("ansible.builtin.ping", ["demo.tools"])
+    assert builtin is not None and builtin.path.parent == index.shipped
+    # the plan keeps the name as written, which the workers resolve to the same shipped module
+    assert index.resolved_name("ansible.builtin.ping", builtin) == "ansible.builtin.ping"
+    copy = index.get("ansible.builtin.copy")
+    assert index.resolved_name("ansible.builtin.copy", copy) == "copy"
+
+
 def test_a_library_module_is_ansible_api_only_when_it_imports_module_utils(tmp_path: Path) -> None:
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "mine.py").write_bytes(ANSIBLE_MODULE)

@@ -157,3 +157,23 @@ def test_the_force_handlers_setting_forces_them_as_the_option_does(local_hosts: 
     run = local_hosts.play(FAILING_HOST.replace("{force}", ""))
     assert run.exit_code == 2, run.output
     assert [host for host in ("h1", "h2") if "handled" in local_hosts.log(host)] == ["h1", "h2"]
+
+
+def test_a_roles_handler_is_notified_by_its_role_and_full_names(local_hosts: LocalHosts) -> None:
+    # As ansible-core: ROLE : NAME, and NS.COLL.ROLE : NAME for a collection's role; notified three ways, it runs once.
+    role = local_hosts.base / "collections" / "ansible_collections" / "demo" / "tools" / "roles" / "web"
+    (role / "handlers").mkdir(parents=True)
+    (role / "handlers" / "main.yml").write_text("- name: restart\n  shell: echo restart >> {{ workdir }}/log\n")
+    (role / "tasks").mkdir()
+    (role / "tasks" / "main.yml").write_text(
+        "- shell: echo task >> {{ workdir }}/log\n  notify: ['restart', 'web : restart']\n")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          roles: [demo.tools.web]
+          tasks:
+            - shell: echo play >> {{ workdir }}/log
+              notify: 'demo.tools.web : restart'
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "play", "restart"]
