@@ -20,6 +20,7 @@ from runner.connection.keeper import KeeperAddress
 from runner.connection.keeper.place import (
     SOCKET_PATTERN,
     boot_id,
+    build_of,
     checked_dir,
     keeper_dir,
     lock_name,
@@ -78,13 +79,8 @@ def stop_keeper(directory: Path | None = None) -> bool:
     for path in sorted(directory.glob(SOCKET_PATTERN)):
         if _exchange(path, {"op": "stop"}) is not None:
             stopped = True
-            _wait_gone(_lock_beside(path))
+            _wait_gone(directory / lock_name(build_of(path.name)))
     return stopped
-
-
-def _lock_beside(socket_path: Path) -> Path:
-    """The lock file of the keeper whose socket is ``socket_path`` (``keeper-BUILD.sock`` → ``keeper-BUILD.lock``)."""
-    return socket_path.with_suffix(".lock")
 
 
 def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddress:
