@@ -29,9 +29,14 @@ def lock_name(build: str) -> str:
     return f"{_PREFIX}{build}.lock"
 
 
+def start_lock_name(build: str) -> str:
+    """The lock whoever starts that build's keeper holds while it does (``start.ensure_keeper``)."""
+    return f"{_PREFIX}{build}.start"
+
+
 def log_name(build: str) -> str:
     return f"{_PREFIX}{build}.log"
 
 
 __all__ = ["SOCKET_PATTERN", "KeeperPlaceError", "boot_id", "build_of", "checked_dir", "keeper_dir", "lock_name",
-           "log_name", "socket_name"]
+           "log_name", "socket_name", "start_lock_name"]
