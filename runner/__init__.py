@@ -8,6 +8,6 @@ packages are in layers that import only downwards (contracts in pyproject.toml, 
 __version__ = "0.1.0"
 
 # Before anything imports asyncssh: its search for native libraries would otherwise run ldconfig, gcc and ld.
-from runner.util import asyncssh_libraries as _asyncssh_libraries
+from runner.util import asyncssh_hook as _asyncssh_hook
 
-_asyncssh_libraries.install()
+_asyncssh_hook.install()

@@ -25,6 +25,10 @@ def keep_connections(config: Any) -> None:
     try:
         use_keeper(KeeperChoice(checked_dir(), persist))
         keep_warm(persist)  # and the next run is served by a warm controller, kept as long
+        # The workers' way to the keeper, imported once here before they fork rather than by each of them at its
+        # first connection; and so a warm controller, which learns what its runs import (never what their
+        # workers do), has it imported ahead for the next run.
+        import runner.connection.keeper.transport  # noqa: F401
     except KeeperPlaceError as exc:
         warn(f"{exc}; connecting directly, without keeping connections for the next run")
         use_keeper(None)

@@ -9,8 +9,8 @@ dynamic linker searches (``LD_LIBRARY_PATH``, ``/etc/ld.so.conf`` and the files 
 library directories), the full path of the first ``lib<name>.so`` or ``lib<name>.so.<version>`` found, else None.
 Other names go to ctypes as before.
 
-``install()`` (from ``runner/__init__.py``) adds an import hook that does nothing until asyncssh is imported;
-neither ctypes nor any other module is loaded before then.
+The import hook that calls ``quiet_find_library`` as asyncssh is first imported is ``asyncssh_hook.py``, installed
+by ``runner/__init__.py``: this module is loaded only then.
 """
 
 from __future__ import annotations
@@ -18,31 +18,13 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
-_HOOKED_MODULE = "asyncssh"
 # What asyncssh 2.x asks for: liboqs (crypto/pq.py), nettle (crypto/umac.py).
 _NAMES = ("oqs", "liboqs", "nettle", "libnettle", "libnettle-6")
 _LD_SO_CONF = Path("/etc/ld.so.conf")
 _replaced = False
-
-
-class _BeforeAsyncssh:
-    """A meta path finder that finds nothing: it only replaces the lookup as asyncssh is first looked for, then
-    takes itself off the path."""
-
-    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> None:
-        if name == _HOOKED_MODULE:
-            quiet_find_library()
-            if self in sys.meta_path:
-                sys.meta_path.remove(self)
-
-
-def install() -> None:
-    if not any(isinstance(finder, _BeforeAsyncssh) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _BeforeAsyncssh())
 
 
 def quiet_find_library() -> None:

@@ -13,27 +13,36 @@ import os
 import socket
 import stat
 import struct
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing's, without importing typing: the warm client imports this module at every start
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class KeeperPlaceError(Exception):
     """The keeper's directory is not safe to use (another owner, open permissions, not a directory)."""
 
 
-def keeper_dir() -> Path:
+def keeper_path() -> str:
+    """The directory's path as a string: what the warm controller's client uses, which never loads pathlib."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime) and os.path.isdir(runtime):
-        return Path(runtime) / "provisioning"
-    return Path(f"/tmp/provisioning-{os.getuid()}")
+        return os.path.join(runtime, "provisioning")
+    return f"/tmp/provisioning-{os.getuid()}"
 
 
-def checked_dir(directory: Path | None = None, *, create: bool = True) -> Path:
-    """``directory`` (by default ``keeper_dir()``), made 0700 if missing, after checking that it is a directory
-    owned by this user with no permission for anyone else. Raises ``KeeperPlaceError`` saying what is wrong."""
-    directory = directory or keeper_dir()
+def keeper_dir() -> Path:
+    from pathlib import Path
+
+    return Path(keeper_path())
+
+
+def check_path(directory: str, *, create: bool = True) -> None:
+    """Check that ``directory`` (made 0700 if missing, when ``create``) is a directory owned by this user with no
+    permission for anyone else. Raises ``KeeperPlaceError`` saying what is wrong."""
     if create:
         try:
-            directory.mkdir(mode=0o700)
+            os.mkdir(directory, 0o700)
         except FileExistsError:
             pass
         except OSError as exc:
@@ -50,13 +59,20 @@ def checked_dir(directory: Path | None = None, *, create: bool = True) -> Path:
     if info.st_mode & 0o077:
         raise KeeperPlaceError(f"refusing the keeper directory {directory}: its mode is "
                                f"{stat.S_IMODE(info.st_mode):04o}; it must be 0700 (chmod 700 {directory})")
+
+
+def checked_dir(directory: Path | None = None, *, create: bool = True) -> Path:
+    """``directory`` (by default ``keeper_dir()``), made 0700 if missing, after ``check_path``'s checks."""
+    directory = directory or keeper_dir()
+    check_path(str(directory), create=create)
     return directory
 
 
 def boot_id() -> str:
     """This boot's id: a keeper from an earlier boot (a socket file left in a /tmp that survived) is never used."""
     try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        with open("/proc/sys/kernel/random/boot_id") as handle:
+            return handle.read().strip()
     except OSError:
         return "unknown"
 

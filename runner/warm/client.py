@@ -12,11 +12,14 @@ import os
 import signal
 import socket
 import sys
-from typing import Any
 
-from runner.util.private_dir import KeeperPlaceError, checked_dir, keeper_dir, peer_uid
+from runner.util.private_dir import KeeperPlaceError, check_path, keeper_path, peer_uid
 from runner.warm import COMMANDS, wire
-from runner.warm.place import socket_path
+from runner.warm.place import socket_name
+
+TYPE_CHECKING = False  # typing's, without importing typing (nor pathlib): see the module's docstring
+if TYPE_CHECKING:
+    from typing import Any
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # Exit code when the warm controller went away before the run's end (killed): "an internal error", as a
@@ -84,12 +87,13 @@ def _connect() -> socket.socket | None:
     try:
         for fd in (0, 1, 2):
             os.fstat(fd)  # a closed stdin, stdout or stderr: nothing to hand over, the run starts here
-        directory = checked_dir(keeper_dir(), create=False)
+        directory = keeper_path()
+        check_path(directory, create=False)
     except (OSError, KeeperPlaceError):
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.connect(str(socket_path(directory)))
+        sock.connect(os.path.join(directory, socket_name()))
         if peer_uid(sock) == os.getuid():
             return sock
     except OSError:

@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import sys
 import zlib
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing's, without importing typing: the warm client imports this module at every start
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -16,8 +19,12 @@ def install_key() -> str:
     return f"{zlib.crc32((sys.executable + chr(0) + PACKAGE_DIR).encode()):08x}"
 
 
+def socket_name() -> str:
+    return f"warm-{install_key()}.sock"
+
+
 def socket_path(directory: Path) -> Path:
-    return directory / f"warm-{install_key()}.sock"
+    return directory / socket_name()
 
 
 def lock_path(directory: Path) -> Path:

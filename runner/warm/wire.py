@@ -13,7 +13,10 @@ import json
 import os
 import socket
 import struct
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, without importing typing: the warm client imports this module at every start
+if TYPE_CHECKING:
+    from typing import Any
 
 HEADER = struct.Struct("!I")
 MAX_MESSAGE = 1 << 24

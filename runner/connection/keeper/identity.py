@@ -24,15 +24,16 @@ from runner.connection.ssh_options import ssh_target
 # connection. The inventory name only names the host.
 _AGENT_SETTINGS = frozenset(["name", "interpreter", "become", "become_user", "become_method", "become_password",
                              "become_flags", "become_exe", "sudo_chdir", "su_prompts"])
+_CONNECTING_AGENT_SETTINGS = _AGENT_SETTINGS - {"name"}
 _DEFAULT_KEYS = ("id_ed25519", "id_ecdsa", "id_ecdsa_sk", "id_ed25519_sk", "id_rsa", "id_dsa")
 
 
 def connection_settings(settings: ConnectionSettings) -> dict[str, Any]:
-    """The settings the keeper needs to connect: no become settings (the become password never goes to it)."""
-    values = dataclasses.asdict(settings)
-    for name in _AGENT_SETTINGS - {"name"}:
-        values.pop(name)
-    return values
+    """The settings the keeper needs to connect: no become settings (the become password never goes to it).
+    Every field is a plain value, so a shallow copy does: ``dataclasses.asdict``'s deep copy of each field, twice
+    per host, was the largest single item in the profile of a warm run's workers."""
+    return {field.name: getattr(settings, field.name) for field in dataclasses.fields(settings)
+            if field.name not in _CONNECTING_AGENT_SETTINGS}
 
 
 def secret_digest(secret: str | None, salt: bytes) -> str | None:

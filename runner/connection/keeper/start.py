@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,12 @@ from runner.connection.keeper import KeeperAddress
 from runner.connection.keeper.place import (
     SOCKET_PATTERN,
     boot_id,
+    build_of,
     checked_dir,
     keeper_dir,
     lock_name,
     socket_name,
+    start_lock_name,
 )
 from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message
 from runner.util.private_dir import peer_uid
@@ -78,13 +81,8 @@ def stop_keeper(directory: Path | None = None) -> bool:
     for path in sorted(directory.glob(SOCKET_PATTERN)):
         if _exchange(path, {"op": "stop"}) is not None:
             stopped = True
-            _wait_gone(_lock_beside(path))
+            _wait_gone(directory / lock_name(build_of(path.name)))
     return stopped
-
-
-def _lock_beside(socket_path: Path) -> Path:
-    """The lock file of the keeper whose socket is ``socket_path`` (``keeper-BUILD.sock`` → ``keeper-BUILD.lock``)."""
-    return socket_path.with_suffix(".lock")
 
 
 def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddress:
@@ -93,16 +91,34 @@ def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddres
     directory = checked_dir(directory)
     path = directory / socket_name(build_id())
     hello = _exchange(path, {"op": "hello", "persist": persist})
-    if hello is not None and not _ours(hello):
-        _exchange(path, {"op": "stop"})  # of an earlier boot, or answering for another user: replace it
-        _wait_gone(directory / lock_name(build_id()))
-        hello = None
-    if hello is None:
-        _spawn(directory, persist)
-        hello = _exchange(path, {"op": "hello", "persist": persist})
-        if hello is None or not _ours(hello):
-            raise KeeperStartError(f"the connection keeper did not answer on {path}")
+    if hello is None or not _ours(hello):
+        # One starter at a time: a run's workers each look for the keeper at their first connection, all at
+        # once, and each would otherwise start a daemon (an interpreter importing the keeper) only for all but
+        # one to find the lock taken. The others wait here, then find the one started.
+        with _starting(directory):
+            hello = _exchange(path, {"op": "hello", "persist": persist})
+            if hello is not None and not _ours(hello):
+                _exchange(path, {"op": "stop"})  # of an earlier boot, or answering for another user: replace it
+                _wait_gone(directory / lock_name(build_id()))
+                hello = None
+            if hello is None:
+                _spawn(directory, persist)
+                hello = _exchange(path, {"op": "hello", "persist": persist})
+    if hello is None or not _ours(hello):
+        raise KeeperStartError(f"the connection keeper did not answer on {path}")
     return KeeperAddress(path, persist, bytes.fromhex(hello["salt"]))
+
+
+@contextlib.contextmanager
+def _starting(directory: Path) -> Iterator[None]:
+    """Held while this process looks for this build's keeper again and starts it when it is missing (a lock of
+    its own: the keeper's is held by the keeper for as long as it runs)."""
+    lock = os.open(directory / start_lock_name(build_id()), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(lock)
 
 
 def _ours(hello: dict[str, Any]) -> bool:

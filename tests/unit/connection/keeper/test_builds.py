@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.connection.keeper import start
 from runner.connection.keeper.place import socket_name
 from runner.connection.keeper.start import ensure_keeper, keeper_status, stop_keeper
 from runner.connection.keeper.wire import MESSAGE_HEADER, build_id, encode_message
@@ -71,3 +72,24 @@ def test_this_builds_keeper_starts_beside_another_builds_and_leaves_it_running(d
         assert keeper_status(directory) is None
     finally:
         other.close()
+
+
+def test_workers_looking_for_the_keeper_at_once_start_one(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's workers each look for the keeper at their first connection, all at once: one of them starts it,
+    the others wait for it and find it, rather than each starting a daemon that then finds the lock taken."""
+    spawned: list[float] = []
+    real_spawn = start._spawn
+
+    def counted_spawn(place: Path, persist: float) -> None:
+        spawned.append(persist)
+        real_spawn(place, persist)
+
+    monkeypatch.setattr(start, "_spawn", counted_spawn)
+    addresses: list[object] = []
+    workers = [threading.Thread(target=lambda: addresses.append(ensure_keeper(30.0, directory))) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert len(addresses) == 3 and len(set(addresses)) == 1
+    assert spawned == [30.0]

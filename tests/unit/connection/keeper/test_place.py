@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
-from runner.connection.keeper.place import KeeperPlaceError, checked_dir, keeper_dir
+from runner.connection.keeper.place import (
+    SOCKET_PATTERN,
+    KeeperPlaceError,
+    build_of,
+    checked_dir,
+    keeper_dir,
+    lock_name,
+    socket_name,
+)
 
 
 def test_a_missing_directory_is_made_private(tmp_path: Path) -> None:
@@ -46,3 +55,16 @@ def test_the_runtime_directory_is_preferred(tmp_path: Path, monkeypatch: pytest.
     assert keeper_dir() == tmp_path / "provisioning"
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "missing"))
     assert keeper_dir() == Path(f"/tmp/provisioning-{os.getuid()}")
+
+
+def test_a_keepers_socket_names_the_build_its_lock_and_log_are_named_by() -> None:
+    """persist-stop waits on the lock of each keeper it finds by its socket: named as the keeper names it."""
+    name = socket_name("0a1b2c")
+    assert fnmatch.fnmatch(name, SOCKET_PATTERN)
+    assert build_of(name) == "0a1b2c"
+    assert lock_name(build_of(name)) == "keeper-0a1b2c.lock"
+
+
+def test_a_file_that_is_no_keepers_socket_names_no_build() -> None:
+    with pytest.raises(ValueError, match="not a keeper's socket"):
+        build_of("warm-0a1b2c.sock")
