@@ -29,6 +29,7 @@ OUR_COMMANDS = {
     "ansible-console": "provisioning-console",
 }
 VENVS_DIR = Path(__file__).resolve().parent.parent / ".venvs"
+BASELINE_VENV = VENVS_DIR / f"ansible-core-{ANSIBLE_CORE_VERSION}"  # the pin's; the tests reuse it
 
 
 @dataclass(frozen=True)
