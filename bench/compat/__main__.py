@@ -141,7 +141,8 @@ def _table(results: list[Path], version: str) -> str:
     path = baseline.baseline_file(version)
     if not path.exists():
         raise SystemExit(_bad_options(f"{path} does not exist: write it with --write-baseline"))
-    return report.list_table(groups, set(read_expected()), set(baseline.read_names(path)), version)
+    return report.list_table(groups, set(read_expected()), set(baseline.read_names(path)), version,
+                             baseline.read_failed(path))
 
 
 def _write_baseline(results: Path) -> int:

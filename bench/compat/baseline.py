@@ -14,6 +14,7 @@ from pathlib import Path
 from bench.compat.sdist import ANSIBLE_CORE_VERSION
 
 COMPAT_DIR = Path(__file__).parent
+FAILS = "# fails: "
 
 
 def baseline_file(version: str = ANSIBLE_CORE_VERSION) -> Path:
@@ -24,6 +25,15 @@ def read_names(path: Path) -> list[str]:
     """The names of a list file (expected.txt, a baseline): one a line, ``#`` starts a comment."""
     lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
     return [line for line in lines if line]
+
+
+def read_failed(path: Path) -> set[str]:
+    """The targets a baseline file lists as failing with ansible-core (its ``# fails:`` comments)."""
+    found = set()
+    for line in path.read_text().splitlines():
+        if line.startswith(FAILS):
+            found.add(line[len(FAILS):].split(" (", 1)[0].strip())
+    return found
 
 
 def render(results: dict, selected: list[str], timeout: float | None) -> str:
@@ -40,13 +50,13 @@ def render(results: dict, selected: list[str], timeout: float | None) -> str:
     header = [
         f"# Targets of ansible-core {version}'s test/integration/targets that pass with ansible-core {version}",
         "# itself through this harness, on this project's test hosts: 'python -m bench.compat --runner ansible",
-        f"# --ansible-venv VENV' (ansible-core {version} in VENV){limit}, measured {results['date']};",
-        "# targets killed at the time limit were run again ('--resume --retry-killed'). Written by",
-        "# 'python -m bench.compat --write-baseline RESULTS.json': regenerate it, do not edit it.",
+        f"# --ansible-venv VENV' (ansible-core {version} in VENV){limit}, measured {results['date']}. A target",
+        "# killed at the time limit (a loaded machine) is listed below as such: '--resume --retry-killed' runs it",
+        "# again. Written by 'python -m bench.compat --write-baseline RESULTS.json': regenerate, do not edit.",
         f"# {len(passed)} of the {len(measured)} targets run pass; the others, and those not run, follow as comments.",
     ]
     body = list(passed)
-    body += [f"# fails: {name} ({_why(measured[name])})" for name in failed]
+    body += [f"{FAILS}{name} ({_why(measured[name])})" for name in failed]
     body += [f"# not run: {name}" for name in missing]
     return "\n".join(header + body) + "\n"
 

@@ -85,10 +85,11 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
-def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str], version: str) -> str:
+def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str], version: str,
+               failing: set[str] | None = None) -> str:
     """Markdown: per group, ansible-core's passes (its baseline file), ours (expected.txt), and ours among
-    ansible-core's, the intersection; then the targets ours passes that ansible-core fails here, which the
-    intersection leaves out."""
+    ansible-core's, the intersection; then the targets ours passes that ansible-core fails here (``failing``:
+    measured and failed), which the intersection leaves out, and the selected targets ansible-core was not run on."""
     rows = [f"| group | targets | ansible-core {version} passes | ours passes (expected.txt) "
             "| ours, of ansible-core's passes |",
             "|---|---:|---:|---:|---:|"]
@@ -100,8 +101,12 @@ def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str],
         rows.append(_list_row(GROUP_TITLES[group], counts))
     rows.append(_list_row("**all**", totals))
     selected = {name for names in groups.values() for name in names}
-    only_ours = sorted((ours - baseline) & selected)
+    failing = selected - baseline if failing is None else failing & selected
+    only_ours = sorted((ours - baseline) & failing)
     note = f"\nOurs passes, ansible-core {version} fails here: {', '.join(only_ours) or 'none'}.\n"
+    not_run = sorted(selected - baseline - failing)
+    if not_run:
+        note += f"Not measured with ansible-core {version} ({len(not_run)}): {', '.join(not_run)}.\n"
     return "\n".join(rows) + "\n" + note
 
 

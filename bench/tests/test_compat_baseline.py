@@ -11,7 +11,7 @@ import pytest
 
 from bench.compat import sdist
 from bench.compat.__main__ import main
-from bench.compat.baseline import baseline_file, read_names, render
+from bench.compat.baseline import baseline_file, read_failed, read_names, render
 from bench.compat.report import Results, list_table
 from bench.compat.runners import Runner
 from bench.compat.selection import SELECTION_FILE, selection_file
@@ -40,6 +40,12 @@ def test_the_table_names_what_ours_passes_and_ansible_core_fails() -> None:
     assert "ansible-core 9.9.9 fails here: copy, d." in table
 
 
+def test_targets_ansible_core_was_not_run_on_are_not_counted_as_its_failures() -> None:
+    table = list_table(GROUPS, {"a", "d", "copy"}, {"a"}, "9.9.9", failing={"d", "b"})
+    assert "ansible-core 9.9.9 fails here: d." in table
+    assert "Not measured with ansible-core 9.9.9 (5): adhoc, c, copy, lookup_x, lookup_y." in table
+
+
 def test_the_baseline_file_lists_passes_and_says_how_it_was_made(tmp_path: Path) -> None:
     results = {"runner": "ansible", "version": "2.19.14", "date": "2026-11-29", "timeout": 480,
                "targets": {"b": {"passed": True, "rc": 0}, "a": {"passed": True, "rc": 0},
@@ -49,6 +55,7 @@ def test_the_baseline_file_lists_passes_and_says_how_it_was_made(tmp_path: Path)
     path = tmp_path / "ansible-core.txt"
     path.write_text(text)
     assert read_names(path) == ["a", "b"]  # sorted; failures and targets not run are comments
+    assert read_failed(path) == {"c", "lookup_x"}
     assert "# fails: c (rc=2)" in text and "# fails: lookup_x (killed at the time limit)" in text
     assert "# not run: d" in text
 
