@@ -2,7 +2,10 @@
 
     python -m bench.compat [--runner ours|ansible] [--group G | --expected] [TARGET ...] [--jobs N]
     python -m bench.compat --write-selection          # regenerate selection.yml from the sdist's aliases
-    python -m bench.compat --table OURS.json ANSIBLE.json   # the per-group table of docs/compatibility.md
+    python -m bench.compat --write-baseline RESULTS.json    # ansible-core's pass list from its run's results
+    python -m bench.compat --table                    # per group: expected.txt among ansible-core's passes
+    python -m bench.compat --table OURS.json ANSIBLE.json   # the same table from two runs' results
+    python -m bench.compat --ansible-core-version 2.21.5 --runner ansible ...   # another version's targets
 
 Prints one line per target as it ends and ``N passed, M failed``; exit 0 when every target passed, 1 when
 one failed, 5 for bad options.
@@ -11,6 +14,7 @@ one failed, 5 for bad options.
 from __future__ import annotations
 
 import argparse
+import json
 import queue
 import signal
 import sys
@@ -19,10 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.compat import report, runners, sdist
+from bench.compat import baseline, report, runners, sdist
 from bench.compat.execute import Interrupted, Outcome, run_target, stop_all
 from bench.compat.hosts import BASE_ADDRESS, start_host_pairs
-from bench.compat.selection import GROUPS, SELECTION_FILE, load_selection, write_selection
+from bench.compat.selection import GROUPS, load_selection, selection_file, write_selection
 from bench.compat.targets import TargetSet
 from bench.hosts import HostSet
 
@@ -45,15 +49,24 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="with --resume, run again the targets killed at the time limit (a busy machine)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per target (default 300)")
     parser.add_argument("--log-dir", type=Path, help="where logs and results.json go")
-    parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core at the pinned version")
+    parser.add_argument("--ansible-venv", type=Path, help="a venv with ansible-core at --ansible-core-version")
+    parser.add_argument("--ansible-core-version", default=sdist.ANSIBLE_CORE_VERSION, metavar="X.Y.Z",
+                        help="whose targets (its sdist, its selection file) and which ansible-core --runner ansible "
+                             f"runs (default {sdist.ANSIBLE_CORE_VERSION}, the pin)")
     parser.add_argument("--base-address", type=int, default=BASE_ADDRESS,
                         help=f"first 127.0.0.N of the test hosts, two per job (default {BASE_ADDRESS})")
     parser.add_argument("--keep-hosts", action="store_true",
                         help="leave the test hosts running at the end, for the next run to reuse")
     parser.add_argument("--write-selection", action="store_true", help="regenerate selection.yml and exit")
-    parser.add_argument("--table", nargs=2, type=Path, metavar=("OURS", "ANSIBLE"),
-                        help="print the per-group table of two results.json files and exit")
+    parser.add_argument("--write-baseline", type=Path, metavar="RESULTS",
+                        help="write ansible-core's pass list (ansible-core-X.Y.Z.txt) from a --runner ansible "
+                             "run's results.json and exit")
+    parser.add_argument("--table", nargs="*", type=Path, metavar="RESULTS",
+                        help="print the per-group table and exit: expected.txt among the pinned ansible-core's "
+                             "baseline file, or of two results.json files (OURS ANSIBLE) when given")
     args = parser.parse_args(argv)
+    if args.table is not None and len(args.table) not in (0, 2):
+        parser.error("--table takes no file, or two: OURS.json ANSIBLE.json")
     if args.jobs < 1 or args.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
     if args.resume and not args.log_dir:
@@ -62,12 +75,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def read_expected(path: Path = EXPECTED_FILE) -> list[str]:
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
-    return [line for line in lines if line]
+    return baseline.read_names(path)
 
 
 def chosen_targets(args: argparse.Namespace, targets: TargetSet) -> list[str]:
-    groups = load_selection()
+    groups = load_selection(selection_file(targets.version))
     if args.targets:
         names = list(args.targets)
     elif args.expected:
@@ -76,7 +88,7 @@ def chosen_targets(args: argparse.Namespace, targets: TargetSet) -> list[str]:
         names = [name for group in (args.group or GROUPS) for name in groups[group]]
     unknown = [name for name in names if name not in targets]
     if unknown:
-        raise SystemExit(_bad_options(f"no such target in ansible-core {sdist.ANSIBLE_CORE_VERSION}: "
+        raise SystemExit(_bad_options(f"no such target in ansible-core {targets.version}: "
                                       + ", ".join(unknown)))
     return names
 
@@ -88,25 +100,27 @@ def _bad_options(message: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.table:
-        print(report.group_table(load_selection(), *args.table), end="")
+    if args.table is not None:
+        print(_table(args.table, args.ansible_core_version), end="")
         return 0
+    if args.write_baseline:
+        return _write_baseline(args.write_baseline)
     try:
-        targets = TargetSet(sdist.targets_dir())
+        targets = TargetSet(sdist.targets_dir(args.ansible_core_version), args.ansible_core_version)
     except sdist.SdistError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     if args.write_selection:
-        write_selection(targets, sdist.ANSIBLE_CORE_VERSION)
-        print(f"wrote {SELECTION_FILE}")
+        print(f"wrote {write_selection(targets, targets.version)}")
         return 0
     names = chosen_targets(args, targets)
-    runner = runners.runner_named(args.runner, args.ansible_venv)
+    runner = runners.runner_named(args.runner, args.ansible_venv, targets.version)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     log_dir = args.log_dir or RESULTS_ROOT / f"{args.runner}-{stamp}"
     log_dir.mkdir(parents=True, exist_ok=True)
-    version = sdist.ANSIBLE_CORE_VERSION if args.runner == "ansible" else _our_version()
-    results = report.Results(log_dir / "results.json", args.runner, version, args.resume)
+    version = targets.version if args.runner == "ansible" else _our_version()
+    results = report.Results(log_dir / "results.json", args.runner, version, args.resume, targets.version,
+                             args.timeout)
     if not args.targets:  # targets named on the command line run again, their results replaced
         names = [name for name in names if name not in results.done(args.retry_killed)]
     envs = start_host_pairs(args.base_address, min(args.jobs, max(len(names), 1)))
@@ -118,6 +132,29 @@ def main(argv: list[str] | None = None) -> int:
                 env.down()
     print(report.summary(outcomes), flush=True)
     return 0 if all(outcome.passed for outcome in outcomes) else 1
+
+
+def _table(results: list[Path], version: str) -> str:
+    groups = load_selection(selection_file(version))
+    if results:
+        return report.group_table(groups, *results)
+    path = baseline.baseline_file(version)
+    if not path.exists():
+        raise SystemExit(_bad_options(f"{path} does not exist: write it with --write-baseline"))
+    return report.list_table(groups, set(read_expected()), set(baseline.read_names(path)), version,
+                             baseline.read_failed(path))
+
+
+def _write_baseline(results: Path) -> int:
+    try:
+        version = json.loads(results.read_text())["version"]
+        groups = load_selection(selection_file(version))
+        path = baseline.write_baseline(results, [name for names in groups.values() for name in names])
+    except (OSError, ValueError, KeyError) as error:
+        print(f"error: {results}: {error}", file=sys.stderr)
+        return BAD_OPTIONS
+    print(f"wrote {path}")
+    return 0
 
 
 def run_all(args: argparse.Namespace, names: list[str], targets: TargetSet, runner: runners.Runner, log_dir: Path,

@@ -27,14 +27,18 @@ class Results:
     """``results.json`` of a run, rewritten (atomically) after every target, so an interrupted run keeps what
     it measured and ``--resume`` goes on from there."""
 
-    def __init__(self, path: Path, runner: str, version: str, resume: bool):
+    def __init__(self, path: Path, runner: str, version: str, resume: bool, targets_version: str = "",
+                 timeout: float | None = None):
         self.path = path
         self.lock = threading.Lock()
         previous = json.loads(path.read_text()) if resume and path.exists() else {}
         if previous and previous.get("runner") != runner:
             raise SystemExit(f"{path} holds results of the {previous.get('runner')} runner, not {runner}")
+        if previous and targets_version and previous.get("targets_version", targets_version) != targets_version:
+            raise SystemExit(f"{path} holds results of ansible-core {previous['targets_version']}'s targets, "
+                             f"not {targets_version}'s")
         self.data = {"runner": runner, "version": version, "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-                     "targets": previous.get("targets", {})}
+                     "targets_version": targets_version, "timeout": timeout, "targets": previous.get("targets", {})}
 
     def done(self, retry_killed: bool = False) -> set[str]:
         """The targets measured already; with ``retry_killed``, less those killed at the time limit."""
@@ -79,3 +83,33 @@ def _row(title: str, counts: list[int]) -> str:
 
 def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str], version: str,
+               failing: set[str] | None = None) -> str:
+    """Markdown: per group, ansible-core's passes (its baseline file), ours (expected.txt), and ours among
+    ansible-core's, the intersection; then the targets ours passes that ansible-core fails here (``failing``:
+    measured and failed), which the intersection leaves out, and the selected targets ansible-core was not run on."""
+    rows = [f"| group | targets | ansible-core {version} passes | ours passes (expected.txt) "
+            "| ours, of ansible-core's passes |",
+            "|---|---:|---:|---:|---:|"]
+    totals = [0, 0, 0, 0]
+    for group in GROUPS:
+        names = set(groups.get(group, []))
+        counts = [len(names), len(names & baseline), len(names & ours), len(names & ours & baseline)]
+        totals = [total + count for total, count in zip(totals, counts, strict=True)]
+        rows.append(_list_row(GROUP_TITLES[group], counts))
+    rows.append(_list_row("**all**", totals))
+    selected = {name for names in groups.values() for name in names}
+    failing = selected - baseline if failing is None else failing & selected
+    only_ours = sorted((ours - baseline) & failing)
+    note = f"\nOurs passes, ansible-core {version} fails here: {', '.join(only_ours) or 'none'}.\n"
+    not_run = sorted(selected - baseline - failing)
+    if not_run:
+        note += f"Not measured with ansible-core {version} ({len(not_run)}): {', '.join(not_run)}.\n"
+    return "\n".join(rows) + "\n" + note
+
+
+def _list_row(title: str, counts: list[int]) -> str:
+    run, baseline, mine, both = counts
+    return f"| {title} | {run} | {baseline} | {mine} | {both}/{baseline} ({_percent(both, baseline)}) |"

@@ -28,7 +28,8 @@ OUR_COMMANDS = {
     "ansible-doc": "provisioning-doc",
     "ansible-console": "provisioning-console",
 }
-BASELINE_VENV = Path(__file__).resolve().parent.parent / ".venvs" / f"ansible-core-{ANSIBLE_CORE_VERSION}"
+VENVS_DIR = Path(__file__).resolve().parent.parent / ".venvs"
+BASELINE_VENV = VENVS_DIR / f"ansible-core-{ANSIBLE_CORE_VERSION}"  # the pin's; the tests reuse it
 
 
 @dataclass(frozen=True)
@@ -75,24 +76,24 @@ def ours() -> Runner:
     return Runner("ours", Path(sys.executable).parent)
 
 
-def ansible(venv: Path | None = None) -> Runner:
-    """ansible-core at the pinned version: ``venv`` if given, else a throwaway venv under bench/.venvs/
-    that is made (pip install) on first use."""
-    venv = venv or BASELINE_VENV
+def ansible(venv: Path | None = None, version: str = ANSIBLE_CORE_VERSION) -> Runner:
+    """ansible-core at ``version``: ``venv`` if given, else a throwaway venv under bench/.venvs/ that is made
+    (pip install) on first use."""
+    venv = venv or VENVS_DIR / f"ansible-core-{version}"
     if not (venv / "bin" / "ansible-playbook").exists():
-        print(f"installing ansible-core {ANSIBLE_CORE_VERSION} into {venv} (first run only)", flush=True)
+        print(f"installing ansible-core {version} into {venv} (first run only)", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                        f"ansible-core=={ANSIBLE_CORE_VERSION}"], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", f"ansible-core=={version}"],
+                       check=True)
     code = "import ansible.release as r; print(r.__version__)"
     found = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True).stdout.strip()
-    if found != ANSIBLE_CORE_VERSION:
-        raise SystemExit(f"{venv} has ansible-core {found or 'not installed'}, not {ANSIBLE_CORE_VERSION}")
+    if found != version:
+        raise SystemExit(f"{venv} has ansible-core {found or 'not installed'}, not {version}")
     return Runner("ansible", venv / "bin")
 
 
-def runner_named(name: str, ansible_venv: Path | None) -> Runner:
-    return ours() if name == "ours" else ansible(ansible_venv)
+def runner_named(name: str, ansible_venv: Path | None, version: str = ANSIBLE_CORE_VERSION) -> Runner:
+    return ours() if name == "ours" else ansible(ansible_venv, version)
 
 
 def path_with(shim_dir: Path) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from bench.compat.sdist import ANSIBLE_CORE_VERSION
+
 # ansible-test treats these as support roles, never run on their own (target.py: hidden role targets)
 SUPPORT_PREFIXES = ("setup_", "prepare_")
 
@@ -81,10 +83,11 @@ class Target:
 
 
 class TargetSet:
-    """Every target under ``test/integration/targets`` of the sdist."""
+    """Every target under ``test/integration/targets`` of the sdist of ansible-core ``version``."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, version: str = ANSIBLE_CORE_VERSION):
         self.root = root
+        self.version = version
         self.targets = {path.name: Target(path.name, path) for path in sorted(root.iterdir()) if path.is_dir()}
 
     def __getitem__(self, name: str) -> Target:

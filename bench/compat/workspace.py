@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.compat.runners import Runner, path_with
-from bench.compat.sdist import ANSIBLE_CORE_VERSION
 from bench.compat.targets import Target, TargetSet
 
 # Addresses some targets name for a host that must be unreachable (169.254.199.200 in ignore_unreachable and
@@ -34,6 +33,7 @@ class Workspace:
     inventory: Path
     config: Path
     output_dir: Path  # OUTPUT_DIR / output_dir: the same path on the controller and on the hosts
+    ansible_version: str  # of the sdist the targets come from: ansible-test's ANSIBLE_TEST_ANSIBLE_VERSION
 
     @classmethod
     def create(cls, target: Target, targets: TargetSet, base: Path) -> Workspace:
@@ -57,7 +57,8 @@ class Workspace:
         config.write_text("")  # ansible-test's default config is empty: the tests set what they need
         output_dir = root / "output"
         output_dir.mkdir()
-        return cls(root, integration_dir, targets_dir, integration_dir / "inventory", config, output_dir)
+        return cls(root, integration_dir, targets_dir, integration_dir / "inventory", config, output_dir,
+                   targets.version)
 
     def role_playbook(self, target: Target) -> Path:
         """The play ansible-test generates for a role target (command_integration_role)."""
@@ -98,7 +99,7 @@ class Workspace:
             PATH=path_with(shim_dir),
             ANSIBLE_TEST_CI="",
             ANSIBLE_TEST_COVERAGE="",
-            ANSIBLE_TEST_ANSIBLE_VERSION=ANSIBLE_CORE_VERSION,
+            ANSIBLE_TEST_ANSIBLE_VERSION=self.ansible_version,
             ANSIBLE_TEST_PYTHON_INTERPRETER=str(runner.python),
             ANSIBLE_TEST_PYTHON_VERSION=runner.python_version(),
             OUTPUT_DIR=str(self.output_dir),
