@@ -57,7 +57,8 @@ from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
-from runner.templating.deprecations import collecting, deprecations_shown, with_deprecations
+from runner.templating.deprecations import DEPRECATIONS, collecting, with_deprecations
+from runner.templating.filters.core import to_bool
 from runner.util import task_trace
 from runner.util.unsafe import UNSAFE_TYPES
 
@@ -676,3 +677,14 @@ def censor(result: dict[str, Any]) -> dict[str, Any]:
     if "results" in result:
         kept["results"] = [censor(r) for r in result["results"]]
     return kept
+
+
+def deprecations_shown(variables: Mapping[str, Any]) -> bool:
+    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
+    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
+    if "ansible_deprecation_warnings" not in variables:
+        return DEPRECATIONS.enabled
+    try:
+        return bool(to_bool(Templar(variables).template(variables["ansible_deprecation_warnings"])))
+    except TemplateError:
+        return DEPRECATIONS.enabled

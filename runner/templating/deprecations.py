@@ -3,14 +3,14 @@
 
 A task's run collects them (``collecting``); what templating deprecates meanwhile (``deprecate``) joins that
 task's list only: the collector is a context variable, and each host's task runs in an asyncio task of its own.
-Whether they reach the result is decided when the task ends (``deprecations_shown``): by the task's
+Whether they reach the result is decided when the task ends (the executor's ``deprecations_shown``): by the task's
 ``ansible_deprecation_warnings`` variable when it has one, else by the run's ``deprecation_warnings``
 (``DEPRECATIONS.enabled``, set once by the command before its workers start), as ansible-core decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -69,18 +69,3 @@ def with_deprecations(result: dict[str, Any], found: list[dict[str, Any]]) -> di
     if found:
         result["deprecations"] = [*(result.get("deprecations") or ()), *found]
     return result
-
-
-def deprecations_shown(variables: Mapping[str, Any]) -> bool:
-    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
-    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
-    if "ansible_deprecation_warnings" not in variables:
-        return DEPRECATIONS.enabled
-    from runner.templating.errors import TemplateError
-    from runner.templating.filters.core import to_bool
-    from runner.templating.templar import Templar
-
-    try:
-        return bool(to_bool(Templar(variables).template(variables["ansible_deprecation_warnings"])))
-    except TemplateError:
-        return DEPRECATIONS.enabled
