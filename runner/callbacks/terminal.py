@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
-from typing import TextIO
+from typing import Literal, TextIO
 
 from runner.callbacks.colors import paint, use_color
 from runner.callbacks.log_file import LogFile
@@ -79,25 +79,22 @@ class Terminal:
     def deprecation(self, text: str) -> None:
         """``[DEPRECATION WARNING]: ...`` on stderr, each distinct one once per run; the run log has it at INFO,
         as Ansible logs it."""
-        text = f"[DEPRECATION WARNING]: {text}"
-        if text in self._warned:
-            return
-        self._warned.add(text)
-        self.err.write(paint(text, "deprecated", use_color(self.err, self.nocolor, self.force_color)) + "\n")
-        self.err.flush()
-        if self.log is not None:
-            self.log.info(text)
+        self._once(f"[DEPRECATION WARNING]: {text}", "deprecated", "info")
 
-    def warning(self, message: str, *, wrap: bool = True, prefix: str = "[WARNING]") -> None:
+    def warning(self, message: str, *, wrap: bool = True) -> None:
         """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
-        run. ``prefix``: ``[DEPRECATION WARNING]`` for a deprecation."""
-        text = f"{prefix}: {message}"
+        run."""
+        text = f"[WARNING]: {message}"
         if wrap:
             text = "\n".join(textwrap.wrap(text, self.columns)) or "[WARNING]:"
+        self._once(text, "warning", "warning")
+
+    def _once(self, text: str, colour: str, level: Literal["info", "warning"]) -> None:
+        """``text`` on stderr in ``colour`` unless this run has shown it already, and in the run log at ``level``."""
         if text in self._warned:
             return
         self._warned.add(text)
-        self.err.write(paint(text, "warning", use_color(self.err, self.nocolor, self.force_color)) + "\n")
+        self.err.write(paint(text, colour, use_color(self.err, self.nocolor, self.force_color)) + "\n")
         self.err.flush()
         if self.log is not None:
-            self.log.warning(text)
+            (self.log.info if level == "info" else self.log.warning)(text)
