@@ -20,6 +20,7 @@ def describe(path, info):
               "uid": info.st_uid, "gid": info.st_gid, "size": info.st_size, "inode": info.st_ino,
               "dev": info.st_dev, "nlink": info.st_nlink, "atime": info.st_atime, "mtime": info.st_mtime,
               "ctime": info.st_ctime, "blocks": info.st_blocks, "block_size": info.st_blksize,
+              "disk_usage_bytes": info.st_blocks * 512,  # ansible-core 2.21's: st_blocks counts 512-byte units
               "pw_name": user_name(info.st_uid), "gr_name": group_name(info.st_gid)}
     for name, test in _KINDS:
         result[name] = bool(test(mode))

@@ -28,6 +28,35 @@ BACKUP_DOC = {"description": "Keep the previous file as a timestamped copy besid
 ATTRIBUTES_CHANGED = "ownership, perms or SE linux context changed"
 
 
+ENCODING_DOC = {"description": "The file's character encoding (a Python codec name), for reading and writing it.",
+                "type": "str", "default": "utf-8"}
+
+
+def as_utf8(module, content, encoding, path):
+    """The file's bytes in UTF-8, what the line and block editors match against, when the file is in another
+    ``encoding``; UTF-8 content is left as it is, undecodable bytes and all."""
+    if content is None or _is_utf8(encoding):
+        return content
+    try:
+        return content.decode(encoding).encode("utf-8", "surrogateescape")
+    except (LookupError, UnicodeDecodeError) as exc:
+        module.fail("Unable to read the contents of %s as %s: %s" % (path, encoding, exc), path=path)
+
+
+def from_utf8(module, content, encoding, path):
+    """Edited UTF-8 bytes back in the file's ``encoding``."""
+    if _is_utf8(encoding):
+        return content
+    try:
+        return content.decode("utf-8", "surrogateescape").encode(encoding)
+    except (LookupError, UnicodeError) as exc:
+        module.fail("Unable to write the contents of %s as %s: %s" % (path, encoding, exc), path=path)
+
+
+def _is_utf8(encoding):
+    return encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+
+
 def split_lines(data):
     """``data`` as lines that keep their ``\\n`` (only ``\\n`` ends a line, as ``readlines`` reads a file)."""
     parts = data.split(b"\n")

@@ -5,11 +5,14 @@ import re
 
 from modules._textfile import (
     BACKUP_DOC,
+    ENCODING_DOC,
     FILE_ATTRIBUTE_DOCS,
     FILE_ATTRIBUTE_SPEC,
     VALIDATE_DOC,
+    as_utf8,
     fail_if_directory,
     finish,
+    from_utf8,
     read_content,
     split_lines,
 )
@@ -40,6 +43,7 @@ DOCUMENTATION = {
                    "default": False},
         "backup": BACKUP_DOC,
         "validate": VALIDATE_DOC,
+        "encoding": ENCODING_DOC,
         "marker_begin": {"description": "What {mark} becomes in the opening marker.", "type": "str",
                          "default": "BEGIN"},
         "marker_end": {"description": "What {mark} becomes in the closing marker.", "type": "str",
@@ -92,6 +96,7 @@ ARGUMENT_SPEC = dict({
     "create": {"type": "bool", "default": False},
     "backup": {"type": "bool", "default": False},
     "validate": {"type": "str"},
+    "encoding": {"type": "str", "default": "utf-8"},
     "marker_begin": {"type": "str", "default": "BEGIN"},
     "marker_end": {"type": "str", "default": "END"},
     "append_newline": {"type": "bool", "default": False},
@@ -180,6 +185,7 @@ def run(module):
     if os.path.islink(path):
         path = os.path.realpath(path)
     original = read_content(module, path)
+    encoding = params["encoding"]
     present = params["state"] == "present"
     if original is None:
         if not params["create"]:
@@ -187,8 +193,9 @@ def run(module):
         if not present:
             return {"changed": False, "msg": "File %s not present" % path}
     block = Block(params["marker"], params["marker_begin"], params["marker_end"], params["block"])
-    new = update_block(original, block, present, params["insertafter"], params["insertbefore"],
-                       params["append_newline"], params["prepend_newline"])
+    edited = update_block(as_utf8(module, original, encoding, path), block, present, params["insertafter"],
+                          params["insertbefore"], params["append_newline"], params["prepend_newline"])
+    new = from_utf8(module, edited, encoding, path)
     if new == original:
         msg = ""
     elif original is None:

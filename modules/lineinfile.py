@@ -5,11 +5,14 @@ import re
 
 from modules._textfile import (
     BACKUP_DOC,
+    ENCODING_DOC,
     FILE_ATTRIBUTE_DOCS,
     FILE_ATTRIBUTE_SPEC,
     VALIDATE_DOC,
+    as_utf8,
     fail_if_directory,
     finish,
+    from_utf8,
     read_content,
     split_lines,
 )
@@ -48,6 +51,7 @@ DOCUMENTATION = {
                                   "file fails.", "type": "bool", "default": False},
         "backup": BACKUP_DOC,
         "validate": VALIDATE_DOC,
+        "encoding": ENCODING_DOC,
     }, **FILE_ATTRIBUTE_DOCS),
 }
 
@@ -101,6 +105,7 @@ ARGUMENT_SPEC = dict({
     "create": {"type": "bool", "default": False},
     "backup": {"type": "bool", "default": False},
     "validate": {"type": "str"},
+    "encoding": {"type": "str", "default": "utf-8"},
 }, **FILE_ATTRIBUTE_SPEC)
 SPEC_RULES = {"mutually_exclusive": [["insertbefore", "insertafter"], ["regexp", "search_string"],
                                      ["backrefs", "search_string"]]}
@@ -245,13 +250,16 @@ def run(module):
     if os.path.islink(path):
         path = os.path.realpath(path)  # edit the file a link points to, never replace the link
     original = read_content(module, path)
+    encoding = params["encoding"]
+    text = as_utf8(module, original, encoding, path)  # the lines as the patterns are written
     if params["state"] == "absent":
         if params["regexp"] is None and params["search_string"] is None and params["line"] is None:
             module.fail("one of line, search_string, or regexp is required with state=absent")
         if original is None:
             return {"changed": False, "msg": "file not present"}
-        lines, found = ensure_absent(split_lines(original), params["line"], params["regexp"], params["search_string"])
-        result = finish(module, path, original, b"".join(lines), "%s line(s) removed" % found if found else "")
+        lines, found = ensure_absent(split_lines(text), params["line"], params["regexp"], params["search_string"])
+        new = from_utf8(module, b"".join(lines), encoding, path)
+        result = finish(module, path, original, new, "%s line(s) removed" % found if found else "")
         result["found"] = found
     else:
         if params["backrefs"] and params["regexp"] is None:
@@ -260,9 +268,10 @@ def run(module):
             module.fail("line is required with state=present")
         if original is None and not params["create"]:
             module.fail("Destination %s does not exist !" % path, rc=257)
-        lines, msg = ensure_present(split_lines(original or b""), params["line"], params["regexp"],
+        lines, msg = ensure_present(split_lines(text or b""), params["line"], params["regexp"],
                                     params["search_string"], params["insertafter"], params["insertbefore"],
                                     params["backrefs"], params["firstmatch"])
-        result = finish(module, path, original, b"".join(lines), msg, create_parents=True)
+        result = finish(module, path, original, from_utf8(module, b"".join(lines), encoding, path), msg,
+                        create_parents=True)
     result["backup"] = result.pop("backup_file", "")
     return result

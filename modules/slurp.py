@@ -13,6 +13,9 @@ DOCUMENTATION = {
     "options": {
         "src": {"description": "The file on the host to read.", "type": "path", "required": True,
                 "aliases": ["path"]},
+        "armor": {"description": "Base64-encode the content (the default). Without it the content is returned as "
+                                 "text (bytes that are not UTF-8 kept as ansible-core keeps them), which suits text "
+                                 "files read for their words.", "type": "bool", "default": True},
     },
 }
 
@@ -29,12 +32,13 @@ EXAMPLES = """
 
 RETURN = {
     "content": "The file's content, base64-encoded",
-    "encoding": "Always 'base64'",
+    "encoding": "'base64', or 'utf-8' with armor false",
     "source": "The file read",
 }
 
 ARGUMENT_SPEC = {
     "src": {"type": "path", "required": True, "aliases": ["path"]},
+    "armor": {"type": "bool", "default": True},
 }
 SUPPORTS_CHECK_MODE = True
 
@@ -53,5 +57,9 @@ def run(module):
     except (IOError, OSError) as exc:
         message = _FAILURES.get(exc.errno)
         module.fail(message % source if message else "Unable to slurp file: %s" % exc)
+    if not module.params["armor"]:
+        # as ansible-core 2.21 sends a module's bytes: text, undecodable bytes as lone surrogates
+        return {"changed": False, "content": data.decode("utf-8", "surrogateescape"), "encoding": "utf-8",
+                "source": source}
     return {"changed": False, "content": base64.b64encode(data).decode("ascii"), "encoding": "base64",
             "source": source}

@@ -26,6 +26,9 @@ DOCUMENTATION = {
         "checksum_algorithm": {"description": "Algorithm of the checksum.", "type": "str", "default": "sha1",
                                "choices": ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"],
                                "aliases": ["checksum", "checksum_algo"]},
+        "get_selinux_context": {"description": "Return the SELinux context as [user, role, type, range]; "
+                                               "[None, None, None, None] when the host has none (no SELinux).",
+                                "type": "bool", "default": False},
         "get_mime": {"description": "Return mimetype and charset.", "type": "bool", "default": True,
                      "aliases": ["mime", "mime_type", "mime-type"]},
         "get_attributes": {"description": "Return the file attributes (as lsattr shows them).", "type": "bool",
@@ -59,6 +62,7 @@ ARGUMENT_SPEC = {
     "checksum_algorithm": {"type": "str", "default": "sha1", "aliases": ["checksum", "checksum_algo"],
                            "choices": ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"]},
     "get_mime": {"type": "bool", "default": True, "aliases": ["mime", "mime_type", "mime-type"]},
+    "get_selinux_context": {"type": "bool", "default": False},
     "get_attributes": {"type": "bool", "default": True, "aliases": ["attr", "attributes"]},
 }
 SUPPORTS_CHECK_MODE = True
@@ -191,4 +195,19 @@ def run(module):
         result.update(mime_type(module, path))
     if params["get_attributes"] and (result["isreg"] or result["isdir"]):
         result.update(file_attributes(path))
+    if params["get_selinux_context"]:
+        result["selinux_context"] = selinux_context(path)
     return {"changed": False, "stat": result}
+
+
+def selinux_context(path):
+    """The path's SELinux context as ansible-core gives it, [user, role, type, range]; four Nones on a host
+    without SELinux enabled or a path without a label."""
+    if not os.path.isdir("/sys/fs/selinux"):
+        return [None, None, None, None]
+    try:
+        label = os.getxattr(path, "security.selinux", follow_symlinks=False).rstrip(b"\0").decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [None, None, None, None]
+    parts = label.split(":", 3)  # the range (level) may itself hold colons
+    return parts + [None] * (4 - len(parts))
