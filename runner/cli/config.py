@@ -9,31 +9,47 @@ from typing import Any
 
 import click
 
+from runner.callbacks.log_file import print_error
 from runner.cli.common import Group, report_errors
 from runner.config import SETTINGS, Config, load_config
 from runner.config.locate import CONFIG_ENV, candidate_paths
 from runner.errors import UserError
 
 
+def config_file_option(command: Any) -> Any:
+    """``-c/--config FILE``, before the subcommand or after it as ansible-config takes it."""
+    return click.option("-c", "--config", "config_file", type=click.Path(path_type=Path),
+                        help=f"Use this configuration file instead of searching (like {CONFIG_ENV}).")(command)
+
+
+def _with_config_file(env: dict[str, str], config_file: Path | None) -> dict[str, str]:
+    if config_file is None:
+        return env
+    if not os.access(config_file, os.R_OK) or not config_file.is_file():
+        raise UserError(f"The provided configuration file is missing or not accessible: {config_file.absolute()}")
+    return {**env, CONFIG_ENV: str(config_file)}
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-@click.option("-c", "--config", "config_file", type=click.Path(exists=True, path_type=Path),
-              help=f"Use this configuration file instead of searching (like {CONFIG_ENV}).")
+@config_file_option
 @click.pass_context
 def main(context: click.Context, config_file: Path | None) -> None:
     """Show provisioning's configuration: every setting, its value and where the value came from."""
-    env = dict(os.environ)
-    if config_file is not None:
-        env[CONFIG_ENV] = str(config_file)
-    context.obj = env
+    try:
+        context.obj = _with_config_file(dict(os.environ), config_file)
+    except UserError as exc:  # report_errors would end the command here even on success: reported as it does
+        print_error(exc.render())
+        sys.exit(int(exc.exit_code))
 
 
 @main.command()
 @click.option("--only-changed", is_flag=True, help="Only the settings that differ from their default.")
+@config_file_option
 @click.pass_obj
 @report_errors
-def dump(env: dict[str, str], only_changed: bool) -> None:
+def dump(env: dict[str, str], only_changed: bool, config_file: Path | None) -> None:
     """Every setting as `name(origin) = value`."""
-    config = _load(env)
+    config = _load(_with_config_file(env, config_file))
     changed = config.changed()
     for name, value, origin in config.items():
         if not only_changed or name in changed:
@@ -59,11 +75,12 @@ def list_settings() -> None:
 
 
 @main.command()
+@config_file_option
 @click.pass_obj
 @report_errors
-def view(env: dict[str, str]) -> None:
+def view(env: dict[str, str], config_file: Path | None) -> None:
     """The configuration file in use, as written."""
-    config = _load(env)
+    config = _load(_with_config_file(env, config_file))
     if config.path is None:
         searched = ", ".join(str(path) for path in candidate_paths(env, Path.cwd(), env.get("HOME", "~")))
         raise UserError(f"no configuration file found (searched {searched})")

@@ -104,3 +104,23 @@ def test_the_example_project_config_loads(project: Path) -> None:
     assert any(line.startswith("inventory(") and str(root / "inventories" / "local") in line
                for line in result.output.splitlines())
     assert any(line.startswith("roles_path(") and str(root / "roles") in line for line in result.output.splitlines())
+
+
+def test_the_config_file_is_also_taken_after_the_subcommand_as_ansible_config_takes_it(project: Path,
+                                                                                     tmp_path: Path) -> None:
+    other = tmp_path / "other.cfg"
+    other.write_text("[defaults]\nremote_user = admin\n")
+    viewed = run("view", "-c", str(other))
+    assert viewed.exit_code == 0, viewed.output
+    assert "remote_user = admin" in viewed.output
+    dumped = run("dump", "--config", str(other))
+    assert f"remote_user({other}:2) = admin" in dumped.output.splitlines()
+
+
+def test_a_missing_config_file_is_refused_in_ansible_config_words(project: Path, tmp_path: Path) -> None:
+    for args in (["view", "-c", "missing.cfg"], ["-c", "missing.cfg", "dump"]):
+        result = run(*args)
+        assert result.exit_code != 0
+        assert f"The provided configuration file is missing or not accessible: {project / 'missing.cfg'}" in (
+            result.output)
+        assert "Traceback" not in result.output
