@@ -3,6 +3,7 @@ nocolor, callbacks_enabled with junit_output_dir, and a setting that is not supp
 
 from __future__ import annotations
 
+import importlib.util
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -43,8 +44,13 @@ def test_callbacks_enabled_junit_writes_a_report_in_junit_output_dir(tmp_path: P
     [report] = (project / "reports").glob("site-*.xml")
     cases = [case.get("name") for case in ET.parse(report).iter("testcase")]
     assert cases == ["[localhost] unchanged", "[localhost] skipped", "[localhost] changed"]
-    assert done.stderr.startswith(f"[WARNING]: setting callbacks_enabled ({project / 'provisioning.cfg'}:2): "
-                                  "timer not supported, ignored (supported: junit)")
+    if importlib.util.find_spec("ansible") is not None:
+        # with ansible-core, another name is a callback plugin written against its API, found by its loader
+        # (ansible-core routes `timer` to ansible.posix, not installed here): skipped with its warning
+        assert "[WARNING]: Skipping callback plugin 'timer', unable to load" in done.stderr
+    else:
+        assert done.stderr.startswith(f"[WARNING]: setting callbacks_enabled ({project / 'provisioning.cfg'}:2): "
+                                      "timer not supported, ignored (supported: junit)")
 
 
 def test_a_setting_that_is_not_supported_is_warned_about_and_the_run_goes_on(tmp_path: Path) -> None:
