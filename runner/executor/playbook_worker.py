@@ -373,8 +373,7 @@ class PlaybookWorker:
         fail (ansible-core's default condition)."""
         if not node.until:
             return not result.get("failed")
-        public = registered(_public(result), controller_made)
-        probe = _child(templar, {"result": public, **({node.register_var: public} if node.register_var else {})})
+        probe = _child(templar, _result_layer(node, result, controller_made))
         return all(probe.evaluate_conditional(c) for c in node.until)
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
@@ -387,10 +386,7 @@ class PlaybookWorker:
         result.setdefault("changed", False)
         if node.changed_when is None and node.failed_when is None:
             return
-        public = registered(_public(result), controller_made)  # as later tasks will read it
-        layer = {node.register_var: public} if node.register_var else {}
-        layer["result"] = public
-        templar = Templar(ChainMap(layer, variables))  # type: ignore[arg-type]
+        templar = Templar(ChainMap(_result_layer(node, result, controller_made), variables))  # type: ignore[arg-type]
         # A condition that cannot be evaluated fails the task but keeps the module's result, as in Ansible: the
         # registered result still has stdout, rc..., and <keyword>_result says why.
         try:
@@ -607,6 +603,13 @@ def _untrusting_templates(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_untrusting_templates(item) for item in value]
     return value
+
+
+def _result_layer(node: PlanTask, result: Mapping[str, Any], controller_made: bool) -> dict[str, Any]:
+    """What ``until``, ``changed_when`` and ``failed_when`` read of a result: the result as later tasks will read
+    it, as ``result`` and under the task's ``register`` name."""
+    public = registered(_public(result), controller_made)
+    return {"result": public, **({node.register_var: public} if node.register_var else {})}
 
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
