@@ -15,7 +15,7 @@ from sqlalchemy import Engine, create_engine, event
 from runner.errors import UserError
 from runner.records.encoding import to_json
 from runner.records.location import DatabaseTarget
-from runner.records.sqlite_store import BUSY_TIMEOUT_SECONDS
+from runner.records.sqlite_store import BUSY_TIMEOUT_SECONDS, configure
 
 
 class RecordsError(UserError):
@@ -38,17 +38,14 @@ def create_records_engine(target: DatabaseTarget, *, reading: bool = False) -> E
     many reads never makes a run's writer wait."""
     if target.path is None:
         return _postgres_engine(target)
-    target.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    database = target.path
+    database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     engine = create_engine(target.url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_serializer=to_json)
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # transactions are begun below, not by the driver
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
+        configure(dbapi_connection, database)
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:

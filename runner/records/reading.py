@@ -13,6 +13,7 @@ from runner.records.database import RecordsError, create_records_engine
 from runner.records.liveness import mark_interrupted
 from runner.records.location import DatabaseTarget
 from runner.records.migrate import upgrade
+from runner.records.sqlite_store import lock_path_of
 
 
 class NoRecords(RecordsError):
@@ -24,7 +25,7 @@ def open_records(target: DatabaseTarget) -> Engine:
         raise NoRecords(f"no runs recorded yet: {target.shown} does not exist")
     engine = create_records_engine(target)
     try:
-        upgrade(engine, target.path.with_name(target.path.name + ".lock") if target.path is not None else None)
+        upgrade(engine, lock_path_of(target.path) if target.path is not None else None)
         with engine.begin() as connection:
             mark_interrupted(AlchemyStore(connection=connection))
     except Exception:

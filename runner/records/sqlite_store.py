@@ -8,6 +8,7 @@ create or migrate the database, and for PostgreSQL (``runner.records.alchemy_sto
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,26 @@ from typing import Any
 from runner.records.encoding import JSON_COLUMNS, sqlite_time, to_json
 
 BUSY_TIMEOUT_SECONDS = 60
+
+
+def lock_path_of(database: Path) -> Path:
+    """The lock file beside a SQLite runs database: held to switch it to WAL and to migrate it."""
+    return database.with_name(database.name + ".lock")
+
+
+def configure(connection: sqlite3.Connection, database: Path) -> None:
+    """WAL mode, ``synchronous=NORMAL`` and foreign keys on a connection to ``database``.
+
+    Switching a new database to WAL needs an exclusive lock, and two runs that switch the same new file at once
+    can deadlock on it: SQLite then answers "database is locked" at once, without waiting out the busy timeout.
+    The switch is therefore made under the lock file, and only when the database is not in WAL mode already
+    (reading the mode takes no lock that could deadlock)."""
+    if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        with open(lock_path_of(database), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("PRAGMA foreign_keys=ON")
 
 
 def _value(column: str, value: Any) -> Any:
@@ -45,8 +66,7 @@ class SqliteStore:
         # Autocommit mode: transactions are begun IMMEDIATE below, so concurrent writers wait for each other.
         self.connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
                                           check_same_thread=False)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
-            self.connection.execute(f"PRAGMA {pragma}")
+        configure(self.connection, path)
 
     def revision(self) -> str | None:
         try:

@@ -188,11 +188,12 @@ def open_store(target: DatabaseTarget) -> RowStore:
 def _migrate(target: DatabaseTarget, engine: Any = None) -> None:
     from runner.records.database import create_records_engine
     from runner.records.migrate import upgrade
+    from runner.records.sqlite_store import lock_path_of
 
     own = engine is None
     engine = engine or create_records_engine(target)
     try:
-        upgrade(engine, target.path.with_name(target.path.name + ".lock") if target.path is not None else None)
+        upgrade(engine, lock_path_of(target.path) if target.path is not None else None)
     finally:
         if own:
             engine.dispose()

@@ -1,4 +1,4 @@
-"""Run records under stress: two runs writing one SQLite database at once, and a run killed with SIGKILL.
+"""Run records under stress: runs opening and writing one SQLite database at once, and a run killed with SIGKILL.
 
 Real runs of the installed command (local connection, no test host); each test kills only the run it started.
 """
@@ -6,12 +6,15 @@ Real runs of the installed command (local connection, no test host); each test k
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
+from runner.records.sqlite_store import SqliteStore
 from tests.support.processes import processes_with
 from tests.support.records import TASKS, busy_playbook, rows, runs_command, start_run, write
 
@@ -85,3 +88,31 @@ def test_a_run_killed_with_sigkill_is_marked_interrupted_on_the_next_open(tmp_pa
     [result] = rows(database, "host_results")
     assert result["result"]["msg"] == "started"
     assert runs_command(database, "list", "--status", "interrupted").stdout.count("interrupted") == 1
+
+
+def _open_at_once(database: Path, barrier: Any, answers: Any) -> None:
+    barrier.wait()
+    try:
+        SqliteStore(database).close()
+        answers.put("opened")
+    except sqlite3.OperationalError as exc:
+        answers.put(str(exc))
+
+
+def test_runs_opening_one_new_database_at_the_same_moment_all_open_it(tmp_path: Path) -> None:
+    # Four processes released together on a new file, many times: without the lock around the switch to WAL, a
+    # few of these opens fail at once with "database is locked" (SQLite's deadlock answer skips the busy timeout).
+    context = multiprocessing.get_context("fork")
+    failures = []
+    for round_ in range(60):
+        database = tmp_path / f"{round_}" / "runs.db"
+        barrier, answers = context.Barrier(4), context.Queue()
+        openers = [context.Process(target=_open_at_once, args=(database, barrier, answers)) for _ in range(4)]
+        for opener in openers:
+            opener.start()
+        for opener in openers:
+            opener.join(60)
+        failures += [answer for answer in (answers.get(timeout=10) for _ in openers) if answer != "opened"]
+        with sqlite3.connect(database) as connection:
+            assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert failures == []
