@@ -732,13 +732,15 @@ class PlaybookExecutor:
 
 def _shared_result(result: TaskResult, ran_on: str, host: str) -> TaskResult:
     """A run_once result as another host of the batch takes it: what it registered and the facts it set (unless
-    they were delegated to another host) apply to that host too; hosts and groups it added were added once."""
+    they were delegated to another host) apply to that host too; hosts and groups it added were added once. An
+    include is expanded for the host that ran it only: as in ansible-core, run_once on a dynamic include keeps
+    its tasks to that host (``apply: {run_once: true}`` is what runs them once for all)."""
 
     def for_host(values: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return {host: values[ran_on]} if ran_on in values else {}
 
     return replace(result, vars=for_host(result.vars), include_vars=for_host(result.include_vars),
-                   facts=for_host(result.facts), added_hosts=[], joined_groups=[])
+                   facts=for_host(result.facts), added_hosts=[], joined_groups=[], include=None)
 
 
 def _flushes_handlers(node: PlanTask) -> bool:

@@ -59,3 +59,20 @@ def test_a_failed_run_once_task_fails_every_host_of_the_batch(local_hosts: Local
         """)
     assert run.exit_code == 2, run.output
     assert run.ran("after") == []
+
+
+def test_a_run_once_include_brings_its_tasks_to_the_first_host_only(local_hosts: LocalHosts) -> None:
+    (local_hosts.base / "included.yml").write_text("- name: included task\n  debug:\n    msg: in\n")
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - include_tasks: included.yml
+              run_once: true
+            - name: after
+              debug:
+                msg: after
+        """)
+    assert run.exit_code == 0, run.output
+    assert run.ran("included task") == ["h1"]
+    assert run.ran("after") == ["h1", "h2", "h3"]
