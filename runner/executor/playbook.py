@@ -579,6 +579,11 @@ class PlaybookExecutor:
         for host in hosts:
             # A run_once task is shown and counted for the host that ran it, as Ansible does.
             self._after_result(state, node, host, results[host], info, report=host in targets)
+        if run_once and node.kind != "meta":
+            # What it registered and set holds for every reachable host of the batch, as ansible-core's
+            # get_task_hosts has it, those not at this task too (a run_once include brought it to one host only).
+            for host in [h for h in state.batch if h not in steps and h not in state.unreachable]:
+                self._apply_values(node, host, _shared_result(results[hosts[0]], hosts[0], host), info, own=False)
         return results
 
     def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
@@ -628,17 +633,7 @@ class PlaybookExecutor:
             # Ansible forgets the batch's failed and unreachable hosts: they no longer make the run's exit code
             self.ever_failed -= set(state.batch)
             self.ever_unreachable -= set(state.batch)
-        if updates:
-            # When the host ran the task itself and the result speaks only of it, its own worker has applied all
-            # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
-            own = report and "clear_facts" not in updates and all(
-                set(values) <= {host} for values in result.host_values().values())
-            self.pool.broadcast(updates, except_host=host if own else None)
-        self._record_values(info, host, result)
-        for values_host, named in result.vars.items():
-            self.host_set_vars.setdefault(values_host, {}).update(named)
-        if result.facts or result.cached or result.meta == "clear_facts":
-            self._cache_facts(node, host, result)
+        self._apply_values(node, host, result, info, own=report, updates=updates)
         status = result.status
         if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
@@ -660,6 +655,26 @@ class PlaybookExecutor:
                                                        result.result.get("msg") or ""))
             if status == "skipped":
                 self.callbacks.host_result(info, host, result.shown())
+
+    def _apply_values(self, node: PlanTask, host: str, result: TaskResult, info: TaskInfo, *, own: bool,
+                      updates: dict[str, Any] | None = None) -> None:
+        """The variables and facts ``result`` set, made known to every worker, recorded and cached; ``updates``
+        is what to broadcast when it is more than those values (hosts added, facts cleared); ``own`` says the
+        host ran the task itself."""
+        assert self.pool is not None
+        if updates is None:
+            updates = {kind: values for kind, values in result.host_values().items() if values}
+        if updates:
+            # When the host ran the task itself and the result speaks only of it, its own worker has applied all
+            # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
+            own = own and "clear_facts" not in updates and all(
+                set(values) <= {host} for values in result.host_values().values())
+            self.pool.broadcast(updates, except_host=host if own else None)
+        self._record_values(info, host, result)
+        for values_host, named in result.vars.items():
+            self.host_set_vars.setdefault(values_host, {}).update(named)
+        if result.facts or result.cached or result.meta == "clear_facts":
+            self._cache_facts(node, host, result)
 
     def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
         """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added
