@@ -67,7 +67,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task, step=step, resume=resume,
-                                executor=executor_choice, fact_cache=fact_cache)
+                                executor=executor_choice, fact_cache=fact_cache,
+                                reload_inventory=project.reload_inventory)
     return executor.run()
 
 

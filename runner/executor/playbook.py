@@ -20,6 +20,7 @@ from runner.errors import NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
+from runner.executor.inventory_refresh import DynamicInventory, InventoryLoader
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -72,9 +73,11 @@ class PlaybookExecutor:
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
                  resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL,
-                 fact_cache: FactCache | None = None):
+                 fact_cache: FactCache | None = None, reload_inventory: InventoryLoader | None = None):
         self.plan = plan
         self.inventory = inventory
+        # what the run added to the inventory, applied again when meta: refresh_inventory reads it anew
+        self.dynamic_inventory = DynamicInventory(reload_inventory)
         self.options = options
         self.callbacks = callbacks
         self.forks = forks
@@ -172,7 +175,7 @@ class PlaybookExecutor:
                   for entry in values.get("group_by", {}).values()]
         changes: list[AddedHost | JoinedGroup] = [*added, *joined]
         for change in changes:
-            change.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, change)
         for host in added:
             self.pool.add_host(host.name)
         if added or joined:
@@ -579,12 +582,26 @@ class PlaybookExecutor:
         for host in hosts:
             # A run_once task is shown and counted for the host that ran it, as Ansible does.
             self._after_result(state, node, host, results[host], info, report=host in targets)
+        if any(results[host].meta == "refresh_inventory" for host in hosts):
+            self._refresh_inventory()  # once for the task, as ansible-core runs this request
         if run_once and node.kind != "meta":
             # What it registered and set holds for every reachable host of the batch, as ansible-core's
             # get_task_hosts has it, those not at this task too (a run_once include brought it to one host only).
             for host in [h for h in state.batch if h not in steps and h not in state.unreachable]:
                 self._apply_values(node, host, _shared_result(results[hosts[0]], hosts[0], host), info, own=False)
         return results
+
+    def _refresh_inventory(self) -> None:
+        """``meta: refresh_inventory``: the sources read again (with the run's added hosts and groups), given to
+        every worker; a host new to the inventory gets its worker."""
+        assert self.pool is not None
+        inventory = self.dynamic_inventory.refreshed(self.inventory)
+        if inventory is None:
+            return
+        self.inventory = inventory
+        for host in inventory.hosts:
+            self.pool.add_host(host)
+        self.pool.broadcast({"inventory": inventory})
 
     def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
         """The task's ``throttle`` as a number; a template is rendered once for all hosts, as Ansible does, and
@@ -617,10 +634,10 @@ class PlaybookExecutor:
         assert self.pool is not None
         updates: dict[str, Any] = {kind: values for kind, values in result.host_values().items() if values}
         for added in result.added_hosts:
-            added.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, added)
             self.pool.add_host(added.name)
         for joined in result.joined_groups:
-            joined.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, joined)
         if result.added_hosts:
             updates["add_host"] = result.added_hosts
         if result.joined_groups:

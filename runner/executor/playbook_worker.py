@@ -102,6 +102,9 @@ class PlaybookWorker:
         return runtime
 
     def update(self, message: Mapping[str, Any]) -> None:
+        if "inventory" in message:  # meta: refresh_inventory read it anew
+            self.inventory = message["inventory"]
+            self.connection_sources.forget_inventory()
         if "play" in message:
             self.play_state = message["play"]
         if "play_hosts" in message:  # the batch's hosts that have not failed, as a task starts
