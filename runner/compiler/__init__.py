@@ -215,7 +215,6 @@ class Compiler:
         post = self.tasks.compile_list(play.post_tasks, inherited)
         plan_play.sections = [pre, main, post]
         plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
-        self.tasks.check_notifications(plan_play.handlers)
         # The defaults and vars of every role the play lists or imports are the play's, as Ansible's (non-private)
         # role variables: every task of the play sees them, those before the import included. A role's own
         # tasks also see them through its scopes, where its parameters rank above them.

@@ -28,7 +28,7 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind, handler_names
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
@@ -45,8 +45,6 @@ class TaskCompiler:
         self.templar = Templar()
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []
-        self.handler_names: set[str] = set()
-        self.notified: list[tuple[str, SourcePosition | None]] = []
         self.include_contexts: dict[int, Inherited] = {}
         self.playbook_dir = "."
         self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
@@ -69,8 +67,6 @@ class TaskCompiler:
         self.playbook_dir = playbook_dir
         self.play_scopes = list(play_scopes or [])
         self.role_handlers = []
-        self.handler_names = set()
-        self.notified = []
         self.roles.start_play()
 
     # -- lists ----------------------------------------------------------------------------------------------
@@ -92,12 +88,6 @@ class TaskCompiler:
 
     def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
         return self.roles.expand_play_roles(references, inherited)
-
-    def check_notifications(self, handler_ids: list[int]) -> None:
-        for name, position in self.notified:
-            if name not in self.handler_names:
-                self.compiler.error(ParseError(f"the handler '{name}' is notified but no handler has that name "
-                                               "or listens to that topic", position))
 
     # -- blocks and tasks -----------------------------------------------------------------------------------
     def _block(self, block: Block, inherited: Inherited, handlers: bool) -> list[int]:
@@ -139,7 +129,6 @@ class TaskCompiler:
             self.include_contexts[node.id] = replace(inherited, collections=context.collections)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
-            self.handler_names.update(handler_names(node, self.plan.roles))
         return [node.id]
 
     def _node(self, task: Task, context: Inherited) -> PlanTask:
@@ -163,8 +152,6 @@ class TaskCompiler:
             fields["loop_with"] = task.loop_with
             if task.loop_control is not None:
                 fields["loop_control"] = task.loop_control.model_dump(exclude_none=True, exclude={"position"})
-        for name, position in [(n, task.position) for n in notify]:
-            self.notified.append((name, position))
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             return self._include_node(task, fields)
         if module == META:

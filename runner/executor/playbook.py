@@ -655,6 +655,7 @@ class PlaybookExecutor:
         if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
+            self._check_notified(state, node)
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
@@ -692,6 +693,20 @@ class PlaybookExecutor:
             self.host_set_vars.setdefault(values_host, {}).update(named)
         if result.facts or result.cached or result.meta == "clear_facts":
             self._cache_facts(node, host, result)
+
+    def _check_notified(self, state: PlayState, node: PlanTask) -> None:
+        """A change that notifies a name no handler of the play answers stops the run, or is a warning
+        (``error_on_missing_handler``), as in ansible-core: when it happens, not when the playbook is read."""
+        answered = {name for names in _handler_answers([self.nodes[i] for i in state.play.handlers], self.plan.roles)
+                    for name in names}
+        for name in node.notify:
+            if name in answered or is_template(name):
+                continue
+            message = (f"The requested handler '{name}' was not found in either the main handlers list nor in the "
+                       "listening handlers list")
+            if self.options.error_on_missing_handler:
+                raise UserError(message, SourcePosition.parse(node.position))
+            self.callbacks.warning(message)
 
     def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
         """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added
