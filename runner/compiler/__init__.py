@@ -285,7 +285,8 @@ class Compiler:
         return scope, per_host
 
     # -- run time -----------------------------------------------------------------------------------------
-    def compile_include(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> PlanFragment:
+    def compile_include(self, node: PlanTask, target: str,
+                        files: Mapping[str, str | bool] | None = None) -> PlanFragment:
         """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.
 
         On an error the plan's tables are cut back, so ids and indexes stay the same in every copy of the plan.
@@ -293,7 +294,7 @@ class Compiler:
         plan = self.plan
         sizes = len(plan.tasks), len(plan.scopes), len(plan.roles), len(self.tasks.role_handlers)
         self.errors = []
-        self.tasks.compile_dynamic(node, target, files or {})
+        self.tasks.compile_dynamic(node, target, files)
         if self.errors:
             del plan.tasks[sizes[0]:], plan.scopes[sizes[1]:], plan.roles[sizes[2]:]
             del self.tasks.role_handlers[sizes[3]:]

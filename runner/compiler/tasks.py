@@ -420,7 +420,7 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
-    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> None:
+    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str | bool] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
         context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
         apply = (node.include or {}).get("apply") or {}
@@ -431,7 +431,7 @@ class TaskCompiler:
             # not the one compiled last
             compiled_last, self.playbook_dir = self.playbook_dir, context.playbook_dir or self.playbook_dir
             try:
-                self.roles.include_role(node, target, context, files or {})
+                self.roles.include_role(node, target, context, files)
             finally:
                 self.playbook_dir = compiled_last
             return

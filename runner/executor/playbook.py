@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
-IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str]], PlanFragment]
+IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str | bool]], PlanFragment]
 
 
 @dataclass
@@ -56,6 +56,8 @@ class PlayState:
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
+    # include_role: the roles (name, parameters, files) each host included, for allow_duplicates: false
+    included_roles: dict[str, set[tuple[str, str, str]]] = field(default_factory=dict)
     # An unreachable host's walk, held where it stopped (with the result that stopped it), as Ansible keeps its
     # place: ``meta: clear_host_errors`` run by any host lets it go on from there.
     parked: dict[str, tuple[Walk, TaskResult]] = field(default_factory=dict)
@@ -334,8 +336,10 @@ class PlaybookExecutor:
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
+        if node.kind == "include_role" and not self._role_may_run(state, host, entry):
+            return []
         try:
-            key = (node.id, target, *sorted(entry.files.items()))
+            key = (node.id, target, *sorted(entry.files.items()), *sorted(entry.flags.items()))
             top, role_scopes = self.include_cache.get(key) or self._compile_include(state, node, entry, key)
         except NotFoundError as error:
             # ansible-core's words and layout for an include that names nothing; the host fails the include
@@ -343,17 +347,29 @@ class PlaybookExecutor:
             sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
             self._stats(host).failed += 1
             raise IncludeFailed(error.message) from None
-        if (node.include or {}).get("public") is True:
+        if entry.flags.get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
             exposed = state.public_scopes.setdefault(host, [])
             exposed += [scope for scope in role_scopes if scope not in exposed]
         return top
 
+    @staticmethod
+    def _role_may_run(state: PlayState, host: str, entry: IncludeEntry) -> bool:
+        """include_role's ``allow_duplicates: false``: the role is left out for a host that already included it
+        in this play with the same parameters and files (ansible-core's role cache tells roles apart by those)."""
+        identity = (entry.target, repr(sorted(entry.vars.items(), key=lambda kv: str(kv[0]))),
+                    repr(sorted(entry.files.items())))
+        included = state.included_roles.setdefault(host, set())
+        if identity in included and entry.flags.get("allow_duplicates") is False:
+            return False
+        included.add(identity)
+        return True
+
     def _compile_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry,
                          key: tuple[Any, ...]) -> tuple[list[int], list[int]]:
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
-        fragment = self.include_compiler(node, entry.target, entry.files)
+        fragment = self.include_compiler(node, entry.target, {**entry.files, **entry.flags})
         for new in fragment.tasks:
             self.nodes[new.id] = new
             self.fragment_base[new.id] = fragment.tasks[0].id
