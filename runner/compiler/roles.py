@@ -108,11 +108,16 @@ class RoleExpander:
             name = self.tasks.static_name(name, inherited.under(task), task, "import_role")
         params = dict(task.vars or {})
         context = inherited.under(task)
+        files = {key: self._static_name(value, context, task) for key, value in
+                 (include.model_dump(include={"tasks_from", *_ROLE_FILES}) if include is not None else {}).items()}
         return self._expand(name, task, params, context, [], task.position, collections=context.collections,
-                            tasks_from=getattr(include, "tasks_from", None), params_are_vars=True,
-                            other_files=_other_files(include.model_dump() if include is not None else {}),
+                            tasks_from=files.get("tasks_from"), params_are_vars=True, other_files=_other_files(files),
                             validate=self._static_flag(task, context, "rolespec_validate"),
                             allow_duplicates=self._static_flag(task, context, "allow_duplicates"))
+
+    def _static_name(self, value: Any, context: Inherited, task: Task) -> Any:
+        """import_role's ``tasks_from`` (or another role file), a template rendered when compiling."""
+        return self.tasks.static_name(value, context, task, "import_role") if is_template(value) else value
 
     def _static_flag(self, task: Task, context: Inherited, keyword: str) -> bool:
         """import_role's ``rolespec_validate`` or ``allow_duplicates`` (true unless given), a template rendered

@@ -383,10 +383,12 @@ class TaskCompiler:
         return task.model_copy(update={"module": short})
 
     def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
-        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``),
-        as Ansible renders it."""
+        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``)
+        and the import's own vars, as Ansible renders it."""
+        known = self._known_when_compiling(inherited)
+        known = {**known, **(task.vars or {}), **self.compiler.options.extra_vars}
         try:
-            return str(Templar(self._known_when_compiling(inherited)).template(file))
+            return str(Templar(known).template(file))
         except TemplateError as exc:
             dynamic = keyword.replace("import_", "include_")
             raise ParseError(f"{keyword} is static: its name must be known when the playbook is read "
