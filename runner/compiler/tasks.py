@@ -324,8 +324,7 @@ class TaskCompiler:
             file = self.static_name(file, inherited, task)
         path = self._find_tasks_file(file, inherited)
         if path is None:
-            raise ParseError(f"could not find the tasks file '{file}' (looked in "
-                             f"{', '.join(inherited.search_paths)})", task.module_position or task.position)
+            raise self._missing_tasks_file(file, inherited, task.module_position or task.position)
         scope = None
         if task.vars:
             scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"import at {task.position}", task.vars)
@@ -395,6 +394,18 @@ class TaskCompiler:
                              f"(extra vars, play, role or block vars), not only at run time; use {dynamic} "
                              f"({exc.message})", task.module_position or task.position) from None
 
+    def _missing_tasks_file(self, file: str, inherited: Inherited, position: SourcePosition | None
+                            ) -> NotFoundError:
+        """ansible-core's words for a tasks file that is not there (scripts match them), naming the path it tried
+        last (beside the playbook); where ours looked is the hint. Inside an include at run time it fails the
+        hosts that include it, as ansible-core's does."""
+        tried = Path(file) if Path(file).is_absolute() else Path(self.playbook_dir) / file
+        return NotFoundError(f"Could not find or access '{tried}' on the Ansible Controller: Unable to retrieve file "
+                             f"contents.\nCould not find or access '{tried}' on the Ansible Controller.\nIf you are "
+                             "using a module and expect the file to exist on the remote, see the remote_src option: "
+                             f"[Errno 2] No such file or directory: '{tried}'", position,
+                             hint=f"looked for '{file}' in {', '.join(dict.fromkeys(inherited.search_paths))}")
+
     def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:
         candidate = Path(file)
         if candidate.is_absolute():
@@ -439,9 +450,7 @@ class TaskCompiler:
             return
         path = self._find_tasks_file(target, context)
         if path is None:
-            self.compiler.error(NotFoundError(f"could not find the tasks file '{target}' to include "
-                                           f"(looked in {', '.join(context.search_paths)})",
-                                           SourcePosition.parse(node.position)))
+            self.compiler.error(self._missing_tasks_file(target, context, SourcePosition.parse(node.position)))
             return
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)

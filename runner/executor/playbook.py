@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import NotFoundError, OptionError, SourcePosition, UserError
+from runner.errors import FAILED_IN, NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
@@ -109,6 +109,7 @@ class PlaybookExecutor:
         # as Ansible templates a header with the first host's variables.
         self.host_set_vars: dict[str, dict[str, Any]] = {}
         self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
+        self.task_infos: dict[int, TaskInfo] = {}  # each task node's latest run, as callbacks know it
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -346,6 +347,11 @@ class PlaybookExecutor:
             origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
             sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
             self._stats(host).failed += 1
+            info = self.task_infos.get(node.id)
+            if info is not None:  # then its fatal line, what ansible-core's result for the include says
+                reason = {"include": target} if node.kind == "include_tasks" else {}
+                self.callbacks.host_result(info, host, {"changed": False, "failed": True, **reason,
+                                                        "reason": error.message, FAILED_IN: "include"})
             raise IncludeFailed(error.message) from None
         if entry.flags.get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
@@ -575,6 +581,7 @@ class PlaybookExecutor:
         hosts = list(steps)
         self._tell_play_hosts(state)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler, host=hosts[0])
+        self.task_infos[node.id] = info
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
