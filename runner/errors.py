@@ -99,7 +99,8 @@ NO_TRACEBACK = "(traceback unavailable)"
 
 # The result key (the run's own, never registered) that says what a failure came from, for ansible-core 2.19's
 # "Task failed: ..." line: "task" (the task itself: a template, a keyword), "action" (a controller-side action,
-# or failed_when and until deciding it); absent, the module that ran on the host.
+# or failed_when and until deciding it), "include" (what an include names could not be read; reported already);
+# absent, the module that ran on the host.
 FAILED_IN = "_failed_in"
 
 

@@ -37,7 +37,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import NO_TRACEBACK, SourcePosition
+from runner.errors import FAILED_IN, NO_TRACEBACK, SourcePosition
 from runner.templating.deprecations import deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
@@ -234,8 +234,9 @@ class DefaultDisplay(Callback):
             self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
-        """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is."""
-        if is_censored(task, result):
+        """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is. An
+        include that could not be read was reported when it happened, with where the error is."""
+        if is_censored(task, result) or result.get(FAILED_IN) == "include":
             return
         position = SourcePosition.parse(task.position)
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""

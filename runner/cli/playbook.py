@@ -132,7 +132,7 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
         if not infra.is_file():
             raise OptionError(f"the infra: {infra} could not be found")
     # Imported here, not with the module: --help and option errors answer without loading the compiler.
-    from runner.cli.project import load_hosts, load_project, play_defaults
+    from runner.cli.project import inventory_reloader, load_hosts, load_project, play_defaults
     from runner.cli.run import run_plan
     from runner.compiler import CompileOptions, Compiler
     from runner.compiler.plan_cache import compile_with_cache
@@ -166,10 +166,12 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     if options["list_hosts"] or not (list_tasks or list_tags):
         # Nothing is read (and no test host started) before the plan compiles. A plan that creates an infra's
         # servers runs on them: the configured inventory is read only when -i names one.
-        project.inventory = load_hosts(project.config, playbook_dir,
-                                       configured=not compiler.imported_infras or bool(options["inventory"]),
+        configured = not compiler.imported_infras or bool(options["inventory"])
+        project.inventory = load_hosts(project.config, playbook_dir, configured=configured,
                                        verbosity=options["verbosity"],
                                        flush_cache=bool(options.get("flush_cache")))
+        project.reload_inventory = inventory_reloader(project.config, playbook_dir, configured=configured,
+                                                      verbosity=options["verbosity"])
         project.inventory.check_limit(options.get("limit"))
     if options["list_hosts"] or list_tasks or list_tags:
         _list(plan, project, options.get("limit"), options["list_hosts"], list_tasks, list_tags, extra_vars)

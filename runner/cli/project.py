@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ class Project:
     filter_plugins: list[Path] = field(default_factory=list)
     log: LogFile | None = None  # log_path, open for the command
     module_rejectlist: tuple[str, ...] = ()  # plugin_filters_cfg's, sorted
+    # reads the inventory's sources again, as they were read for the command (meta: refresh_inventory)
+    reload_inventory: Callable[[], Inventory] | None = None
 
 
 def resolve_inventory_sources(config: Config) -> list[str]:
@@ -77,6 +80,12 @@ def load_hosts(config: Config, playbook_dir: Path, *, configured: bool = True, v
     for warning in inventory.warnings:
         warn(warning)
     return inventory
+
+
+def inventory_reloader(config: Config, playbook_dir: Path, *, configured: bool, verbosity: int
+                       ) -> Callable[[], Inventory]:
+    """Reads the same sources again, past any inventory cache, as ansible-core's refresh_inventory does."""
+    return partial(load_hosts, config, playbook_dir, configured=configured, verbosity=verbosity, flush_cache=True)
 
 
 def load_sources(sources: Sequence[str | Path], config: Config, playbook_dir: Path | None = None, *,
@@ -172,13 +181,15 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     reveal_secret_diffs(config.diff_secret_sources)
     configured_strategy(config)  # a strategy plugin that cannot run stops any command, as in Ansible
     rejected = tuple(sorted(module_rejectlist(config, warn)))  # rejecting stat stops any command, as in Ansible
-    inventory = load_hosts(config, playbook_dir, configured=need_inventory,
-                           verbosity=int((options or {}).get("verbosity") or 0),
+    verbosity = int((options or {}).get("verbosity") or 0)
+    inventory = load_hosts(config, playbook_dir, configured=need_inventory, verbosity=verbosity,
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=collection_search_path(config),
                    roles_path=_existing(config.roles_path),
-                   filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected)
+                   filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected,
+                   reload_inventory=inventory_reloader(config, playbook_dir, configured=need_inventory,
+                                                       verbosity=verbosity))
 
 
 def configured_strategy(config: Config) -> str:

@@ -60,6 +60,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              host_pattern_mismatch=project.config.host_pattern_mismatch,
                              hash_behaviour=project.config.hash_behaviour,
                              module_rlimit_nofile=project.config.python_module_rlimit_nofile,
+                             error_on_missing_handler=project.config.error_on_missing_handler,
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)
@@ -67,7 +68,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 start_at_task=start_at_task, step=step, resume=resume,
-                                executor=executor_choice, fact_cache=fact_cache)
+                                executor=executor_choice, fact_cache=fact_cache,
+                                reload_inventory=project.reload_inventory)
     return executor.run()
 
 

@@ -215,7 +215,6 @@ class Compiler:
         post = self.tasks.compile_list(play.post_tasks, inherited)
         plan_play.sections = [pre, main, post]
         plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
-        self.tasks.check_notifications(plan_play.handlers)
         # The defaults and vars of every role the play lists or imports are the play's, as Ansible's (non-private)
         # role variables: every task of the play sees them, those before the import included. A role's own
         # tasks also see them through its scopes, where its parameters rank above them.
@@ -286,7 +285,8 @@ class Compiler:
         return scope, per_host
 
     # -- run time -----------------------------------------------------------------------------------------
-    def compile_include(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> PlanFragment:
+    def compile_include(self, node: PlanTask, target: str,
+                        files: Mapping[str, str | bool] | None = None) -> PlanFragment:
         """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.
 
         On an error the plan's tables are cut back, so ids and indexes stay the same in every copy of the plan.
@@ -294,7 +294,7 @@ class Compiler:
         plan = self.plan
         sizes = len(plan.tasks), len(plan.scopes), len(plan.roles), len(self.tasks.role_handlers)
         self.errors = []
-        self.tasks.compile_dynamic(node, target, files or {})
+        self.tasks.compile_dynamic(node, target, files)
         if self.errors:
             del plan.tasks[sizes[0]:], plan.scopes[sizes[1]:], plan.roles[sizes[2]:]
             del self.tasks.role_handlers[sizes[3]:]

@@ -18,6 +18,7 @@ from runner.models.validation import validate
 from runner.module_index import ModuleIndex
 from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import add_project_plugins, is_template
+from runner.templating.filters.core import to_bool
 
 
 class RoleTasks(Protocol):
@@ -107,26 +108,44 @@ class RoleExpander:
             name = self.tasks.static_name(name, inherited.under(task), task, "import_role")
         params = dict(task.vars or {})
         context = inherited.under(task)
+        files = {key: self._static_name(value, context, task) for key, value in
+                 (include.model_dump(include={"tasks_from", *_ROLE_FILES}) if include is not None else {}).items()}
         return self._expand(name, task, params, context, [], task.position, collections=context.collections,
-                            tasks_from=getattr(include, "tasks_from", None), params_are_vars=True,
-                            other_files=_other_files(include.model_dump() if include is not None else {}),
-                            validate=getattr(include, "rolespec_validate", None) is not False)
+                            tasks_from=files.get("tasks_from"), params_are_vars=True, other_files=_other_files(files),
+                            validate=self._static_flag(task, context, "rolespec_validate"),
+                            allow_duplicates=self._static_flag(task, context, "allow_duplicates"))
 
-    def include_role(self, node: PlanTask, name: str, context: Inherited, files: Mapping[str, str] | None = None
-                     ) -> None:
-        """``files``: the role's files to read instead of ``main`` (tasks_from ...) as rendered for the host."""
-        include = {**(node.include or {}), **(files or {})}
+    def _static_name(self, value: Any, context: Inherited, task: Task) -> Any:
+        """import_role's ``tasks_from`` (or another role file), a template rendered when compiling."""
+        return self.tasks.static_name(value, context, task, "import_role") if is_template(value) else value
+
+    def _static_flag(self, task: Task, context: Inherited, keyword: str) -> bool:
+        """import_role's ``rolespec_validate`` or ``allow_duplicates`` (true unless given), a template rendered
+        with what is known when compiling, as for its name."""
+        value = getattr(task.include, keyword, None)
+        if is_template(value):
+            value = self.tasks.static_name(str(value), context, task, "import_role")
+        return True if value is None else bool(to_bool(value))
+
+    def include_role(self, node: PlanTask, name: str, context: Inherited,
+                     files: Mapping[str, str | bool] | None = None) -> None:
+        """``files``: the role's files to read instead of ``main`` (tasks_from ...) and its switches (public ...)
+        as rendered for the host; a file it lacks was omitted (``{{ omit }}``) or not given."""
+        written = {key: value for key, value in (node.include or {}).items()
+                   if key not in ("tasks_from", *_ROLE_FILES)} if files is not None else dict(node.include or {})
+        include = {**written, **(files or {})}
         params = dict(include.get("vars") or {})
         position = SourcePosition.parse(node.position)
         self._expand(name, None, params, context, [], position, collections=context.collections,
                      tasks_from=include.get("tasks_from"), other_files=_other_files(include),
-                     dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False)
+                     dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False,
+                     allow_duplicates=True)
 
     def _expand(self, name: str, reference: Any, params: dict[str, Any], inherited: Inherited,
                 stack: list[Path], position: SourcePosition | None, *, collections: tuple[str, ...] = (),
                 tasks_from: str | None = None, other_files: dict[str, str] | None = None, dynamic: bool = False,
                 params_are_vars: bool = False,
-                validate: bool = True) -> list[int]:
+                validate: bool = True, allow_duplicates: bool | None = None) -> list[int]:
         # A reference's ``vars:`` are role parameters too when telling duplicates apart, as in Ansible; but the
         # argument_specs check is given only the parameters written as such (``roles: [{role: x, port: 1}]``):
         # ``vars:`` (and include_role's and import_role's) reach it as variables.
@@ -142,9 +161,13 @@ class RoleExpander:
         other_files = other_files or {}
         role = self._load(path, collection, tasks_from, **other_files)
         role_collections = _role_collections(role, inherited.default_collection)
+        # As ansible-core tells roles apart: a role imported or included is never the same as one of roles: or a
+        # dependency; import_role's and include_role's allow_duplicates (true unless given) replaces the role's own.
+        from_include = allow_duplicates is not None
         key = (path, repr(sorted(params.items(), key=lambda kv: str(kv[0]))) + str(tasks_from)
-               + repr(sorted(other_files.items())))
-        if key in self.seen and not role.meta.allow_duplicates and not dynamic:
+               + repr(sorted(other_files.items())) + str(from_include))
+        allowed = role.meta.allow_duplicates if allow_duplicates is None else allow_duplicates
+        if key in self.seen and not allowed and not dynamic:
             self.expanded_vars += self.seen[key]  # its vars still reach the role that depends on it
             return []
         first_expanded = len(self.expanded_vars)
@@ -225,10 +248,13 @@ class RoleExpander:
 REQUIREMENT_KEYS = frozenset({"version", "src", "scm"})
 
 
+_ROLE_FILES = ("handlers_from", "vars_from", "defaults_from")
+
+
 def _other_files(include: Mapping[str, Any]) -> dict[str, str]:
     """An include_role's or import_role's ``handlers_from``, ``vars_from`` and ``defaults_from``: the files of the
     role read instead of ``main``."""
-    return {key: str(include[key]) for key in ("handlers_from", "vars_from", "defaults_from") if include.get(key)}
+    return {key: str(include[key]) for key in _ROLE_FILES if include.get(key)}
 
 
 def _role_collections(role: RoleSource, default_collection: str | None) -> tuple[str, ...]:

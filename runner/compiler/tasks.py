@@ -28,7 +28,7 @@ from runner.models.action import (
     canonical_action,
 )
 from runner.module_index import ModuleIndex
-from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind, handler_names
+from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
 
@@ -45,8 +45,6 @@ class TaskCompiler:
         self.templar = Templar()
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []
-        self.handler_names: set[str] = set()
-        self.notified: list[tuple[str, SourcePosition | None]] = []
         self.include_contexts: dict[int, Inherited] = {}
         self.playbook_dir = "."
         self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
@@ -69,8 +67,6 @@ class TaskCompiler:
         self.playbook_dir = playbook_dir
         self.play_scopes = list(play_scopes or [])
         self.role_handlers = []
-        self.handler_names = set()
-        self.notified = []
         self.roles.start_play()
 
     # -- lists ----------------------------------------------------------------------------------------------
@@ -92,12 +88,6 @@ class TaskCompiler:
 
     def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
         return self.roles.expand_play_roles(references, inherited)
-
-    def check_notifications(self, handler_ids: list[int]) -> None:
-        for name, position in self.notified:
-            if name not in self.handler_names:
-                self.compiler.error(ParseError(f"the handler '{name}' is notified but no handler has that name "
-                                               "or listens to that topic", position))
 
     # -- blocks and tasks -----------------------------------------------------------------------------------
     def _block(self, block: Block, inherited: Inherited, handlers: bool) -> list[int]:
@@ -139,7 +129,6 @@ class TaskCompiler:
             self.include_contexts[node.id] = replace(inherited, collections=context.collections)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
-            self.handler_names.update(handler_names(node, self.plan.roles))
         return [node.id]
 
     def _node(self, task: Task, context: Inherited) -> PlanTask:
@@ -163,8 +152,6 @@ class TaskCompiler:
             fields["loop_with"] = task.loop_with
             if task.loop_control is not None:
                 fields["loop_control"] = task.loop_control.model_dump(exclude_none=True, exclude={"position"})
-        for name, position in [(n, task.position) for n in notify]:
-            self.notified.append((name, position))
         if module in (INCLUDE_TASKS, INCLUDE_ROLE):
             return self._include_node(task, fields)
         if module == META:
@@ -337,8 +324,7 @@ class TaskCompiler:
             file = self.static_name(file, inherited, task)
         path = self._find_tasks_file(file, inherited)
         if path is None:
-            raise ParseError(f"could not find the tasks file '{file}' (looked in "
-                             f"{', '.join(inherited.search_paths)})", task.module_position or task.position)
+            raise self._missing_tasks_file(file, inherited, task.module_position or task.position)
         scope = None
         if task.vars:
             scope = self.compiler.add_scope(ScopeKind.TASK_VARS, f"import at {task.position}", task.vars)
@@ -396,15 +382,29 @@ class TaskCompiler:
         return task.model_copy(update={"module": short})
 
     def static_name(self, file: str, inherited: Inherited, task: Task, keyword: str = "import_tasks") -> str:
-        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``),
-        as Ansible renders it."""
+        """An import's file (or role) name rendered with what is known when compiling (``_known_when_compiling``)
+        and the import's own vars, as Ansible renders it."""
+        known = self._known_when_compiling(inherited)
+        known = {**known, **(task.vars or {}), **self.compiler.options.extra_vars}
         try:
-            return str(Templar(self._known_when_compiling(inherited)).template(file))
+            return str(Templar(known).template(file))
         except TemplateError as exc:
             dynamic = keyword.replace("import_", "include_")
             raise ParseError(f"{keyword} is static: its name must be known when the playbook is read "
                              f"(extra vars, play, role or block vars), not only at run time; use {dynamic} "
                              f"({exc.message})", task.module_position or task.position) from None
+
+    def _missing_tasks_file(self, file: str, inherited: Inherited, position: SourcePosition | None
+                            ) -> NotFoundError:
+        """ansible-core's words for a tasks file that is not there (scripts match them), naming the path it tried
+        last (beside the playbook); where ours looked is the hint. Inside an include at run time it fails the
+        hosts that include it, as ansible-core's does."""
+        tried = Path(file) if Path(file).is_absolute() else Path(self.playbook_dir) / file
+        return NotFoundError(f"Could not find or access '{tried}' on the Ansible Controller: Unable to retrieve file "
+                             f"contents.\nCould not find or access '{tried}' on the Ansible Controller.\nIf you are "
+                             "using a module and expect the file to exist on the remote, see the remote_src option: "
+                             f"[Errno 2] No such file or directory: '{tried}'", position,
+                             hint=f"looked for '{file}' in {', '.join(dict.fromkeys(inherited.search_paths))}")
 
     def _find_tasks_file(self, file: str, inherited: Inherited) -> Path | None:
         candidate = Path(file)
@@ -433,7 +433,7 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
-    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str] | None = None) -> None:
+    def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str | bool] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
         context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
         apply = (node.include or {}).get("apply") or {}
@@ -444,15 +444,13 @@ class TaskCompiler:
             # not the one compiled last
             compiled_last, self.playbook_dir = self.playbook_dir, context.playbook_dir or self.playbook_dir
             try:
-                self.roles.include_role(node, target, context, files or {})
+                self.roles.include_role(node, target, context, files)
             finally:
                 self.playbook_dir = compiled_last
             return
         path = self._find_tasks_file(target, context)
         if path is None:
-            self.compiler.error(NotFoundError(f"could not find the tasks file '{target}' to include "
-                                           f"(looked in {', '.join(context.search_paths)})",
-                                           SourcePosition.parse(node.position)))
+            self.compiler.error(self._missing_tasks_file(target, context, SourcePosition.parse(node.position)))
             return
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)

@@ -189,6 +189,8 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_ANY_ERRORS_FATAL",)),
     S("force_handlers", "defaults", "bool", False, "Run notified handlers even on hosts that failed (like "
       "--force-handlers).", ansible_env=("ANSIBLE_FORCE_HANDLERS",)),
+    S("error_on_missing_handler", "defaults", "bool", True, "A changed task notifying a name no handler of the "
+      "play answers stops the run (false: a warning).", ansible_env=("ANSIBLE_ERROR_ON_MISSING_HANDLER",)),
     S("error_on_undefined_vars", "defaults", "bool", True, "An undefined variable in a template fails the task.",
       ansible_env=("ANSIBLE_ERROR_ON_UNDEFINED_VARS",),
       unsupported=(U("an undefined variable in a template always fails its task", fatal=True),)),

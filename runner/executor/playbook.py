@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import NotFoundError, OptionError, SourcePosition, UserError
+from runner.errors import FAILED_IN, NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
+from runner.executor.inventory_refresh import DynamicInventory, InventoryLoader
 from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 # Compiles an include at run time: (include node, target file or role) -> what it adds to the plan. It is the
 # compiler that made the plan, so the controller's plan already holds the fragment; workers get it broadcast.
-IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str]], PlanFragment]
+IncludeCompiler = Callable[[PlanTask, str, Mapping[str, str | bool]], PlanFragment]
 
 
 @dataclass
@@ -55,6 +56,8 @@ class PlayState:
     skip: frozenset[int] = frozenset()  # tasks before --start-at-task
     # The role defaults and vars an ``include_role`` with ``public: true`` exposed to a host's later tasks.
     public_scopes: dict[str, list[int]] = field(default_factory=dict)
+    # include_role: the roles (name, parameters, files) each host included, for allow_duplicates: false
+    included_roles: dict[str, set[tuple[str, str, str]]] = field(default_factory=dict)
     # An unreachable host's walk, held where it stopped (with the result that stopped it), as Ansible keeps its
     # place: ``meta: clear_host_errors`` run by any host lets it go on from there.
     parked: dict[str, tuple[Walk, TaskResult]] = field(default_factory=dict)
@@ -72,9 +75,11 @@ class PlaybookExecutor:
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
                  resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL,
-                 fact_cache: FactCache | None = None):
+                 fact_cache: FactCache | None = None, reload_inventory: InventoryLoader | None = None):
         self.plan = plan
         self.inventory = inventory
+        # what the run added to the inventory, applied again when meta: refresh_inventory reads it anew
+        self.dynamic_inventory = DynamicInventory(reload_inventory)
         self.options = options
         self.callbacks = callbacks
         self.forks = forks
@@ -104,6 +109,7 @@ class PlaybookExecutor:
         # as Ansible templates a header with the first host's variables.
         self.host_set_vars: dict[str, dict[str, Any]] = {}
         self.notified_before: Mapping[str, list[str]] = {}  # host -> handlers notified before its position
+        self.task_infos: dict[int, TaskInfo] = {}  # each task node's latest run, as callbacks know it
 
     # -- the run ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -172,7 +178,7 @@ class PlaybookExecutor:
                   for entry in values.get("group_by", {}).values()]
         changes: list[AddedHost | JoinedGroup] = [*added, *joined]
         for change in changes:
-            change.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, change)
         for host in added:
             self.pool.add_host(host.name)
         if added or joined:
@@ -331,26 +337,45 @@ class PlaybookExecutor:
 
     def _resolve_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry, host: str) -> list[int]:
         target = entry.target
+        if node.kind == "include_role" and not self._role_may_run(state, host, entry):
+            return []
         try:
-            key = (node.id, target, *sorted(entry.files.items()))
+            key = (node.id, target, *sorted(entry.files.items()), *sorted(entry.flags.items()))
             top, role_scopes = self.include_cache.get(key) or self._compile_include(state, node, entry, key)
         except NotFoundError as error:
             # ansible-core's words and layout for an include that names nothing; the host fails the include
             origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
             sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
             self._stats(host).failed += 1
+            info = self.task_infos.get(node.id)
+            if info is not None:  # then its fatal line, what ansible-core's result for the include says
+                reason = {"include": target} if node.kind == "include_tasks" else {}
+                self.callbacks.host_result(info, host, {"changed": False, "failed": True, **reason,
+                                                        "reason": error.message, FAILED_IN: "include"})
             raise IncludeFailed(error.message) from None
-        if (node.include or {}).get("public") is True:
+        if entry.flags.get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
             exposed = state.public_scopes.setdefault(host, [])
             exposed += [scope for scope in role_scopes if scope not in exposed]
         return top
 
+    @staticmethod
+    def _role_may_run(state: PlayState, host: str, entry: IncludeEntry) -> bool:
+        """include_role's ``allow_duplicates: false``: the role is left out for a host that already included it
+        in this play with the same parameters and files (ansible-core's role cache tells roles apart by those)."""
+        identity = (entry.target, repr(sorted(entry.vars.items(), key=lambda kv: str(kv[0]))),
+                    repr(sorted(entry.files.items())))
+        included = state.included_roles.setdefault(host, set())
+        if identity in included and entry.flags.get("allow_duplicates") is False:
+            return False
+        included.add(identity)
+        return True
+
     def _compile_include(self, state: PlayState, node: PlanTask, entry: IncludeEntry,
                          key: tuple[Any, ...]) -> tuple[list[int], list[int]]:
         if self.include_compiler is None:
             raise UserError(f"{node.position}: dynamic includes need a compiler")
-        fragment = self.include_compiler(node, entry.target, entry.files)
+        fragment = self.include_compiler(node, entry.target, {**entry.files, **entry.flags})
         for new in fragment.tasks:
             self.nodes[new.id] = new
             self.fragment_base[new.id] = fragment.tasks[0].id
@@ -556,6 +581,7 @@ class PlaybookExecutor:
         hosts = list(steps)
         self._tell_play_hosts(state)
         info = self._task_info(state, node, next(iter(steps.values())), is_handler, host=hosts[0])
+        self.task_infos[node.id] = info
         if self.step is not None and node.kind != "meta" and not self.step(info):
             # Declined, as Ansible's --step "no": the task does not run, and nothing is printed or counted.
             return {host: TaskResult({"changed": False, "skipped": True}, "skipped") for host in hosts}
@@ -579,7 +605,26 @@ class PlaybookExecutor:
         for host in hosts:
             # A run_once task is shown and counted for the host that ran it, as Ansible does.
             self._after_result(state, node, host, results[host], info, report=host in targets)
+        if any(results[host].meta == "refresh_inventory" for host in hosts):
+            self._refresh_inventory()  # once for the task, as ansible-core runs this request
+        if run_once and node.kind != "meta":
+            # What it registered and set holds for every reachable host of the batch, as ansible-core's
+            # get_task_hosts has it, those not at this task too (a run_once include brought it to one host only).
+            for host in [h for h in state.batch if h not in steps and h not in state.unreachable]:
+                self._apply_values(node, host, _shared_result(results[hosts[0]], hosts[0], host), info, own=False)
         return results
+
+    def _refresh_inventory(self) -> None:
+        """``meta: refresh_inventory``: the sources read again (with the run's added hosts and groups), given to
+        every worker; a host new to the inventory gets its worker."""
+        assert self.pool is not None
+        inventory = self.dynamic_inventory.refreshed(self.inventory)
+        if inventory is None:
+            return
+        self.inventory = inventory
+        for host in inventory.hosts:
+            self.pool.add_host(host)
+        self.pool.broadcast({"inventory": inventory})
 
     def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
         """The task's ``throttle`` as a number; a template is rendered once for all hosts, as Ansible does, and
@@ -612,10 +657,10 @@ class PlaybookExecutor:
         assert self.pool is not None
         updates: dict[str, Any] = {kind: values for kind, values in result.host_values().items() if values}
         for added in result.added_hosts:
-            added.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, added)
             self.pool.add_host(added.name)
         for joined in result.joined_groups:
-            joined.apply(self.inventory)
+            self.dynamic_inventory.apply(self.inventory, joined)
         if result.added_hosts:
             updates["add_host"] = result.added_hosts
         if result.joined_groups:
@@ -628,21 +673,12 @@ class PlaybookExecutor:
             # Ansible forgets the batch's failed and unreachable hosts: they no longer make the run's exit code
             self.ever_failed -= set(state.batch)
             self.ever_unreachable -= set(state.batch)
-        if updates:
-            # When the host ran the task itself and the result speaks only of it, its own worker has applied all
-            # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
-            own = report and "clear_facts" not in updates and all(
-                set(values) <= {host} for values in result.host_values().values())
-            self.pool.broadcast(updates, except_host=host if own else None)
-        self._record_values(info, host, result)
-        for values_host, named in result.vars.items():
-            self.host_set_vars.setdefault(values_host, {}).update(named)
-        if result.facts or result.cached or result.meta == "clear_facts":
-            self._cache_facts(node, host, result)
+        self._apply_values(node, host, result, info, own=report, updates=updates)
         status = result.status
         if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
+            self._check_notified(state, node)
             for name in node.notify:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
@@ -660,6 +696,40 @@ class PlaybookExecutor:
                                                        result.result.get("msg") or ""))
             if status == "skipped":
                 self.callbacks.host_result(info, host, result.shown())
+
+    def _apply_values(self, node: PlanTask, host: str, result: TaskResult, info: TaskInfo, *, own: bool,
+                      updates: dict[str, Any] | None = None) -> None:
+        """The variables and facts ``result`` set, made known to every worker, recorded and cached; ``updates``
+        is what to broadcast when it is more than those values (hosts added, facts cleared); ``own`` says the
+        host ran the task itself."""
+        assert self.pool is not None
+        if updates is None:
+            updates = {kind: values for kind, values in result.host_values().items() if values}
+        if updates:
+            # When the host ran the task itself and the result speaks only of it, its own worker has applied all
+            # of this already (clear_facts aside); a run_once copy or delegated facts must reach every worker.
+            own = own and "clear_facts" not in updates and all(
+                set(values) <= {host} for values in result.host_values().values())
+            self.pool.broadcast(updates, except_host=host if own else None)
+        self._record_values(info, host, result)
+        for values_host, named in result.vars.items():
+            self.host_set_vars.setdefault(values_host, {}).update(named)
+        if result.facts or result.cached or result.meta == "clear_facts":
+            self._cache_facts(node, host, result)
+
+    def _check_notified(self, state: PlayState, node: PlanTask) -> None:
+        """A change that notifies a name no handler of the play answers stops the run, or is a warning
+        (``error_on_missing_handler``), as in ansible-core: when it happens, not when the playbook is read."""
+        answered = {name for names in _handler_answers([self.nodes[i] for i in state.play.handlers], self.plan.roles)
+                    for name in names}
+        for name in node.notify:
+            if name in answered or is_template(name):
+                continue
+            message = (f"The requested handler '{name}' was not found in either the main handlers list nor in the "
+                       "listening handlers list")
+            if self.options.error_on_missing_handler:
+                raise UserError(message, SourcePosition.parse(node.position))
+            self.callbacks.warning(message)
 
     def _record_values(self, info: TaskInfo, host: str, result: TaskResult) -> None:
         """The variables the task set (register, set_fact, include_vars) by host, and the hosts and groups it added
@@ -732,13 +802,15 @@ class PlaybookExecutor:
 
 def _shared_result(result: TaskResult, ran_on: str, host: str) -> TaskResult:
     """A run_once result as another host of the batch takes it: what it registered and the facts it set (unless
-    they were delegated to another host) apply to that host too; hosts and groups it added were added once."""
+    they were delegated to another host) apply to that host too; hosts and groups it added were added once. An
+    include is expanded for the host that ran it only: as in ansible-core, run_once on a dynamic include keeps
+    its tasks to that host (``apply: {run_once: true}`` is what runs them once for all)."""
 
     def for_host(values: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return {host: values[ran_on]} if ran_on in values else {}
 
     return replace(result, vars=for_host(result.vars), include_vars=for_host(result.include_vars),
-                   facts=for_host(result.facts), added_hosts=[], joined_groups=[])
+                   facts=for_host(result.facts), added_hosts=[], joined_groups=[], include=None)
 
 
 def _flushes_handlers(node: PlanTask) -> bool:

@@ -51,12 +51,12 @@ from runner.executor.module_debugger import module_debugger
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
-from runner.executor.task_result import ROLE_FILE_KEYS, Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_result import ROLE_FILE_KEYS, ROLE_FLAG_KEYS, Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
+from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template, mark_unsafe
 from runner.templating.deprecations import DEPRECATIONS, collecting, with_deprecations
 from runner.templating.filters.core import to_bool
 from runner.util import task_trace
@@ -102,6 +102,9 @@ class PlaybookWorker:
         return runtime
 
     def update(self, message: Mapping[str, Any]) -> None:
+        if "inventory" in message:  # meta: refresh_inventory read it anew
+            self.inventory = message["inventory"]
+            self.connection_sources.forget_inventory()
         if "play" in message:
             self.play_state = message["play"]
         if "play_hosts" in message:  # the batch's hosts that have not failed, as a task starts
@@ -264,10 +267,12 @@ class PlaybookWorker:
                 continue
             # The include's vars stay templates, read when used, as Ansible reads them: one whose value is not
             # known yet ("{{ ansible_os_family }}" before facts) is no error unless a task uses it.
+            files = {key: str(scope_templar.template(include[key])) for key in ROLE_FILE_KEYS if include.get(key)}
             entry = IncludeEntry(target=str(scope_templar.template(include.get("file") or include.get("name"))),
                                  vars={**(include.get("vars") or {}), **layer},
-                                 files={key: str(scope_templar.template(include[key])) for key in ROLE_FILE_KEYS
-                                        if include.get(key)})
+                                 files={key: value for key, value in files.items() if value != OMIT},
+                                 flags={key: bool(to_bool(scope_templar.template(include[key])))
+                                        for key in ROLE_FLAG_KEYS if include.get(key) is not None})
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)

@@ -31,6 +31,8 @@ def status_of(result: Mapping[str, Any]) -> Status:
 
 # The keywords of include_role that name a file of the role to read instead of ``main``.
 ROLE_FILE_KEYS = ("tasks_from", "handlers_from", "vars_from", "defaults_from")
+# include_role's switches, each a boolean or a template of one
+ROLE_FLAG_KEYS = ("public", "allow_duplicates", "rolespec_validate")
 
 
 @dataclass(slots=True)
@@ -40,8 +42,11 @@ class IncludeEntry:
     target: str
     vars: dict[str, Any] = field(default_factory=dict)
     label: str | None = None  # the loop item's label, when the include loops
-    # include_role's tasks_from, handlers_from, vars_from and defaults_from, rendered for this host
+    # include_role's tasks_from, handlers_from, vars_from and defaults_from, rendered for this host (an omitted
+    # one left out)
     files: dict[str, str] = field(default_factory=dict)
+    # include_role's public, allow_duplicates and rolespec_validate, as given, rendered for this host
+    flags: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -59,6 +59,8 @@ class Inventory:
         self._adjacent.playbook_dir = playbook_dir
         self._batch_depth = 0
         self._implicit_localhost: Host | None = None
+        # Hosts a re-read of the sources dropped while a play still runs on them (see ``keep_dropped``)
+        self.dropped: dict[str, Host] = {}
         self._clear_caches()
         with self.batch():
             self.add_group("all")
@@ -96,7 +98,15 @@ class Inventory:
 
     def get_host(self, name: str) -> Host | None:
         """The host called ``name``; a localhost-like name the inventory lacks gives the implicit localhost."""
-        return self.hosts.get(name) or self.localhost(name)
+        return self.hosts.get(name) or self.dropped.get(name) or self.localhost(name)
+
+    def keep_dropped(self, before: Inventory) -> None:
+        """The hosts of ``before`` (the inventory this one was re-read to replace) that it no longer has, kept
+        findable by name with the groups and variables they had: a play that started on them goes on with them, as
+        ansible-core's host objects outlive its refresh_inventory. No pattern selects them and no group has them."""
+        for name, host in {**before.dropped, **before.hosts}.items():
+            if name not in self.hosts:
+                self.dropped[name] = host
 
     def localhost(self, name: str) -> Host | None:
         """What a localhost-like ``name`` (localhost, 127.0.0.1, ::1) stands for when no host has that name: the

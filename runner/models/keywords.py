@@ -12,7 +12,10 @@ reusing the other's schema.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any
+
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from runner.models.base import Model
 from runner.models.types import Bool, CommaList, Conditions, Int, Layered, RunTimeBool, StringList, Text, Variables
@@ -50,6 +53,17 @@ class CommonKeywords(Described):
     timeout: Int | None = None
     collections: StringList = Field(default_factory=list, description=(
         "Collections (NS.COLL) where short module names are looked up first, before the native modules."))
+    debugger: Text | None = Field(default=None, description=(
+        "The task debugger, which is not supported: only 'never' (or null, ansible-core's default) is accepted."))
+
+    @field_validator("debugger", mode="before")
+    @classmethod
+    def _debugger_off(cls, value: Any) -> Any:
+        # A value that keeps the debugger off asks for nothing; any other would be silently ignored, so it is refused.
+        if value is not None and value != "never":
+            raise PydanticCustomError("debugger", "the task debugger is not supported (debugger: {value}); only "
+                                      "'never' is accepted", {"value": value})
+        return value
 
 
 class Conditional(Model):

@@ -250,6 +250,10 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
     if module in (IMPORT_TASKS, IMPORT_ROLE) and data.get("loop") is not None:
         replacement = module.replace("import_", "include_")
         source.error(f"'{module}' is static and cannot loop; use '{replacement}' to loop", _loop_key(source))
+    if model is TasksInclude and (args is None or args == "" or args == {}):
+        # ansible-core's words (scripts match them), at the task as it places them
+        source.error(f"No file specified for {call.written or module}")
+        return
     if isinstance(args, str):
         args = _free_form_include(model, args, source, key)
         if args is None:

@@ -1,6 +1,6 @@
 """An import_tasks file name with variables (runner/compiler/tasks.py): rendered when compiling with what is known
-then (extra vars, play vars, role_path, playbook_dir), as Ansible does; a name that needs a run-time value is a
-compile error that says so."""
+then (extra vars, play vars, the import's own vars, role_path, playbook_dir), as Ansible does, and import_role's
+tasks_from too; a name that needs a run-time value is a compile error that says so."""
 
 from __future__ import annotations
 
@@ -84,3 +84,22 @@ def test_import_role_name_from_the_import_playbooks_vars(tmp_path: Path) -> None
     _write(tmp_path, {"site.yml": "- import_playbook: play.yml\n"})
     with pytest.raises(UserError, match=r"import_role is static: .*use include_role .*'role_to_import' is undefined"):
         Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+
+
+def test_an_imports_own_vars_and_import_roles_files_render_when_compiling(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "tasks.yml": "- {name: imported tasks, debug: {msg: t}}\n",
+        "roles/r1/tasks/main.yml": "- {name: role main, debug: {msg: main}}\n",
+        "roles/r1/tasks/other.yml": "- {name: role other, debug: {msg: other}}\n",
+        "site.yml": """
+            - hosts: all
+              vars: {play_file: other.yml}
+              tasks:
+                - import_tasks: "{{ task_file }}"
+                  vars: {task_file: tasks.yml}
+                - import_role: {name: r1, tasks_from: "{{ play_file }}"}
+            """,
+    })
+    plan = Compiler(CompileOptions()).compile_playbooks([tmp_path / "site.yml"])
+    names = {task.name for task in plan.tasks}
+    assert {"imported tasks", "role other"} <= names and "role main" not in names

@@ -4,6 +4,8 @@ always runs either way; nested blocks hand an uncaught failure to the enclosing 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.unit.executor.conftest import LocalHosts
@@ -129,7 +131,8 @@ def test_an_include_naming_nothing_fails_the_host_and_rescue_catches_it(local_ho
     assert run.exit_code == 0, run.output
     assert "the role 'nor_this_one' was not found" in run.msg("role rescue")["h1"]
     assert "[ERROR]: the role 'no_such_role' was not found" in run.output
-    assert "[ERROR]: could not find the tasks file 'no_such_file.yml'" in run.output
+    assert re.search(r"\[ERROR\]: Could not find or access '.*/no_such_file.yml' on the Ansible Controller", run.output)
+    assert 'fatal: [h1]: FAILED! => {"changed": false, "include": "no_such_file.yml"' in run.output
     assert run.ran("file rescue") == ["h1"] and run.ran("not reached") == []
     assert run.stats["h1"]["failures"] == 3 and run.stats["h1"]["rescued"] == 0
 
@@ -148,3 +151,22 @@ def test_an_include_naming_nothing_under_any_errors_fatal_stops_the_play(local_h
         """)
     assert run.exit_code == 2, run.output
     assert run.ran("never reached") == []
+
+
+def test_a_missing_import_inside_an_included_file_fails_the_host_not_the_run(local_hosts: LocalHosts) -> None:
+    # ansible-core reads an included file when the host reaches it: a static import there that names nothing
+    # fails the include for that host, with its error and a fatal line, and the other hosts go on
+    (local_hosts.base / "outer.yml").write_text("- import_tasks: does-not-exist.yml\n")
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          tasks:
+            - include_tasks: outer.yml
+              when: inventory_hostname == 'h1'
+            - name: after
+              debug:
+        """)
+    assert run.exit_code == 2, run.output
+    # ansible-core's [ERROR] says it on two lines, its fatal line once more (scripts count these lines)
+    assert len([line for line in run.output.splitlines() if "Could not find or access" in line]) == 3
+    assert run.ran("after") == ["h2"]

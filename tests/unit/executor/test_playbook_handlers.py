@@ -177,3 +177,41 @@ def test_a_roles_handler_is_notified_by_its_role_and_full_names(local_hosts: Loc
         """)
     assert run.exit_code == 0, run.output
     assert local_hosts.log("h1") == ["task", "play", "restart"]
+
+
+MISSING = """
+- hosts: h1
+  gather_facts: false
+  tasks:
+    - name: before
+      shell: echo before >> {{ workdir }}/log
+- hosts: h1
+  gather_facts: false
+  tasks:
+    - name: unchanged
+      debug:
+        msg: nothing changed
+      notify: nobody
+    - name: changed
+      shell: echo changed >> {{ workdir }}/log
+      notify: nobody
+    - name: after
+      shell: echo after >> {{ workdir }}/log
+"""
+
+
+def test_a_change_notifying_no_handler_stops_the_run_when_it_happens(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play(MISSING)
+    assert run.exit_code == 1, run.output
+    assert "The requested handler 'nobody' was not found" in run.output
+    # the plays and tasks before it ran, an unchanged task's notification is no error, nothing ran after it
+    assert local_hosts.log("h1") == ["before", "changed"]
+
+
+def test_error_on_missing_handler_off_makes_it_a_warning(local_hosts: LocalHosts,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_ERROR_ON_MISSING_HANDLER", "false")
+    run = local_hosts.play(MISSING)
+    assert run.exit_code == 0, run.output
+    assert "[WARNING]: The requested handler 'nobody' was not found" in run.output
+    assert local_hosts.log("h1") == ["before", "changed", "after"]

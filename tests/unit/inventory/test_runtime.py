@@ -100,3 +100,13 @@ def test_new_inventory_has_all_and_ungrouped() -> None:
     assert list(inventory.groups) == ["all", "ungrouped"]
     assert inventory.groups["ungrouped"].parents == [inventory.groups["all"]]
     assert inventory.groups_dict() == {"all": [], "ungrouped": []}
+
+
+def test_a_host_dropped_by_a_reread_stays_findable_but_unselected(inventory: Inventory, tmp_path: Path) -> None:
+    (tmp_path / "hosts2").write_text("[web]\nw2\n")
+    reread = load_inventory([tmp_path / "hosts2"])
+    reread.keep_dropped(inventory)
+    host = reread.get_host("w1")
+    assert host is not None and reread.host_vars("w1")["role"] == "web"
+    assert [h.name for h in reread.get_hosts("all")] == ["w2"]
+    assert reread.groups_dict()["web"] == ["w2"]

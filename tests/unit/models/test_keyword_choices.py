@@ -36,3 +36,14 @@ def test_their_schemas_pickle_for_the_cache(model: type) -> None:
     buffer = io.BytesIO()
     model_cache._SchemaPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(model_cache._schema_and_config(model))
     assert buffer.getvalue()
+
+
+def test_a_debugger_kept_off_is_accepted_and_any_other_refused() -> None:
+    from runner.models.task import Task
+
+    for value in (None, "never"):
+        assert Task.model_validate({"debug": {"msg": "x"}, "debugger": value}).debugger == value
+    with pytest.raises(ValidationError, match="the task debugger is not supported"):
+        Task.model_validate({"debug": {"msg": "x"}, "debugger": "on_failed"})
+    with pytest.raises(ValidationError, match="the task debugger is not supported"):
+        Play.model_validate({"hosts": "all", "debugger": "always"})

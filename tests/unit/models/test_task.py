@@ -155,3 +155,9 @@ def test_argument_names_starting_with_ansibles_internal_prefix_are_refused() -> 
             "'_ansible_x'. The prefix '_ansible_' is reserved for internal use only.")):
         read("- copy: {src: a, _ansible_x: 1}\n")
     assert one_task("- command: echo _ansible_x=1\n").module == "command"  # free-form words are no names
+
+
+@pytest.mark.parametrize("written", ["ansible.builtin.include_tasks", "import_tasks"])
+def test_an_include_without_a_file_is_ansible_cores_error_at_the_task(written: str) -> None:
+    with pytest.raises(ParseError, match=f"tasks.yml:2:3: No file specified for {written}"):
+        read(f"- debug: msg=x\n- name: no file\n  {written}:\n")
