@@ -118,6 +118,8 @@ RETURN = {"name": "The user", "uid": "Its numeric id", "group": "Its primary gid
           "ssh_public_key": "The public key", "ssh_fingerprint": "The key's fingerprint"}
 
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
+# ansible-core 2.21 fails append without groups (2.19 only warned): checked before any account is read.
+SPEC_RULES = {"required_if": [["append", True, ["groups"]]]}
 SUPPORTS_CHECK_MODE = True
 # Shadow fields after the name (shadow_fields): the password expiry settings chage changes.
 _EXPIRY_FIELDS = (("password_expire_min", "-m", 2), ("password_expire_max", "-M", 3), ("password_expire_warn", "-W", 4))
@@ -441,8 +443,4 @@ def run(module):
     if looks_unhashed(module.params["password"]):
         module.warn("The input password appears not to have been hashed. The 'password' argument must be "
                     "encrypted for this module to work properly.")
-    if module.params["append"] and module.params["groups"] is None:
-        # Ansible's words, its version included
-        module.warn("'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups."
-                    "This will change to an error in Ansible 2.14.")
     return UserTask(module).run()

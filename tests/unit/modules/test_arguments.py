@@ -155,3 +155,11 @@ def test_module_arguments_stop_at_the_first_suboption_problem() -> None:
     spec = {"multi": {"type": "dict", "options": {"third": {"type": "int"}}}}
     with pytest.raises(ArgumentError, match="unsupported parameter for multi: stray"):
         validate_arguments(spec, {"multi": {"stray": True}})
+
+
+def test_user_append_without_groups_fails_as_ansible_core_2_21s() -> None:
+    with pytest.raises(ArgumentError, match="^append is True but all of the following are missing: groups$"):
+        validate("user", {"name": "u", "append": True})
+    assert validate("user", {"name": "u", "append": True, "groups": ["g"]})["append"] is True
+    assert validate("user", {"name": "u"}, check_values=False)  # the compiler checks names alone: no failure yet
+    assert validate("user", {"name": "u", "append": True}, check_values=False)
