@@ -19,9 +19,9 @@ from typing import Any
 
 from runner.ansible_api.collections import collection_of_path, find_collection_playbook
 from runner.compiler.context import Inherited, search_list
-from runner.compiler.tags import TagFilter
+from runner.compiler.tags import TagFilter, reserved_tags_warning
 from runner.compiler.tasks import TaskCompiler
-from runner.errors import ParseError, UserError
+from runner.errors import ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_playbook
 from runner.loader.vars_files import first_vars_file, read_vars_file
 from runner.models import InfraImport, Play, PlaybookImport
@@ -82,6 +82,16 @@ class Compiler:
 
     def error(self, error: UserError) -> None:
         self.errors.append(error)
+
+    def _warn_of_reserved_tags(self, model: Any) -> None:
+        message = reserved_tags_warning(getattr(model, "tags", None) or ())
+        if message is None:
+            return
+        position = getattr(model, "position", None)
+        if isinstance(position, SourcePosition) and position.line is not None:
+            message += "\n" + position.origin()
+        if message not in self.plan.warnings:  # a model read again (an import's name, then its content) warns once
+            self.plan.warnings.append(message)
 
     # -- playbooks ----------------------------------------------------------------------------------------
     def compile_playbooks(self, paths: list[Path], infras: Sequence[Path] = ()) -> Plan:
@@ -189,7 +199,7 @@ class Compiler:
         order = self._play_keyword(play, "order", play.order, HOST_ORDERS, keyword_vars)
         search = (playbook_dir,)
         imported = Inherited(search_paths=search, default_collection=self.default_collection,
-                             playbook_dir=playbook_dir,
+                             playbook_dir=playbook_dir, on_model=self._warn_of_reserved_tags,
                              collections=search_list((), self.default_collection),
                              when=tuple(c for entry in imports for c in entry.when),
                              tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))

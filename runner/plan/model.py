@@ -177,6 +177,9 @@ class Plan(_Strict):
     tasks: list[PlanTask] = Field(default_factory=list)
     scopes: list[VarScope] = Field(default_factory=list)
     roles: list[PlanRole] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list,
+                                description="What compiling found to warn of (each with its Origin), shown as the run "
+                                            "starts")
 
     def task(self, task_id: int) -> PlanTask:
         return self.tasks[task_id]

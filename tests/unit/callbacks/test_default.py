@@ -228,6 +228,15 @@ def test_warnings_go_to_stderr_once() -> None:
     assert "warnings" not in screen.text
 
 
+def test_a_warning_with_an_origin_block_is_wrapped_on_its_first_line_only() -> None:
+    screen = Screen()
+    origin = "Origin: site.yml:4:7\n\n4     - debug:\n        ^ column 7"
+    screen.view.warning(f"{'word ' * 20}end\n{origin}")
+    first, second, rest = screen.errors.split("\n", 2)
+    assert first.startswith("[WARNING]: word") and second.endswith("word end")
+    assert rest == origin + "\n"
+
+
 def test_exception_summary_and_full_traceback() -> None:
     trace = 'Traceback (most recent call last):\n  File "x", line 1\nValueError: bad value'
     short = Screen()
