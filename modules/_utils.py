@@ -924,6 +924,11 @@ def group_name(gid):
         return str(gid)
 
 
+def selinux_enabled():
+    """Whether the host runs SELinux: its filesystem is mounted (what libselinux's is_selinux_enabled reads)."""
+    return os.path.exists("/sys/fs/selinux/enforce")
+
+
 def path_state(path, module=None):
     """What ``path`` is, in the file module's words: absent, link, directory, hard (more than one link) or file.
 
