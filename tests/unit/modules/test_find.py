@@ -39,12 +39,12 @@ def test_regular_expressions_match_from_the_start() -> None:
 
 @pytest.mark.parametrize(("encoding", "named"), [
     ("utf-8", "utf-8"),
-    (None, "%s (Python default)" % locale.getpreferredencoding(False).lower()),
+    (None, f"{locale.getpreferredencoding(False).lower()} (Python default)"),
 ])
 def test_a_file_that_does_not_decode_skips_its_path_in_ansible_core_2_21s_words(
         tmp_path: Path, encoding: str | None, named: str) -> None:
     path = tmp_path / "hello.gbk"
     path.write_bytes("你好世界".encode("gbk"))
-    expected = "Failed to decode the file %r with encoding: %s" % (str(path), named)
-    with pytest.raises(OSError, match="^%s$" % re.escape(expected)):
+    expected = f"Failed to decode the file {str(path)!r} with encoding: {named}"
+    with pytest.raises(OSError, match=f"^{re.escape(expected)}$"):
         content_matches(str(path), re.compile("x"), whole_file=False, encoding=encoding)

@@ -17,5 +17,5 @@ def test_colon_and_whitespace_entries() -> None:
 
 
 def test_an_empty_split_fails_as_ansible_core_2_21s() -> None:
-    with pytest.raises(ModuleFailure, match="^Invalid split value. The value must be a non-empty string$"):
+    with pytest.raises(ModuleFailure, match=r"^Invalid split value\. The value must be a non-empty string$"):
         run(Module({"database": "passwd", "key": "root", "split": "", "service": None, "fail_key": True}))

@@ -48,7 +48,7 @@ def test_a_certificate_authority_key_is_added_beside_another_not_replacing_it() 
 
 def test_a_name_the_key_does_not_match_fails_with_ssh_keygens_rc() -> None:
     # ansible-core 2.21 adds the rc of `ssh-keygen -F`, which exits 1 for a name it does not find
-    with pytest.raises(ModuleFailure, match="^Host parameter does not match hashed host field in supplied key$") \
+    with pytest.raises(ModuleFailure, match=r"^Host parameter does not match hashed host field in supplied key$") \
             as failure:
         wanted_line(Module({}), "example.com", f"example.org {KEY}")
     assert failure.value.result == {"rc": 1}
