@@ -19,6 +19,7 @@ from typing import Any
 
 from runner.ansible_api.collections import collection_of_path, find_collection_playbook
 from runner.compiler.context import Inherited, search_list
+from runner.compiler.play_argspec import validation_task
 from runner.compiler.tags import TagFilter, reserved_tags_warning
 from runner.compiler.tasks import TaskCompiler
 from runner.errors import ParseError, SourcePosition, UserError
@@ -219,7 +220,8 @@ class Compiler:
             vars_files=host_vars_files,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir, scopes)
-        pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
+        pre = self._facts(plan_play, inherited) + self._argspec_validation(play, path, keyword_vars, inherited) \
+            + self.tasks.compile_list(play.pre_tasks, inherited)
         roles = self.tasks.compile_roles(play.roles, inherited)
         main = roles + self.tasks.compile_list(play.tasks, inherited)
         post = self.tasks.compile_list(play.post_tasks, inherited)
@@ -262,6 +264,18 @@ class Compiler:
                         "ignore_errors", "ignore_unreachable"):
                 setattr(node, name, value)
         return [node.id]
+
+    def _argspec_validation(self, play: Play, path: Path, variables: dict[str, Any], inherited: Inherited) -> list[int]:
+        """The task ``validate_argspec`` asks for, compiled as the play's first after fact gathering (its tags,
+        module_defaults and conditions as any task of the play has them)."""
+        if play.validate_argspec is None:
+            return []
+        try:
+            task = validation_task(play, path, variables, tagged=bool(inherited.tags), is_module=self.tasks.is_module)
+        except UserError as exc:
+            self.error(exc)
+            return []
+        return [] if task is None else self.tasks.compile_list([task], inherited)
 
     def _vars_files(self, play: Play, path: Path, name: str) -> tuple[int | None, list[list[str]]]:
         """Load ``vars_files`` now: a file name may use extra vars and play vars; a list means first found. An
