@@ -319,9 +319,10 @@ class PlaybookWorker:
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
             self._label_item(node, control, templar, result)
+            stop = control.get("break_when") is not None and _breaks(node, control["break_when"], templar, result)
             result["_status"] = status_of(result)
             results.append(result)
-            if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
+            if stop:
                 break
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
@@ -561,6 +562,26 @@ def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
 
 def _creates_or_removes(args: Mapping[str, Any]) -> bool:
     return bool(args.get("creates") or args.get("removes"))
+
+
+def _breaks(node: PlanTask, condition: Any, templar: Templar, result: dict[str, Any]) -> bool:
+    """Whether ``loop_control.break_when`` ends the loop after this item, read with the item's result registered
+    (as ansible-core registers each item's as it goes). As ansible-core 2.21 does, the item keeps the verdict as
+    ``break_when_result``; an expression that cannot be evaluated fails the item, ends the loop and leaves its
+    error there instead, the failure the item already had kept as ``break_when_suppressed_exception``."""
+    if node.register_var:
+        templar = _child(templar, {node.register_var: _public(result)})
+    try:
+        verdict = templar.evaluate_conditional(condition)
+    except TemplateError as error:
+        if result.get("failed"):  # every failure has an exception to ansible-core, if only "(traceback unavailable)"
+            result["break_when_suppressed_exception"] = result.get("exception", NO_TRACEBACK)
+        cause = str(error.__cause__) if error.__cause__ is not None else error.summary
+        result.update({"failed": True, "exception": NO_TRACEBACK, FAILED_IN: "action",
+                       "break_when_result": f"Error rendering expression: {cause}"})
+        return True
+    result["break_when_result"] = verdict
+    return verdict
 
 
 def _condition_error(error: TemplateError, node: PlanTask) -> str:

@@ -384,3 +384,11 @@ def test_a_failure_is_announced_as_ansible_core_2_19_does(tmp_path: Any) -> None
         'fatal: [web1]: FAILED! => {"changed": false, "msg": "Failure in block"}\n'))
     assert "[ERROR]: Task failed: Action failed.\n" in text
     assert "[ERROR]: Task failed: 'x' is undefined\n" in text
+
+
+def test_an_item_failed_by_its_break_when_expression_says_so_in_ansible_core_2_21s_words() -> None:
+    screen = Screen()
+    screen.task(INSTALL, {"web1": result("failed", msg="boom", break_when_result="Error rendering expression: "
+                                                                                  "division by zero")})
+    assert failure_lines("A 'break_when' expression failed: Error rendering expression: division by zero") \
+        in screen.text
