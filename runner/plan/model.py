@@ -99,6 +99,8 @@ class PlanTask(_Strict):
     loop_with: str | None = Field(default=None, description="The lookup of a with_<name> loop; None for loop:")
     loop_control: dict[str, Any] = Field(default_factory=dict)
     register_var: str | None = Field(default=None, description="The register: keyword")
+    register_projections: dict[str, Any] | None = Field(
+        default=None, description="register: as a mapping: each variable and the expression it gets after the task")
     changed_when: list[Any] | None = None
     failed_when: list[Any] | None = None
     until: list[Any] | None = None
