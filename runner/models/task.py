@@ -146,7 +146,8 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
 
     args: Annotated[Any, BeforeValidator(_task_args), WithJsonSchema(_ARGS_SCHEMA)] = None
     # "register" itself would shadow ABCMeta.register on the model class.
-    register_var: VariableName | None = Field(default=None, alias="register")
+    register_var: Annotated[VariableName | None, WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "null"}]})] = Field(default=None, alias="register")
     # ``register:`` written as a mapping (ansible-core 2.21's register projections): each variable name and the
     # expression its value is, evaluated when the task has run (``_task.result``, ``_task.loop_result`` ...)
     register_projections: SkipJsonSchema[dict[VariableName, Any] | None] = None
