@@ -29,13 +29,17 @@ META_EXTENSIONS = (".yml", ".yaml", ".json", "")
 def meta_candidates(playbook: Path) -> list[Path]:
     """The meta files a playbook may have: its name without a YAML extension, then ``.meta`` and each extension."""
     text = str(playbook)
-    stem = text.rsplit(".", 1)[0] if text.endswith(tuple(extension for extension in META_EXTENSIONS if extension)) \
+    stem = (
+        text.rsplit(".", 1)[0]
+        if text.endswith(tuple(extension for extension in META_EXTENSIONS if extension))
         else text
+    )
     return [Path(stem + ".meta" + extension) for extension in META_EXTENSIONS]
 
 
-def validation_task(play: Play, playbook: Path, variables: dict[str, Any], *, tagged: bool,
-                    is_module: Any) -> Task | None:
+def validation_task(
+    play: Play, playbook: Path, variables: dict[str, Any], *, tagged: bool, is_module: Any
+) -> Task | None:
     """The task validating the play's arguments, or None when ``validate_argspec`` is off (or omitted).
     ``variables``: what the play's keywords are rendered with; ``tagged``: whether the play has tags (the task is
     then tagged as the play is, else ``always``). Raises ParseError for what ansible-core refuses."""
@@ -55,26 +59,40 @@ def validation_task(play: Play, playbook: Path, variables: dict[str, Any], *, ta
     meta = next((candidate for candidate in candidates if candidate.is_file()), None)
     problems = []
     if not name:
-        problems.append("A play name is required when validate_argspec is True. Alternatively, set "
-                        "validate_argspec to the name of an argument spec.")
+        problems.append(
+            "A play name is required when validate_argspec is True. Alternatively, set "
+            "validate_argspec to the name of an argument spec."
+        )
     if meta is None:
-        problems.append("A playbook meta file is required. Considered:\n  - "
-                        + "\n  - ".join(candidate.as_posix() for candidate in candidates))
+        problems.append(
+            "A playbook meta file is required. Considered:\n  - "
+            + "\n  - ".join(candidate.as_posix() for candidate in candidates)
+        )
     if problems:
         raise ParseError(" ".join(problems), position)
     assert meta is not None
     options = _options(load_yaml_file(meta), str(name))
     if options is None:
         expected = yaml.safe_dump({"argument_specs": {str(name): {"options": {}}}}, default_flow_style=False)
-        raise ParseError(f"No argument spec named '{name}' in {meta.as_posix()}. Minimally expected:\n{expected}",
-                         SourcePosition(meta.as_posix()))
-    data = {POSITION_KEY: position, "name": f"Validating arguments against arg spec {name}",
-            "tags": [] if tagged else ["always"],
-            # provided_arguments is left out, as ansible-core leaves it (the play's module_defaults may give it)
-            "ansible.builtin.validate_argument_spec": {
-                "argument_spec": options,
-                "validate_args_context": {"type": "play", "name": name, "argument_spec_name": name,
-                                          "path": meta.as_posix()}}}
+        raise ParseError(
+            f"No argument spec named '{name}' in {meta.as_posix()}. Minimally expected:\n{expected}",
+            SourcePosition(meta.as_posix()),
+        )
+    data = {
+        POSITION_KEY: position,
+        "name": f"Validating arguments against arg spec {name}",
+        "tags": [] if tagged else ["always"],
+        # provided_arguments is left out, as ansible-core leaves it (the play's module_defaults may give it)
+        "ansible.builtin.validate_argument_spec": {
+            "argument_spec": options,
+            "validate_args_context": {
+                "type": "play",
+                "name": name,
+                "argument_spec_name": name,
+                "path": meta.as_posix(),
+            },
+        },
+    }
     return validate(Task, data, is_module=is_module, where=position)
 
 

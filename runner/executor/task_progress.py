@@ -33,8 +33,12 @@ class TaskProgress:
     ``view`` turns a result into what a variable holds of it (the registered form); ``summary`` makes a loop's
     result of its items' (both given by the worker, which owns those forms)."""
 
-    def __init__(self, projections: Mapping[str, Any] | None, view: Callable[[Mapping[str, Any]], Any],
-                 summary: Callable[[list[dict[str, Any]]], dict[str, Any]]):
+    def __init__(
+        self,
+        projections: Mapping[str, Any] | None,
+        view: Callable[[Mapping[str, Any]], Any],
+        summary: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    ):
         self.projections = dict(projections or {})
         self.view = view
         self.summary = summary
@@ -64,8 +68,9 @@ class TaskProgress:
         for name, expression in self.projections.items():
             self.layer.setdefault(name, _as_template(expression))
 
-    def registered(self, result: dict[str, Any], variables: Mapping[str, Any],
-                   search_paths: Any = None) -> tuple[dict[str, Any], list[str]]:
+    def registered(
+        self, result: dict[str, Any], variables: Mapping[str, Any], search_paths: Any = None
+    ) -> tuple[dict[str, Any], list[str]]:
         """Each projection's value once the task is over (``result`` its result), with the variables of the task
         (a loop's last item's); and the names whose expression failed, with why."""
         self.final = result
@@ -94,8 +99,11 @@ class CurrentTask(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         progress = self._progress
         if key == "result":
-            latest = progress.current if progress.current is not None else (
-                progress.items[-1] if progress.items else progress.final)
+            latest = (
+                progress.current
+                if progress.current is not None
+                else (progress.items[-1] if progress.items else progress.final)
+            )
             if latest is None:
                 raise KeyError(key)  # no result recorded yet: undefined
             return progress.view(latest)

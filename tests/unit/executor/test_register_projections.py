@@ -6,8 +6,7 @@ from __future__ import annotations
 from tests.unit.executor.conftest import LocalHosts
 
 
-def test_projections_are_registered_after_the_task_in_any_order_and_unseen_before_it(
-        local_hosts: LocalHosts) -> None:
+def test_projections_are_registered_after_the_task_in_any_order_and_unseen_before_it(local_hosts: LocalHosts) -> None:
     run = local_hosts.play("""
         - hosts: h1
           gather_facts: false
