@@ -17,6 +17,7 @@ A module is one file in ``modules/`` that defines::
     def run(module): ...        # returns a result dict: changed, msg, diff and module-specific keys
 """
 
+import errno
 import grp
 import hashlib
 import os
@@ -401,7 +402,10 @@ class Module(object):
                     use_unsafe_shell=False, executable=None, binary_data=False):
         """Run a command; return (rc, stdout, stderr) as text. ``args`` is a list, or a string split like a shell."""
         if isinstance(args, str) and not use_unsafe_shell:
-            args = shlex.split(args)
+            try:
+                args = shlex.split(args)
+            except ValueError as exc:  # unbalanced quotes: ansible-core's words (its module_utils' run_command)
+                self.fail("Invalid command syntax in run_command", exception=str(exc))
         env = None
         if environ_update:
             env = dict(os.environ)
@@ -920,6 +924,11 @@ def group_name(gid):
         return str(gid)
 
 
+def selinux_enabled():
+    """Whether the host runs SELinux: its filesystem is mounted (what libselinux's is_selinux_enabled reads)."""
+    return os.path.exists("/sys/fs/selinux/enforce")
+
+
 def path_state(path, module=None):
     """What ``path`` is, in the file module's words: absent, link, directory, hard (more than one link) or file.
 
@@ -930,7 +939,10 @@ def path_state(path, module=None):
         return predicted
     try:
         info = os.lstat(path)
-    except OSError:
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM) and module is not None:
+            # ansible-core 2.21's file module says so (2.19 treated it as absent silently)
+            module.warn("Insufficient permissions to access %s. Treating as absent" % path)
         return "absent"
     if stat.S_ISLNK(info.st_mode):
         return "link"

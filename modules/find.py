@@ -2,6 +2,7 @@
 
 import errno
 import fnmatch
+import locale
 import os
 import re
 import stat
@@ -33,8 +34,8 @@ DOCUMENTATION = {
                                     "anywhere with read_whole_file). Only for file_type file.", "type": "str"},
         "read_whole_file": {"description": "Search contains in the whole file rather than line by line.",
                             "type": "bool", "default": False},
-        "encoding": {"description": "Encoding files are read in for contains (by default bytes that do not decode "
-                                    "never match). A file that does not decode in it, or an unknown encoding, "
+        "encoding": {"description": "Encoding files are read in for contains (by default the locale's, as Python "
+                                    "reads them). A file that does not decode in it, or an unknown encoding, "
                                     "skips the whole path with a warning, as Ansible does.", "type": "str"},
         "file_type": {"description": "What to return.", "type": "str", "default": "file",
                       "choices": ["any", "directory", "file", "link"]},
@@ -155,20 +156,19 @@ class NameFilter(object):
 def content_matches(path, expression, whole_file, encoding=None):
     """True when the file's text matches ``expression`` (compiled): a line's start, or anywhere in it all.
 
-    With an ``encoding``, text that does not decode (or an encoding Python does not know) raises OSError, which
-    skips the whole search path as Ansible does; without one, undecodable bytes simply never match."""
+    Text that does not decode in ``encoding`` (without one, the locale's, as Python's ``open`` reads it), or an
+    encoding Python does not know, raises OSError, which skips the whole search path as Ansible does."""
     try:
-        with open(path, "r", encoding=encoding, errors="strict" if encoding else "surrogateescape") as handle:
+        with open(path, "r", encoding=encoding) as handle:
             if whole_file:
                 return expression.search(handle.read()) is not None
             return any(expression.match(line) for line in handle)
     except LookupError as exc:
         raise OSError(str(exc))  # Python's own words, as Ansible's: "unknown encoding: NAME"
     except UnicodeDecodeError:
-        if encoding:
-            raise OSError("Failed to read the file %s due to an encoding error. current encoding: %s"
-                          % (path, encoding))
-        return False
+        # ansible-core 2.21's words (2.19: "Failed to read the file PATH due to an encoding error. ...")
+        named = encoding or "%s (Python default)" % locale.getpreferredencoding(False).lower()
+        raise OSError("Failed to decode the file %r with encoding: %s" % (path, named))
     except (IOError, OSError):
         return False
 

@@ -61,6 +61,8 @@ def run(module):
     argv.append(database)
     if params["key"]:
         argv.append(params["key"])
+    if params["split"] == "":  # ansible-core 2.21 refuses it (2.19 split on whitespace)
+        module.fail("Invalid split value. The value must be a non-empty string")
     separator = params["split"] or (":" if database in COLON_DATABASES else None)
     rc, out, err = module.run_command(argv, environ_update={"LANG": "C"})
     result = {"changed": False}

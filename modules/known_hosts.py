@@ -54,7 +54,9 @@ def wanted_line(module, name, key):
     if parsed is None:
         module.fail("key: invalid key specified; it must be one known_hosts line: host keytype key [comment]")
     if not parsed.matches(name):
-        module.fail("Host parameter does not match hashed host field in supplied key")  # Ansible's words, always
+        # Ansible's words, always; ansible-core 2.21 adds the rc of its `ssh-keygen -F`, which exits 1 for a name
+        # it does not find (matched here in Python, so that is the rc of every mismatch)
+        module.fail("Host parameter does not match hashed host field in supplied key", rc=1)
     return parsed
 
 

@@ -14,6 +14,7 @@ from modules._accounts import (
     user_entry,
 )
 from modules._spec import argument_spec
+from modules._utils import selinux_enabled
 
 DOCUMENTATION = {
     "short_description": "Manage user accounts",
@@ -79,8 +80,8 @@ DOCUMENTATION = {
         "umask": {"description": "UMASK for creating the home directory (useradd -K UMASK=...).", "type": "str"},
         "uid_min": {"description": "UID_MIN for creating the user, overriding /etc/login.defs.", "type": "int"},
         "uid_max": {"description": "UID_MAX for creating the user, overriding /etc/login.defs.", "type": "int"},
-        "seuser": {"description": "SELinux user of the account (useradd -Z), which needs an SELinux kernel, as "
-                                  "in Ansible.", "type": "str"},
+        "seuser": {"description": "SELinux user of the account (useradd -Z); ignored with a warning where SELinux "
+                                  "is not enabled, as in ansible-core 2.21.", "type": "str"},
         "hidden": {"description": "macOS only; accepted and ignored on Linux, as Ansible does.", "type": "bool"},
         "login_class": {"description": "BSD login class; accepted and ignored on Linux, as Ansible does.",
                         "type": "str"},
@@ -118,6 +119,8 @@ RETURN = {"name": "The user", "uid": "Its numeric id", "group": "Its primary gid
           "ssh_public_key": "The public key", "ssh_fingerprint": "The key's fingerprint"}
 
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
+# ansible-core 2.21 fails append without groups (2.19 only warned): checked before any account is read.
+SPEC_RULES = {"required_if": [["append", True, ["groups"]]]}
 SUPPORTS_CHECK_MODE = True
 # Shadow fields after the name (shadow_fields): the password expiry settings chage changes.
 _EXPIRY_FIELDS = (("password_expire_min", "-m", 2), ("password_expire_max", "-M", 3), ("password_expire_warn", "-W", 4))
@@ -200,7 +203,7 @@ class UserTask(object):
         if params["password"] is not None:
             argv += ["-p", ("!" if params["password_lock"] else "") + params["password"]]
             record("password", None, "(set)", [])
-        if params["seuser"] is not None:
+        if params["seuser"] is not None and selinux_enabled():
             argv += ["-Z", params["seuser"]]
         if params["password_expire_account_disable"] is not None:
             argv += ["-f", str(params["password_expire_account_disable"])]
@@ -441,8 +444,8 @@ def run(module):
     if looks_unhashed(module.params["password"]):
         module.warn("The input password appears not to have been hashed. The 'password' argument must be "
                     "encrypted for this module to work properly.")
-    if module.params["append"] and module.params["groups"] is None:
-        # Ansible's words, its version included
-        module.warn("'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups."
-                    "This will change to an error in Ansible 2.14.")
+    if module.params["seuser"] is not None and not selinux_enabled():
+        # ansible-core 2.21's words (2.19 passed -Z to useradd, which fails without SELinux)
+        module.warn("'seuser' is set to '%s' but SELinux is not enabled on this system. The 'seuser' parameter "
+                    "will be ignored." % module.params["seuser"])
     return UserTask(module).run()

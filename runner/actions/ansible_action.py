@@ -32,6 +32,7 @@ from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
+from runner.util.async_jobs import finished_job
 
 
 class _Task:
@@ -41,8 +42,8 @@ class _Task:
         self.args = dict(ctx.args)
         self.action = ctx.module.name
         self.resolved_action = ctx.module.name
-        self.async_val = 0
-        self.poll = 0
+        self.async_val = ctx.async_seconds
+        self.poll = 0  # never read by ActionBase: ansible-core's executor polls, here the agent waits
         self.check_mode = ctx.check
         self.diff = ctx.diff
         self.become = bool(ctx.become)
@@ -195,12 +196,15 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
                        delete_remote_tmp: bool | None = None, wrap_async: bool = False,
                        ignore_unknown_opts: bool = False) -> dict[str, Any]:
         name = module_name or ctx.module.name
-        if wrap_async:
+        if wrap_async and not ctx.async_seconds:
             raise UnsupportedActionFeature(f"the action plugin {path} starts the module {name} in the background "
                                            "(wrap_async) to poll it, which only ansible-core's executor can")
         args = _module_call_args(ctx, name, module_args if module_args is not None else ctx.args,
                                  ignore_unknown_opts)
-        return asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()
+        result = asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()
+        # The task's async job is waited for here, within its limit: the plugin gets the finished job that
+        # ansible-core's executor would have polled for
+        return finished_job(result) if wrap_async else result
 
     async def run_named(name: str, args: dict[str, Any]) -> dict[str, Any]:
         """Another action or module on the same host, as the plugin's action loader hands it out."""

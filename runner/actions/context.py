@@ -40,6 +40,7 @@ class ActionContext:
     search_paths: list[Path] = field(default_factory=list)  # role dir, playbook dir, cwd: where a relative src is
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     collections: list[str] = field(default_factory=list)  # the task's collection search list (ansible-core's)
+    async_seconds: int = 0  # the task's async limit, when it is waited for (its poll is not 0)
 
     @property
     def session(self) -> HostSession:

@@ -153,6 +153,8 @@ def failure_summary(result: Mapping[str, Any]) -> str:
     """ansible-core 2.19's one-line account of a failure, which its ``[ERROR]:`` line shows: the task's own error
     as it is, else what failed (the action on the controller, or the module on the host) and its message."""
     message = str(result.get("msg") or "").strip()
+    if isinstance(result.get("break_when_result"), str):  # its error, in ansible-core 2.21's words
+        return f"A 'break_when' expression failed: {result['break_when_result']}"
     source = result.get(FAILED_IN)
     if source == "task":
         return message if message.startswith("Task failed") else f"Task failed: {message}"

@@ -84,9 +84,10 @@ class Terminal:
     def warning(self, message: str, *, wrap: bool = True) -> None:
         """``[WARNING]: ...`` on stderr, wrapped to the width unless told not to, each distinct message once per
         run."""
-        text = f"[WARNING]: {message}"
-        if wrap:
-            text = "\n".join(textwrap.wrap(text, self.columns)) or "[WARNING]:"
+        first, newline, rest = f"[WARNING]: {message}".partition("\n")
+        if wrap:  # the first line only: what follows (an ``Origin:`` block quoting the source) keeps its lines
+            first = "\n".join(textwrap.wrap(first, self.columns)) or "[WARNING]:"
+        text = first + newline + rest
         self._once(text, "warning", "warning")
 
     def _once(self, text: str, colour: str, level: Literal["info", "warning"]) -> None:

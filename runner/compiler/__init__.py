@@ -19,9 +19,10 @@ from typing import Any
 
 from runner.ansible_api.collections import collection_of_path, find_collection_playbook
 from runner.compiler.context import Inherited, search_list
-from runner.compiler.tags import TagFilter
+from runner.compiler.play_argspec import validation_task
+from runner.compiler.tags import TagFilter, reserved_tags_warning
 from runner.compiler.tasks import TaskCompiler
-from runner.errors import ParseError, UserError
+from runner.errors import ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_playbook
 from runner.loader.vars_files import first_vars_file, read_vars_file
 from runner.models import InfraImport, Play, PlaybookImport
@@ -82,6 +83,16 @@ class Compiler:
 
     def error(self, error: UserError) -> None:
         self.errors.append(error)
+
+    def _warn_of_reserved_tags(self, model: Any) -> None:
+        message = reserved_tags_warning(getattr(model, "tags", None) or ())
+        if message is None:
+            return
+        position = getattr(model, "position", None)
+        if isinstance(position, SourcePosition) and position.line is not None:
+            message += "\n" + position.origin()
+        if message not in self.plan.warnings:  # a model read again (an import's name, then its content) warns once
+            self.plan.warnings.append(message)
 
     # -- playbooks ----------------------------------------------------------------------------------------
     def compile_playbooks(self, paths: list[Path], infras: Sequence[Path] = ()) -> Plan:
@@ -189,7 +200,7 @@ class Compiler:
         order = self._play_keyword(play, "order", play.order, HOST_ORDERS, keyword_vars)
         search = (playbook_dir,)
         imported = Inherited(search_paths=search, default_collection=self.default_collection,
-                             playbook_dir=playbook_dir,
+                             playbook_dir=playbook_dir, on_model=self._warn_of_reserved_tags,
                              collections=search_list((), self.default_collection),
                              when=tuple(c for entry in imports for c in entry.when),
                              tags=tuple(dict.fromkeys(t for entry in imports for t in entry.tags)))
@@ -209,7 +220,8 @@ class Compiler:
             vars_files=host_vars_files,
             gather_subset=list(play.gather_subset or ["all"]), search_paths=list(search))
         self.tasks.start_play(playbook_dir, scopes)
-        pre = self._facts(plan_play, inherited) + self.tasks.compile_list(play.pre_tasks, inherited)
+        pre = self._facts(plan_play, inherited) + self._argspec_validation(play, path, keyword_vars, inherited) \
+            + self.tasks.compile_list(play.pre_tasks, inherited)
         roles = self.tasks.compile_roles(play.roles, inherited)
         main = roles + self.tasks.compile_list(play.tasks, inherited)
         post = self.tasks.compile_list(play.post_tasks, inherited)
@@ -251,6 +263,18 @@ class Compiler:
                         "ignore_errors", "ignore_unreachable"):
                 setattr(node, name, value)
         return [node.id]
+
+    def _argspec_validation(self, play: Play, path: Path, variables: dict[str, Any], inherited: Inherited) -> list[int]:
+        """The task ``validate_argspec`` asks for, compiled as the play's first after fact gathering (its tags,
+        module_defaults and conditions as any task of the play has them)."""
+        if play.validate_argspec is None:
+            return []
+        try:
+            task = validation_task(play, path, variables, tagged=bool(inherited.tags), is_module=self.tasks.is_module)
+        except UserError as exc:
+            self.error(exc)
+            return []
+        return [] if task is None else self.tasks.compile_list([task], inherited)
 
     def _vars_files(self, play: Play, path: Path, name: str) -> tuple[int | None, list[list[str]]]:
         """Load ``vars_files`` now: a file name may use extra vars and play vars; a list means first found. An

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,6 +41,9 @@ class Inherited:
     # What is compiled here may never run, or its failure is handled (a handler, a block with a rescue, a rescue
     # section): a mistake Ansible finds only when the task runs is left for the task's run, not a compile error.
     may_not_run: bool = False
+    # Told of every play, role, block, import and task whose keywords are read here (the compiler warns of
+    # reserved tag names in them, as ansible-core does where it loads them).
+    on_model: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
 
     def keyword(self, name: str) -> Any:
         return dict(self.keywords).get(name)
@@ -47,6 +51,8 @@ class Inherited:
     def under(self, model: Any, *, scope: int | None = None, role: int | None = None,
               search_paths: tuple[str, ...] | None = None) -> Inherited:
         """The context for what ``model`` (a play, role reference, block or import) contains."""
+        if self.on_model is not None:
+            self.on_model(model)
         keywords, fallbacks = _override_keywords(dict(self.keywords), dict(self.fallbacks), model)
         defaults = dict(self.module_defaults)
         for entry in _as_list(getattr(model, "module_defaults", None)):

@@ -34,3 +34,17 @@ class TagFilter:
             elif tags & skip or ("tagged" in skip and not untagged):
                 selected = False
         return selected
+
+
+# Tag names that mean a selection to --tags and --skip-tags; ansible-core 2.21 warns where a playbook gives one to a
+# play, role, block or task.
+RESERVED_TAGS = ("all", "tagged", "untagged")
+
+
+def reserved_tags_warning(tags: Iterable[object]) -> str | None:
+    """ansible-core 2.21's warning for ``tags`` that name a reserved tag, or None."""
+    found = [tag for tag in dict.fromkeys(tags) if tag in RESERVED_TAGS]
+    if not found:
+        return None
+    return (f"Found reserved tagnames in tags: {found!r}, we do not recommend doing this as it might give "
+            "unexpected results")

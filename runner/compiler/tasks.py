@@ -140,7 +140,7 @@ class TaskCompiler:
             "scopes": list(context.scopes), "when": list(context.when), "tags": list(context.tags),
             "environment": [e for e in context.environment if e], "search_paths": list(context.search_paths),
             "collections": list(context.collections),
-            "register_var": task.register_var, "notify": notify,
+            "register_var": task.register_var, "register_projections": task.register_projections, "notify": notify,
             "changed_when": task.changed_when, "failed_when": task.failed_when, "until": task.until,
             "retries": task.retries, "delay": task.delay, "async_seconds": task.async_seconds, "poll": task.poll,
         }

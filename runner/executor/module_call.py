@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
-import random
 import re
 import time
 from collections.abc import Mapping
@@ -25,6 +23,7 @@ from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
 from runner.templating.omit import OMIT
+from runner.util.async_jobs import finished_job
 from runner.util.masking import mask_secrets
 from runner.vars.magic import namespaced_facts
 
@@ -54,6 +53,7 @@ class ModuleCall:
     background: int | None = None  # async with poll 0: start a job of at most this many seconds, do not wait
     # async (waited for): the result carries what a module printed on stderr, as Ansible's async wrapper adds it
     in_async_job: bool = False
+    async_limit: int | None = None  # that job's limit in seconds, which an action plugin reads (async_val)
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
     rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
     debugger: dict[str, Any] | None = None  # a remote debugger the module attaches to (runner.executor.module_debugger)
@@ -98,7 +98,7 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                     templar=templar, connection=session, check=call.check, diff=call.diff,
                                     verbosity=call.verbosity, become=call.become, environment=call.environment,
                                     no_log=call.no_log, search_paths=call.search_paths, task_vars=call.task_vars,
-                                    collections=call.collections)
+                                    collections=call.collections, async_seconds=call.async_limit or 0)
             result = await run_action(action, context)
             if templar.untrusted_templates:  # untrusted_template_behavior = warning
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
@@ -219,6 +219,7 @@ async def _execute_bounded(session: HostSession | None, index: ModuleIndex, call
                            timeout: float | None, async_limit: int | None) -> dict[str, Any]:
     bounds = [float(value) for value in (timeout, async_limit) if value]
     call.in_async_job = async_limit is not None
+    call.async_limit = async_limit
     try:
         result = await asyncio.wait_for(execute(session, index, call), min(bounds) if bounds else None)
     except TimeoutError:
@@ -231,15 +232,15 @@ async def _execute_bounded(session: HostSession | None, index: ModuleIndex, call
         period = int(seconds) if seconds.is_integer() else seconds
         return {"failed": True, "changed": False, "timedout": {"period": period},
                 "msg": f"Timed out after {period} second(s)."}
-    if async_limit is not None:
+    if async_limit is not None and index.get(call.module).action_plugin is not None:
+        # An action plugin starts the job itself (ActionBase's wrap_async): one that names none has failed, as
+        # ansible-core's executor, which would poll the job, reports it.
+        if "ansible_job_id" not in result and not result.get("skipped") and not result.get("failed"):
+            return {"failed": True, "msg": "No job id was returned by the async task"}
+    elif async_limit is not None:
         # Waited for on the agent, with no job file to poll; the result still names a job, as Ansible's does.
-        result.update(ansible_job_id=new_job_id(), started=True, finished=True)
+        finished_job(result)
     return result
-
-
-def new_job_id() -> str:
-    """An async job's id, in Ansible's form (``j<random>.<pid>``)."""
-    return f"j{random.randint(0, 999999999999)}.{os.getpid()}"
 
 
 def async_dir(templar: Templar, variables: Mapping[str, Any]) -> str | None:

@@ -119,6 +119,8 @@ class PlaybookExecutor:
         hosts = list(self.inventory.hosts)
         self.pool = start_workers(self.executor, hosts or ["localhost"], self.forks,
                                   PlaybookWorker(self.plan, self.inventory, self.options), shard_of=self._shard)
+        for warning in self.plan.warnings:  # compiling's, before the first play as ansible-core loads them
+            self.callbacks.warning(warning)
         self.callbacks.playbook_start(self.plan.playbook, check=self.options.check, plays=len(self.plan.plays))
 
         async def plays() -> None:

@@ -51,6 +51,7 @@ from runner.executor.module_debugger import module_debugger
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
+from runner.executor.task_progress import TaskProgress, mentions_task
 from runner.executor.task_result import ROLE_FILE_KEYS, ROLE_FLAG_KEYS, Include, IncludeEntry, TaskResult, status_of
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
@@ -168,9 +169,16 @@ class PlaybookWorker:
         with collecting() as deprecations:
             try:
                 variables = self._with_delegated_vars(node, task_variables(self, host, node, payload), payload)
+                if _reads_progress(node):
+                    state.progress = TaskProgress(
+                        node.register_projections, summary=_loop_summary,
+                        view=lambda result: registered(_public(result), state.controller_made))
+                    variables = ChainMap(state.progress.layer, variables)  # type: ignore[arg-type]
                 result = await self._run_node(host, node, variables, payload, state)
             except (UserError, TaskFailure, BadConnectionVariable) as exc:  # a template error is a UserError too
                 result = task_error(exc, node)
+            if node.register_projections and state.progress is not None and not outcome.meta:
+                result = self._register_projections(host, node, result, variables, state)
         if deprecations and deprecations_shown(variables):
             result = with_deprecations(result, deprecations)
         if trace is not None:
@@ -190,6 +198,19 @@ class PlaybookWorker:
             trace.finish(outcome.status)
         outcome.result = result
         return outcome
+
+    def _register_projections(self, host: str, node: PlanTask, result: dict[str, Any],
+                              variables: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
+        """Register each projection's value; one whose expression fails is left undefined and fails the task, as
+        ansible-core 2.21 fails it: the result keeps its ``msg`` and says why in its ``exception``."""
+        assert state.progress is not None and node.register_projections is not None
+        values, errors = state.progress.registered(result, variables, self._search_paths(node))
+        state.set_vars(host, values)
+        if not errors:
+            return result
+        message = (f"Task failed due to errors in {len(errors)} out of {len(node.register_projections)} register "
+                   f"projections: {'; '.join(errors)}")
+        return {"msg": message, **result, "failed": True, "exception": message}
 
     def _ignores(self, keyword: str, status: str, result: Mapping[str, Any], host: str, node: PlanTask,
                  payload: Mapping[str, Any]) -> bool:
@@ -306,7 +327,9 @@ class PlaybookWorker:
         control = _loop_control(node, Templar(variables))
         loop_var = control.get("loop_var", "item")
         pause = number_keyword(Templar(variables), control.get("pause"), "loop_control.pause", float, default=0.0)
-        results = []
+        results: list[dict[str, Any]] = []
+        if state.progress is not None:
+            state.progress.start_loop(results)
         for index, item in enumerate(items):
             layer = _item_layer(control, items, index)
             item_vars: Mapping[str, Any] = ChainMap(layer, variables)  # type: ignore[arg-type]
@@ -324,9 +347,12 @@ class PlaybookWorker:
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
             self._label_item(node, control, templar, result)
+            stop = control.get("break_when") is not None and _breaks(node, control["break_when"], templar, result)
             result["_status"] = status_of(result)
             results.append(result)
-            if control.get("break_when") and templar.evaluate_conditional(control["break_when"]):
+            if state.progress is not None:
+                state.progress.item_done(item_vars)
+            if stop:
                 break
             if pause and index < len(items) - 1:
                 await asyncio.sleep(pause)
@@ -358,6 +384,8 @@ class PlaybookWorker:
             result = await self._call(host, node, variables, templar, payload, state)
             if attempts > 1:  # changed_when and failed_when may read it too, as in Ansible
                 result["attempts"] = attempt
+            if state.progress is not None:  # what _task.result shows the conditions from now on
+                state.progress.record(result)
             self._apply_conditions(node, result, variables, state.controller_made)
             if attempts == 1:
                 break
@@ -559,6 +587,14 @@ def task_error(exc: UserError | TaskFailure | BadConnectionVariable, node: PlanT
             "exception": NO_TRACEBACK, FAILED_IN: "task"}
 
 
+def _reads_progress(node: PlanTask) -> bool:
+    """Whether the task needs ansible-core 2.21's ``_task`` variable: it registers projections, or one of its
+    conditions reads ``_task``."""
+    conditions = [*node.when, *(node.changed_when or ()), *(node.failed_when or ()), *(node.until or ()),
+                  node.loop_control.get("break_when")]
+    return bool(node.register_projections) or mentions_task(iter(conditions))
+
+
 def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
     """A templar that sees ``layer`` over the variables of ``templar``."""
     return Templar(ChainMap(dict(layer), templar.variables), search_paths=templar.search_paths)  # type: ignore[arg-type]
@@ -566,6 +602,26 @@ def _child(templar: Templar, layer: Mapping[str, Any]) -> Templar:
 
 def _creates_or_removes(args: Mapping[str, Any]) -> bool:
     return bool(args.get("creates") or args.get("removes"))
+
+
+def _breaks(node: PlanTask, condition: Any, templar: Templar, result: dict[str, Any]) -> bool:
+    """Whether ``loop_control.break_when`` ends the loop after this item, read with the item's result registered
+    (as ansible-core registers each item's as it goes). As ansible-core 2.21 does, the item keeps the verdict as
+    ``break_when_result``; an expression that cannot be evaluated fails the item, ends the loop and leaves its
+    error there instead, the failure the item already had kept as ``break_when_suppressed_exception``."""
+    if node.register_var:
+        templar = _child(templar, {node.register_var: _public(result)})
+    try:
+        verdict = templar.evaluate_conditional(condition)
+    except TemplateError as error:
+        if result.get("failed"):  # every failure has an exception to ansible-core, if only "(traceback unavailable)"
+            result["break_when_suppressed_exception"] = result.get("exception", NO_TRACEBACK)
+        cause = str(error.__cause__) if error.__cause__ is not None else error.summary
+        result.update({"failed": True, "exception": NO_TRACEBACK, FAILED_IN: "action",
+                       "break_when_result": f"Error rendering expression: {cause}"})
+        return True
+    result["break_when_result"] = verdict
+    return verdict
 
 
 def _condition_error(error: TemplateError, node: PlanTask) -> str:

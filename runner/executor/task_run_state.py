@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from runner.actions.run_state import AddedHost, JoinedGroup
+from runner.executor.task_progress import TaskProgress
 from runner.executor.task_result import TaskResult
 from runner.executor.variables import HostRuntime
 from runner.templating import mark_unsafe
@@ -30,6 +31,8 @@ class TaskRunState:
         self.outcome = outcome
         # The result is the controller's own (an action that never used the host: set_fact, debug, assert ...)
         self.controller_made = False
+        # What ansible-core 2.21's ``_task`` variable shows, for a task that reads it or registers projections
+        self.progress: TaskProgress | None = None
 
     def set_vars(self, host: str, values: Mapping[str, Any]) -> None:
         self.worker.host_runtime(host).set_vars(values)

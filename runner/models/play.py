@@ -73,6 +73,9 @@ class Play(CommonKeywords):
     max_fail_percentage: Percent | None = None
     force_handlers: Bool | None = None
     order: HostOrder | None = None
+    # ansible-core 2.20: true (the play's name) or the name of an argument spec in the playbook's meta file, or a
+    # template of either; read by runner.compiler.play_argspec
+    validate_argspec: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "string"}]})] = None
 
     @classmethod
     def known_words(cls) -> set[str]:

@@ -133,7 +133,8 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
     model_config = ConfigDict(json_schema_extra=_task_schema)
 
     KIND = "task"
-    DERIVED = Model.DERIVED | {"module", "module_written", "module_args", "module_position", "loop_with", "include"}
+    DERIVED = Model.DERIVED | {"module", "module_written", "module_args", "module_position", "loop_with", "include",
+                               "register_projections"}
 
     module: SkipJsonSchema[str] = ""
     # The module's name as written: ansible.builtin.X and ansible.legacy.X differ for module_defaults.
@@ -145,7 +146,11 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
 
     args: Annotated[Any, BeforeValidator(_task_args), WithJsonSchema(_ARGS_SCHEMA)] = None
     # "register" itself would shadow ABCMeta.register on the model class.
-    register_var: VariableName | None = Field(default=None, alias="register")
+    register_var: Annotated[VariableName | None, WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "null"}]})] = Field(default=None, alias="register")
+    # ``register:`` written as a mapping (ansible-core 2.21's register projections): each variable name and the
+    # expression its value is, evaluated when the task has run (``_task.result``, ``_task.loop_result`` ...)
+    register_projections: SkipJsonSchema[dict[VariableName, Any] | None] = None
     loop: Annotated[Any, WithJsonSchema({"anyOf": [{"type": "array"}, {"type": "string"}]})] = None
     loop_with: SkipJsonSchema[str | None] = None
     loop_control: LoopControl | None = None
@@ -185,6 +190,8 @@ class Task(CommonKeywords, Conditional, Delegatable, Notifiable):
 
     @classmethod
     def _normalise(cls, data: dict[Any, Any], source: Source) -> dict[Any, Any]:
+        if isinstance(data.get("register"), Mapping):
+            data["register_projections"] = dict(data.pop("register"))
         if "loop" in data and data.get("loop_with") is None and not _is_loop_value(data["loop"]):
             source.error(f"expected a list or a template such as '{{{{ items }}}}', got {describe(data['loop'])}",
                          "loop", value=True)

@@ -99,6 +99,8 @@ class PlanTask(_Strict):
     loop_with: str | None = Field(default=None, description="The lookup of a with_<name> loop; None for loop:")
     loop_control: dict[str, Any] = Field(default_factory=dict)
     register_var: str | None = Field(default=None, description="The register: keyword")
+    register_projections: dict[str, Any] | None = Field(
+        default=None, description="register: as a mapping: each variable and the expression it gets after the task")
     changed_when: list[Any] | None = None
     failed_when: list[Any] | None = None
     until: list[Any] | None = None
@@ -177,6 +179,9 @@ class Plan(_Strict):
     tasks: list[PlanTask] = Field(default_factory=list)
     scopes: list[VarScope] = Field(default_factory=list)
     roles: list[PlanRole] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list,
+                                description="What compiling found to warn of (each with its Origin), shown as the run "
+                                            "starts")
 
     def task(self, task_id: int) -> PlanTask:
         return self.tasks[task_id]

@@ -84,7 +84,8 @@ def started(value: Any) -> bool:
 def regex(value: Any = "", pattern: str = "", ignorecase: bool = False, multiline: bool = False,
           match_type: str = "search") -> bool:
     if match_type not in ("search", "match", "fullmatch"):
-        raise TemplateError(f"the regex test's match_type must be search, match or fullmatch, not '{match_type}'")
+        # ansible-core 2.21's words (2.19 failed with Python's AttributeError)
+        raise TemplateError("Invalid match_type specified. Expected one of: search, match, fullmatch.")
     flags = (re.IGNORECASE if ignorecase else 0) | (re.MULTILINE if multiline else 0)
     try:
         compiled = re.compile(pattern, flags)

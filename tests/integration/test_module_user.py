@@ -134,8 +134,7 @@ def test_a_locked_password_is_the_same_password(host: RemoteHost, testenv) -> No
         host.run("user", {"name": name, "state": "absent"})
 
 
-def test_append_without_groups_warns_as_ansible_does(host: RemoteHost) -> None:
+def test_append_without_groups_fails_as_ansible_core_2_21s(host: RemoteHost) -> None:
     result = host.run("user", {"name": "root", "append": True})
-    assert result["changed"] is False
-    assert "'append' is set, but no 'groups' are specified. Use 'groups' for appending new groups." in \
-        result["warnings"][0]
+    assert result["failed"] is True and result["changed"] is False
+    assert result["msg"] == "append is True but all of the following are missing: groups"

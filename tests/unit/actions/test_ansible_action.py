@@ -326,6 +326,64 @@ def test_an_action_plugin_starting_its_module_in_the_background_fails_naming_why
     assert "later.py starts the module ansible.legacy.ping in the background (wrap_async)" in message
 
 
+def test_an_async_task_of_an_action_plugin_waits_for_its_job_and_one_naming_no_job_fails(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "action_plugins/later.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                _supports_async = True
+
+                def run(self, tmp=None, task_vars=None):
+                    return self._execute_module("ansible.legacy.ping", {}, task_vars=task_vars,
+                                                wrap_async=self._task.async_val)
+            """,
+        "action_plugins/no_jid.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                _supports_async = True
+
+                def run(self, tmp=None, task_vars=None):
+                    return {}
+            """,
+        "action_plugins/sync_only.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    return super().run(tmp, task_vars)
+            """})
+    run = play_locally(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: later
+              later:
+              async: 10
+              poll: 1
+            - name: no job
+              no_jid:
+              async: 10
+              poll: 1
+              ignore_errors: true
+            - name: sync only
+              sync_only:
+              async: 10
+              poll: 1
+              ignore_errors: true
+        """)
+    assert run.exit_code == 0, run.output
+    later = run.task("later")["localhost"]
+    assert later["ping"] == "pong" and later["finished"] and later["ansible_job_id"].startswith("j")
+    assert run.task("no job")["localhost"]["msg"] == "No job id was returned by the async task"
+    # ActionBase refuses async for a plugin that does not support it, now that it is told the task's async
+    assert run.task("sync only")["localhost"]["msg"] == "This action (sync_only) does not support async."
+
+
 def test_an_attribute_the_connection_stand_in_lacks_gives_getattrs_default_and_used_fails_naming_it(
         tmp_path: Path) -> None:
     write_files(tmp_path, {"action_plugins/probe.py": """

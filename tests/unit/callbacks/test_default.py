@@ -228,6 +228,15 @@ def test_warnings_go_to_stderr_once() -> None:
     assert "warnings" not in screen.text
 
 
+def test_a_warning_with_an_origin_block_is_wrapped_on_its_first_line_only() -> None:
+    screen = Screen()
+    origin = "Origin: site.yml:4:7\n\n4     - debug:\n        ^ column 7"
+    screen.view.warning(f"{'word ' * 20}end\n{origin}")
+    first, second, rest = screen.errors.split("\n", 2)
+    assert first.startswith("[WARNING]: word") and second.endswith("word end")
+    assert rest == origin + "\n"
+
+
 def test_exception_summary_and_full_traceback() -> None:
     trace = 'Traceback (most recent call last):\n  File "x", line 1\nValueError: bad value'
     short = Screen()
@@ -375,3 +384,11 @@ def test_a_failure_is_announced_as_ansible_core_2_19_does(tmp_path: Any) -> None
         'fatal: [web1]: FAILED! => {"changed": false, "msg": "Failure in block"}\n'))
     assert "[ERROR]: Task failed: Action failed.\n" in text
     assert "[ERROR]: Task failed: 'x' is undefined\n" in text
+
+
+def test_an_item_failed_by_its_break_when_expression_says_so_in_ansible_core_2_21s_words() -> None:
+    screen = Screen()
+    screen.task(INSTALL, {"web1": result("failed", msg="boom", break_when_result="Error rendering expression: "
+                                                                                  "division by zero")})
+    assert failure_lines("A 'break_when' expression failed: Error rendering expression: division by zero") \
+        in screen.text

@@ -74,3 +74,33 @@ def test_templated_tags_are_rendered_with_what_is_known_when_compiling(tmp_path:
     assert list(tasks) == kept
     assert tasks.get("listed", ["tag3"]) == ["tag3"]
     assert tasks.get("in block", ["tag1", "tag2"]) == ["tag1", "tag2"]
+
+
+RESERVED = """\
+- hosts: all
+  tags: [untagged]
+  tasks:
+    - name: own
+      debug:
+      tags: tagged
+    - block:
+        - name: in block
+          debug:
+      tags: [all, web]
+    - name: plain
+      debug:
+      tags: [web, never]
+"""
+
+
+def test_reserved_tag_names_are_warned_of_where_they_are_given(tmp_path: Path) -> None:
+    # ansible-core 2.21 warns of each play, block or task whose tags name one of all, tagged and untagged; the
+    # warnings travel in the plan (a cached one too) and are shown as the run starts
+    playbook = tmp_path / "site.yml"
+    playbook.write_text(RESERVED)
+    plan = Compiler(CompileOptions()).compile_playbooks([playbook])
+    firsts = [warning.split("\n")[0] for warning in plan.warnings]
+    assert firsts == [f"Found reserved tagnames in tags: [{name!r}], we do not recommend doing this as it might give "
+                      "unexpected results" for name in ("untagged", "tagged", "all")]
+    assert [warning.split("\n")[1] for warning in plan.warnings] == [
+        f"Origin: {playbook}:1:3", f"Origin: {playbook}:4:7", f"Origin: {playbook}:7:7"]

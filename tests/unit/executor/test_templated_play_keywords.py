@@ -103,6 +103,37 @@ def test_break_when_ends_the_loop_after_the_item_that_meets_it(local_hosts: Loca
     """)
     assert run.exit_code == 0, run.output
     assert [item["item"] for item in run.task("counted")["h1"]["results"]] == [1, 2]
+    # ansible-core 2.21 keeps each item's verdict
+    assert [item["break_when_result"] for item in run.task("counted")["h1"]["results"]] == [False, True]
+
+
+def test_break_when_reads_the_items_registered_result_and_an_error_fails_the_item(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: registered
+              debug:
+                msg: "{{ item * 10 }}"
+              loop: [1, 2, 3]
+              register: out
+              loop_control:
+                break_when: out.msg == 20
+            - name: broken
+              fail:
+                msg: boom
+              loop: [1, 2, 3]
+              loop_control:
+                break_when: 1 / 0 if item == 2 else False
+              ignore_errors: true
+    """)
+    assert run.exit_code == 0, run.output
+    assert [item["item"] for item in run.task("registered")["h1"]["results"]] == [1, 2]
+    first, second = run.task("broken")["h1"]["results"]
+    assert first["break_when_result"] is False and "break_when_suppressed_exception" not in first
+    assert second["failed"] is True and second["msg"] == "boom"
+    assert second["break_when_result"] == "Error rendering expression: division by zero"
+    assert second["exception"] == second["break_when_suppressed_exception"] == "(traceback unavailable)"
 
 
 def test_loop_var_and_index_var_given_as_templates(local_hosts: LocalHosts) -> None:

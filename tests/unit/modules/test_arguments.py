@@ -155,3 +155,23 @@ def test_module_arguments_stop_at_the_first_suboption_problem() -> None:
     spec = {"multi": {"type": "dict", "options": {"third": {"type": "int"}}}}
     with pytest.raises(ArgumentError, match="unsupported parameter for multi: stray"):
         validate_arguments(spec, {"multi": {"stray": True}})
+
+
+def test_user_append_without_groups_fails_as_ansible_core_2_21s() -> None:
+    with pytest.raises(ArgumentError, match=r"^append is True but all of the following are missing: groups$"):
+        validate("user", {"name": "u", "append": True})
+    assert validate("user", {"name": "u", "append": True, "groups": ["g"]})["append"] is True
+    assert validate("user", {"name": "u"}, check_values=False)  # the compiler checks names alone: no failure yet
+    assert validate("user", {"name": "u", "append": True}, check_values=False)
+
+
+def test_user_seuser_without_selinux_is_ignored_with_ansible_core_2_21s_warning(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from modules import user
+    from modules._utils import Module
+
+    monkeypatch.setattr(user, "selinux_enabled", lambda: False)
+    module = Module(validate("user", {"name": "root", "seuser": "user_u"}), check_mode=True)
+    user.run(module)
+    assert module.warnings == ["'seuser' is set to 'user_u' but SELinux is not enabled on this system. The 'seuser' "
+                               "parameter will be ignored."]

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from modules.find import _AGE_UNITS, _SIZE_UNITS, NameFilter, at_least, parse_quantity
+import locale
+import re
+from pathlib import Path
+
+import pytest
+
+from modules.find import _AGE_UNITS, _SIZE_UNITS, NameFilter, at_least, content_matches, parse_quantity
 
 
 def test_ages_and_sizes_with_units() -> None:
@@ -29,3 +35,16 @@ def test_regular_expressions_match_from_the_start() -> None:
     names = NameFilter([r"app\.\d+"], [r".*\.gz$"], use_regex=True)
     assert names("app.1") and names("app.12.log") and not names("my-app.1") and not names("app.1.gz")
     assert NameFilter([], [], use_regex=True)("x")
+
+
+@pytest.mark.parametrize(("encoding", "named"), [
+    ("utf-8", "utf-8"),
+    (None, f"{locale.getpreferredencoding(False).lower()} (Python default)"),
+])
+def test_a_file_that_does_not_decode_skips_its_path_in_ansible_core_2_21s_words(
+        tmp_path: Path, encoding: str | None, named: str) -> None:
+    path = tmp_path / "hello.gbk"
+    path.write_bytes("你好世界".encode("gbk"))
+    expected = f"Failed to decode the file {str(path)!r} with encoding: {named}"
+    with pytest.raises(OSError, match=f"^{re.escape(expected)}$"):
+        content_matches(str(path), re.compile("x"), whole_file=False, encoding=encoding)

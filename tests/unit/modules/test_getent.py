@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from modules.getent import parse_entries
+import pytest
+
+from modules._utils import Module, ModuleFailure
+from modules.getent import parse_entries, run
 
 
 def test_colon_and_whitespace_entries() -> None:
@@ -11,3 +14,8 @@ def test_colon_and_whitespace_entries() -> None:
     assert parse_entries("127.0.0.1       localhost\n::1  localhost ip6-localhost\n", None) == {
         "127.0.0.1": ["localhost"], "::1": ["localhost", "ip6-localhost"]}
     assert parse_entries("a:1\na:2\n", ":") == {"a": ["1"]}
+
+
+def test_an_empty_split_fails_as_ansible_core_2_21s() -> None:
+    with pytest.raises(ModuleFailure, match=r"^Invalid split value\. The value must be a non-empty string$"):
+        run(Module({"database": "passwd", "key": "root", "split": "", "service": None, "fail_key": True}))

@@ -5,8 +5,11 @@ from __future__ import annotations
 import base64
 import subprocess
 
+import pytest
+
 from modules._sshkeys import KnownHost, hash_host, host_matches
-from modules.known_hosts import new_lines
+from modules._utils import Module, ModuleFailure
+from modules.known_hosts import new_lines, wanted_line
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGPUuCf7HFLFxnRyc85s9cZmscMlo5AB+KTdskqogNNo"
 OTHER = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIL5kGiuGLmQp3qmClD5iiSRuvDJNG4FsFdfYOyQrKQ/V"
@@ -41,3 +44,11 @@ def test_a_certificate_authority_key_is_added_beside_another_not_replacing_it() 
     plain = [f"@cert-authority *.a.test {KEY}", f"*.a.test {KEY}"]
     assert new_lines(plain, "*.a.test", KnownHost.parse(f"*.a.test {OTHER}"), "present", False) == [
         plain[0], f"*.a.test {OTHER}"]
+
+
+def test_a_name_the_key_does_not_match_fails_with_ssh_keygens_rc() -> None:
+    # ansible-core 2.21 adds the rc of `ssh-keygen -F`, which exits 1 for a name it does not find
+    with pytest.raises(ModuleFailure, match=r"^Host parameter does not match hashed host field in supplied key$") \
+            as failure:
+        wanted_line(Module({}), "example.com", f"example.org {KEY}")
+    assert failure.value.result == {"rc": 1}

@@ -161,3 +161,19 @@ def test_diff_text_placeholders(tmp_path: Path) -> None:
     assert "binary" in diff_text(b"\x00\x01")
     assert "larger than 4 bytes" in diff_text(b"12345", limit=4)
     assert read_text(str(tmp_path / "missing")) == ""
+
+
+def test_a_path_that_cannot_be_looked_at_is_absent_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(path: str) -> os.stat_result:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(os, "lstat", refused)
+    module = Module({})
+    assert path_state("/locked/file", module) == "absent"
+    assert module.warnings == ["Insufficient permissions to access /locked/file. Treating as absent"]
+
+
+def test_a_command_line_with_unbalanced_quotes_fails_in_ansible_cores_words() -> None:
+    with pytest.raises(ModuleFailure, match=r"^Invalid command syntax in run_command$") as failure:
+        Module({}).run_command("echo 'missing /tmp/x")
+    assert "quotation" in failure.value.result["exception"]

@@ -111,6 +111,9 @@ def test_path_tests_look_at_the_controller(templar: Templar, tmp_path: Path) -> 
         ("'1.0' is version('x.y', strict=true)", "invalid version number"),
         ("'1.0a' is version('1.0.1', '<')", "cannot compare versions"),
         ("'1' is version('2', version_type='calendar')", "unknown version_type"),
+        # ansible-core 2.21's message (followed where 2.19 failed with Python's AttributeError)
+        ("'1.0' is regex('.l', match_type='invalid')",
+         r"Invalid match_type specified\. Expected one of: search, match, fullmatch\."),
     ],
 )
 def test_test_misuse_is_a_template_error(templar: Templar, expression: str, message: str) -> None:
