@@ -88,6 +88,19 @@ def fail_if_undefined(value: Any) -> None:
             fail_if_undefined(item)
 
 
+def without_undefined(value: Any) -> Any:
+    """A native result with every undefined item of its plain lists and mappings left out (ansible-core's
+    ``first_found`` invoked as ``with_first_found`` drops its undefined terms, at any depth)."""
+    if isinstance(value, UNSAFE_TYPES):
+        return value
+    if isinstance(value, dict):
+        return {key: without_undefined(item) for key, item in value.items() if not isinstance(item, Undefined)}
+    if isinstance(value, (list, tuple)):
+        kept = (without_undefined(item) for item in value if not isinstance(item, Undefined))
+        return tuple(kept) if isinstance(value, tuple) else list(kept)
+    return value
+
+
 def _text(value: Any) -> str:
     if isinstance(value, UNSAFE_TYPES):
         taint()
@@ -122,6 +135,9 @@ def native_concat(values: Iterable[Any]) -> Any:
             # a lazy result ({{ users | map(attribute='name') }}, select, zip...) becomes the list it yields,
             # as in Ansible: it can be stored, sent to a host and read twice, and an undefined in it fails here
             value = list(value)
+        state = current_state()
+        if state is not None and state.omit_undefined and not isinstance(value, Undefined):
+            value = without_undefined(value)
         fail_if_undefined(value)
         if isinstance(value, UNSAFE_TYPES):
             taint()

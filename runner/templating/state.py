@@ -50,6 +50,8 @@ class RenderState:
     resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops
     shallow: bool = False  # variables holding lists and mappings are read as written (template_container)
     undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
+    # undefined items are dropped from the lists and mappings rendered, not raised (template_omitting_undefined)
+    omit_undefined: bool = False
 
 
 _current: ContextVar[RenderState | None] = ContextVar("provisioning_render_state", default=None)

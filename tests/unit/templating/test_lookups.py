@@ -330,3 +330,24 @@ def test_subelements_skips_skipped_results() -> None:
     assert run_lookup("subelements", [{"skipped": True, "results": []}, "k"], {}) == []
     items = [{"skipped": True}, {"name": "a", "k": [1]}]
     assert run_lookup("subelements", [items, "k"], {}) == [[items[1], 1]]
+
+
+def test_terms_rendered_omitting_undefined_leave_out_each_undefined_item_at_any_depth(templar: Templar) -> None:
+    variables = {"files": ["{{ missing }}a", "b"], "defined": "c"}
+    rendered = templar.template_omitting_undefined(
+        ["{{ missing }}x", "{{ defined }}", {"files": "{{ files }}", "paths": "{{ missing }}"},
+         '{{ [{"files": missing}] | zip([{"files": ["z"]}]) }}'], variables)
+    assert rendered == ["c", {"files": ["b"]}, [[{}, {"files": ["z"]}]]]
+    with pytest.raises(TemplateError, match="'missing' is undefined"):
+        templar.template_omitting_undefined("{{ missing }}", variables)  # undefined as a whole still fails
+    with pytest.raises(TemplateError, match="'missing' is undefined"):
+        templar.template(["{{ missing }}x", "b"], variables)  # other renders fail as before
+    with pytest.raises(TemplateError, match="division by zero"):
+        templar.template_omitting_undefined(["{{ 1 / 0 }}", "b"], variables)  # only undefined is left out
+
+
+def test_only_first_found_loops_leave_out_undefined_terms() -> None:
+    from runner.templating.lookups import loop_takes_undefined_terms
+
+    assert loop_takes_undefined_terms("first_found") and loop_takes_undefined_terms("ansible.builtin.first_found")
+    assert not loop_takes_undefined_terms("items") and not loop_takes_undefined_terms("file")
