@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from modules._utils import ArgumentError, validate_arguments
 from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.action_groups import GROUP_PREFIX, group_actions
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
 from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
@@ -27,7 +28,7 @@ from runner.models.action import (
     SPECIAL_ACTIONS,
     canonical_action,
 )
-from runner.module_index import ModuleIndex
+from runner.module_index import BUILTIN_PREFIXES, ModuleIndex
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind, handler_names
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
@@ -211,6 +212,7 @@ class TaskCompiler:
             levels[same] = (key, defaults)
         group_templates: list[str] = []
         action_templates: list[str] = []
+        collection_key = self._collection_defaults_name(task.module_written or module, context.collections)
         for key, defaults in levels.values():
             if key.startswith(GROUP_PREFIX):
                 if not names & self._group(key.removeprefix(GROUP_PREFIX), task):
@@ -222,6 +224,11 @@ class TaskCompiler:
                 if not (key == action or (self.index.canonical(key) == resolved and action == resolved)):
                     continue
                 found, templates = action_defaults, action_templates
+            elif collection_key is not None:
+                # a collection's action: keys match by what each resolves to, as in ansible-core
+                if split_fqcn(key) is None or self.index.defaults_name(key) != collection_key:
+                    continue
+                found, templates = action_defaults, action_templates
             elif self.index.canonical(key) in (module, resolved):
                 found, templates = action_defaults, action_templates
             else:
@@ -231,6 +238,20 @@ class TaskCompiler:
             elif is_template(defaults):
                 templates.append(defaults)
         return {**group_defaults, **action_defaults}, [*group_templates, *action_templates]
+
+    def _collection_defaults_name(self, written: str, collections: tuple[str, ...]) -> str | None:
+        """For a task of a collection's action or module (``NS.COLL.X``, or a short name found through
+        ``collections``): the name its ``module_defaults`` are matched by (``ModuleIndex.defaults_name``); None for
+        any other task."""
+        short = self.index.canonical(written)
+        if written.startswith(BUILTIN_PREFIXES):
+            return None
+        names = [short] if "." in short else [f"{collection}.{short}" for collection in collections
+                                               if collection not in BUILTIN_COLLECTIONS]
+        for name in names:
+            if split_fqcn(name) is not None and self.index.find(name) is not None:
+                return self.index.defaults_name(name)
+        return None
 
     def _action_name(self, name: str) -> str:
         """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``,
