@@ -197,9 +197,21 @@ class TaskCompiler:
         """The ``module_defaults`` in force for ``task``, whose module resolved to ``resolved``: those of the action
         groups (``group/NS.COLL.GROUP``) it belongs to, then its own action's over them, as ansible-core merges them;
         and, apart, the ones given as templates of a mapping (``file: "{{ file_defaults }}"``), lowest first, which
-        only the run can read."""
+        only the run can read. An action that runs another module (``gather_facts``: ``setup``) has that module's
+        defaults under its own, as ansible-core's action applies them to the module it calls."""
         module = task.module or ""
-        action = self._action_name(task.module_written or module)
+        own = self._action_defaults(task, task.module_written or module, module, resolved, context)
+        runs = _RUNS_MODULE.get(self.index.canonical(resolved))
+        if runs is None:
+            return own
+        under = self._action_defaults(task, f"ansible.builtin.{runs}", runs, runs, context)
+        return {**under[0], **own[0]}, [*under[1], *own[1]]
+
+    def _action_defaults(self, task: Task, written: str, module: str, resolved: str,
+                         context: Inherited) -> tuple[dict[str, Any], list[str]]:
+        """``_module_defaults`` for one action: written as ``written`` (``module`` without its collection), which
+        resolved to ``resolved``."""
+        action = self._action_name(written)
         names = {action, self._action_name(resolved)}
         group_defaults: dict[str, Any] = {}
         action_defaults: dict[str, Any] = {}
@@ -212,7 +224,7 @@ class TaskCompiler:
             levels[same] = (key, defaults)
         group_templates: list[str] = []
         action_templates: list[str] = []
-        collection_key = self._collection_defaults_name(task.module_written or module, context.collections)
+        collection_key = self._collection_defaults_name(written, context.collections)
         for key, defaults in levels.values():
             if key.startswith(GROUP_PREFIX):
                 if not names & self._group(key.removeprefix(GROUP_PREFIX), task):
@@ -270,7 +282,8 @@ class TaskCompiler:
         actions = self._groups.get(group)
         if actions is None:
             try:
-                listed = group_actions(group, self.index.collections_paths)
+                listed = group_actions(group, self.index.collections_paths,
+                                       _warn if self.compiler.options.validate_action_group_metadata else None)
             except UserError as exc:
                 raise ParseError(exc.message, task.position, hint=exc.hint) from None
             actions = self._groups[group] = frozenset(self._action_name(action) for action in listed)
@@ -531,3 +544,5 @@ def _failure_handled(task: Task, context: Inherited) -> bool:
     templated), or a failed_when that decides for itself."""
     ignore = context.keyword("ignore_errors")
     return task.failed_when is not None or (ignore is not None and ignore is not False)
+# ansible-core's actions that run another module with that module's module_defaults (under the action's own)
+_RUNS_MODULE = {"gather_facts": "setup"}
