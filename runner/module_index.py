@@ -331,6 +331,9 @@ class ModuleIndex:
 
     def _collection_module(self, name: str, collection: str, short: str) -> ModuleInfo | None:
         native = NATIVE_EQUIVALENTS.get(name)
+        if native is not None and native.startswith("_"):  # answers to its full name only, never a short one
+            shipped = self._library_module(self.shipped, native)
+            return replace(shipped, name=name) if shipped is not None else None
         if native is not None:
             return self.find(native)
         routed = self._routed(name)  # the collection's meta/runtime.yml comes before its files, as in ansible-core

@@ -64,12 +64,16 @@ class Undefined(StrictUndefined):
         return self
 
 
+# ``undef()`` without a hint: one value, so that a lookup given it as a default (env's) can say what is missing
+DEFAULT_UNDEF = Undefined(hint="Mandatory variable has not been overridden")
+
+
 def undef(hint: str | None = None) -> Undefined:
     """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
     defaults that the user must override), as Ansible's ``undef``."""
     if hint is not None and not isinstance(hint, str):
         raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
-    return Undefined(hint=hint or "Mandatory variable has not been overridden")
+    return Undefined(hint=hint) if hint else DEFAULT_UNDEF
 
 
 def fail_if_undefined(value: Any) -> None:

@@ -53,9 +53,11 @@ def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) ->
         return None
     if not results:
         return results
+    if len(results) == 1:  # as it is: text keeps what it says of its origin (env's)
+        return results[0]
     if all(isinstance(result, str) for result in results):
         return UnsafeText(",".join(results))
-    return results[0] if len(results) == 1 else results
+    return results
 
 
 def now(utc: bool = False, fmt: str | None = None) -> Any:

@@ -88,6 +88,20 @@ def test_env_reads_the_controller_environment(templar: Templar, role: Path, monk
     assert look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default='d')", role) == "d"
 
 
+def test_env_says_where_its_value_came_from_and_names_a_variable_not_set(templar: Templar, role: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PROVISIONING_TEST_VALUE", "42")
+    monkeypatch.delenv("PROVISIONING_UNSET_VALUE", raising=False)
+    origin = "lookup('env', 'PROVISIONING_TEST_VALUE') | ansible._protomatter.origin"
+    assert look(templar, origin, role) == "<environment variable 'PROVISIONING_TEST_VALUE'>"
+    with pytest.raises(TemplateError, match="The environment variable 'PROVISIONING_UNSET_VALUE' is not set"):
+        look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef())", role)
+    with pytest.raises(TemplateError, match="custom"):  # an undef with a hint of its own keeps it
+        look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef('custom'))", role)
+    unset = "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef()) is undefined"
+    assert look(templar, unset, role) is True
+
+
 def test_pipe_and_lines_run_commands_on_the_controller(templar: Templar, role: Path) -> None:
     assert look(templar, "lookup('pipe', 'printf \"one\\ntwo\\n\"')", role) == "one\ntwo"
     assert look(templar, "query('lines', 'printf \"one\\ntwo\\n\"')", role) == ["one", "two"]
