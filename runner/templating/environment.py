@@ -20,7 +20,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound, nodes
+from jinja2 import BaseLoader, Template, TemplateNotFound, nodes
 from jinja2.compiler import Frame
 from jinja2.nativetypes import NativeCodeGenerator, NativeEnvironment
 from jinja2.runtime import Context, missing
@@ -39,6 +39,7 @@ from runner.templating.plugin_table import PluginTable
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
+from runner.templating.undefined import Undefined, undef
 from runner.util.unsafe import UNSAFE_TYPES
 
 
@@ -47,33 +48,6 @@ def is_whole_template(text: str) -> bool:
     conditions) rather than text: one that starts and ends the text."""
     stripped = text.strip()
     return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
-
-
-class Undefined(StrictUndefined):
-    """Strict, but chainable: ``foo.bar`` of an undefined ``foo`` is still "'foo' is undefined", and
-    ``foo.bar | default(1)`` is 1, as in Ansible."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        if name[:2] == "__":
-            raise AttributeError(name)
-        return self
-
-    def __getitem__(self, key: Any) -> Any:
-        return self
-
-
-# ``undef()`` without a hint: one value, so that a lookup given it as a default (env's) can say what is missing
-DEFAULT_UNDEF = Undefined(hint="Mandatory variable has not been overridden")
-
-
-def undef(hint: str | None = None) -> Undefined:
-    """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
-    defaults that the user must override), as Ansible's ``undef``."""
-    if hint is not None and not isinstance(hint, str):
-        raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
-    return Undefined(hint=hint) if hint else DEFAULT_UNDEF
 
 
 def fail_if_undefined(value: Any) -> None:

@@ -8,14 +8,13 @@ from typing import Any
 
 from runner.templating.errors import TemplateError
 from runner.templating.lookups.base import LookupContext
+from runner.templating.undefined import DEFAULT_UNDEF, Undefined
 from runner.util.unsafe import DescribedText
 
 
 def env_lookup(terms: list[Any], context: LookupContext, default: Any = "") -> list[Any]:
     """Each variable's value, which says where it came from (``ansible._protomatter.origin``); ``default`` for one
     not set, and for ``default=undef()`` an undefined value naming the variable, as ansible-core's."""
-    from runner.templating.environment import DEFAULT_UNDEF, Undefined  # the environment imports the lookups
-
     values: list[Any] = []
     for term in terms:
         name = str(term).split()[0]
