@@ -116,7 +116,8 @@ def native_concat(values: Iterable[Any]) -> Any:
         state = current_state()
         if state is not None and state.omit_undefined and not isinstance(value, Undefined):
             value = without_undefined(value)
-        fail_if_undefined(value)
+        if state is None or not state.keep_undefined or isinstance(value, Undefined):
+            fail_if_undefined(value)
         if isinstance(value, UNSAFE_TYPES):
             taint()
         return value

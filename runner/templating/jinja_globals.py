@@ -33,7 +33,9 @@ def _rendered_term(term: Any, state: RenderState) -> Any:
     Ansible 2.19 renders the trusted text given to a lookup (the lookup's name is never rendered)."""
     if isinstance(term, str) and not isinstance(term, UnsafeText) and is_template(term):
         try:
-            return state.templar.template(term, state.variables.raw, search_paths=state.search_paths)
+            # an undefined item of a list or mapping it makes is kept, for the lookup to see (2.19's markers)
+            return state.templar.template_keeping_undefined(term, state.variables.raw,
+                                                            search_paths=state.search_paths)
         except TemplateError as error:
             if not error.undefined:
                 raise

@@ -191,6 +191,17 @@ class Templar:
             state.omit_undefined = True
             return without_views(self, self._template_any(value, state))
 
+    def template_keeping_undefined(self, value: Any, variables: Mapping[str, Any] | None = None, *,
+                                   search_paths: Sequence[str | Path] | None = None) -> Any:
+        """``value`` rendered, a list or mapping a template makes keeping the undefined items in it (``{{ [x, 1]
+        }}`` with ``x`` undefined), as 2.19 gives a lookup its embedded-template terms; a value undefined as a
+        whole still fails."""
+        if not self._needs_rendering(value):
+            return value
+        with self._render_state(variables, search_paths) as state:
+            state.keep_undefined = True
+            return without_views(self, self._template_any(value, state))
+
     def template_untrusting_results(self, value: Any) -> Any:
         """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
         2.19 trusts as an expression only text written in playbooks and roles, so a loop item
