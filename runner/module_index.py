@@ -41,6 +41,7 @@ from runner.ansible_api.routing import (
     NO_ANSIBLE_CORE_HINT,
     builtin_routing,
     collection_runtime,
+    module_action_plugin,
     route,
     warn_deprecated,
 )
@@ -330,13 +331,30 @@ class ModuleIndex:
 
     def _collection_module(self, name: str, collection: str, short: str) -> ModuleInfo | None:
         native = NATIVE_EQUIVALENTS.get(name)
+        if native is not None and native.startswith("_"):  # answers to its full name only, never a short one
+            shipped = self._library_module(self.shipped, native)
+            return replace(shipped, name=name) if shipped is not None else None
         if native is not None:
             return self.find(native)
         routed = self._routed(name)  # the collection's meta/runtime.yml comes before its files, as in ansible-core
+        if routed is not None and routed.action_plugin is None and routed.collection is not None:
+            # a module redirected to one without an action plugin runs under the action plugin the name itself
+            # is routed to, as ansible-core's task executor looks for an action plugin by the task's name; it
+            # keeps the name, which the workers resolve again
+            action_name = self.collection_action(name)
+            found = split_fqcn(action_name) if action_name is not None else None
+            if found is not None:
+                routed = replace(routed, name=name, action_plugin=find_collection_plugin(
+                    found[0], "action", found[1], self.collections_paths))
         if routed is not None:
             return routed
         path = find_collection_module(collection, short, self.collections_paths)
-        action = find_collection_plugin(collection, "action", short, self.collections_paths)
+        named = module_action_plugin(name, self.collections_paths) if path is not None else None
+        action: Path | None
+        if named is not None:  # the module's routing names the action plugin that runs it, before its own name's
+            action = self._named_action_plugin(name, named)
+        else:
+            action = find_collection_plugin(collection, "action", short, self.collections_paths)
         if path is None and action is None:
             return None
         # An action plugin without a module of its name stands in its place (it calls other modules).
@@ -344,6 +362,39 @@ class ModuleIndex:
         assert source is not None
         return ModuleInfo(name, source, _read_source(name, source), ansible_api=True, collection=collection,
                           action_plugin=action)
+
+    def collection_action(self, name: str) -> str | None:
+        """The full name of the collection's action plugin ``name`` (``NS.COLL.X``) answers to after the action
+        plugins' routing, when that plugin exists; None otherwise."""
+        fqcn = split_fqcn(name)
+        if fqcn is None or fqcn[0] in BUILTIN_COLLECTIONS:
+            return None
+        target = route("action", name, self.collections_paths, self.warn)
+        found = split_fqcn(target)
+        if found is None or found[0] in BUILTIN_COLLECTIONS:
+            return None
+        return target if find_collection_plugin(found[0], "action", found[1], self.collections_paths) else None
+
+    def defaults_name(self, name: str) -> str | None:
+        """The name ``module_defaults`` are matched by for ``name`` (a collection's action or module, fully
+        qualified), as ansible-core resolves a task's action and a defaults key alike: a module whose routing
+        names the action plugin that runs it is itself; else an action plugin, where the action plugins' routing
+        leads; else the module, where the modules' routing leads. None when nothing answers to it."""
+        info = self.find(name)
+        if info is not None and info.collection is not None and module_action_plugin(info.name, self.collections_paths):
+            return info.name
+        return self.collection_action(name) or (info.name if info is not None else None)
+
+    def _named_action_plugin(self, module: str, named: str) -> Path:
+        """The file of the action plugin a module's routing entry names (``action_plugin: NS.COLL.X``), where the
+        action plugins' routing leads it; a UserError when there is none, as ansible-core's "handler not found"."""
+        target = route("action", named, self.collections_paths, self.warn)
+        fqcn = split_fqcn(target)
+        found = find_collection_plugin(fqcn[0], "action", fqcn[1], self.collections_paths) if fqcn else None
+        if found is None:
+            raise UserError(f"the handler '{named}' of the module '{module}' (its action_plugin in the collection's "
+                            f"meta/runtime.yml) was not found")
+        return found
 
     def packed(self, info: ModuleInfo) -> ModuleSource:
         """An Ansible-API module packed with the module_utils it imports, as the agent receives it (once per

@@ -21,6 +21,7 @@ from runner.actions.include_vars import run_include_vars
 from runner.actions.inventory_changes import run_add_host, run_group_by
 from runner.actions.meta import run_meta
 from runner.actions.pause import run_pause
+from runner.actions.protomatter_debug import run_protomatter_debug
 from runner.actions.raw import run_raw
 from runner.actions.reboot import run_reboot
 from runner.actions.script import run_script
@@ -45,6 +46,7 @@ ACTIONS: dict[str, Action] = {
     "reboot": Action(run_reboot),
     # Work on the run's own state: the host is never contacted.
     "debug": Action(run_debug, uses_host=False, expressions=("var",)),
+    "ansible._protomatter.debug": Action(run_protomatter_debug, uses_host=False, expressions=("expression",)),
     "set_fact": Action(run_set_fact, uses_host=False, arguments_become_variables=True),
     "assert": Action(run_assert, uses_host=False, expressions=("that",)),
     "fail": Action(run_fail, uses_host=False),

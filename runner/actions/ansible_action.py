@@ -136,7 +136,10 @@ class _Templar:
 
 
 def _plugin_class(ctx: ActionContext, path: Path) -> Any:
-    collection = ctx.module.collection
+    # the plugin's own collection, which a module's routing (action_plugin: NS.COLL.X) may name beside its own
+    parts = path.parts
+    collection = (f"{parts[-5]}.{parts[-4]}" if len(parts) > 6 and parts[-6] == "ansible_collections"
+                  else ctx.module.collection)
     module_name = f"ansible_collections.{collection}.plugins.action.{path.stem}" if collection else None
     if ctx.connection is not None:
         # ansible-core's collection finder, for the collection's imports and for the plugin loader that gives the

@@ -33,7 +33,7 @@ async def run_debug(ctx: ActionContext) -> dict[str, Any]:
         except TemplateError as error:
             if not error.undefined:  # a failing filter or lookup fails the task, as in Ansible
                 raise
-            undefined = _undefined_text(error)  # shown and warned of as Ansible 2.19 does
+            undefined = undefined_text(error)  # shown and warned of as Ansible 2.19 does
             return {"changed": False, name: f"<< error 1 - {undefined} >>",
                     "warnings": [f"Encountered 1 template error.\nerror 1 - {undefined}"]}
         if isinstance(value, str) and value == OMIT:  # a value cannot be omitted from a result: Ansible's placeholder
@@ -68,7 +68,7 @@ def _var_name(ctx: ActionContext) -> Any:
     return rendered
 
 
-def _undefined_text(error: TemplateError) -> str:
+def undefined_text(error: TemplateError) -> str:
     """What is undefined, in Ansible 2.19's words: "'x' is undefined", "object of type 'dict' has no attribute
     'b'"."""
     text = error.message.split(" (templating ")[0]

@@ -17,6 +17,8 @@ NATIVE_EQUIVALENTS: dict[str, str] = {
     "ansible.posix.sysctl": "sysctl",
     "community.general.archive": "archive",
     "community.general.ini_file": "ini_file",
+    # ansible-core's internal collection (a shipped file with a leading underscore: no short name finds it)
+    "ansible._protomatter.debug": "_protomatter_debug",
 }
 # Names that always mean the native modules (ansible-core's own, or this runner's).
 BUILTIN_COLLECTIONS = ("ansible.builtin", "ansible.legacy", "provisioning.builtin")

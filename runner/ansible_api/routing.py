@@ -1,6 +1,7 @@
 """Plugin routing as ansible-core defines it in ``runtime.yml`` files: ``plugin_routing.<kind>.<name>`` entries
 with a ``redirect`` (the plugin moved: follow it to its new fully qualified name), a ``deprecation`` (a warning) or
-a ``tombstone`` (the plugin was removed: an error with its message).
+a ``tombstone`` (the plugin was removed: an error with its message); a module's entry may also name the
+``action_plugin`` that runs it.
 
 ansible-core's own routing (``ansible/config/ansible_builtin_runtime.yml``: the modules, filters, tests and
 lookups that moved out of ansible-core into collections) is read at run time from the installed ansible-core,
@@ -43,6 +44,7 @@ class Entry:
     redirect: str | None = None
     deprecation: str | None = None
     tombstone: str | None = None
+    action_plugin: str | None = None  # a module's: the action plugin that runs it (by its full name)
 
 
 Routing = dict[str, dict[str, Entry]]  # kind -> short name -> entry
@@ -70,7 +72,8 @@ def parse_routing(data: Any) -> Routing:
         routing[kind] = {
             str(name): Entry(redirect=str(entry["redirect"]) if entry.get("redirect") else None,
                              deprecation=_message(entry["deprecation"]) if "deprecation" in entry else None,
-                             tombstone=_message(entry["tombstone"]) if "tombstone" in entry else None)
+                             tombstone=_message(entry["tombstone"]) if "tombstone" in entry else None,
+                             action_plugin=str(entry["action_plugin"]) if entry.get("action_plugin") else None)
             for name, entry in entries.items() if isinstance(entry, dict)}
     return routing
 
@@ -177,6 +180,18 @@ def route(kind: str, name: str, collections_paths: Iterable[Path],
             raise RoutingError(f"the plugin routing of '{name}' loops: {' -> '.join([*seen, target])}")
         seen.append(target)
         current = target
+
+
+def module_action_plugin(name: str, collections_paths: Iterable[Path]) -> str | None:
+    """The action plugin the routing entry of module ``name`` (fully qualified, where its redirects end) names to
+    run it (``action_plugin: NS.COLL.X``), as ansible-core's task executor prefers it to an action plugin of the
+    module's own name; None when it names none."""
+    fqcn = split_fqcn(name)
+    if fqcn is None:
+        return None
+    routing = collection_routing(fqcn[0], tuple(collections_paths))
+    entry = (routing or {}).get("modules", {}).get(fqcn[1])
+    return None if entry is None else entry.action_plugin
 
 
 def warn_deprecated(message: str) -> None:

@@ -201,4 +201,5 @@ def play_defaults(config: Config) -> dict[str, Any]:
     """The compiler's defaults for play keywords that the configuration sets (``CompileOptions`` fields)."""
     return {"gather_facts": config.gathering != "explicit", "gather_smart": config.gathering == "smart",
             "strategy": configured_strategy(config),
-            "any_errors_fatal": config.any_errors_fatal}
+            "any_errors_fatal": config.any_errors_fatal,
+            "validate_action_group_metadata": config.validate_action_group_metadata}

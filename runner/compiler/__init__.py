@@ -53,6 +53,7 @@ class CompileOptions:
     strategy: str = "linear"
     any_errors_fatal: bool = False
     precompile: bool = True  # compile templates to code now (a run); False only checks them (--syntax-check)
+    validate_action_group_metadata: bool = True  # warn of an action group's metadata that is not as expected
 
 
 class Compiler:

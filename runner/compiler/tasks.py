@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from modules._utils import ArgumentError, validate_arguments
 from runner.ansible_api.action_check import action_plugin_problem
 from runner.ansible_api.action_groups import GROUP_PREFIX, group_actions
+from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
 from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
 from runner.compiler.roles import RoleExpander
@@ -27,7 +28,7 @@ from runner.models.action import (
     SPECIAL_ACTIONS,
     canonical_action,
 )
-from runner.module_index import ModuleIndex
+from runner.module_index import BUILTIN_PREFIXES, ModuleIndex
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
 from runner.templating import Templar, TemplateError, is_template
@@ -183,9 +184,21 @@ class TaskCompiler:
         """The ``module_defaults`` in force for ``task``, whose module resolved to ``resolved``: those of the action
         groups (``group/NS.COLL.GROUP``) it belongs to, then its own action's over them, as ansible-core merges them;
         and, apart, the ones given as templates of a mapping (``file: "{{ file_defaults }}"``), lowest first, which
-        only the run can read."""
+        only the run can read. An action that runs another module (``gather_facts``: ``setup``) has that module's
+        defaults under its own, as ansible-core's action applies them to the module it calls."""
         module = task.module or ""
-        action = self._action_name(task.module_written or module)
+        own = self._action_defaults(task, task.module_written or module, module, resolved, context)
+        runs = _RUNS_MODULE.get(self.index.canonical(resolved))
+        if runs is None:
+            return own
+        under = self._action_defaults(task, f"ansible.builtin.{runs}", runs, runs, context)
+        return {**under[0], **own[0]}, [*under[1], *own[1]]
+
+    def _action_defaults(self, task: Task, written: str, module: str, resolved: str,
+                         context: Inherited) -> tuple[dict[str, Any], list[str]]:
+        """``_module_defaults`` for one action: written as ``written`` (``module`` without its collection), which
+        resolved to ``resolved``."""
+        action = self._action_name(written)
         names = {action, self._action_name(resolved)}
         group_defaults: dict[str, Any] = {}
         action_defaults: dict[str, Any] = {}
@@ -198,6 +211,7 @@ class TaskCompiler:
             levels[same] = (key, defaults)
         group_templates: list[str] = []
         action_templates: list[str] = []
+        collection_key = self._collection_defaults_name(written, context.collections)
         for key, defaults in levels.values():
             if key.startswith(GROUP_PREFIX):
                 if not names & self._group(key.removeprefix(GROUP_PREFIX), task):
@@ -209,6 +223,11 @@ class TaskCompiler:
                 if not (key == action or (self.index.canonical(key) == resolved and action == resolved)):
                     continue
                 found, templates = action_defaults, action_templates
+            elif collection_key is not None:
+                # a collection's action: keys match by what each resolves to, as in ansible-core
+                if split_fqcn(key) is None or self.index.defaults_name(key) != collection_key:
+                    continue
+                found, templates = action_defaults, action_templates
             elif self.index.canonical(key) in (module, resolved):
                 found, templates = action_defaults, action_templates
             else:
@@ -218,6 +237,20 @@ class TaskCompiler:
             elif is_template(defaults):
                 templates.append(defaults)
         return {**group_defaults, **action_defaults}, [*group_templates, *action_templates]
+
+    def _collection_defaults_name(self, written: str, collections: tuple[str, ...]) -> str | None:
+        """For a task of a collection's action or module (``NS.COLL.X``, or a short name found through
+        ``collections``): the name its ``module_defaults`` are matched by (``ModuleIndex.defaults_name``); None for
+        any other task."""
+        short = self.index.canonical(written)
+        if written.startswith(BUILTIN_PREFIXES):
+            return None
+        names = [short] if "." in short else [f"{collection}.{short}" for collection in collections
+                                               if collection not in BUILTIN_COLLECTIONS]
+        for name in names:
+            if split_fqcn(name) is not None and self.index.find(name) is not None:
+                return self.index.defaults_name(name)
+        return None
 
     def _action_name(self, name: str) -> str:
         """``name`` as action groups list it: fully qualified, ansible-core's own modules as ``ansible.builtin.X``,
@@ -236,7 +269,8 @@ class TaskCompiler:
         actions = self._groups.get(group)
         if actions is None:
             try:
-                listed = group_actions(group, self.index.collections_paths)
+                listed = group_actions(group, self.index.collections_paths,
+                                       _warn if self.compiler.options.validate_action_group_metadata else None)
             except UserError as exc:
                 raise ParseError(exc.message, task.position, hint=exc.hint) from None
             actions = self._groups[group] = frozenset(self._action_name(action) for action in listed)
@@ -508,3 +542,5 @@ def _failure_handled(task: Task, context: Inherited) -> bool:
     templated), or a failed_when that decides for itself."""
     ignore = context.keyword("ignore_errors")
     return task.failed_when is not None or (ignore is not None and ignore is not False)
+# ansible-core's actions that run another module with that module's module_defaults (under the action's own)
+_RUNS_MODULE = {"gather_facts": "setup"}

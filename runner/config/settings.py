@@ -249,6 +249,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("deprecation_warnings", "defaults", "bool", True,
       "Show deprecation warnings, and give them in task results (deprecations); the variable "
       "ansible_deprecation_warnings decides for a task.", ansible_env=("ANSIBLE_DEPRECATION_WARNINGS",)),
+    S("validate_action_group_metadata", "defaults", "bool", True,
+      "Warn of an action group (a collection's meta/runtime.yml) whose metadata entry is not as ansible-core "
+      "expects it, when module_defaults name the group.", ansible_env=("ANSIBLE_VALIDATE_ACTION_GROUP_METADATA",)),
     # [privilege_escalation]
     S("become", "privilege_escalation", "bool", False, "Run tasks with privilege escalation.",
       ansible_env=("ANSIBLE_BECOME",)),

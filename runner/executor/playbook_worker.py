@@ -308,9 +308,10 @@ class PlaybookWorker:
             return None
         if node.loop_with:
             from runner.templating import run_lookup
-            from runner.templating.lookups import loop_subdir
+            from runner.templating.lookups import loop_subdir, loop_takes_undefined_terms
 
-            terms = templar.template(node.loop)
+            terms = (templar.template_omitting_undefined(node.loop) if loop_takes_undefined_terms(node.loop_with)
+                     else templar.template(node.loop))
             return list(run_lookup(node.loop_with, terms, templar.variables, self._search_paths(node),
                                    subdir=loop_subdir(node.module_written or node.module or "")))
         items = templar.template_untrusting_results(node.loop)

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound, nodes
+from jinja2 import BaseLoader, Template, TemplateNotFound, nodes
 from jinja2.compiler import Frame
 from jinja2.nativetypes import NativeCodeGenerator, NativeEnvironment
 from jinja2.runtime import Context, missing
@@ -39,6 +39,7 @@ from runner.templating.plugin_table import PluginTable
 from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
+from runner.templating.undefined import Undefined, undef
 from runner.util.unsafe import UNSAFE_TYPES
 
 
@@ -47,29 +48,6 @@ def is_whole_template(text: str) -> bool:
     conditions) rather than text: one that starts and ends the text."""
     stripped = text.strip()
     return is_template(stripped) and stripped.startswith(("{{", "{%")) and stripped.endswith(("}}", "%}"))
-
-
-class Undefined(StrictUndefined):
-    """Strict, but chainable: ``foo.bar`` of an undefined ``foo`` is still "'foo' is undefined", and
-    ``foo.bar | default(1)`` is 1, as in Ansible."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        if name[:2] == "__":
-            raise AttributeError(name)
-        return self
-
-    def __getitem__(self, key: Any) -> Any:
-        return self
-
-
-def undef(hint: str | None = None) -> Undefined:
-    """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
-    defaults that the user must override), as Ansible's ``undef``."""
-    if hint is not None and not isinstance(hint, str):
-        raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
-    return Undefined(hint=hint or "Mandatory variable has not been overridden")
 
 
 def fail_if_undefined(value: Any) -> None:
@@ -86,6 +64,19 @@ def fail_if_undefined(value: Any) -> None:
     elif isinstance(value, (list, tuple)):
         for item in value:
             fail_if_undefined(item)
+
+
+def without_undefined(value: Any) -> Any:
+    """A native result with every undefined item of its plain lists and mappings left out (ansible-core's
+    ``first_found`` invoked as ``with_first_found`` drops its undefined terms, at any depth)."""
+    if isinstance(value, UNSAFE_TYPES):
+        return value
+    if isinstance(value, dict):
+        return {key: without_undefined(item) for key, item in value.items() if not isinstance(item, Undefined)}
+    if isinstance(value, (list, tuple)):
+        kept = (without_undefined(item) for item in value if not isinstance(item, Undefined))
+        return tuple(kept) if isinstance(value, tuple) else list(kept)
+    return value
 
 
 def _text(value: Any) -> str:
@@ -122,7 +113,11 @@ def native_concat(values: Iterable[Any]) -> Any:
             # a lazy result ({{ users | map(attribute='name') }}, select, zip...) becomes the list it yields,
             # as in Ansible: it can be stored, sent to a host and read twice, and an undefined in it fails here
             value = list(value)
-        fail_if_undefined(value)
+        state = current_state()
+        if state is not None and state.omit_undefined and not isinstance(value, Undefined):
+            value = without_undefined(value)
+        if state is None or not state.keep_undefined or isinstance(value, Undefined):
+            fail_if_undefined(value)
         if isinstance(value, UNSAFE_TYPES):
             taint()
         return value

@@ -33,7 +33,9 @@ def _rendered_term(term: Any, state: RenderState) -> Any:
     Ansible 2.19 renders the trusted text given to a lookup (the lookup's name is never rendered)."""
     if isinstance(term, str) and not isinstance(term, UnsafeText) and is_template(term):
         try:
-            return state.templar.template(term, state.variables.raw, search_paths=state.search_paths)
+            # an undefined item of a list or mapping it makes is kept, for the lookup to see (2.19's markers)
+            return state.templar.template_keeping_undefined(term, state.variables.raw,
+                                                            search_paths=state.search_paths)
         except TemplateError as error:
             if not error.undefined:
                 raise
@@ -53,9 +55,11 @@ def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) ->
         return None
     if not results:
         return results
+    if len(results) == 1:  # as it is: text keeps what it says of its origin (env's)
+        return results[0]
     if all(isinstance(result, str) for result in results):
         return UnsafeText(",".join(results))
-    return results[0] if len(results) == 1 else results
+    return results
 
 
 def now(utc: bool = False, fmt: str | None = None) -> Any:

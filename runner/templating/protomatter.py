@@ -8,7 +8,8 @@ same facts as marks on the values themselves, and these plugins read them under 
   plaintext are not trusted. A string constant written in a template counts as trusted here (ansible-core tags
   it with nothing): a value does not say whether it was a constant.
 - ``VaultedValue``: an inline ``!vault`` value, or its plaintext once read.
-- ``Origin``: the file position of a vault value and of a mapping or list read from YAML.
+- ``Origin``: the file position of a vault value and of a mapping or list read from YAML, or a lookup's words
+  for where its text came from (``env``: ``<environment variable 'HOME'>``).
 
 See docs/decisions.md ("Data tags as marks on values").
 """
@@ -25,7 +26,7 @@ import jinja2
 from runner.positions import position_of
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating.errors import TemplateError
-from runner.util.unsafe import UNSAFE_TYPES
+from runner.util.unsafe import UNSAFE_TYPES, DescribedText
 
 NAMESPACE = "ansible._protomatter."
 KNOWN_TAGS = ("Deprecated", "Origin", "SourceWasEncrypted", "TrustedAsTemplate", "VaultedValue")
@@ -34,6 +35,8 @@ KNOWN_TAGS = ("Deprecated", "Origin", "SourceWasEncrypted", "TrustedAsTemplate",
 def origin(value: Any) -> str | None:
     """Where ``value`` was written (``path:line:col``), when it says so; None otherwise."""
     if isinstance(value, VaultEncryptedValue):
+        return value.origin
+    if isinstance(value, DescribedText):
         return value.origin
     if isinstance(value, (dict, list)) and getattr(value, "source_path", None):
         return str(position_of(value))

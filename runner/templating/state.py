@@ -26,6 +26,9 @@ class Renderer(Protocol):
     def template(self, value: Any, variables: Mapping[str, Any] | None = None, *,
                  search_paths: Sequence[str | Path] | None = None) -> Any: ...
 
+    def template_keeping_undefined(self, value: Any, variables: Mapping[str, Any] | None = None, *,
+                                   search_paths: Sequence[str | Path] | None = None) -> Any: ...
+
     def template_file(self, path: str | Path, variables: Mapping[str, Any] | None = None, *,
                       search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str: ...
 
@@ -50,6 +53,10 @@ class RenderState:
     resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops
     shallow: bool = False  # variables holding lists and mappings are read as written (template_container)
     undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
+    # undefined items are dropped from the lists and mappings rendered, not raised (template_omitting_undefined)
+    omit_undefined: bool = False
+    # undefined items of a native result are kept in it, not raised (template_keeping_undefined)
+    keep_undefined: bool = False
 
 
 _current: ContextVar[RenderState | None] = ContextVar("provisioning_render_state", default=None)

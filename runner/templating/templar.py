@@ -37,6 +37,7 @@ _SINGLE_EXPRESSION = re.compile(r"^\{\{(?:(?!\{\{|\}\}).)*\}\}$", re.DOTALL)
 # "{{ name }}", "{{ a.b['c'][0] }}": a template that only reads a variable
 _VARIABLE_REFERENCE = re.compile(r"""^\{\{\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:'[^']*'|"[^"]*"|\d+)\])*\s*\}\}$""")
 _EMPTY: Mapping[str, Any] = {}
+_OMITTED = object()  # an undefined item left out of its list or mapping
 
 
 def _shorten(source: str, limit: int = 200) -> str:
@@ -181,6 +182,26 @@ class Templar:
             state.shallow = True
             return self._render_string(source, state)
 
+    def template_omitting_undefined(self, value: Any, variables: Mapping[str, Any] | None = None) -> Any:
+        """``value`` rendered, each item of its lists and mappings (and of the variables they read) that is
+        undefined left out rather than failing the render: the terms ansible-core 2.19 gives a lookup that takes
+        undefined terms (``with_first_found: ["{{ missing }}a", b]`` looks for ``b``). A value undefined as a
+        whole still fails."""
+        with self._render_state(variables, None) as state:
+            state.omit_undefined = True
+            return without_views(self, self._template_any(value, state))
+
+    def template_keeping_undefined(self, value: Any, variables: Mapping[str, Any] | None = None, *,
+                                   search_paths: Sequence[str | Path] | None = None) -> Any:
+        """``value`` rendered, a list or mapping a template makes keeping the undefined items in it (``{{ [x, 1]
+        }}`` with ``x`` undefined), as 2.19 gives a lookup its embedded-template terms; a value undefined as a
+        whole still fails."""
+        if not self._needs_rendering(value):
+            return value
+        with self._render_state(variables, search_paths) as state:
+            state.keep_undefined = True
+            return without_views(self, self._template_any(value, state))
+
     def template_untrusting_results(self, value: Any) -> Any:
         """``value`` rendered, each string that a template of it made marked untrusted (``UnsafeText``): Ansible
         2.19 trusts as an expression only text written in playbooks and roles, so a loop item
@@ -299,7 +320,8 @@ class Templar:
         if state is None or state.variables.raw is not variables:
             state = RenderState(self, TemplateVariables(self, variables),
                                 outer.search_paths if outer else self.search_paths,
-                                resolving=outer.resolving if outer else set())
+                                resolving=outer.resolving if outer else set(),
+                                omit_undefined=outer.omit_undefined if outer else False)
         key = (id(variables), name)
         if key in state.resolving:
             raise TemplateError(f"recursive loop detected: variable '{name}' refers to itself", undefined_name=name)
@@ -353,11 +375,22 @@ class Templar:
             return self._render_string(value, state)
         if isinstance(value, UNSAFE_TYPES):
             return value
+        render = self._item_or_omitted if state.omit_undefined else self._template_any
         if isinstance(value, dict):
-            return {self._template_any(key, state): self._template_any(item, state) for key, item in value.items()}
+            rendered = ((self._template_any(key, state), render(item, state)) for key, item in value.items())
+            return {key: item for key, item in rendered if item is not _OMITTED}
         if isinstance(value, (list, tuple)):
-            return [self._template_any(item, state) for item in value]
+            return [item for item in (render(item, state) for item in value) if item is not _OMITTED]
         return value
+
+    def _item_or_omitted(self, item: Any, state: RenderState) -> Any:
+        """An item rendered, or ``_OMITTED`` when it is undefined (``template_omitting_undefined``)."""
+        try:
+            return self._template_any(item, state)
+        except TemplateError as error:
+            if not error.undefined:
+                raise
+            return _OMITTED
 
     def _compile(self, source: str, shown: str, *, escape_backslashes: bool = True) -> jinja2.Template:
         try:

@@ -15,9 +15,9 @@ import jinja2
 
 from runner.errors import UserError
 from runner.secrets.encrypted import VaultEncryptedValue
-from runner.templating.environment import Undefined
 from runner.templating.errors import TemplateError
 from runner.templating.state import current_state
+from runner.templating.undefined import Undefined
 
 
 class VaultDecryptionError(jinja2.TemplateRuntimeError):

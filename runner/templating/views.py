@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from runner.templating.environment import Undefined
+from runner.templating.undefined import Undefined
 
 
 class VariableResolver(Protocol):

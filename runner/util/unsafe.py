@@ -22,6 +22,21 @@ class UnsafeText(str):
         return UnsafeText, (str(self),)
 
 
+class DescribedText(UnsafeText):
+    """Unsafe text that says where it came from in words, as ansible-core 2.19's ``Origin`` tag describes a value
+    with no file position (``<environment variable 'HOME'>``)."""
+
+    origin: str
+
+    def __new__(cls, value: str, origin: str) -> DescribedText:
+        text = super().__new__(cls, value)
+        text.origin = origin
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return DescribedText, (str(self), self.origin)
+
+
 class UnsafeDict(dict):
     """A mapping from a host; its strings are ``UnsafeText`` and its containers are unsafe too."""
 

@@ -15,7 +15,7 @@ from typing import Any
 from runner.errors import did_you_mean
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, csvfile, data, files, ini, password
-from runner.templating.lookups.base import LookupContext, listify
+from runner.templating.lookups.base import LookupContext, listify, takes_undefined_terms
 from runner.templating.lookups.plugin_lookups import plugin_lookup, routed_lookup
 from runner.templating.state import Renderer
 from runner.util.unsafe import mark_unsafe
@@ -55,6 +55,12 @@ def lookup_function(name: str) -> Callable[..., list[Any]]:
         # ansible-core 2.19's words, which playbooks match on
         raise TemplateError(f"The lookup plugin '{name}' was not found.", hint=did_you_mean(short, list(LOOKUPS)))
     return function
+
+
+def loop_takes_undefined_terms(name: str) -> bool:
+    """Whether a ``with_<name>`` loop leaves out its undefined terms (its templated value is rendered with
+    ``Templar.template_omitting_undefined``) rather than failing on the first."""
+    return takes_undefined_terms(lookup_function(name))
 
 
 def loop_subdir(action: str) -> str:
@@ -111,4 +117,5 @@ def _known_options(name: str, function: Callable[..., list[Any]], options: dict[
     return known
 
 
-__all__ = ["LOOKUPS", "IgnoredFailure", "LookupContext", "lookup_function", "register_lookups", "run_lookup"]
+__all__ = ["LOOKUPS", "IgnoredFailure", "LookupContext", "lookup_function", "loop_takes_undefined_terms",
+           "register_lookups", "run_lookup"]

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from runner.templating.errors import TemplateError
 from runner.templating.state import Renderer
 
 _MISSING = object()
+_Lookup = TypeVar("_Lookup", bound=Callable[..., list[Any]])
+_TAKING_UNDEFINED_TERMS: set[Callable[..., list[Any]]] = set()
+
+
+def taking_undefined_terms(function: _Lookup) -> _Lookup:
+    """Mark a lookup whose ``with_<name>`` loop leaves out its undefined terms rather than failing, as
+    ansible-core 2.19's lookups with ``accept_lazy_markers`` do (``first_found``)."""
+    _TAKING_UNDEFINED_TERMS.add(function)
+    return function
+
+
+def takes_undefined_terms(function: Callable[..., list[Any]]) -> bool:
+    return function in _TAKING_UNDEFINED_TERMS
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,23 @@ from typing import Any
 
 from runner.templating.errors import TemplateError
 from runner.templating.lookups.base import LookupContext
+from runner.templating.undefined import DEFAULT_UNDEF, Undefined
+from runner.util.unsafe import DescribedText
 
 
-def env_lookup(terms: list[Any], context: LookupContext, default: str = "") -> list[str]:
-    return [os.environ.get(str(term), default) for term in terms]
+def env_lookup(terms: list[Any], context: LookupContext, default: Any = "") -> list[Any]:
+    """Each variable's value, which says where it came from (``ansible._protomatter.origin``); ``default`` for one
+    not set, and for ``default=undef()`` an undefined value naming the variable, as ansible-core's."""
+    values: list[Any] = []
+    for term in terms:
+        name = str(term).split()[0]
+        value = os.environ.get(name)
+        if value is not None:
+            values.append(DescribedText(value, f"<environment variable {name!r}>"))
+        else:
+            values.append(Undefined(hint=f"The environment variable {name!r} is not set.")
+                          if default is DEFAULT_UNDEF else default)
+    return values
 
 
 def _run(command: str, context: LookupContext, lookup: str) -> str:

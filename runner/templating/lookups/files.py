@@ -15,7 +15,7 @@ from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating.errors import TemplateError
 from runner.templating.filters.core import to_bool
-from runner.templating.lookups.base import LookupContext, listify
+from runner.templating.lookups.base import LookupContext, listify, taking_undefined_terms
 
 _TEMPLATE_SYNTAX_OPTIONS = ("variable_start_string", "variable_end_string", "comment_start_string",
                             "comment_end_string", "block_start_string", "block_end_string")
@@ -89,6 +89,7 @@ def _candidates(term: Any, files: Any, paths: Any) -> list[str]:
     return [os.path.join(folder, name) for folder in folders for name in names] if folders else names
 
 
+@taking_undefined_terms
 def first_found(terms: list[Any], context: LookupContext, files: Any = None, paths: Any = None,
                 skip: bool = False) -> list[str]:
     """The first file that exists among the candidates (each name in each of ``paths``, or each name alone in

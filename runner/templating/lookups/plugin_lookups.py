@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import yaml
 
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, find_collection_plugin, split_fqcn
@@ -90,6 +91,16 @@ def _register_options(kind: str, name: str, module: Any) -> None:
     C.config.initialize_plugin_configuration_definitions(kind, name, options if isinstance(options, dict) else {})
 
 
+def _marker(value: Any) -> Any:
+    """An undefined value as ansible-core's own ``UndefinedMarker`` (a plugin may test for its class), with its
+    message; any other value as it is."""
+    if not isinstance(value, jinja2.Undefined):
+        return value
+    from ansible._internal._templating._jinja_common import UndefinedMarker
+
+    return UndefinedMarker(hint=value._undefined_message, _no_template_source=True)
+
+
 def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
     plugin_class = getattr(module, "LookupModule", None)
     if plugin_class is None:
@@ -97,6 +108,14 @@ def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
     _register_options("lookup", name, module)
 
     def run(terms: list[Any], context: LookupContext, /, **options: Any) -> list[Any]:  # an option may be "terms"
+        # ansible-core 2.19's argument markers: a plugin that does not take them is not run for an undefined
+        # argument, which is its result; one that does gets ansible-core's UndefinedMarker in its place
+        first = next((value for value in [*terms, *options.values()] if isinstance(value, jinja2.Undefined)), None)
+        if first is not None and not getattr(plugin_class, "accept_args_markers", False):
+            return [first]
+        if first is not None:
+            terms = [_marker(term) for term in terms]
+            options = {key: _marker(value) for key, value in options.items()}
         plugin = plugin_class(loader=_Loader(context), templar=_Templar(context))
         plugin._load_name = plugin.ansible_name = name
         plugin.ansible_aliases = [name]

@@ -124,3 +124,59 @@ def test_an_inner_levels_defaults_replace_the_outer_ones_and_builtin_defaults_sk
     # the group's nor ansible.builtin.debug's defaults reach them
     assert [task.get("msg") for task in compiled_args(tmp_path, PLAY + tasks)] == [
         "outer", None, None, "builtin", "legacy"]
+
+
+@pytest.mark.parametrize(("item", "problem"), [
+    ("{unexpected_key: {key: value}, metadata: {extend_group: frobs}}",
+     "The only expected key is metadata, but got keys: metadata, unexpected_key"),
+    ("[]", "The metadata is not a dictionary. Got []"),
+    ("{unexpected_key: frobs}", "The metadata contains unexpected keys: unexpected_key"),
+    ("{extend_group: {name: frobs}}",
+     "The metadata contains unexpected key types: extend_group is {'name': 'frobs'} (expected type list)"),
+])
+def test_a_groups_metadata_not_as_expected_is_warned_of_in_ansible_cores_words(tmp_path: Path, item: str,
+                                                                              problem: str) -> None:
+    runtime = tmp_path / "ansible_collections" / "demo" / "grouped" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    item = item if item.startswith("{unexpected_key: {") else "{metadata: " + item + "}"
+    runtime.write_text(f"action_groups:\n  mine:\n    - {item}\n    - frob\n")
+    warnings: list[str] = []
+    assert group_actions("demo.grouped.mine", [tmp_path], warnings.append) == {"demo.grouped.frob"}
+    assert warnings == ["Invalid metadata was found for action_group demo.grouped.mine while loading "
+                        f"module_defaults. {problem}"]
+    assert group_actions("demo.grouped.mine", [tmp_path]) == {"demo.grouped.frob"}  # unchecked: no warn given
+
+
+def test_a_second_metadata_entry_is_warned_of_and_a_valid_one_is_not(tmp_path: Path) -> None:
+    runtime = tmp_path / "ansible_collections" / "demo" / "grouped" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text("action_groups:\n  mine:\n    - metadata: {extend_group: other}\n    - frob\n"
+                       "  twice:\n    - metadata: {}\n    - metadata: {extend_group: mine}\n")
+    warnings: list[str] = []
+    assert group_actions("demo.grouped.mine", [tmp_path], warnings.append) == {"demo.grouped.frob"}
+    assert warnings == []
+    assert group_actions("demo.grouped.twice", [tmp_path], warnings.append) == {"demo.grouped.frob"}
+    assert warnings == ["Invalid metadata was found for action_group demo.grouped.twice while loading "
+                        "module_defaults. The group contains multiple metadata entries."]
+
+
+def test_gather_facts_takes_setups_defaults_under_its_own(tmp_path: Path) -> None:
+    tasks = """\
+    - module_defaults:
+        setup: {gather_subset: [network], fact_path: /setup}
+        gather_facts: {fact_path: /own}
+      block:
+        - gather_facts:
+        - gather_facts: {fact_path: /task}
+        - setup:
+    - module_defaults:
+        group/demo.tools.frobs: {}
+        setup: {gather_subset: [min]}
+      block:
+        - debug: {msg: unaffected}
+"""
+    args = compiled_args(tmp_path, PLAY + tasks)
+    assert args[:3] == [{"gather_subset": ["network"], "fact_path": "/own"},
+                        {"gather_subset": ["network"], "fact_path": "/task"},
+                        {"gather_subset": ["network"], "fact_path": "/setup"}]
+    assert args[3] == {"msg": "unaffected"}

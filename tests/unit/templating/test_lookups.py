@@ -88,6 +88,20 @@ def test_env_reads_the_controller_environment(templar: Templar, role: Path, monk
     assert look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default='d')", role) == "d"
 
 
+def test_env_says_where_its_value_came_from_and_names_a_variable_not_set(templar: Templar, role: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PROVISIONING_TEST_VALUE", "42")
+    monkeypatch.delenv("PROVISIONING_UNSET_VALUE", raising=False)
+    origin = "lookup('env', 'PROVISIONING_TEST_VALUE') | ansible._protomatter.origin"
+    assert look(templar, origin, role) == "<environment variable 'PROVISIONING_TEST_VALUE'>"
+    with pytest.raises(TemplateError, match="The environment variable 'PROVISIONING_UNSET_VALUE' is not set"):
+        look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef())", role)
+    with pytest.raises(TemplateError, match="custom"):  # an undef with a hint of its own keeps it
+        look(templar, "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef('custom'))", role)
+    unset = "lookup('env', 'PROVISIONING_UNSET_VALUE', default=undef()) is undefined"
+    assert look(templar, unset, role) is True
+
+
 def test_pipe_and_lines_run_commands_on_the_controller(templar: Templar, role: Path) -> None:
     assert look(templar, "lookup('pipe', 'printf \"one\\ntwo\\n\"')", role) == "one\ntwo"
     assert look(templar, "query('lines', 'printf \"one\\ntwo\\n\"')", role) == ["one", "two"]
@@ -330,3 +344,24 @@ def test_subelements_skips_skipped_results() -> None:
     assert run_lookup("subelements", [{"skipped": True, "results": []}, "k"], {}) == []
     items = [{"skipped": True}, {"name": "a", "k": [1]}]
     assert run_lookup("subelements", [items, "k"], {}) == [[items[1], 1]]
+
+
+def test_terms_rendered_omitting_undefined_leave_out_each_undefined_item_at_any_depth(templar: Templar) -> None:
+    variables = {"files": ["{{ missing }}a", "b"], "defined": "c"}
+    rendered = templar.template_omitting_undefined(
+        ["{{ missing }}x", "{{ defined }}", {"files": "{{ files }}", "paths": "{{ missing }}"},
+         '{{ [{"files": missing}] | zip([{"files": ["z"]}]) }}'], variables)
+    assert rendered == ["c", {"files": ["b"]}, [[{}, {"files": ["z"]}]]]
+    with pytest.raises(TemplateError, match="'missing' is undefined"):
+        templar.template_omitting_undefined("{{ missing }}", variables)  # undefined as a whole still fails
+    with pytest.raises(TemplateError, match="'missing' is undefined"):
+        templar.template(["{{ missing }}x", "b"], variables)  # other renders fail as before
+    with pytest.raises(TemplateError, match="division by zero"):
+        templar.template_omitting_undefined(["{{ 1 / 0 }}", "b"], variables)  # only undefined is left out
+
+
+def test_only_first_found_loops_leave_out_undefined_terms() -> None:
+    from runner.templating.lookups import loop_takes_undefined_terms
+
+    assert loop_takes_undefined_terms("first_found") and loop_takes_undefined_terms("ansible.builtin.first_found")
+    assert not loop_takes_undefined_terms("items") and not loop_takes_undefined_terms("file")

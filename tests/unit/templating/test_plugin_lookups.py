@@ -100,3 +100,31 @@ def test_a_lookup_plugin_may_take_an_option_called_terms(tmp_path: Path) -> None
         assert Templar({}).template("{{ lookup('echo_terms', 'a', terms='b') }}") == {"first": ["a"], "terms": "b"}
     finally:
         configure_plugins()
+
+
+MARKER_LOOKUPS = {
+    "accept_no_markers": "class LookupModule(LookupBase):\n    def run(self, terms, variables, **kwargs):\n"
+                         "        return terms\n",
+    "accept_args_markers": "from ansible._internal._templating._jinja_common import Marker\n\n\n"
+                           "class LookupModule(LookupBase):\n    accept_args_markers = True\n\n"
+                           "    def run(self, terms, variables, **kwargs):\n"
+                           "        return [isinstance(term, Marker) for term in terms]\n",
+}
+
+
+@pytest.mark.usefixtures("plugins")
+def test_undefined_lookup_arguments_as_ansible_cores_markers(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    for name, body in MARKER_LOOKUPS.items():
+        (tmp_path / "lookup_plugins" / f"{name}.py").write_text(
+            "from ansible.plugins.lookup import LookupBase\n" + body)
+    add_project_plugins(tmp_path)
+    templar = Templar({"a_dict": {"a_key": "{{ not_defined }}"}})
+    # a plugin that takes no markers is not run for an undefined argument, which is its result
+    assert templar.template("{{ lookup('accept_no_markers', not_defined) is undefined }}") is True
+    # an undefined item of a list is passed on, written as such or made by an embedded template
+    assert templar.template("{{ lookup('accept_no_markers', [a_dict.a_key, 42])[1] }}") == 42
+    assert templar.template("{{ lookup('accept_no_markers', '{{ [a_dict.a_key, 42] }}')[1] }}") == 42
+    # one that takes them gets ansible-core's own marker in the undefined argument's place
+    assert templar.template("{{ query('accept_args_markers', not_defined, 1) }}") == [True, False]
+    assert templar.template("{{ lookup('accept_args_markers', '{{ not_defined }}') }}") is True
