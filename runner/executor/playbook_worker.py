@@ -48,6 +48,7 @@ from runner.executor.module_call import (
     user_removed_by,
 )
 from runner.executor.module_debugger import module_debugger
+from runner.executor.result_conditions import apply_result_conditions, condition_error_text
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
@@ -387,26 +388,9 @@ class PlaybookWorker:
         if node.changed_when is None and node.failed_when is None:
             return
         templar = Templar(ChainMap(_result_layer(node, result, controller_made), variables))  # type: ignore[arg-type]
-        # A condition that cannot be evaluated fails the task but keeps the module's result, as in Ansible: the
-        # registered result still has stdout, rc..., and <keyword>_result says why.
-        try:
-            if node.changed_when is not None:
-                result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
-        except TemplateError as error:
-            result.update(failed=True, changed_when_result=_condition_error(error, node))
-            return
-        try:
-            if node.failed_when is not None:
-                # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
-                failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
-                if result["failed"] and not failed:  # Ansible 2.19 keeps what the failure was under this key
-                    result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
-                result["failed_when_result"] = failed
-                result["failed"] = failed
-                if failed:
-                    result[FAILED_IN] = "action"
-        except TemplateError as error:
-            result.update({"failed": True, "failed_when_result": _condition_error(error, node), FAILED_IN: "action"})
+        # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
+        apply_result_conditions(result, lambda conditions: all(templar.evaluate_conditional(c) for c in conditions),
+                                node.changed_when, node.failed_when, lambda error: _condition_error(error, node))
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
@@ -564,7 +548,7 @@ def _creates_or_removes(args: Mapping[str, Any]) -> bool:
 
 
 def _condition_error(error: TemplateError, node: PlanTask) -> str:
-    return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
+    return f"{condition_error_text(error.message)} ({describe_task(node)})"
 
 
 def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:
