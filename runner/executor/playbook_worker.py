@@ -331,7 +331,8 @@ class PlaybookWorker:
     @staticmethod
     def _label_item(node: PlanTask, control: Mapping[str, Any], templar: Templar, result: dict[str, Any]) -> None:
         """The item's label, rendered with the registered variable holding this item's result, as Ansible
-        registers each item's result as it goes; a label that cannot be rendered fails its item."""
+        registers each item's result as it goes. A label that cannot be rendered is a warning of its item, which
+        keeps its status and shows the item instead (ansible-core 2.21; 2.19 failed the item)."""
         if control.get("label") is None:
             return
         if node.register_var:
@@ -339,7 +340,7 @@ class PlaybookWorker:
         try:
             label = keyword_value(templar, control["label"])
         except TemplateError as error:
-            result.update(failed=True, msg=error.message)
+            result.setdefault("warnings", []).append(f"Failed to template loop_control label: {error.message}")
             return
         if label is not None:  # an omitted label shows the item, as if none were given
             result["_label"] = label
