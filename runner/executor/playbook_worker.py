@@ -192,11 +192,11 @@ class PlaybookWorker:
     def _ignores(self, keyword: str, status: str, result: Mapping[str, Any], host: str, node: PlanTask,
                  payload: Mapping[str, Any]) -> bool:
         """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's ``status`` pass. A loop's is read
-        with each item, as ansible-core reads it: the task's result is let pass only when every item that failed
-        (or was unreachable) was."""
+        with each item, as ansible-core 2.21 reads it: true for any item lets the whole task's result pass
+        (2.19: only when every item that failed was)."""
         verdicts = [item[f"_{keyword}"] for item in result.get("results") or ()
-                    if isinstance(item, Mapping) and item.get(status) and f"_{keyword}" in item]
-        return all(verdicts) if verdicts else self._flag(keyword, host, node, payload)
+                    if isinstance(item, Mapping) and f"_{keyword}" in item]
+        return any(verdicts) if verdicts else self._flag(keyword, host, node, payload)
 
     def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
         """A boolean keyword read after the task ran (ignore_errors, no_log ...); one that cannot be read is
@@ -314,8 +314,8 @@ class PlaybookWorker:
             if state.outcome.delegated_to is not None:
                 result["_delegated_to"] = state.outcome.delegated_to
                 state.outcome.delegated_to = None
-            for keyword, status in (("ignore_errors", "failed"), ("ignore_unreachable", "unreachable")):
-                if result.get(status) and isinstance(getattr(node, keyword), str):  # a template: read with the item
+            for keyword in ("ignore_errors", "ignore_unreachable"):
+                if isinstance(getattr(node, keyword), str):  # a template: read with the item
                     result[f"_{keyword}"] = _item_flag(templar, node, keyword)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
