@@ -57,7 +57,7 @@ from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
-from runner.templating import Templar, TemplateError, drop_omitted, is_template, mark_unsafe
+from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template, mark_unsafe
 from runner.templating.deprecations import DEPRECATIONS, collecting, with_deprecations
 from runner.templating.filters.core import to_bool
 from runner.util import task_trace
@@ -269,6 +269,9 @@ class PlaybookWorker:
                                  vars={**(include.get("vars") or {}), **layer},
                                  files={key: str(scope_templar.template(include[key])) for key in ROLE_FILE_KEYS
                                         if include.get(key)})
+            if include.get("rescuable") is not None:
+                rescuable = scope_templar.template(include["rescuable"])
+                entry.rescuable = rescuable == OMIT or bool(to_bool(rescuable))
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)

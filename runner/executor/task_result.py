@@ -42,6 +42,9 @@ class IncludeEntry:
     label: str | None = None  # the loop item's label, when the include loops
     # include_role's tasks_from, handlers_from, vars_from and defaults_from, rendered for this host
     files: dict[str, str] = field(default_factory=dict)
+    # include_role's rescuable (ansible-core 2.21): whether a role or file it names that is missing fails the task
+    # (a rescue catches it) or ends the run as an error in the playbook
+    rescuable: bool = True
 
 
 @dataclass(slots=True)
