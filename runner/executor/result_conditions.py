@@ -28,8 +28,13 @@ _MADE_MESSAGE = "Task failed: "
 Evaluate = Callable[[Sequence[Any]], bool]
 
 
-def apply_result_conditions(result: dict[str, Any], evaluate: Evaluate, changed_when: Sequence[Any] | None,
-                            failed_when: Sequence[Any] | None, describe: Callable[[TemplateError], str]) -> None:
+def apply_result_conditions(
+    result: dict[str, Any],
+    evaluate: Evaluate,
+    changed_when: Sequence[Any] | None,
+    failed_when: Sequence[Any] | None,
+    describe: Callable[[TemplateError], str],
+) -> None:
     """Apply the task's conditions to ``result`` in place. ``evaluate`` reads a condition list against the
     result; ``describe`` says why one could not be evaluated (the ``<keyword>_result`` text)."""
     if changed_when is not None:

@@ -139,7 +139,8 @@ class Templar:
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
                                             escape_backslashes=False, kind="expression")
             elif (rendered_constants := self._constants_rendered(expression, state)) is not None:
-                value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False, kind="expression")
+                value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False,
+                                            kind="expression")
             elif not is_whole_template(expression):
                 # "{{ a }} == 1": Ansible 2.19 reads it as an expression, in which "{{" is not a template
                 self._check_expression_syntax(expression)
