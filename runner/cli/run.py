@@ -60,6 +60,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              host_pattern_mismatch=project.config.host_pattern_mismatch,
                              hash_behaviour=project.config.hash_behaviour,
                              module_rlimit_nofile=project.config.python_module_rlimit_nofile,
+                             inject_invocation=bool(project.config.inject_invocation),
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)

@@ -46,6 +46,7 @@ from runner.executor.module_call import (
     execute_within,
     module_rlimit_nofile,
     user_removed_by,
+    with_invocation,
 )
 from runner.executor.module_debugger import module_debugger
 from runner.executor.result_conditions import apply_result_conditions, condition_error_text
@@ -453,6 +454,7 @@ class PlaybookWorker:
             await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
                                    if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
+        result = with_invocation(result, self.index, call, templar, self.options.inject_invocation)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result

@@ -26,3 +26,4 @@ class RunOptions:
     host_pattern_mismatch: str = "warning"  # what a play's pattern term that matches nothing does
     hash_behaviour: str = "replace"  # merge: a mapping variable merges with the same name's at lower levels
     module_rlimit_nofile: int = 0  # python_module_rlimit_nofile: modules' open files limit, 0 the host's
+    inject_invocation: bool = False  # inject_invocation: module results carry their arguments (ansible-core 2.21)
