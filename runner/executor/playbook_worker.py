@@ -384,8 +384,8 @@ class PlaybookWorker:
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
                           controller_made: bool) -> None:
-        if result.get("unreachable") or result.get("skipped"):
-            return
+        if result.get("unreachable") or result.get("skipped") or result.get(FAILED_IN) == "task":
+            return  # the task itself failed (its arguments could not be rendered): no result to judge
         # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
         # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds
         result.setdefault("failed", False)

@@ -80,3 +80,15 @@ def test_a_changed_when_that_errors_fails_the_task_keeping_the_failure_aside(loc
                   - decided is not changed and decided.changed_when_result == false
         """)
     assert run.exit_code == 0, run.output
+
+
+def test_failed_when_never_judges_a_task_whose_arguments_could_not_be_rendered(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - {name: broken, command: "echo {{ nope }}", failed_when: false}
+        """)
+    # as in ansible-core: the task fails before it has a result for failed_when to read
+    assert run.exit_code == 2, run.output
+    assert run.task("broken")["h1"]["failed"] and "failed_when_result" not in run.task("broken")["h1"]
