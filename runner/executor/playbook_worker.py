@@ -176,10 +176,9 @@ class PlaybookWorker:
             trace.work_done()
         outcome.status = status_of(result)
         outcome.duration = round(time.monotonic() - started, 6)
-        if result.get("failed") and self._ignores("ignore_errors", "failed", result, host, node, payload):
+        if result.get("failed") and self._ignores("ignore_errors", result, host, node, payload):
             outcome.ignored = True
-        if result.get("unreachable") and self._ignores("ignore_unreachable", "unreachable", result, host, node,
-                                                       payload):
+        if result.get("unreachable") and self._ignores("ignore_unreachable", result, host, node, payload):
             outcome.ignored = True
         if node.register_var and not outcome.meta:
             state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
@@ -190,9 +189,9 @@ class PlaybookWorker:
         outcome.result = result
         return outcome
 
-    def _ignores(self, keyword: str, status: str, result: Mapping[str, Any], host: str, node: PlanTask,
+    def _ignores(self, keyword: str, result: Mapping[str, Any], host: str, node: PlanTask,
                  payload: Mapping[str, Any]) -> bool:
-        """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's ``status`` pass. A loop's is read
+        """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's failure pass. A loop's is read
         with each item, as ansible-core 2.21 reads it: true for any item lets the whole task's result pass
         (2.19: only when every item that failed was)."""
         verdicts = [item[f"_{keyword}"] for item in result.get("results") or ()
