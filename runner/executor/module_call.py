@@ -190,10 +190,13 @@ NO_LOG_ARGUMENT = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 def with_invocation(result: dict[str, Any], index: ModuleIndex, call: ModuleCall, templar: Templar,
                     configured: bool) -> dict[str, Any]:
     """``result`` with ``invocation`` (the module's arguments, no_log values masked) when the task asks for it:
-    ``ansible_inject_invocation``, else the configuration's ``inject_invocation``. ansible-core 2.21 adds it only
-    then (2.19 always did); a module that reported one of its own keeps it."""
+    ``ansible_inject_invocation``, else the configuration's ``inject_invocation``; without it when not, even one
+    the module reported (a module written against 2.19's AnsibleModule always does). ansible-core 2.21 adds it
+    only when asked, and drops the module's otherwise; 2.19 always kept it."""
     value = call.task_vars.get(INJECT_INVOCATION_VARIABLE, configured)
-    if to_bool(templar.template(value)) and not result.get("unreachable"):
+    if not to_bool(templar.template(value)):
+        result.pop("invocation", None)
+    elif not result.get("unreachable"):
         result.setdefault("invocation", {"module_args": _invocation_args(index, call)})
     return result
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.ansible_core import ensure_ansible_core_importable
 from tests.unit.executor.conftest import LocalHosts
+
+# A module of the playbook's library/ written against Ansible's API (whose AnsibleModule reports invocation)
+API_MODULE = """
+from ansible.module_utils.basic import AnsibleModule
+
+module = AnsibleModule(argument_spec={"word": {"type": "str"}})
+module.exit_json(word=module.params["word"])
+"""
 
 TASKS = """
 - hosts: h1
@@ -40,3 +49,19 @@ def test_the_configuration_asks_for_every_task(local_hosts: LocalHosts, monkeypa
     run = local_hosts.play(TASKS)
     assert run.exit_code == 0, run.output
     assert run.task("configured")["h1"]["invocation"] == {"module_args": {"path": "/"}}
+
+
+def test_a_modules_own_invocation_is_dropped_unless_asked_for(local_hosts: LocalHosts) -> None:
+    ensure_ansible_core_importable()
+    (local_hosts.base / "library").mkdir()
+    (local_hosts.base / "library" / "say.py").write_text(API_MODULE)
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - {name: plain, say: {word: hi}}
+            - {name: asked, say: {word: hi}, vars: {ansible_inject_invocation: true}}
+        """)
+    assert run.exit_code == 0, run.output
+    assert "invocation" not in run.task("plain")["h1"]
+    assert run.task("asked")["h1"]["invocation"]["module_args"]["word"] == "hi"
