@@ -103,6 +103,10 @@ NO_TRACEBACK = "(traceback unavailable)"
 # absent, the module that ran on the host.
 FAILED_IN = "_failed_in"
 
+# The result key (the run's own) holding what that line says failed when it is not the result's ``msg``: a
+# ``failed_when`` or ``changed_when`` that decided the failure, in ansible-core 2.21's words.
+FAILED_WHY = "_failed_why"
+
 
 class UserError(Exception):
     """A mistake in the user's input: bad YAML, an unknown keyword, a bad option or value."""

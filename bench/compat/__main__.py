@@ -6,6 +6,7 @@
     python -m bench.compat --table                    # per group: expected.txt among ansible-core's passes
     python -m bench.compat --table OURS.json ANSIBLE.json   # the same table from two runs' results
     python -m bench.compat --ansible-core-version 2.21.5 --runner ansible ...   # another version's targets
+    python -m bench.compat --ansible-core-version 2.21.5 --expected   # its regression list, expected-2.21.5.txt
 
 Prints one line per target as it ends and ``N passed, M failed``; exit 0 when every target passed, 1 when
 one failed, 5 for bad options.
@@ -40,7 +41,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets to run (default: the selection)")
     parser.add_argument("--runner", choices=("ours", "ansible"), default="ours")
     parser.add_argument("--group", choices=GROUPS, action="append", help="run a group of the selection")
-    parser.add_argument("--expected", action="store_true", help="run the targets expected to pass (expected.txt)")
+    parser.add_argument("--expected", action="store_true",
+                        help="run the targets expected to pass (expected.txt; expected-X.Y.Z.txt for another "
+                             "--ansible-core-version)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="targets run at once, each on its own two hosts (default 1)")
     parser.add_argument("--resume", action="store_true",
@@ -74,7 +77,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def read_expected(path: Path = EXPECTED_FILE) -> list[str]:
+def expected_file(version: str = sdist.ANSIBLE_CORE_VERSION) -> Path:
+    """The regression list of a version's targets: expected.txt for the pin, expected-X.Y.Z.txt for another."""
+    if version == sdist.ANSIBLE_CORE_VERSION:
+        return EXPECTED_FILE
+    return EXPECTED_FILE.with_name(f"expected-{version}.txt")
+
+
+def read_expected(version: str = sdist.ANSIBLE_CORE_VERSION) -> list[str]:
+    path = expected_file(version)
+    if not path.exists():
+        raise SystemExit(_bad_options(f"{path} does not exist: ansible-core {version} has no regression list"))
     return baseline.read_names(path)
 
 
@@ -83,7 +96,7 @@ def chosen_targets(args: argparse.Namespace, targets: TargetSet) -> list[str]:
     if args.targets:
         names = list(args.targets)
     elif args.expected:
-        names = read_expected()
+        names = read_expected(targets.version)
     else:
         names = [name for group in (args.group or GROUPS) for name in groups[group]]
     unknown = [name for name in names if name not in targets]
@@ -141,7 +154,7 @@ def _table(results: list[Path], version: str) -> str:
     path = baseline.baseline_file(version)
     if not path.exists():
         raise SystemExit(_bad_options(f"{path} does not exist: write it with --write-baseline"))
-    return report.list_table(groups, set(read_expected()), set(baseline.read_names(path)), version,
+    return report.list_table(groups, set(read_expected(version)), set(baseline.read_names(path)), version,
                              baseline.read_failed(path))
 
 

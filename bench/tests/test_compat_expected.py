@@ -1,5 +1,6 @@
 """Regression guard: the ansible-core integration targets ours passes still pass
-(``python -m bench.compat --expected``, on the suite's own two test hosts; downloads the pinned sdist once)."""
+(``python -m bench.compat --expected``, on the suite's own test hosts; downloads each sdist once): the pinned
+version's (expected.txt) and each newer one's (expected-X.Y.Z.txt), whose behaviour ours follows where they differ."""
 
 from __future__ import annotations
 
@@ -20,11 +21,18 @@ JOBS = 2
 pytestmark = pytest.mark.hosts
 
 
-def test_targets_expected_to_pass_still_pass(tmp_path: Path) -> None:
+# the pinned version's list, then every other version's (expected-X.Y.Z.txt beside it)
+OTHER_VERSIONS = sorted(path.stem.removeprefix("expected-")
+                        for path in (REPO / "bench" / "compat").glob("expected-*.txt"))
+
+
+@pytest.mark.parametrize("version", [None, *OTHER_VERSIONS], ids=["pinned", *OTHER_VERSIONS])
+def test_targets_expected_to_pass_still_pass(tmp_path: Path, version: str | None) -> None:
     # Some expected targets bring modules written against Ansible's API, which run with the optional extra
     ensure_ansible_core_importable()
-    ran = subprocess.run([sys.executable, "-m", "bench.compat", "--expected", "--jobs", str(JOBS), "--log-dir",
-                          str(tmp_path)],
+    chosen = ["--ansible-core-version", version] if version else []
+    ran = subprocess.run([sys.executable, "-m", "bench.compat", "--expected", *chosen, "--jobs", str(JOBS),
+                          "--log-dir", str(tmp_path)],
                          cwd=REPO, capture_output=True, text=True, timeout=TIME_LIMIT, stdin=subprocess.DEVNULL)
     failed = [line for line in ran.stdout.splitlines() if line.startswith("FAIL")]
     assert ran.returncode == 0 and not failed, "\n".join(failed) + ran.stderr[-3000:]

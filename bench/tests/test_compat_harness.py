@@ -130,3 +130,14 @@ def test_an_address_off_this_machine_becomes_an_unused_loopback_one(targets: Tar
     assert (copied / "inventory").read_text() == "nonexistent ansible_host=127.0.0.254\n"
     assert (copied / "blob.bin").read_bytes() == b"\xff\xfe169.254.199.200"  # not text: left as it is
     assert "169.254.199.200" in inventory.read_text()  # the sdist's own copy is untouched
+
+
+def test_each_ansible_core_version_has_its_own_regression_list() -> None:
+    from bench.compat.__main__ import EXPECTED_FILE, expected_file, read_expected
+    from bench.compat.sdist import ANSIBLE_CORE_VERSION
+
+    assert expected_file() == expected_file(ANSIBLE_CORE_VERSION) == EXPECTED_FILE
+    assert expected_file("2.21.5").name == "expected-2.21.5.txt"
+    assert read_expected("2.21.5") and set(read_expected("2.21.5")) != set(read_expected())
+    with pytest.raises(SystemExit):
+        read_expected("0.0.1")  # no list: a bad option, never an empty run

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.callbacks.base import TaskInfo
-from runner.errors import FAILED_IN
+from runner.errors import FAILED_IN, FAILED_WHY
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 NO_LOG_ITEM_LABEL = "(censored due to no_log)"
@@ -150,11 +150,12 @@ def failure_message(result: Mapping[str, Any]) -> str:
 
 
 def failure_summary(result: Mapping[str, Any]) -> str:
-    """ansible-core 2.19's one-line account of a failure, which its ``[ERROR]:`` line shows: the task's own error
-    as it is, else what failed (the action on the controller, or the module on the host) and its message."""
-    message = str(result.get("msg") or "").strip()
+    """ansible-core's one-line account of a failure, which its ``[ERROR]:`` line shows: the task's own error
+    as it is, else what failed (the action on the controller, or the module on the host) and why: the condition
+    that decided it (2.21's words), else its message."""
     if isinstance(result.get("break_when_result"), str):  # its error, in ansible-core 2.21's words
         return f"A 'break_when' expression failed: {result['break_when_result']}"
+    message = str(result.get(FAILED_WHY) or result.get("msg") or "").strip()
     source = result.get(FAILED_IN)
     if source == "task":
         return message if message.startswith("Task failed") else f"Task failed: {message}"

@@ -61,6 +61,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              hash_behaviour=project.config.hash_behaviour,
                              module_rlimit_nofile=project.config.python_module_rlimit_nofile,
                              error_on_missing_handler=project.config.error_on_missing_handler,
+                             inject_invocation=bool(project.config.inject_invocation),
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)

@@ -460,7 +460,7 @@ class TaskCompiler:
         if task.module_args and isinstance(task.module_args, dict):
             params = {k: v for k, v in task.module_args.items()
                       if k not in ("file", "name", "apply", "tasks_from", "vars_from", "defaults_from",
-                                   "handlers_from", "public", "allow_duplicates", "rolespec_validate")}
+                                   "handlers_from", "public", "allow_duplicates", "rolespec_validate", "rescuable")}
             if params:
                 data["vars"] = {**params, **data.get("vars", {})}
         node = self.compiler.new_node(kind=task.module, module=task.module, include=data, **fields)

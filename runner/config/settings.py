@@ -213,6 +213,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("python_module_rlimit_nofile", "defaults", "int", 0,
       "The soft limit of open files modules run with on the targets (ansible_python_module_rlimit_nofile); 0 "
       "leaves the host's.", minimum=0, ansible_env=("ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE",)),
+    S("inject_invocation", "defaults", "bool", False,
+      "Add invocation (the module's arguments) to the results of modules run on the hosts, as ansible-core 2.21 "
+      "does only when asked; the variable ansible_inject_invocation decides for a task.",
+      ansible_env=("ANSIBLE_INJECT_INVOCATION",)),
     S("log_path", "defaults", "path", None,
       "Also write the output to this file (appended, without colour, each line stamped; created 0600).",
       ansible_env=("ANSIBLE_LOG_PATH",)),

@@ -22,6 +22,7 @@ from runner.connection.ansible_connection import ConnectionPluginError
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
 from runner.module_index import ModuleIndex
+from runner.templating.filters.core import to_bool
 from runner.templating.omit import OMIT
 from runner.util.async_jobs import finished_job
 from runner.util.masking import mask_secrets
@@ -182,6 +183,32 @@ def user_removed_by(index: ModuleIndex, call: ModuleCall) -> str | None:
 DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
 ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
 RLIMIT_NOFILE_VARIABLE = "ansible_python_module_rlimit_nofile"
+INJECT_INVOCATION_VARIABLE = "ansible_inject_invocation"
+NO_LOG_ARGUMENT = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+
+
+def with_invocation(result: dict[str, Any], index: ModuleIndex, call: ModuleCall, templar: Templar,
+                    configured: bool) -> dict[str, Any]:
+    """``result`` with ``invocation`` (the module's arguments, no_log values masked) when the task asks for it:
+    ``ansible_inject_invocation``, else the configuration's ``inject_invocation``; without it when not, even one
+    the module reported (a module written against 2.19's AnsibleModule always does). ansible-core 2.21 adds it
+    only when asked, and drops the module's otherwise; 2.19 always kept it."""
+    value = call.task_vars.get(INJECT_INVOCATION_VARIABLE, configured)
+    if not to_bool(templar.template(value)):
+        result.pop("invocation", None)
+    elif not result.get("unreachable"):
+        result.setdefault("invocation", {"module_args": _invocation_args(index, call)})
+    return result
+
+
+def _invocation_args(index: ModuleIndex, call: ModuleCall) -> dict[str, Any]:
+    """The arguments as ``invocation`` shows them: a ``no_log`` argument's value in ansible-core's words, its
+    value masked wherever else it appears."""
+    info = index.find(call.module)
+    spec = info.argument_spec if info else {}
+    shown = {name: NO_LOG_ARGUMENT if (spec.get(name) or {}).get("no_log") else value
+             for name, value in call.args.items()}
+    return mask_secrets(shown, no_log_values(index, call))
 
 
 def async_limits(async_seconds: int | None, poll: int | None) -> tuple[int | None, int | None]:

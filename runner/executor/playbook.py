@@ -345,6 +345,8 @@ class PlaybookExecutor:
             key = (node.id, target, *sorted(entry.files.items()), *sorted(entry.flags.items()))
             top, role_scopes = self.include_cache.get(key) or self._compile_include(state, node, entry, key)
         except NotFoundError as error:
+            if not entry.rescuable:  # include_role's rescuable: false: an error in the playbook, as an import's
+                raise
             # ansible-core's words and layout for an include that names nothing; the host fails the include
             origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
             sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")

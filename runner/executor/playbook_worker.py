@@ -46,8 +46,10 @@ from runner.executor.module_call import (
     execute_within,
     module_rlimit_nofile,
     user_removed_by,
+    with_invocation,
 )
 from runner.executor.module_debugger import module_debugger
+from runner.executor.result_conditions import apply_result_conditions, condition_error_text
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
@@ -185,10 +187,9 @@ class PlaybookWorker:
             trace.work_done()
         outcome.status = status_of(result)
         outcome.duration = round(time.monotonic() - started, 6)
-        if result.get("failed") and self._ignores("ignore_errors", "failed", result, host, node, payload):
+        if result.get("failed") and self._ignores("ignore_errors", result, host, node, payload):
             outcome.ignored = True
-        if result.get("unreachable") and self._ignores("ignore_unreachable", "unreachable", result, host, node,
-                                                       payload):
+        if result.get("unreachable") and self._ignores("ignore_unreachable", result, host, node, payload):
             outcome.ignored = True
         if node.register_var and not outcome.meta:
             state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
@@ -212,14 +213,14 @@ class PlaybookWorker:
                    f"projections: {'; '.join(errors)}")
         return {"msg": message, **result, "failed": True, "exception": message}
 
-    def _ignores(self, keyword: str, status: str, result: Mapping[str, Any], host: str, node: PlanTask,
+    def _ignores(self, keyword: str, result: Mapping[str, Any], host: str, node: PlanTask,
                  payload: Mapping[str, Any]) -> bool:
-        """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's ``status`` pass. A loop's is read
-        with each item, as ansible-core reads it: the task's result is let pass only when every item that failed
-        (or was unreachable) was."""
+        """Whether ``keyword`` (ignore_errors, ignore_unreachable) lets the task's failure pass. A loop's is read
+        with each item, as ansible-core 2.21 reads it: true for any item lets the whole task's result pass
+        (2.19: only when every item that failed was)."""
         verdicts = [item[f"_{keyword}"] for item in result.get("results") or ()
-                    if isinstance(item, Mapping) and item.get(status) and f"_{keyword}" in item]
-        return all(verdicts) if verdicts else self._flag(keyword, host, node, payload)
+                    if isinstance(item, Mapping) and f"_{keyword}" in item]
+        return any(verdicts) if verdicts else self._flag(keyword, host, node, payload)
 
     def _flag(self, name: str, host: str, node: PlanTask, payload: Mapping[str, Any]) -> bool:
         """A boolean keyword read after the task ran (ignore_errors, no_log ...); one that cannot be read is
@@ -294,6 +295,9 @@ class PlaybookWorker:
                                  files={key: value for key, value in files.items() if value != OMIT},
                                  flags={key: bool(to_bool(scope_templar.template(include[key])))
                                         for key in ROLE_FLAG_KEYS if include.get(key) is not None})
+            if include.get("rescuable") is not None:
+                rescuable = scope_templar.template(include["rescuable"])
+                entry.rescuable = rescuable == OMIT or bool(to_bool(rescuable))
             if items is not None:
                 label = node.loop_control.get("label")
                 entry.label = str(scope_templar.template(label) if label is not None else item)
@@ -342,8 +346,8 @@ class PlaybookWorker:
             if state.outcome.delegated_to is not None:
                 result["_delegated_to"] = state.outcome.delegated_to
                 state.outcome.delegated_to = None
-            for keyword, status in (("ignore_errors", "failed"), ("ignore_unreachable", "unreachable")):
-                if result.get(status) and isinstance(getattr(node, keyword), str):  # a template: read with the item
+            for keyword in ("ignore_errors", "ignore_unreachable"):
+                if isinstance(getattr(node, keyword), str):  # a template: read with the item
                     result[f"_{keyword}"] = _item_flag(templar, node, keyword)
             result[loop_var] = item
             result["ansible_loop_var"] = loop_var
@@ -362,7 +366,8 @@ class PlaybookWorker:
     @staticmethod
     def _label_item(node: PlanTask, control: Mapping[str, Any], templar: Templar, result: dict[str, Any]) -> None:
         """The item's label, rendered with the registered variable holding this item's result, as Ansible
-        registers each item's result as it goes; a label that cannot be rendered fails its item."""
+        registers each item's result as it goes. A label that cannot be rendered is a warning of its item, which
+        keeps its status and shows the item instead (ansible-core 2.21; 2.19 failed the item)."""
         if control.get("label") is None:
             return
         if node.register_var:
@@ -370,7 +375,7 @@ class PlaybookWorker:
         try:
             label = keyword_value(templar, control["label"])
         except TemplateError as error:
-            result.update(failed=True, msg=error.message)
+            result.setdefault("warnings", []).append(f"Failed to template loop_control label: {error.message}")
             return
         if label is not None:  # an omitted label shows the item, as if none were given
             result["_label"] = label
@@ -412,8 +417,8 @@ class PlaybookWorker:
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
                           controller_made: bool) -> None:
-        if result.get("unreachable") or result.get("skipped"):
-            return
+        if result.get("unreachable") or result.get("skipped") or result.get(FAILED_IN) == "task":
+            return  # the task itself failed (its arguments could not be rendered): no result to judge
         # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
         # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds
         result.setdefault("failed", False)
@@ -421,26 +426,9 @@ class PlaybookWorker:
         if node.changed_when is None and node.failed_when is None:
             return
         templar = Templar(ChainMap(_result_layer(node, result, controller_made), variables))  # type: ignore[arg-type]
-        # A condition that cannot be evaluated fails the task but keeps the module's result, as in Ansible: the
-        # registered result still has stdout, rc..., and <keyword>_result says why.
-        try:
-            if node.changed_when is not None:
-                result["changed"] = all(templar.evaluate_conditional(c) for c in node.changed_when)
-        except TemplateError as error:
-            result.update(failed=True, changed_when_result=_condition_error(error, node))
-            return
-        try:
-            if node.failed_when is not None:
-                # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
-                failed = all(templar.evaluate_conditional(c) for c in node.failed_when)
-                if result["failed"] and not failed:  # Ansible 2.19 keeps what the failure was under this key
-                    result["failed_when_suppressed_exception"] = result.pop("exception", NO_TRACEBACK)
-                result["failed_when_result"] = failed
-                result["failed"] = failed
-                if failed:
-                    result[FAILED_IN] = "action"
-        except TemplateError as error:
-            result.update({"failed": True, "failed_when_result": _condition_error(error, node), FAILED_IN: "action"})
+        # a list is one condition whose items are ANDed, as Ansible evaluates every conditional list
+        apply_result_conditions(result, lambda conditions: all(templar.evaluate_conditional(c) for c in conditions),
+                                node.changed_when, node.failed_when, lambda error: _condition_error(error, node))
 
     async def _call(self, host: str, node: PlanTask, variables: Mapping[str, Any],
                     templar: Templar, payload: Mapping[str, Any], state: TaskRunState) -> dict[str, Any]:
@@ -499,6 +487,7 @@ class PlaybookWorker:
             await asyncio.gather(*(other.end_agents_of(removed_user) for (name, _), other in self.sessions.items()
                                    if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
+        result = with_invocation(result, self.index, call, templar, self.options.inject_invocation)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
@@ -626,7 +615,7 @@ def _breaks(node: PlanTask, condition: Any, templar: Templar, result: dict[str, 
 
 
 def _condition_error(error: TemplateError, node: PlanTask) -> str:
-    return f"Error while evaluating conditional: {error.message} ({describe_task(node)})"
+    return f"{condition_error_text(error.message)} ({describe_task(node)})"
 
 
 def _item_flag(templar: Templar, node: PlanTask, keyword: str) -> bool:

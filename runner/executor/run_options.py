@@ -27,3 +27,4 @@ class RunOptions:
     hash_behaviour: str = "replace"  # merge: a mapping variable merges with the same name's at lower levels
     module_rlimit_nofile: int = 0  # python_module_rlimit_nofile: modules' open files limit, 0 the host's
     error_on_missing_handler: bool = True  # a change notifying no handler stops the run (else a warning)
+    inject_invocation: bool = False  # inject_invocation: module results carry their arguments (ansible-core 2.21)

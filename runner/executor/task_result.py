@@ -47,6 +47,9 @@ class IncludeEntry:
     files: dict[str, str] = field(default_factory=dict)
     # include_role's public, allow_duplicates and rolespec_validate, as given, rendered for this host
     flags: dict[str, bool] = field(default_factory=dict)
+    # include_role's rescuable (ansible-core 2.21): whether a role or file it names that is missing fails the task
+    # (a rescue catches it) or ends the run as an error in the playbook
+    rescuable: bool = True
 
 
 @dataclass(slots=True)

@@ -155,7 +155,8 @@ def role_files(role_dir: Path, section: str, name: str | None, *, allow_dir: boo
                 return []
             return [candidate]
     if name is not None:
-        errors.append(ParseError(f"could not find {section}/{stem} in role '{role_dir.name}' "
+        # missing, as a role is: an include_role that names it fails its task (ansible-core 2.21)
+        errors.append(NotFoundError(f"could not find {section}/{stem} in role '{role_dir.name}' "
                                  f"(looked for {stem} with no extension and with {', '.join(EXTENSIONS)})"))
     return []
 

@@ -105,6 +105,7 @@ class RoleInclude(Model):
     public: Bool | None = None
     allow_duplicates: Bool | None = None
     rolespec_validate: Bool | None = None
+    rescuable: Bool | None = None  # include_role's only (ansible-core 2.21)
     apply: AnyMapping | None = None
 
     @field_validator("tasks_from", "vars_from", "defaults_from", "handlers_from", mode="before")
@@ -270,6 +271,9 @@ def _read_include(model: type[TasksInclude | RoleInclude], data: dict[Any, Any],
     include = validate_within(model, args, source.context, where=source.at(key, value=True))
     if include is None:
         return
+    if getattr(include, "rescuable", None) is not None and module.startswith("import_"):
+        # ansible-core's words: an import's errors are the playbook's, never the task's
+        source.error(f"Invalid options for {module}: rescuable", key, value=True)
     if include.apply is not None and module.startswith("import_"):
         # ansible-core's words (scripts match them), then why
         source.error(f"Invalid options for {module}: apply", key, value=True,

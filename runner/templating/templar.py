@@ -138,16 +138,17 @@ class Templar:
         with self._render_state(variables, search_paths) as state:
             if not is_template(expression):
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
-                                            escape_backslashes=False)
+                                            escape_backslashes=False, kind="expression")
             elif (rendered_constants := self._constants_rendered(expression, state)) is not None:
-                value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False)
+                value = self._render_string(rendered_constants, state, shown=expression, escape_backslashes=False,
+                                            kind="expression")
             elif not is_whole_template(expression):
                 # "{{ a }} == 1": Ansible 2.19 reads it as an expression, in which "{{" is not a template
                 self._check_expression_syntax(expression)
                 value = self._render_string("{{ " + expression + " }}", state, shown=expression,
-                                            escape_backslashes=False)
+                                            escape_backslashes=False, kind="expression")
             else:
-                value = self._render_string(expression, state, escape_backslashes=False)
+                value = self._render_string(expression, state, escape_backslashes=False, kind="expression")
                 if not isinstance(value, str) or value.strip().lower() in _BOOLEAN_STRINGS or value == OMIT:
                     # a template as a whole that gives the value (an indirection, below, is no deprecation)
                     deprecate(CONDITIONAL_AS_TEMPLATE, "2.23")
@@ -161,7 +162,7 @@ class Templar:
                     if isinstance(value, UnsafeText) or not is_variable_reference(expression):
                         raise untrusted_error(value)
                     value = self._render_string("{{ " + value + " }}", state, shown=expression,
-                                                escape_backslashes=False)
+                                                escape_backslashes=False, kind="expression")
         return _as_boolean(value, condition)
 
     def _check_expression_syntax(self, expression: str) -> None:
@@ -403,12 +404,12 @@ class Templar:
             raise _too_deep(shown) from None
 
     def _render_string(self, source: str, state: RenderState, *, text: bool = False, shown: str | None = None,
-                       escape_backslashes: bool = True) -> Any:
+                       escape_backslashes: bool = True, kind: str = "template") -> Any:
         template = self._compile(source, shown or source, escape_backslashes=escape_backslashes)
         outer_taint, state.tainted = state.tainted, False
         try:
             result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
-                                   shown or source)
+                                   shown or source, kind)
             if state.undecryptable:
                 check_result(result)
             if state.tainted:
@@ -417,7 +418,9 @@ class Templar:
         finally:
             state.tainted = state.tainted or outer_taint
 
-    def _guarded(self, render: Any, shown: str) -> Any:
+    def _guarded(self, render: Any, shown: str, kind: str = "template") -> Any:
+        """``render()``, its errors said of the template (or of the conditional ``expression``, as ``kind``
+        says, in ansible-core's words)."""
         try:
             return render()
         except TemplateError:
@@ -428,7 +431,7 @@ class Templar:
             raise self._translate(exc, shown) from None
         except Exception as exc:  # a filter or test failing on its input: say which template
             # Ansible 2.19's words first (playbooks match on them), then the exception's type
-            raise TemplateError(f"Error rendering template: {exc} ({type(exc).__name__}) (templating "
+            raise TemplateError(f"Error rendering {kind}: {exc} ({type(exc).__name__}) (templating "
                                 f"{_shorten(shown)!r})",
                                 template=shown) from exc
 

@@ -32,9 +32,10 @@ def test_a_label_reads_the_registered_result_of_its_own_item(local_hosts: LocalH
               loop: [changed, skipped]
               loop_control: {label: "{{ r.stdout }}"}
               when: item == "changed"
-              ignore_errors: true
         """)
     assert run.exit_code == 0, run.output
     first, second = run.task("labelled")["h1"]["results"]
     assert not first.get("failed") and "(item=changed)" in run.output
-    assert second["failed"] and "has no attribute 'stdout'" in second["msg"]
+    # the skipped item's label cannot be rendered: it stays skipped, the error a warning of it (ansible-core 2.21)
+    assert second["skipped"] and not second.get("failed") and "(item=skipped)" in run.output
+    assert len(second["warnings"]) == 1 and "has no attribute 'stdout'" in second["warnings"][0]

@@ -128,7 +128,7 @@ def test_includes_and_imports_are_checked_and_typed(play: Play) -> None:
     assert typed(include_role.include) == {
         "kind": "RoleInclude", "name": "helper", "tasks_from": "setup", "vars_from": None, "defaults_from": None,
         "handlers_from": None, "public": None, "allow_duplicates": None, "rolespec_validate": None,
-        "apply": {"tags": ["helper"]}}
+        "rescuable": None, "apply": {"tags": ["helper"]}}
     assert isinstance(import_role.include, RoleInclude)
     assert (import_role.include.name, import_role.include.tasks_from) == ("common", "install.yml")
     assert (include_vars.module, include_vars.module_args, include_vars.include) == (

@@ -288,6 +288,12 @@ def test_an_exception_while_rendering_is_said_in_ansibles_words_with_its_type() 
                                     "'{{ 1 / 0 }}')")
 
 
+def test_an_exception_while_evaluating_a_conditional_is_the_expressions() -> None:
+    with pytest.raises(TemplateError) as raised:
+        Templar().evaluate_conditional("1 / 0")
+    assert raised.value.message.startswith("Error rendering expression: division by zero (ZeroDivisionError)")
+
+
 def test_untrusted_template_behavior_leaves_warns_of_or_refuses_a_template_in_untrusted_text() -> None:
     from runner.templating import UNTRUSTED_TEMPLATES
     from runner.util.unsafe import UnsafeText
