@@ -155,7 +155,21 @@ def _table(results: list[Path], version: str) -> str:
     if not path.exists():
         raise SystemExit(_bad_options(f"{path} does not exist: write it with --write-baseline"))
     return report.list_table(groups, set(read_expected(version)), set(baseline.read_names(path)), version,
-                             baseline.read_failed(path))
+                             baseline.read_failed(path), _across_groups(version))
+
+
+API_PLUGINS_ROW = "*shipping Ansible-API plugins (any group)*"
+
+
+def _across_groups(version: str) -> dict[str, set[str]]:
+    """The table's rows that cut across the groups, read from the targets' own files: those that ship code
+    written against Ansible's API (``Target.ships_api_plugins``). Left out when the sdist cannot be had."""
+    try:
+        targets = TargetSet(sdist.targets_dir(version), version)
+    except sdist.SdistError as error:
+        print(f"warning: no row of the targets shipping Ansible-API plugins: {error}", file=sys.stderr)
+        return {}
+    return {API_PLUGINS_ROW: {target.name for target in targets if target.ships_api_plugins}}
 
 
 def _write_baseline(results: Path) -> int:

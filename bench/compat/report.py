@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -86,10 +87,12 @@ def _percent(part: int, whole: int) -> str:
 
 
 def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str], version: str,
-               failing: set[str] | None = None) -> str:
+               failing: set[str] | None = None, across: Mapping[str, set[str]] | None = None) -> str:
     """Markdown: per group, ansible-core's passes (its baseline file), ours (expected.txt), and ours among
-    ansible-core's, the intersection; then the targets ours passes that ansible-core fails here (``failing``:
-    measured and failed), which the intersection leaves out, and the selected targets ansible-core was not run on."""
+    ansible-core's, the intersection; after the total, a row for each set of ``across`` (a title and the targets
+    it holds, whatever their group), counted over the selected ones; then the targets ours passes that
+    ansible-core fails here (``failing``: measured and failed), which the intersection leaves out, and the
+    selected targets ansible-core was not run on."""
     rows = [f"| group | targets | ansible-core {version} passes | ours passes (expected.txt) "
             "| ours, of ansible-core's passes |",
             "|---|---:|---:|---:|---:|"]
@@ -101,6 +104,10 @@ def list_table(groups: dict[str, list[str]], ours: set[str], baseline: set[str],
         rows.append(_list_row(GROUP_TITLES[group], counts))
     rows.append(_list_row("**all**", totals))
     selected = {name for names in groups.values() for name in names}
+    for title, members in (across or {}).items():
+        names = members & selected
+        rows.append(_list_row(title, [len(names), len(names & baseline), len(names & ours),
+                                      len(names & ours & baseline)]))
     failing = selected - baseline if failing is None else failing & selected
     only_ours = sorted((ours - baseline) & failing)
     note = f"\nOurs passes, ansible-core {version} fails here: {', '.join(only_ours) or 'none'}.\n"

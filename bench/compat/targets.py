@@ -12,6 +12,10 @@ from bench.compat.sdist import ANSIBLE_CORE_VERSION
 
 # ansible-test treats these as support roles, never run on their own (target.py: hidden role targets)
 SUPPORT_PREFIXES = ("setup_", "prepare_")
+# Folders whose files are written against Ansible's Python API: modules, module_utils, and plugins of any kind
+# (filter_plugins, lookup_plugins, action_plugins ...), anywhere in a target (its roles' too).
+API_PLUGIN_FOLDERS = ("library", "module_utils")
+API_PLUGIN_SUFFIX = "_plugins"
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,18 @@ class Target:
                 name, _, value = alias[len("env/set/"):].partition("/")
                 found[name] = value
         return found
+
+    @cached_property
+    def ships_api_plugins(self) -> bool:
+        """Whether the target brings code written against Ansible's Python API: a ``library/``, ``module_utils/``
+        or ``*_plugins/`` folder anywhere under it, or a collection (under an ``ansible_collections`` folder)
+        with ``plugins/``."""
+        for root, dirs, _ in os.walk(self.path):
+            in_collection = "ansible_collections" in Path(root).relative_to(self.path).parts
+            for name in dirs:
+                if name in API_PLUGIN_FOLDERS or name.endswith(API_PLUGIN_SUFFIX) or (in_collection and name == "plugins"):
+                    return True
+        return False
 
     def text_files(self, folder: str) -> list[str]:
         """The text of every readable file under ``folder`` of the target (for dependency scanning)."""

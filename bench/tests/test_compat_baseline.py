@@ -114,3 +114,32 @@ def test_results_of_one_versions_targets_are_not_resumed_with_anothers(tmp_path:
     with pytest.raises(SystemExit, match=r"2\.19\.14's targets, not 2\.21\.5's"):
         Results(path, "ours", "0.1.0", True, "2.21.5")
     assert Results(path, "ours", "0.1.0", True, "2.19.14").data["targets_version"] == "2.19.14"
+
+
+def test_a_row_across_the_groups_counts_its_selected_targets_only() -> None:
+    across = {"*shipping plugins*": {"a", "b", "lookup_x", "copy", "elsewhere"}}
+    table = list_table(GROUPS, {"a", "lookup_x", "copy", "elsewhere"}, {"a", "b", "lookup_x"}, "9.9.9",
+                       across=across)
+    assert "| *shipping plugins* | 4 | 3 | 3 | 2/3 (67%) |" in table.splitlines()
+
+
+@pytest.mark.parametrize(("folder", "ships"), [
+    ("library", True),
+    ("roles/r/library", True),
+    ("module_utils", True),
+    ("filter_plugins", True),
+    ("playbook/sub/lookup_plugins", True),
+    ("collections/ansible_collections/ns/col/plugins", True),
+    ("plugins", False),  # only a collection's plugins/ folder holds plugins
+    ("templates", False),
+])
+def test_a_target_ships_api_plugins_when_it_has_their_folders(tmp_path: Path, folder: str, ships: bool) -> None:
+    target_dir = tmp_path / "some_target"
+    (target_dir / "tasks").mkdir(parents=True)
+    (target_dir / folder).mkdir(parents=True)
+    assert TargetSet(tmp_path)["some_target"].ships_api_plugins is ships
+
+
+def test_a_target_named_like_a_plugin_folder_ships_none_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "jinja_plugins" / "tasks").mkdir(parents=True)
+    assert not TargetSet(tmp_path)["jinja_plugins"].ships_api_plugins
