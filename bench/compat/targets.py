@@ -82,7 +82,9 @@ class Target:
         for root, dirs, _ in os.walk(self.path):
             in_collection = "ansible_collections" in Path(root).relative_to(self.path).parts
             for name in dirs:
-                if name in API_PLUGIN_FOLDERS or name.endswith(API_PLUGIN_SUFFIX) or (in_collection and name == "plugins"):
+                if name in API_PLUGIN_FOLDERS or name.endswith(API_PLUGIN_SUFFIX):
+                    return True
+                if in_collection and name == "plugins":
                     return True
         return False
 

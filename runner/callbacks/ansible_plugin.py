@@ -13,23 +13,33 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.callbacks.results import INCLUDE_ACTIONS, public, report_result, short_module, status_of
+from runner.callbacks.results import (
+    ASYNC_POLLS,
+    INCLUDE_ACTIONS,
+    RETRIED,
+    public,
+    report_result,
+    short_module,
+    status_of,
+)
 
 _RESULT_EVENTS = {"ok": "v2_runner_on_ok", "changed": "v2_runner_on_ok", "failed": "v2_runner_on_failed",
                   "skipped": "v2_runner_on_skipped", "unreachable": "v2_runner_on_unreachable"}
 _ITEM_EVENTS = {"ok": "v2_runner_item_on_ok", "changed": "v2_runner_item_on_ok", "failed": "v2_runner_item_on_failed",
                 "unreachable": "v2_runner_item_on_failed", "skipped": "v2_runner_item_on_skipped"}
 _STAT_NAMES = ("ok", "changed", "failures", "dark", "skipped", "rescued", "ignored")
+_DIFF_STATUSES = ("ok", "changed")  # ansible-core sends a result's diff only when it neither failed nor skipped
 
 
 class AnsibleCallbackPlugins(Callback):
     """Callback plugin instances fed this run's events, in order (the stdout one first, as ansible-core does)."""
 
     def __init__(self, plugins: list[Any], *, connection_of: Callable[[str], str],
-                 warn: Callable[[str], None]) -> None:
+                 warn: Callable[[str], None], diff: bool = False) -> None:
         self.plugins = plugins
         self.connection_of = connection_of  # the host's connection plugin name (its ansible_connection)
         self.warn = warn
+        self.diff = diff  # --diff: a task's own ``diff`` keyword overrides it
         self._hosts: dict[str, Any] = {}
         self._play: Any = None
         self._task: Any = None
@@ -78,20 +88,55 @@ class AnsibleCallbackPlugins(Callback):
         else:
             self._send("v2_playbook_on_task_start", self._task, is_conditional=False)
 
+    def host_start(self, task: TaskInfo, host: str) -> None:
+        self._send("v2_runner_on_start", self._host(host), _ansible_task(task, self.connection_of(host)))
+
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         if "_include" in result or short_module(task.module) in INCLUDE_ACTIONS:
             return  # an include is reported by the include event
         ansible_task = _ansible_task(task, self.connection_of(host))
         status = status_of(result)
+        self._retries(host, ansible_task, task, result)
         items = result.get("results") if isinstance(result.get("results"), list) else None
         for item in items or ():
             if isinstance(item, Mapping) and status_of(item) in _ITEM_EVENTS:
-                self._send(_ITEM_EVENTS[status_of(item)], self._result(host, ansible_task, task, item))
+                self._retries(host, ansible_task, task, item)
+                item_result = self._result(host, ansible_task, task, item)
+                self._diff(task, status_of(item), item, item_result)
+                self._send(_ITEM_EVENTS[status_of(item)], item_result)
         callback_result = self._result(host, ansible_task, task, result)
+        self._async(host, ansible_task, task, result, status, callback_result)
         if status == "failed":
             self._send("v2_runner_on_failed", callback_result, ignore_errors=bool(result.get("_ignored")))
         elif status in _RESULT_EVENTS:
+            self._diff(task, status, result, callback_result)
             self._send(_RESULT_EVENTS[status], callback_result)
+
+    def _retries(self, host: str, ansible_task: Any, task: TaskInfo, result: Mapping[str, Any]) -> None:
+        """``v2_runner_retry`` for each attempt that was run again (the executor keeps them on the result)."""
+        for attempt in result.get(RETRIED) or ():
+            self._send("v2_runner_retry", self._result(host, ansible_task, task, attempt))
+
+    def _async(self, host: str, ansible_task: Any, task: TaskInfo, result: Mapping[str, Any], status: str,
+               callback_result: Any) -> None:
+        """An async task waited for: ``v2_runner_on_async_poll`` for each poll that would have found it running
+        (async_status's answer then), then ``v2_runner_on_async_ok`` or ``_failed`` with the task's result."""
+        polls = result.get(ASYNC_POLLS)
+        if not isinstance(polls, int) or status == "skipped":
+            return
+        running = {"ansible_job_id": result.get("ansible_job_id"), "started": True, "finished": False,
+                   "results_file": result.get("results_file"), "changed": False, "failed": False}
+        for _ in range(polls):
+            self._send("v2_runner_on_async_poll", self._result(host, ansible_task, task, running))
+        ended = "v2_runner_on_async_failed" if status in ("failed", "unreachable") else "v2_runner_on_async_ok"
+        self._send(ended, callback_result)
+
+    def _diff(self, task: TaskInfo, status: str, result: Mapping[str, Any], callback_result: Any) -> None:
+        """``v2_on_file_diff`` before a result's own event, as ansible-core sends it: a result with a ``diff``
+        that neither failed nor skipped, when the task shows diffs (its ``diff`` keyword, else --diff)."""
+        wanted = task.diff if task.diff is not None else self.diff
+        if wanted and status in _DIFF_STATUSES and "diff" in result:
+            self._send("v2_on_file_diff", callback_result)
 
     def _result(self, host: str, ansible_task: Any, task: TaskInfo, result: Mapping[str, Any]) -> Any:
         from ansible.executor.task_result import CallbackTaskResult

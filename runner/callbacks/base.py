@@ -3,7 +3,9 @@
 The executor calls these methods on every configured callback (terminal view, JSON report, JUnit report ...);
 a callback overrides the ones it cares about. Results are plain dicts as modules return them, plus the keys
 the executor adds (``_status`` one of ok/changed/failed/skipped/unreachable, ``_ignored``, ``_delegated_to``,
-``_facts`` the facts the task set by host, ``item`` and ``results`` for loops, ``_duration`` in seconds).
+``_facts`` the facts the task set by host, ``item`` and ``results`` for loops, ``_duration`` in seconds,
+``_retried`` the attempts an ``until`` or ``retries`` ran again, ``_async_polls`` the polls that found an async
+task running).
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ class Callback:
     def play_start(self, play: PlayInfo, hosts: list[str]) -> None: ...
 
     def task_start(self, task: TaskInfo, hosts: list[str]) -> None: ...
+
+    def host_start(self, task: TaskInfo, host: str) -> None:
+        """``host`` starts running ``task`` (ansible-core's ``v2_runner_on_start``): each host the task runs on,
+        its result following; none for a meta task, and for a ``run_once`` task only the host that runs it."""
 
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         """One host finished one task (all its loop items); ``result['_status']`` says how it went."""

@@ -25,6 +25,7 @@ from runner.callbacks.diff import render_diff
 from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
     ASYNC_POLLS,
+    RETRIED,
     dump,
     failure_summary,
     host_label,
@@ -139,8 +140,11 @@ class DefaultDisplay(Callback):
         printed = [status_of(item) for item in items] if items else [status]
         if items is not None and status in ("skipped", "unreachable"):
             printed.append(status)  # the host's own line follows the items
+        self._retry_lines(task, host, result)
         self._async_lines(task, host, result, status)
         if not [state for state in printed if state not in self.hide] and not self._diff_text(task, result, items):
+            for item in items or ():
+                self._retry_lines(task, host, item)
             return
         self._ensure_header(task)
         if items is None:
@@ -149,6 +153,17 @@ class DefaultDisplay(Callback):
             self._loop(task, host, result, status, items)
         if result.get("_ignored") and status in ("failed", "unreachable"):
             self.out.line("...ignoring", "skipped")
+
+    def _retry_lines(self, task: TaskInfo, host: str, result: Mapping[str, Any]) -> None:
+        """Ansible's line for each attempt an ``until`` or ``retries`` ran again, before the result's own (the
+        attempt's result too from -vvv on)."""
+        for attempt in result.get(RETRIED) or ():
+            self._ensure_header(task)
+            left = int(attempt.get("retries", 0)) - int(attempt.get("attempts", 0))
+            text = f"FAILED - RETRYING: [{host_label(host, attempt)}]: {task.name} ({left} retries left)."
+            if self.verbosity > 2 or attempt.get("_ansible_verbose_always"):
+                text += f"Result was: {self._dump(task, attempt)}"
+            self.out.line(text, "debug")
 
     def _async_lines(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str) -> None:
         """An async task waited for: Ansible's line for each poll that found it running, then how it ended."""
@@ -197,6 +212,7 @@ class DefaultDisplay(Callback):
                           "unreachable")
 
     def _item(self, task: TaskInfo, host: str, item: Mapping[str, Any]) -> None:
+        self._retry_lines(task, host, item)
         self._warnings(item)
         status = status_of(item)
         label = host_label(host, item)

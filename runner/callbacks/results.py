@@ -23,6 +23,9 @@ INCLUDE_ACTIONS = {"include_tasks", "include_role"}
 # An async task waited for: how many polls would have found it running. The agent waits for the module itself
 # (no polling round trips); the default view shows Ansible's ASYNC POLL / ASYNC OK lines from it when it ends.
 ASYNC_POLLS = "_async_polls"
+# A task run again (``until``, ``retries``): the result of each attempt that was followed by another, as it stood
+# when the next began (with ``attempts`` and ``retries`` as ansible-core has them), for the views to report.
+RETRIED = "_retried"
 
 
 def short_module(name: str) -> str:

@@ -27,7 +27,8 @@ def plugin_setup(project: Project, owners: Sequence[Path]) -> Any:
                                collections_paths=tuple(Path(path) for path in config.collections_path or []))
 
 
-def stdout_plugin_view(project: Project, owners: Sequence[Path], warn: Callable[[str], None]) -> Callback | None:
+def stdout_plugin_view(project: Project, owners: Sequence[Path], warn: Callable[[str], None], *,
+                       diff: bool = False) -> Callback | None:
     """The configured stdout callback as a plugin, None when it is one of this runner's own views."""
     name = project.config.stdout_callback
     if native_stdout_callback(name) is not None:
@@ -40,10 +41,11 @@ def stdout_plugin_view(project: Project, owners: Sequence[Path], warn: Callable[
         origin = project.config.origin("stdout_callback")
         raise OptionError(f"stdout_callback = {name} ({origin}): {exc.message}", origin.position,
                           hint=exc.hint) from None
-    return AnsibleCallbackPlugins([plugin], connection_of=_connection_of(project), warn=warn)
+    return AnsibleCallbackPlugins([plugin], connection_of=_connection_of(project), warn=warn, diff=diff)
 
 
-def other_plugin_callbacks(project: Project, owners: Sequence[Path], warn: Callable[[str], None]) -> Callback | None:
+def other_plugin_callbacks(project: Project, owners: Sequence[Path], warn: Callable[[str], None], *,
+                           diff: bool = False) -> Callback | None:
     """The callback plugins that run beside the stdout one (those not needing enabling, and those of
     ``callbacks_enabled``), None when there are none."""
     from runner.ansible_api.callback_plugins import adjacent_plugin_files, other_plugins
@@ -61,7 +63,7 @@ def other_plugin_callbacks(project: Project, owners: Sequence[Path], warn: Calla
                             native=lambda name: enabled_callback(name) is not None, warn=warn)
     if not plugins:
         return None
-    return AnsibleCallbackPlugins(plugins, connection_of=_connection_of(project), warn=warn)
+    return AnsibleCallbackPlugins(plugins, connection_of=_connection_of(project), warn=warn, diff=diff)
 
 
 def _connection_of(project: Project) -> Callable[[str], str]:

@@ -107,8 +107,8 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
                                result_format=config.callback_result_format,
                                pretty_results=config.callback_format_pretty,
                                show_custom_stats=config.show_custom_stats,
-                               stdout_plugin=stdout_plugin_view(project, owners, warn))
-    others = other_plugin_callbacks(project, owners, warn)
+                               stdout_plugin=stdout_plugin_view(project, owners, warn, diff=options["diff"]))
+    others = other_plugin_callbacks(project, owners, warn, diff=options["diff"])
     if others is not None:
         callbacks.callbacks.append(others)
     return callbacks

@@ -599,9 +599,9 @@ class PlaybookExecutor:
             payload = {"task": node.id, "vars": steps[host].vars,
                        "play_scopes": [*play_scopes, *state.public_scopes.get(host, ())]}
             if limit is None:
-                return host, received(await self.pool.run(host, payload))  # type: ignore[union-attr]
+                return host, received(await self._start_on(host, node, info, payload))
             async with limit:
-                return host, received(await self.pool.run(host, payload))  # type: ignore[union-attr]
+                return host, received(await self._start_on(host, node, info, payload))
 
         results = dict(await asyncio.gather(*(one(h) for h in targets)))
         for host in hosts[1:] if run_once else ():
@@ -629,6 +629,13 @@ class PlaybookExecutor:
         for host in inventory.hosts:
             self.pool.add_host(host)
         self.pool.broadcast({"inventory": inventory})
+
+    async def _start_on(self, host: str, node: PlanTask, info: TaskInfo, payload: dict[str, Any]) -> Any:
+        """The task sent to ``host``'s worker, the callbacks told first (a meta task is the controller's own)."""
+        assert self.pool is not None
+        if node.kind != "meta":
+            self.callbacks.host_start(info, host)
+        return await self.pool.run(host, payload)
 
     def _throttle_value(self, state: PlayState, node: PlanTask, step: Step) -> int:
         """The task's ``throttle`` as a number; a template is rendered once for all hosts, as Ansible does, and

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
+from runner.callbacks.results import RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
 from runner.errors import FAILED_IN, NO_TRACEBACK, UserError
@@ -386,6 +387,7 @@ class PlaybookWorker:
         attempts = _attempts(node, templar)
         delay = task_number(templar, node, "delay", float, default=5.0)
         result: dict[str, Any] = {}
+        retried: list[dict[str, Any]] = []
         for attempt in range(1, attempts + 1):
             result = await self._call(host, node, variables, templar, payload, state)
             if attempts > 1:  # changed_when and failed_when may read it too, as in Ansible
@@ -398,12 +400,16 @@ class PlaybookWorker:
             if not result.get("unreachable") and self._until_holds(node, templar, result, state.controller_made):
                 break
             if attempt < attempts:
+                # ansible-core's retries count the first run too
+                retried.append({**result, "retries": attempts})
                 await asyncio.sleep(delay)
             else:
                 # Ansible's count once retries run out: the retries asked for, not the runs made (one more)
                 result["attempts"] = attempts - 1
                 result["failed"] = True
                 result[FAILED_IN] = "action"
+        if retried:
+            result[RETRIED] = retried
         return result
 
     @staticmethod

@@ -128,3 +128,72 @@ def test_a_plugin_that_raises_is_a_warning_and_the_others_still_get_the_event(tm
     assert len(warnings) == 1 and "v2_playbook_on_task_start" in warnings[0] and "boom" in warnings[0]
     after = next(plugin for plugin in plugins if type(plugin).__module__.endswith("recorder_after"))
     assert _calls(after) == [("task", "install nginx", "ansible.builtin.apt")]
+
+
+EVENTS = '''
+def v2_runner_on_start(self, host, task):
+    CALLS.append(("start", host.get_name(), task.get_name(), task.connection))
+
+def v2_runner_retry(self, result):
+    CALLS.append(("retry", result.host.get_name(), result.result["attempts"], result.result["retries"]))
+
+def v2_runner_on_async_poll(self, result):
+    CALLS.append(("async_poll", result.result["ansible_job_id"], result.result["started"], result.result["finished"]))
+
+def v2_runner_on_async_ok(self, result):
+    CALLS.append(("async_ok", result.result["ansible_job_id"]))
+
+def v2_runner_on_async_failed(self, result):
+    CALLS.append(("async_failed", result.result["ansible_job_id"]))
+
+def v2_on_file_diff(self, result):
+    CALLS.append(("diff", result.result.get("item"), result.result["diff"]))
+'''
+
+
+def _events_adapter(tmp_path: Path, name: str, *, diff: bool = False) -> tuple[AnsibleCallbackPlugins, Any]:
+    _plugin(tmp_path / name / "callback_plugins", name, extra=EVENTS)
+    plugins = other_plugins("default", [], CallbackPluginSetup(owners=(tmp_path / name,)), native=lambda name: False,
+                            warn=print)
+    return AnsibleCallbackPlugins(plugins, connection_of=lambda host: "ssh", warn=print, diff=diff), plugins[0]
+
+
+def test_a_host_starting_a_task_is_v2_runner_on_start(tmp_path: Path) -> None:
+    adapter, plugin = _events_adapter(tmp_path, "recorder_start")
+    adapter.host_start(TASK, "web1")
+    assert _calls(plugin) == [("start", "web1", "install nginx", "ssh")]
+
+
+def test_each_attempt_run_again_is_a_retry_before_the_result(tmp_path: Path) -> None:
+    adapter, plugin = _events_adapter(tmp_path, "recorder_retry")
+    tries = [{"failed": True, "attempts": 1, "retries": 3}, {"failed": True, "attempts": 2, "retries": 3}]
+    adapter.host_result(TASK, "web1", {"attempts": 3, "_status": "ok", "_retried": tries})
+    assert _calls(plugin) == [("retry", "web1", 1, 3), ("retry", "web1", 2, 3),
+                              ("ok", "web1", "ssh", {"attempts": 3})]
+
+
+def test_an_async_task_waited_for_is_its_polls_then_async_ok_or_failed(tmp_path: Path) -> None:
+    adapter, plugin = _events_adapter(tmp_path, "recorder_async")
+    adapter.host_result(TASK, "web1", {"ansible_job_id": "j1", "_async_polls": 2, "_status": "changed",
+                                       "changed": True})
+    adapter.host_result(TASK, "web2", {"ansible_job_id": "j2", "_async_polls": 0, "_status": "failed",
+                                       "failed": True})
+    assert _calls(plugin) == [
+        ("async_poll", "j1", True, False), ("async_poll", "j1", True, False), ("async_ok", "j1"),
+        ("ok", "web1", "ssh", {"ansible_job_id": "j1", "changed": True}),
+        ("async_failed", "j2"), ("failed", "web2", False)]
+
+
+def test_a_diff_is_sent_before_the_result_when_the_task_or_the_run_shows_diffs(tmp_path: Path) -> None:
+    diff = {"before": "a\n", "after": "b\n"}
+    adapter, plugin = _events_adapter(tmp_path, "recorder_diff")
+    adapter.host_result(TASK, "web1", {"changed": True, "_status": "changed", "diff": diff})  # no --diff
+    shown = TaskInfo(name="copy", module="copy", position="site.yml:9:7", diff=True)
+    adapter.host_result(shown, "web1", {"failed": True, "_status": "failed", "diff": diff})  # a failure: none
+    adapter.host_result(shown, "web1", {"changed": True, "_status": "changed",
+                                        "results": [{"item": "x", "changed": True, "_status": "changed",
+                                                     "diff": diff}]})
+    assert [call for call in _calls(plugin) if call[0] in ("diff", "item")] == [("diff", "x", diff), ("item", "x")]
+    run_diff, plugin = _events_adapter(tmp_path, "recorder_run_diff", diff=True)
+    run_diff.host_result(TASK, "web1", {"changed": True, "_status": "changed", "diff": diff})
+    assert _calls(plugin)[0] == ("diff", None, diff)

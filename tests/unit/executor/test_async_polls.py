@@ -9,7 +9,7 @@ import pytest
 
 from runner.callbacks.base import TaskInfo
 from runner.callbacks.default import DefaultDisplay
-from runner.callbacks.results import ASYNC_POLLS
+from runner.callbacks.results import ASYNC_POLLS, RETRIED
 from runner.executor.module_call import unfinished_polls
 
 
@@ -38,3 +38,16 @@ def test_the_default_view_prints_ansibles_async_lines() -> None:
         "ASYNC OK on web1: jid=j1.2",
         "changed: [web1]"]
     assert "ASYNC FAILED on web2: jid=j3.4" in lines
+
+
+def test_the_default_view_prints_ansibles_line_for_each_attempt_run_again() -> None:
+    out = io.StringIO()
+    view = DefaultDisplay(stream=out, nocolor=True)
+    task = TaskInfo(name="wait for it", module="command", position="site.yml:3:7")
+    tries = [{"failed": True, "attempts": 1, "retries": 3}, {"failed": True, "attempts": 2, "retries": 3}]
+    view.host_result(task, "web1", {"changed": True, "attempts": 3, "_status": "changed", RETRIED: tries})
+    lines = out.getvalue().splitlines()
+    assert lines[lines.index("changed: [web1]") - 2:][:3] == [
+        "FAILED - RETRYING: [web1]: wait for it (2 retries left).",
+        "FAILED - RETRYING: [web1]: wait for it (1 retries left).",
+        "changed: [web1]"]
