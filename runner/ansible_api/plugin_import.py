@@ -23,7 +23,10 @@ from runner.errors import SourcePosition, UserError
 
 
 class PluginImportError(UserError):
-    """A plugin file that cannot be imported."""
+    """A plugin file that cannot be imported; ``reason`` says why in the words of the plugin's own error (``boom``),
+    or the whole message when there is none of its own to say (ansible-core missing)."""
+
+    reason = ""
 
 
 _finder_paths: tuple[str, ...] | None = None
@@ -59,10 +62,14 @@ def _failure(kind: str, path: Path, exc: BaseException) -> PluginImportError:
     position = SourcePosition(str(path), error_line(path, exc))
     missing = exc.name or "" if isinstance(exc, ModuleNotFoundError) else ""
     if missing.split(".")[0] in ("ansible", "ansible_collections") and not installed():
-        return PluginImportError(f"the {kind} plugin {path} is written against Ansible's Python API (it imports "
-                                 f"{missing}), which needs ansible-core on the controller", position,
-                                 hint=INSTALL_HINT)
-    return PluginImportError(f"cannot load {kind} plugin {path}: {type(exc).__name__}: {exc}", position)
+        error = PluginImportError(f"the {kind} plugin {path} is written against Ansible's Python API (it imports "
+                                  f"{missing}), which needs ansible-core on the controller", position,
+                                  hint=INSTALL_HINT)
+        error.reason = error.message
+        return error
+    error = PluginImportError(f"cannot load {kind} plugin {path}: {type(exc).__name__}: {exc}", position)
+    error.reason = str(exc) or type(exc).__name__
+    return error
 
 
 def _import_by_name(name: str) -> ModuleType:

@@ -16,11 +16,11 @@ from typing import Any
 from runner.ansible_api.collections import collection_dir
 from runner.ansible_api.plugin_import import (
     PluginImportError,
-    error_line,
     import_plugin,
     use_collections_paths,
 )
 from runner.errors import SourcePosition, UserError
+from runner.templating.errors import TemplateError
 
 Plugins = dict[str, Callable[..., Any]]
 
@@ -49,14 +49,35 @@ def _collect(module: ModuleType, path: Path, class_name: str, method: str) -> Pl
         return {}
     try:
         found = getattr(plugin_class(), method)()
-    except Exception as exc:
-        raise PluginError(f"{path}: {class_name}().{method}() failed: {type(exc).__name__}: {exc}",
-                          SourcePosition(str(path), error_line(path, exc))) from None
-    if not isinstance(found, dict) or not all(isinstance(key, str) and callable(value)
-                                              for key, value in found.items()):
+    except Exception:
+        return {}  # ansible-core skips such a file (saying so at -vvvv): its other files' plugins still load
+    if not isinstance(found, dict) or not all(isinstance(key, str) for key in found):
         raise PluginError(f"{path}: {class_name}().{method}() must return a dict of names to functions",
                           SourcePosition(str(path)))
-    return found
+    kind = "filter" if method == "filters" else "test"
+    return {name: _usable(kind, name, value) for name, value in found.items()}
+
+
+def _usable(kind: str, name: str, value: Any) -> Callable[..., Any]:
+    """The plugin as a template calls it. ansible-core reads each one's marker flags as it loads them; a plugin
+    that fails there failed to load, which is said when a template uses it, not at load: one broken plugin does
+    not take its file's others, or the run, with it. A value that is no function fails when called, as there."""
+    try:
+        getattr(value, "accept_args_markers", False)
+        getattr(value, "accept_lazy_markers", False)
+    except Exception as exc:
+        return _fails(TemplateError(f"The {kind} plugin {name!r} failed to load: {exc}"))
+    if not callable(value):
+        return _fails(TemplateError(f"The {kind} plugin {name!r} failed: {type(value).__name__!r} object is not "
+                                    "callable"))
+    return value
+
+
+def _fails(error: TemplateError) -> Callable[..., Any]:
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    return failing
 
 
 def load_plugin_file(path: Path, collection_name: str | None = None, *,

@@ -446,7 +446,9 @@ class Templar:
         if unknown:
             kind, name = unknown.groups()
             known = self.environment.filters if kind == "filter" else self.environment.tests
-            return TemplateError(f"unknown {kind} '{name}' {where}", hint=did_you_mean(name, list(known)),
+            # ansible-core 2.19's words (playbooks match on them); the compiler's warning says it shorter (summary)
+            return TemplateError(f"Syntax error in template: No {kind} named '{name}'. {where}",
+                                 hint=did_you_mean(name, list(known)),
                                  template=shown, summary=f"unknown {kind} '{name}'", unknown_plugin=True)
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""

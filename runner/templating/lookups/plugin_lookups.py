@@ -19,7 +19,7 @@ import jinja2
 import yaml
 
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, find_collection_plugin, split_fqcn
-from runner.ansible_api.plugin_import import import_plugin, use_collections_paths
+from runner.ansible_api.plugin_import import PluginImportError, import_plugin, use_collections_paths
 from runner.ansible_api.routing import RoutingError, routed_elsewhere
 from runner.errors import UserError
 from runner.templating.errors import TemplateError
@@ -182,6 +182,12 @@ def plugin_lookup(name: str) -> LookupFunction | None:
     if found is not None:
         registered, path, collection_name = found
         use_collections_paths(PLUGIN_PATHS.collections_paths)
-        function = _adapt(registered, path, import_plugin("lookup", path, collection_name))
+        try:
+            module = import_plugin("lookup", path, collection_name)
+        except PluginImportError as exc:
+            # ansible-core's words (playbooks match on them): the template using it fails, not the run
+            raise TemplateError(f"The lookup plugin '{name}' failed to load: {exc.reason}", exc.position,
+                                hint=exc.hint) from None
+        function = _adapt(registered, path, module)
     _found[key] = function
     return function

@@ -128,3 +128,14 @@ def test_undefined_lookup_arguments_as_ansible_cores_markers(tmp_path: Path) -> 
     # one that takes them gets ansible-core's own marker in the undefined argument's place
     assert templar.template("{{ query('accept_args_markers', not_defined, 1) }}") == [True, False]
     assert templar.template("{{ lookup('accept_args_markers', '{{ not_defined }}') }}") is True
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_lookup_plugin_that_fails_to_load_fails_the_template_using_it(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    (tmp_path / "lookup_plugins" / "broken_on_import.py").write_text("raise NotImplementedError('boom')\n")
+    add_project_plugins(tmp_path)
+    templar = Templar({}, search_paths=[tmp_path])
+    assert templar.template("{{ 1 + 1 }}") == 2
+    with pytest.raises(TemplateError, match="The lookup plugin 'broken_on_import' failed to load: boom"):
+        templar.template("{{ lookup('broken_on_import') }}")

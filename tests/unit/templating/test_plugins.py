@@ -75,6 +75,48 @@ def test_a_plugin_that_breaks_the_contract_is_a_user_error(tmp_path: Path) -> No
         get_environment([path.parent])
 
 
+BROKEN_MARKERS = """
+class Broken:
+    @property
+    def accept_args_markers(self):
+        raise Exception("boom")
+
+
+class FilterModule:
+    def filters(self):
+        return {"broken": Broken(), "fine": lambda value: "fine"}
+
+
+class TestModule:
+    def tests(self):
+        return {"broken": Broken()}
+"""
+
+
+def test_a_plugin_that_fails_to_load_fails_the_template_using_it_not_its_files_others(tmp_path: Path) -> None:
+    # ansible-core reads each plugin's marker flags as it loads it: a failure there is the plugin's, said when used
+    write_plugin(tmp_path / "filter_plugins", "half.py", BROKEN_MARKERS)
+    templar = Templar(environment=get_environment([tmp_path / "filter_plugins"]))
+    assert templar.template("{{ 1 | fine }}", {}) == "fine"
+    with pytest.raises(TemplateError, match="The filter plugin 'broken' failed to load: boom"):
+        templar.template("{{ '' | broken }}", {})
+    with pytest.raises(TemplateError, match="The test plugin 'broken' failed to load: boom"):
+        templar.template("{{ '' is broken }}", {})
+
+
+def test_a_file_whose_filters_method_raises_is_skipped_as_ansible_core_skips_it(tmp_path: Path) -> None:
+    write_plugin(tmp_path / "filter_plugins", "raises.py",
+                 "class FilterModule:\n    def filters(self):\n        raise RuntimeError('no')\n")
+    write_plugin(tmp_path / "filter_plugins", "works.py", PLUGIN)
+    templar = Templar(environment=get_environment([tmp_path / "filter_plugins"]))
+    assert templar.template("{{ 'hi' | shout }}", {}) == "HI!"
+
+
+def test_an_unknown_filter_is_ansible_cores_syntax_error_when_the_template_runs(tmp_path: Path) -> None:
+    with pytest.raises(TemplateError, match=r"Syntax error in template: No filter named 'nope'\."):
+        Templar().template("{{ '' | nope }}", {})
+
+
 class TestShippedFilters:
     def test_to_toml_renders_nested_tables_and_round_trips(self) -> None:
         config = {

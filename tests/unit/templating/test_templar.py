@@ -127,7 +127,7 @@ def test_a_syntax_error_from_pythons_compiler_is_a_template_error(templar: Templ
 def test_unknown_filter_gets_a_did_you_mean(templar: Templar) -> None:
     with pytest.raises(TemplateError) as caught:
         templar.template("{{ x | to_jsn }}", {"x": 1})
-    assert "unknown filter 'to_jsn'" in caught.value.message
+    assert "No filter named 'to_jsn'" in caught.value.message
     assert caught.value.hint == "did you mean 'to_json'?"
 
 
