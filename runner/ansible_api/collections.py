@@ -22,11 +22,14 @@ NATIVE_EQUIVALENTS: dict[str, str] = {
 }
 # Names that always mean the native modules (ansible-core's own, or this runner's).
 BUILTIN_COLLECTIONS = ("ansible.builtin", "ansible.legacy", "provisioning.builtin")
-_FQCN = re.compile(r"^([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
+# NS.COLL.NAME, where NAME may name a plugin in a sub-folder of the plugin type's folder: ``sub.name`` is
+# ``plugins/modules/sub/name.py``, as ansible-core finds it
+_FQCN = re.compile(r"^([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)\.((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def split_fqcn(name: str) -> tuple[str, str] | None:
-    """(``NS.COLL``, module name) of a fully qualified name, or None when ``name`` is not one."""
+    """(``NS.COLL``, plugin name) of a fully qualified name, or None when ``name`` is not one; the plugin name of
+    one in a sub-folder keeps its dots (``sub.name``), as runtime.yml's routing names it."""
     match = _FQCN.match(name)
     if match is None:
         return None
@@ -51,7 +54,7 @@ def find_collection_plugin(collection: str, kind: str, name: str, collections_pa
     """The file of plugin ``name`` of ``kind`` (``modules``, ``lookup``, ``action``...) of ``collection``, in the
     first collections path that has the collection: a copy further down is masked, as in ansible-core."""
     base = collection_dir(collection, collections_paths)
-    path = base / "plugins" / kind / f"{name}.py" if base is not None else None
+    path = base / "plugins" / kind / f"{name.replace('.', '/')}.py" if base is not None else None
     return path if path is not None and path.is_file() else None
 
 

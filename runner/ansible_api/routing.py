@@ -161,7 +161,7 @@ def route(kind: str, name: str, collections_paths: Iterable[Path],
     current = name if name.count(".") >= 2 else f"{BUILTIN}.{name}"
     seen = [current]
     while True:
-        collection, short = current.rsplit(".", 1)
+        collection, short = split_fqcn(current) or current.rsplit(".", 1)
         routing = collection_routing(collection, paths)
         entry = (routing or {}).get(kind, {}).get(short)
         if entry is None:

@@ -157,3 +157,18 @@ def test_a_collections_action_plugin_or_routing_makes_a_short_name_known(tmp_pat
     index = ModuleIndex(collections_paths=[tmp_path])
     assert index.in_some_collection("only_action") and index.in_some_collection("routed_name")
     assert not index.in_some_collection("nothing_by_that_name")
+
+
+def test_a_module_in_a_sub_folder_is_named_with_the_folder_and_routed_by_that_name(tmp_path: Path) -> None:
+    path = tmp_path / "ansible_collections" / "acme" / "net" / "plugins" / "modules" / "sub" / "deep" / "hello.py"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(ANSIBLE_MODULE)
+    runtime = tmp_path / "ansible_collections" / "acme" / "net" / "meta" / "runtime.yml"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text("plugin_routing:\n  modules:\n    old_hello: {redirect: acme.net.sub.deep.hello}\n"
+                       "    sub.gone: {redirect: acme.net.sub.deep.hello}\n")
+    index = ModuleIndex(collections_paths=[tmp_path])
+    for name in ("acme.net.sub.deep.hello", "acme.net.old_hello", "acme.net.sub.gone"):
+        info = index.find(name)
+        assert info is not None and info.path == path and info.name == "acme.net.sub.deep.hello", name
+    assert index.find("acme.net.sub.nothing") is None
