@@ -35,6 +35,7 @@ class BytecodeCache(object):
     def _magic():
         try:
             import _frozen_importlib_external
+
             return _frozen_importlib_external.MAGIC_NUMBER.hex()
         except (ImportError, AttributeError):
             return None  # not CPython: no stable bytecode to keep
@@ -43,6 +44,7 @@ class BytecodeCache(object):
     def _directory():
         try:
             import pwd
+
             home = pwd.getpwuid(os.getuid()).pw_dir
             path = os.path.join(home, ".cache", "provisioning", "bytecode")
             if not os.path.isdir(path):

@@ -34,6 +34,26 @@ def keep_connections(config: Any) -> None:
         use_keeper(None)
 
 
+def start_keeper_ahead(config: Any, options: dict[str, Any]) -> None:
+    """Start this user's keeper while the playbook compiles, for a run that will most likely connect over SSH:
+    ``persist`` on, an inventory source given (without one only the implicit localhost exists, reached locally)
+    and no ``-c local``. A run that turns out to make no SSH connection leaves a keeper holding nothing, which
+    ends after ``persist`` idle seconds; an unsafe socket directory is left to ``keep_connections`` to report."""
+    from runner.cli.project import missing_default_inventory
+
+    if float(config.persist or 0) <= 0 or options.get("connection") == "local":
+        return
+    if not [source for source in config.inventory if str(source) not in missing_default_inventory(config)]:
+        return
+    from runner.connection.keeper.place import KeeperPlaceError
+    from runner.connection.keeper.start import start_ahead
+
+    try:
+        start_ahead(float(config.persist))
+    except (KeeperPlaceError, OSError):
+        return
+
+
 def keeper_lines() -> list[str]:
     """What ``persist-status`` prints: the keeper's pid, its idle limit and each connection it holds; the warm
     controller's pid and the runs it served."""
