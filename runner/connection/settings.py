@@ -7,9 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from modules._utils import to_bool
-from runner.config.values import DISCOVER_INTERPRETER
-
 # Variable name suffixes accepted with either prefix, and the setting each one feeds.
 _VARIABLES = {
     "host": "address",
@@ -216,6 +213,11 @@ class ConnectionSettings:
         ``provisioning_*`` wins over ``ansible_*`` when a host has both; localhost without an address is local.
         A port or timeout that is not one raises ``ConnectionVariableError`` (a ``ValueError``).
         """
+        # Imported here: the connection keeper builds settings from what a run sends, never from host variables,
+        # and spares its start the configuration's and the module library's imports.
+        from modules._utils import to_bool
+        from runner.config.values import DISCOVER_INTERPRETER
+
         base = defaults or cls(name=name, address=name)
         values: dict[str, Any] = {}
         for prefix in PREFIXES:
