@@ -7,6 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+# Host names reached over the local connection when nothing sets their address or connection.
+LOCAL_NAMES = ("localhost", "127.0.0.1")
+
 # Variable name suffixes accepted with either prefix, and the setting each one feeds.
 _VARIABLES = {
     "host": "address",
@@ -231,7 +234,7 @@ class ConnectionSettings:
         if str(values.get("interpreter", "")).strip() in DISCOVER_INTERPRETER:
             values["interpreter"] = None  # ansible_python_interpreter: auto, as the configuration's: discover it
         values.setdefault("address", name)
-        if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
+        if name in LOCAL_NAMES and "connection" not in values and values["address"] == name:
             values["connection"] = "local"
         values["name"] = name
         changes: dict[str, Any] = {k: str(v) if k in _TEXT_SETTINGS else v for k, v in values.items()}

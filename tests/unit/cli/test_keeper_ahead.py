@@ -56,3 +56,12 @@ def test_a_run_without_an_inventory_reaches_only_localhost_and_starts_none(
         pytest.skip("this machine has the default inventory")
     keeper.start_keeper_ahead(config, {})
     assert started == []
+
+
+def test_a_host_list_of_localhost_alone_starts_none(tmp_path: Path, env: dict[str, str], started: list[float]) -> None:
+    config = load_config({"persist": 30, "inventory": ["localhost,"]}, env=env, cwd=tmp_path)
+    keeper.start_keeper_ahead(config, {})
+    assert started == []
+    config = load_config({"persist": 30, "inventory": ["localhost,web1"]}, env=env, cwd=tmp_path)
+    keeper.start_keeper_ahead(config, {})
+    assert started == [30.0]
