@@ -46,7 +46,7 @@ def _run_cold(command: str) -> NoReturn:
     """The command in this process, as it always ran; when it keeps its connections it starts a warm controller
     for the next run (``runner.warm.keep_warm``), which it tells at the end what it imported. The process then
     ends as a warm controller's run does (``runner.warm.entry``), without the interpreter's teardown."""
-    from runner.warm import starting_cold, warm_wanted
+    from runner.warm import starting_cold, warm_started, warm_wanted
     from runner.warm.entry import run_command
 
     starting_cold()
@@ -56,6 +56,10 @@ def _run_cold(command: str) -> NoReturn:
         from runner.warm.preload import preloadable
 
         teach_warm(preloadable(list(sys.modules)))
+        if warm_started():
+            from runner.warm.control import wait_warm_ready
+
+            wait_warm_ready()
     os._exit(code)
 
 
