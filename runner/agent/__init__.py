@@ -1,12 +1,15 @@
 """The remote agent's source and the one-line bootstrap that starts it on a host.
 
-The bootstrap is a ``python3 -c`` that reads a 10-digit length and then that many bytes of agent source from
-stdin, so the command line stays short and the agent needs nothing installed on the host. It reads with
-``os.read`` (no buffering), so every byte after the source is left on stdin for the agent's frames.
+The bootstrap is a ``python3 -c`` that reads a 10-digit length and then that many bytes of source from stdin, so
+the command line stays short and the agent needs nothing installed on the host. It reads with ``os.read`` (no
+buffering), so every byte after the source is left on stdin for the agent's frames. What it reads for the agent
+is its first stage (``boot.py``), which reads the agent's sha256 and source after it the same way and runs the
+agent from code compiled once per host and user.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 import struct
 from functools import cache
@@ -39,8 +42,11 @@ def _payload(source: bytes) -> bytes:
     return b"%010d" % len(source) + source
 
 
+@cache
 def agent_payload() -> bytes:
-    return _payload(agent_source())
+    """What starts the agent: its first stage for the bootstrap, then the agent's sha256 and source for that."""
+    source = agent_source()
+    return _payload(_source("boot.py")) + hashlib.sha256(source).hexdigest().encode() + _payload(source)
 
 
 def terminal_command(interpreter: str | None, prompt: str, wait: float, command: str, marker: str | None = None,

@@ -3,6 +3,7 @@ fork."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from runner.cli.project import warn
@@ -32,6 +33,37 @@ def keep_connections(config: Any) -> None:
     except KeeperPlaceError as exc:
         warn(f"{exc}; connecting directly, without keeping connections for the next run")
         use_keeper(None)
+
+
+def start_keeper_ahead(config: Any, options: dict[str, Any]) -> None:
+    """Start this user's keeper while the playbook compiles, for a run that will most likely connect over SSH:
+    ``persist`` on, no ``-c local``, and an inventory source other than a host list of localhost alone (without
+    one, only the implicit localhost exists, reached locally). A run that turns out to make no SSH connection
+    leaves a keeper holding nothing, which ends after ``persist`` idle seconds; an unsafe socket directory is left
+    to ``keep_connections`` to report."""
+    from runner.cli.project import missing_default_inventory
+
+    if float(config.persist or 0) <= 0 or options.get("connection") == "local":
+        return
+    sources = [str(source) for source in config.inventory if str(source) not in missing_default_inventory(config)]
+    if all(_only_localhost(source) for source in sources):
+        return
+    from runner.connection.keeper.place import KeeperPlaceError
+    from runner.connection.keeper.start import start_ahead
+
+    try:
+        start_ahead(float(config.persist))
+    except (KeeperPlaceError, OSError):
+        return
+
+
+def _only_localhost(source: str) -> bool:
+    """A host list (``-i localhost,``) naming only hosts reached over the local connection."""
+    from runner.connection.settings import LOCAL_NAMES
+
+    if "," not in source or Path(source).expanduser().exists():
+        return False
+    return all(item.strip() in ("", *LOCAL_NAMES) for item in source.split(","))
 
 
 def keeper_lines() -> list[str]:

@@ -142,6 +142,10 @@ def main(playbooks: tuple[Path, ...], infras: tuple[Path, ...], tags: tuple[str,
     project = load_project(config_overrides(options),
                            options.get("playbook_dir") or (first.resolve().parent if first.is_file() else Path.cwd()),
                            need_inventory=False, options=options)
+    if not (syntax_check or plan_file or list_tasks or list_tags or options["list_hosts"]):
+        from runner.cli.keeper import start_keeper_ahead
+
+        start_keeper_ahead(project.config, options)  # its start overlaps the compile
     playbooks = collection_playbooks(playbooks, project)
     playbook_dir = options.get("playbook_dir") or (playbooks or infras)[0].resolve().parent
     with recording_reads():  # an -e @file is read for the plan too: the plan cache keys it by content

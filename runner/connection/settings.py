@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from modules._utils import to_bool
-from runner.config.values import DISCOVER_INTERPRETER
+# Host names reached over the local connection when nothing sets their address or connection.
+LOCAL_NAMES = ("localhost", "127.0.0.1")
 
 # Variable name suffixes accepted with either prefix, and the setting each one feeds.
 _VARIABLES = {
@@ -216,6 +216,11 @@ class ConnectionSettings:
         ``provisioning_*`` wins over ``ansible_*`` when a host has both; localhost without an address is local.
         A port or timeout that is not one raises ``ConnectionVariableError`` (a ``ValueError``).
         """
+        # Imported here: the connection keeper builds settings from what a run sends, never from host variables,
+        # and spares its start the configuration's and the module library's imports.
+        from modules._utils import to_bool
+        from runner.config.values import DISCOVER_INTERPRETER
+
         base = defaults or cls(name=name, address=name)
         values: dict[str, Any] = {}
         for prefix in PREFIXES:
@@ -229,7 +234,7 @@ class ConnectionSettings:
         if str(values.get("interpreter", "")).strip() in DISCOVER_INTERPRETER:
             values["interpreter"] = None  # ansible_python_interpreter: auto, as the configuration's: discover it
         values.setdefault("address", name)
-        if name in ("localhost", "127.0.0.1") and "connection" not in values and values["address"] == name:
+        if name in LOCAL_NAMES and "connection" not in values and values["address"] == name:
             values["connection"] = "local"
         values["name"] = name
         changes: dict[str, Any] = {k: str(v) if k in _TEXT_SETTINGS else v for k, v in values.items()}

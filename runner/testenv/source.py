@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runner.testenv.env import TestEnv
-
 PLUGIN = "provisioning.testenv"
 DEFAULT_ENV = "default"
 DEFAULT_COUNT = 3
@@ -19,6 +17,8 @@ _YAML_SUFFIXES = (".yml", ".yaml")
 
 def ensure_default_env(count: int = DEFAULT_COUNT) -> Path:
     """Bring the env ``default`` up unless ``count`` of its hosts already run; return its inventory path."""
+    from runner.testenv.env import TestEnv  # loaded only for the default inventory: every command asks about it
+
     env = TestEnv(DEFAULT_ENV, count=count)
     if len(env.hosts()) < count or not env.inventory_path.exists():
         env.up()

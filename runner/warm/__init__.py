@@ -21,6 +21,7 @@ COMMANDS = {"playbook": "runner.cli.playbook:main", "adhoc": "runner.cli.adhoc:m
 
 _wanted: float | None = None
 _cold_client = False
+_started = False
 
 
 def starting_cold() -> None:
@@ -42,7 +43,14 @@ def keep_warm(persist: float | None) -> None:
         from runner.warm.preload import preloadable
 
         start_warm(_wanted, sys.path[0], preloadable(list(sys.modules)))
+        global _started
+        _started = True
 
 
 def warm_wanted() -> float | None:
     return _wanted
+
+
+def warm_started() -> bool:
+    """Whether this (cold) run started a warm controller."""
+    return _started

@@ -8,18 +8,16 @@ controlling terminal (a password prompt reads the terminal on its stdin, as ``ge
 
 from __future__ import annotations
 
-import atexit
-import importlib
 import io
 import json
 import os
 import signal
 import socket
 import sys
-import traceback
 from typing import Any, NoReturn
 
-from runner.warm import COMMANDS, warm_wanted, wire
+from runner.warm import warm_wanted, wire
+from runner.warm.entry import run_command
 from runner.warm.preload import preloadable
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -43,7 +41,7 @@ def run_child(conn: socket.socket, fds: list[int], request: dict[str, Any], repo
     if reason:
         os._exit(0)
     command = str(request["command"])
-    code = _profiled(command) if os.environ.get("PROVISIONING_PROFILE_DIR") else _run(command)
+    code = _profiled(command) if os.environ.get("PROVISIONING_PROFILE_DIR") else run_command(command)
     try:
         report = {"persist": warm_wanted(), "modules": preloadable(name for name in sys.modules if name not in loaded)}
         os.write(report_fd, json.dumps(report).encode())
@@ -60,7 +58,7 @@ def _profiled(command: str) -> int:
 
     profiler = cProfile.Profile(time.process_time)
     try:
-        return int(profiler.runcall(_run, command))
+        return int(profiler.runcall(run_command, command))
     finally:
         profiler.dump_stats(os.path.join(os.environ["PROVISIONING_PROFILE_DIR"], f"run-{os.getpid()}.prof"))
 
@@ -110,46 +108,3 @@ def _declined(request: dict[str, Any]) -> str | None:
     except Exception:
         return None  # the command reports a broken configuration itself
     return "persist is 0" if not persist else None
-
-
-def _run(command: str) -> int:
-    module, function = COMMANDS[command].split(":")
-    code: int
-    try:
-        getattr(importlib.import_module(module), function)()
-        code = 0
-    except SystemExit as exc:
-        code = _exit_code(exc.code)
-    except KeyboardInterrupt:
-        # As the interpreter does with a Ctrl-C nothing caught: the traceback, then ended by the signal itself.
-        traceback.print_exc()
-        _flush()
-        atexit._run_exitfuncs()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGINT)
-        code = 128 + signal.SIGINT
-    except BaseException:
-        sys.excepthook(*sys.exc_info())
-        code = 1
-    atexit._run_exitfuncs()
-    return 120 if not _flush() and code == 0 else code
-
-
-def _exit_code(value: object) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value & 0xFF
-    print(value, file=sys.stderr)
-    return 1
-
-
-def _flush() -> bool:
-    """Flush the streams, as the interpreter does at exit; False when stdout could not be (a closed pipe)."""
-    ok = True
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            ok = ok and stream is not sys.stdout
-    return ok

@@ -14,12 +14,12 @@ import socket
 import sys
 
 from runner.util.private_dir import KeeperPlaceError, check_path, keeper_path, peer_uid
-from runner.warm import COMMANDS, wire
+from runner.warm import wire
 from runner.warm.place import socket_name
 
 TYPE_CHECKING = False  # typing's, without importing typing (nor pathlib): see the module's docstring
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 # Exit code when the warm controller went away before the run's end (killed): "an internal error", as a
@@ -42,25 +42,25 @@ def _main(command: str) -> None:
     sys.exit(code)
 
 
-def _run_cold(command: str) -> None:
+def _run_cold(command: str) -> NoReturn:
     """The command in this process, as it always ran; when it keeps its connections it starts a warm controller
-    for the next run (``runner.warm.keep_warm``), which it tells at the end what it imported."""
-    import importlib
-
-    from runner.warm import starting_cold
+    for the next run (``runner.warm.keep_warm``), which it tells at the end what it imported. The process then
+    ends as a warm controller's run does (``runner.warm.entry``), without the interpreter's teardown."""
+    from runner.warm import starting_cold, warm_started, warm_wanted
+    from runner.warm.entry import run_command
 
     starting_cold()
-    module, function = COMMANDS[command].split(":")
-    try:
-        getattr(importlib.import_module(module), function)()
-    finally:
-        from runner.warm import warm_wanted
+    code = run_command(command)
+    if warm_wanted():
+        from runner.warm.control import teach_warm
+        from runner.warm.preload import preloadable
 
-        if warm_wanted():
-            from runner.warm.control import teach_warm
-            from runner.warm.preload import preloadable
+        teach_warm(preloadable(list(sys.modules)))
+        if warm_started():
+            from runner.warm.control import wait_warm_ready
 
-            teach_warm(preloadable(list(sys.modules)))
+            wait_warm_ready()
+    os._exit(code)
 
 
 def _kept_nothing(argv: list[str]) -> bool:

@@ -18,6 +18,8 @@ from runner.warm import wire
 from runner.warm.place import socket_path
 
 ANSWER_TIMEOUT = 5.0
+# How long a cold run's end waits for the warm controller it started to be ready (wait_warm_ready).
+READY_WAIT = 2.0
 STOP_TIMEOUT = 15.0
 
 
@@ -44,10 +46,20 @@ def teach_warm(modules: list[str]) -> None:
         _exchange(checked_dir(create=False), {"op": "learn", "modules": modules}, answered=False)
 
 
-def _exchange(directory: Path, message: dict[str, Any], *, answered: bool = True) -> dict[str, Any] | None:
+def wait_warm_ready() -> None:
+    """Wait (asleep, at most ``READY_WAIT`` seconds) until the warm controller this cold run started has
+    imported what the runs need: it answers only then. A run started right after this one (a script running
+    two playbooks) is then served at once, and the wait costs no CPU, which the controller's imports have to
+    themselves; it ended the same way before, when this process spent that time freeing its heap."""
+    with contextlib.suppress(Exception):
+        _exchange(checked_dir(create=False), {"op": "hello"}, timeout=READY_WAIT)
+
+
+def _exchange(directory: Path, message: dict[str, Any], *, answered: bool = True,
+              timeout: float = ANSWER_TIMEOUT) -> dict[str, Any] | None:
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(ANSWER_TIMEOUT)
+            sock.settimeout(timeout)
             sock.connect(str(socket_path(directory)))
             if peer_uid(sock) != os.getuid():
                 return None

@@ -1,12 +1,14 @@
 """The agent on a real test host: compiled module code kept between runs, and a clean end when the run closes.
 
 The agent keeps each module's compiled code under ``~/.cache/provisioning/bytecode`` of the user it runs as
-(see runner/agent/remote.py), only where that directory is the user's own and nobody else can write to it.
+(see runner/agent/remote.py), only where that directory is the user's own and nobody else can write to it; its own
+compiled code is kept there too (``@agent-...``, runner/agent/boot.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import shlex
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from runner.agent import agent_payload, start_command
 from runner.connection import HostSession
 from runner.module_index import ModuleIndex
 from runner.testenv import TestEnv
@@ -56,7 +59,7 @@ def test_compiled_modules_are_kept_for_the_next_run_private_to_the_user(clean_ca
     assert run_modules(clean_cache, [("ping", {})])[0]["ping"] == "pong"
     entries = listing(clean_cache)
     names = sorted(name.split("-")[0] for name in entries)
-    assert names == ["_utils", "ping"]
+    assert names == ["@agent", "_utils", "ping"]
     assert set(entries.values()) == {"600"}
     assert out(clean_cache, HOST, f"stat -c '%a %U' {CACHE}") == "700 deploy"
 
@@ -79,6 +82,33 @@ def test_a_cache_others_can_write_to_is_not_used(clean_cache: TestEnv) -> None:
 
     assert run_modules(clean_cache, [("ping", {})])[0]["ping"] == "pong"
     assert listing(clean_cache) == {}
+
+
+def start_agent_alone(env: TestEnv) -> bytes:
+    """What an agent started as deploy on the host writes before its first frame is read (nothing is asked)."""
+
+    async def go() -> bytes:
+        session = HostSession(settings_for(env, HOST, user="deploy"), ModuleIndex())
+        try:
+            return (await session.raw(start_command(None), stdin=agent_payload(), timeout=30)).stdout
+        finally:
+            await session.close()
+
+    return asyncio.run(go())
+
+
+def test_the_agent_starts_from_its_kept_code_and_a_damaged_copy_is_compiled_again(clean_cache: TestEnv) -> None:
+    assert run_modules(clean_cache, [("ping", {})])[0]["ping"] == "pong"
+    agent = next(name for name in listing(clean_cache) if name.startswith("@agent-"))
+    # The kept code, not the source sent with it, is what the next agent runs: code planted there answers.
+    plant = (f"import marshal; open('{CACHE}/{agent}', 'wb').write(marshal.dumps(compile("
+             "'import os; os.write(1, b\"planted\"); os._exit(0)', 'planted', 'exec')))")
+    assert run(clean_cache, HOST, f"python3 -c {shlex.quote(plant)}", user="deploy").rc == 0
+    assert start_agent_alone(clean_cache) == b"planted"
+
+    assert run(clean_cache, HOST, f"printf 'garbage' > {CACHE}/{agent}", user="deploy").rc == 0
+    assert run_modules(clean_cache, [("ping", {"data": "again"})])[0]["ping"] == "again"
+    assert run(clean_cache, HOST, f"head -c 7 {CACHE}/{agent}").stdout != b"garbage"
 
 
 def test_a_new_version_of_a_module_replaces_the_old_one(clean_cache: TestEnv, tmp_path: Path) -> None:

@@ -130,3 +130,16 @@ def test_syntax_check_loads_no_transport_no_event_loop_and_builds_no_validator(t
     for unneeded in ("asyncssh", "cryptography", "asyncio", "rich", "sqlalchemy", "importlib.metadata",
                      "pydantic.plugin._loader", "runner.executor.playbook", "runner.connection.ssh"):
         assert unneeded not in modules, unneeded
+
+
+def test_asking_whether_an_inventory_is_the_test_hosts_loads_no_test_env(tmp_path: Path) -> None:
+    """Every command asks it of each inventory source; the test env's machinery (its YAML writer among it) loads
+    only when the default inventory's hosts are started."""
+    inventory = tmp_path / "hosts.yml"
+    inventory.write_text("all:\n  hosts:\n    web1:\n")
+    found = _loaded_after(f"from runner.testenv import is_default_inventory\n"
+                          f"found['default'] = is_default_inventory({str(inventory)!r})")
+    assert found["default"] is False
+    modules = found["modules"]
+    assert isinstance(modules, list)
+    assert [name for name in modules if name.startswith(("runner.testenv.env", "ruamel"))] == []

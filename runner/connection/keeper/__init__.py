@@ -3,7 +3,8 @@ so a run after the first one costs only its tasks.
 
 The controller checks the keeper's directory and records the choice before its workers fork (``use_keeper``);
 the workers' SSH connections then go through the keeper (``transport.py``), the first of them finding or
-starting it (``start.py``), so a run that connects to no host over SSH starts none. The keeper itself is
+starting it (``start.py``), so a run that connects to no host over SSH starts none; except that a playbook run
+that will most likely connect over SSH starts it ahead, while it compiles (``start.start_ahead``). The keeper itself is
 ``daemon.py``; what decides which connection and which agent a run may reuse is ``identity.py``.
 """
 

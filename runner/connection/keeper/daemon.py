@@ -124,6 +124,9 @@ class Keeper:
     async def serve(self, listener: socket.socket) -> None:
         server = await asyncio.start_unix_server(self._client, sock=listener)
         loop = asyncio.get_running_loop()
+        # What every connection needs, loaded at once in a thread (the loop answers meanwhile; a first connection
+        # waits for it on the import lock): a keeper started ahead of its run loads it while that run compiles.
+        loop.run_in_executor(None, _load_transport)
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             loop.add_signal_handler(signum, self.stopping.set)
         expiry = asyncio.ensure_future(self._expire())
@@ -357,6 +360,11 @@ def _loaded(data: bytes) -> dict[str, str]:
     return {str(name): str(digest) for name, digest in loaded.items()} if isinstance(loaded, dict) else {}
 
 
+def _load_transport() -> None:
+    import runner.connection.settings
+    import runner.connection.ssh  # noqa: F401
+
+
 def _fingerprints(files: list[str]) -> list[list[Any]]:
     from runner.connection.keeper.identity import fingerprint
 
@@ -382,7 +390,10 @@ def _daemonize(ready_fd: int) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """``DIR PERSIST [START_LOCK_FD]``: the start lock's descriptor, when the keeper was started ahead
+    (``start.start_ahead``), is held until the keeper listens (or ends)."""
     directory, persist = Path(argv[0]), float(argv[1])
+    start_lock = int(argv[2]) if len(argv) > 2 else None
     checked_dir(directory, create=False)
     ready_write = sys.stdout.fileno()  # the starter reads one line on our stdout, then it closes
     _daemonize(ready_write)
@@ -402,6 +413,8 @@ def main(argv: list[str]) -> int:
     log = os.open(directory / log_name(_version()), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null = os.open(os.devnull, os.O_RDWR)
     os.write(ready_write, READY)
+    if start_lock is not None:
+        os.close(start_lock)  # it listens: whoever waits to start a keeper now finds this one
     for target, source in ((0, null), (1, log), (2, log)):
         os.dup2(source, target)
     # Only the keeper's own lines: asyncssh's name the commands channels run, which may hold what no_log hides.

@@ -109,6 +109,35 @@ def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddres
     return KeeperAddress(path, persist, bytes.fromhex(hello["salt"]))
 
 
+_ahead: subprocess.Popen[bytes] | None = None
+
+
+def start_ahead(persist: float, directory: Path | None = None) -> None:
+    """Start this user's keeper now, without waiting for it, when none answers and nobody is starting one: a run
+    that will connect over SSH calls this before it compiles its playbook, so that the keeper's interpreter and
+    imports overlap the compile instead of delaying the run's first connection. The start lock goes with the
+    keeper, which lets go of it once it listens: a worker that looks for the keeper meanwhile (``ensure_keeper``)
+    waits for this one rather than starting another. Raises ``KeeperPlaceError`` for an unsafe directory."""
+    global _ahead
+    directory = checked_dir(directory)
+    lock = os.open(directory / start_lock_name(build_id()), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return  # being started by another run
+        if _exchange(directory / socket_name(build_id()), {"op": "hello", "persist": persist}) is not None:
+            return  # one answers (another build's, or another boot's, is ensure_keeper's to replace)
+        with contextlib.suppress(OSError):
+            # Never waited for here: it ends as soon as the keeper has forked into the background, and a run ends
+            # without the interpreter's teardown, so the reference kept only spares a warning.
+            _ahead = subprocess.Popen([sys.executable, "-m", "runner.connection.keeper.daemon", str(directory),
+                                       str(persist), str(lock)], pass_fds=[lock], stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    finally:
+        os.close(lock)  # the keeper holds it (the same open file) until it listens, or until it fails
+
+
 @contextlib.contextmanager
 def _starting(directory: Path) -> Iterator[None]:
     """Held while this process looks for this build's keeper again and starts it when it is missing (a lock of

@@ -71,6 +71,7 @@ def build_id() -> str:
 
     digest = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
-    for path in [*sorted(here.glob("*.py")), here.parent.parent / "agent" / "remote.py"]:
+    agent = here.parent.parent / "agent"
+    for path in [*sorted(here.glob("*.py")), agent / "boot.py", agent / "remote.py"]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

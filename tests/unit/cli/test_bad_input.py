@@ -21,6 +21,7 @@ STRICT_INVENTORY = {"ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": "true"}
 def run(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("PROVISIONING_", "ANSIBLE_"))}
     environment["PROVISIONING_CONFIG"] = str(tmp_path / "provisioning.cfg")
+    environment["PROVISIONING_PERSIST"] = "0"  # nothing kept: no keeper or warm controller outlives the test
     environment.update(env or {})
     return subprocess.run([script("provisioning"), *args], capture_output=True, text=True, cwd=tmp_path,
                           env=environment, timeout=60)

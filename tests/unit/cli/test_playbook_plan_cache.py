@@ -35,7 +35,9 @@ def project(tmp_path: Path) -> Path:
 
 def run(root: Path, *options: str, **environment: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
-    env.update(XDG_CACHE_HOME=str(root.parent / "cache"), PROVISIONING_RECORD_RUNS="false", **environment)
+    # PROVISIONING_PERSIST=0: nothing kept, so no keeper or warm controller outlives the test
+    env.update(XDG_CACHE_HOME=str(root.parent / "cache"), PROVISIONING_RECORD_RUNS="false", PROVISIONING_PERSIST="0",
+               **environment)
     return subprocess.run([script("provisioning-playbook"), "-i", "inventory", "-e", "@suffix.yml", "site.yml",
                            "-vvv", *options], capture_output=True, text=True, cwd=root, env=env, timeout=300)
 

@@ -68,6 +68,7 @@ def test_a_builtin_connection_may_be_named_in_full(written: str, used: str) -> N
 
 def command(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if not key.startswith(("PROVISIONING_", "ANSIBLE_"))}
+    environment["PROVISIONING_PERSIST"] = "0"  # nothing kept: no keeper or warm controller outlives the test
     return subprocess.run([script(args[0]), *args[1:]], capture_output=True, text=True, cwd=tmp_path,
                           env={**environment, **(env or {})}, timeout=120)
 

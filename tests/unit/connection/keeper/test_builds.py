@@ -93,3 +93,29 @@ def test_workers_looking_for_the_keeper_at_once_start_one(directory: Path, monke
         worker.join(60)
     assert len(addresses) == 3 and len(set(addresses)) == 1
     assert spawned == [30.0]
+
+
+def test_a_keeper_started_ahead_is_the_one_the_workers_find(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run starts the keeper before it compiles, without waiting; the keeper holds the start lock until it
+    listens, so workers that look for it at once wait for it and start none of their own."""
+    spawned: list[float] = []
+    monkeypatch.setattr(start, "_spawn", lambda place, persist: spawned.append(persist))
+    start.start_ahead(30.0, directory)
+    addresses: list[object] = []
+    workers = [threading.Thread(target=lambda: addresses.append(ensure_keeper(30.0, directory))) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert len(addresses) == 3 and len(set(addresses)) == 1
+    assert spawned == []
+    status = keeper_status(directory)
+    assert status is not None and status["version"] == build_id()
+
+
+def test_a_keeper_that_answers_is_not_started_ahead_again(directory: Path) -> None:
+    first = ensure_keeper(30.0, directory)
+    pid = keeper_status(directory)["pid"]  # type: ignore[index]
+    start.start_ahead(30.0, directory)
+    assert ensure_keeper(30.0, directory) == first
+    assert keeper_status(directory)["pid"] == pid  # type: ignore[index]
