@@ -33,6 +33,7 @@ RECAP = re.compile(r"^\S+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+f
 ENV_NAME = "community-roles"
 BASE_ADDRESS = 200
 RUN_TIMEOUT = 900
+FIREWALL_FAMILIES = ("iptables", "ip6tables")
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ def apply(role: str, runner: Runner, options: argparse.Namespace) -> Outcome:
     env = TestEnv(name=f"{options.env_name}-{runner.name}", count=1, base_address=options.base_address,
                   prefix="role")
     env.down()
+    firewall = save_firewall()
     env.up()
     try:
         playbook = write_project(work, role, env)
@@ -98,7 +100,31 @@ def apply(role: str, runner: Runner, options: argparse.Namespace) -> Outcome:
                 for index in (1, 2)]
     finally:
         env.down()
+        restore_firewall(firewall)
     return Outcome(role, runner.name, *runs)
+
+
+def save_firewall() -> dict[str, str]:
+    """The machine's packet filter rules (``iptables-save``, ``ip6tables-save``), where those commands exist.
+
+    The test hosts share the machine's network namespace, so a firewall role (geerlingguy.firewall, a ufw role)
+    sets the machine's rules: left in place they would shut the machine's ports and make the next runner find the
+    firewall already set up (a first run with fewer changes)."""
+    saved = {}
+    for family in FIREWALL_FAMILIES:
+        try:
+            done = subprocess.run([f"{family}-save"], capture_output=True, text=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        saved[family] = done.stdout
+    return saved
+
+
+def restore_firewall(saved: dict[str, str]) -> None:
+    """Put back what ``save_firewall`` read; ``iptables-restore`` without ``--noflush`` replaces every table
+    it names, and removes the chains the role added."""
+    for family, rules in saved.items():
+        subprocess.run([f"{family}-restore"], input=rules, text=True, check=True, capture_output=True)
 
 
 def write_project(work: Path, role: str, env: TestEnv) -> Path:

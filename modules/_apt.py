@@ -360,10 +360,12 @@ class PolicyRcD(object):
     def __enter__(self):
         if self.code is None:
             return self
+        import shutil
         import tempfile
         if os.path.lexists(POLICY_RC_D):
+            # moved, not renamed: the temp directory is often another filesystem (a tmpfs /tmp), as ansible-core's
             self.saved = tempfile.mkdtemp(prefix="provisioning-policy-rc.d.")
-            os.rename(POLICY_RC_D, os.path.join(self.saved, "policy-rc.d"))
+            shutil.move(POLICY_RC_D, os.path.join(self.saved, "policy-rc.d"))
         try:
             self.module.atomic_write(POLICY_RC_D, ("#!/bin/sh\nexit %d\n" % self.code).encode())
             os.chmod(POLICY_RC_D, 0o755)
@@ -377,7 +379,8 @@ class PolicyRcD(object):
             return
         remove_quietly(POLICY_RC_D)
         if self.saved is not None:
-            os.rename(os.path.join(self.saved, "policy-rc.d"), POLICY_RC_D)
+            import shutil
+            shutil.move(os.path.join(self.saved, "policy-rc.d"), POLICY_RC_D)
             os.rmdir(self.saved)
 
 

@@ -21,6 +21,7 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
     """``-a`` as JSON or free-form ``k=v``; free text goes to the module's free-form argument."""
     from modules._utils import ArgumentError, validate_arguments
     from runner.parsing.kv import RAW_PARAMS, parse_kv
+    from runner.templating import literal_values
 
     info = index.get(module)
     text = (text or "").strip()
@@ -37,7 +38,8 @@ def _module_args(index: ModuleIndex, module: str, text: str | None) -> dict[str,
     if info.any_arguments:
         return args
     try:
-        validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
+        # a templated value may yet be omit: it cannot conflict with another argument before the run
+        validate_arguments(info.argument_spec, literal_values(args), info.spec_rules, check_values=False)
     except ArgumentError as exc:
         raise OptionError(f"{info.name}: {exc}") from None
     return args

@@ -31,7 +31,7 @@ from runner.models.action import (
 from runner.module_index import BUILTIN_PREFIXES, ModuleIndex
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
-from runner.templating import Templar, TemplateError, is_template
+from runner.templating import Templar, TemplateError, is_template, literal_values
 
 if TYPE_CHECKING:
     from runner.compiler import Compiler
@@ -315,7 +315,8 @@ class TaskCompiler:
             raise ParseError(exc.message, task.module_position or task.position) from None
         if check_names and not info.any_arguments:
             try:
-                validate_arguments(info.argument_spec, args, info.spec_rules, check_values=False)
+                # a templated value may yet be omit: it cannot conflict with another argument before the run
+                validate_arguments(info.argument_spec, literal_values(args), info.spec_rules, check_values=False)
             except ArgumentError as exc:
                 raise ParseError(f"{module}: {exc}", task.module_position or task.position) from None
         return args, self.index.resolved_name(task.module_written if qualified else module, info)

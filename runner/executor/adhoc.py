@@ -33,6 +33,7 @@ from runner.executor.outcome import exit_code_for, run_with_workers
 from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.variables import pick_connection_vars
 from runner.module_index import ModuleIndex
+from runner.templating.omit import OMIT
 from runner.util import task_trace
 
 if TYPE_CHECKING:
@@ -100,7 +101,8 @@ class AdhocContext:
 
     def _variables(self, host: str) -> Mapping[str, Any]:
         # Read only: ChainMap's stubs want every map mutable, though writes only ever go to the first.
-        return ChainMap(self.run.magic_vars, self.run.extra_vars, self.run.host_vars(host))  # type: ignore[arg-type]
+        layers: list[Any] = [self.run.magic_vars, {"omit": OMIT}, self.run.extra_vars, self.run.host_vars(host)]
+        return ChainMap(*layers)
 
     async def handle(self, host: str, payload: Any) -> dict[str, Any]:
         if not task_trace.tracing_tasks():
@@ -114,7 +116,7 @@ class AdhocContext:
         return result
 
     async def _run_module(self, host: str) -> dict[str, Any]:
-        from runner.templating import Templar, TemplateError
+        from runner.templating import Templar, TemplateError, drop_omitted
 
         variables = self._variables(host)
         # Lookups in the arguments find files where Ansible's ad-hoc loader does: in --playbook-dir, else here.
@@ -123,7 +125,7 @@ class AdhocContext:
         if action is not None and not action.uses_host:
             # debug, set_fact, assert ...: nothing to connect to, so a host that cannot be reached still answers.
             try:
-                args = templar.template(self.run.args)
+                args = drop_omitted(templar.template(self.run.args))
             except TemplateError as exc:
                 return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
             return await execute(None, self.index, self._call(host, args, templar, variables))
@@ -138,7 +140,7 @@ class AdhocContext:
         if session is None:
             session = self.sessions[host] = HostSession(settings, self.index)
         try:
-            args = templar.template(self.run.args)
+            args = drop_omitted(templar.template(self.run.args))
         except TemplateError as exc:
             return {"failed": True, "changed": False, "msg": f"template error in module arguments: {exc}"}
         limit, background = async_limits(self.run.background, self.run.poll)

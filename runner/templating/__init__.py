@@ -20,6 +20,7 @@ from runner.templating.environment import (
 )
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import LOOKUPS
+from runner.templating.markers import literal_values
 from runner.templating.omit import OMIT, drop_omitted
 from runner.templating.plugins import PluginError
 from runner.templating.scope import VariableScope
@@ -49,6 +50,7 @@ __all__ = [
     "is_template",
     "is_unsafe",
     "is_whole_template",
+    "literal_values",
     "mark_unsafe",
     "plugin_dirs_for",
     "run_lookup",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from runner.util.unsafe import UNSAFE_TYPES
@@ -14,3 +15,10 @@ def is_template(value: Any) -> bool:
     is returned as is, without Jinja2."""
     return (isinstance(value, str) and not isinstance(value, UNSAFE_TYPES) and "{" in value
             and any(marker in value for marker in TEMPLATE_MARKERS))
+
+
+def literal_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with each one that is still a template set to None: what it renders to (``omit``, None, a
+    value) is not known before the run, so a check made before it (two arguments given that exclude each other)
+    counts only the values written as they are."""
+    return {key: None if is_template(value) else value for key, value in values.items()}

@@ -66,3 +66,14 @@ def test_playbook_only_actions_are_refused_with_the_reason(inventory: Path, modu
     assert run.returncode == 5 and run.stdout == ""
     assert f"'{module}' is not a valid action for ad-hoc commands" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_an_argument_that_renders_to_omit_is_left_out_as_in_a_playbook(inventory: Path) -> None:
+    # debug's msg and var exclude each other: a msg that is omitted leaves var alone, as in ansible-core
+    run = adhoc(inventory, "-m", "debug", "-a", "msg={{ nothing | default(omit) }} var=who", "-o")
+    assert (run.returncode, run.stdout) == (0, 'web1 | SUCCESS => {"who": "web-one"}\n'), run.stderr
+    # on a host too (the local one): chdir omitted, so the command runs where it would without it
+    local = subprocess.run([script("provisioning"), "localhost", "-i", "localhost,", "-c", "local", "-m", "command",
+                            "-a", "echo ran chdir={{ nowhere | default(omit) }}", "-o"], capture_output=True,
+                           text=True, timeout=120, cwd=inventory.parent)
+    assert local.returncode == 0 and "(stdout) ran" in local.stdout, local.stdout + local.stderr

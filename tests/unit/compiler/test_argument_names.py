@@ -73,3 +73,19 @@ def test_a_diff_or_check_mode_that_is_no_boolean_fails_its_task_when_it_runs(tmp
                       "    - assert:\n        that: bad is failed and \"converted to 'bool'\" in bad.msg\n")
     assert result.returncode == 0, (result.stdout, result.stderr)
     assert "The value 'yes.' could not be converted to 'bool'." in result.stdout
+
+
+def test_a_templated_argument_that_may_be_omitted_conflicts_with_none_before_the_run(tmp_path: Path) -> None:
+    # debug's msg and var exclude each other; a msg that renders to omit leaves var alone (as in ansible-core),
+    # so the compiler, which cannot know that before the run, does not count it (pip's executable | virtualenv
+    # of a role's loop item, geerlingguy.pip's).
+    result = playbook(tmp_path, "  vars:\n    shown: 42\n  tasks:\n"
+                      "    - debug:\n        msg: \"{{ nothing | default(omit) }}\"\n        var: shown\n")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert '"shown": 42' in result.stdout
+
+
+def test_two_literal_arguments_that_exclude_each_other_stop_the_run_before_it_starts(tmp_path: Path) -> None:
+    result = playbook(tmp_path, "  tasks:\n    - debug: msg=first\n    - debug:\n        msg: hi\n        var: x\n")
+    assert result.returncode == 4, (result.stdout, result.stderr)
+    assert f"{tmp_path / 'play.yml'}:6:7: debug: parameters are mutually exclusive: msg|var" in result.stderr

@@ -1,10 +1,16 @@
-"""apt's pure parts: package specs, version globs, apt-get -s output and the diff made from it."""
+"""apt's pure parts: package specs, version globs, apt-get -s output and the diff made from it; policy_rc_d's
+stand-in script."""
 
 from __future__ import annotations
 
+import errno
+import os
+from pathlib import Path
+
 import pytest
 
-from modules._apt import describe_changes, parse_simulation, split_spec, upgrade_mode, version_matches
+from modules import _apt
+from modules._apt import PolicyRcD, describe_changes, parse_simulation, split_spec, upgrade_mode, version_matches
 from modules._utils import Module, ModuleFailure
 
 SIMULATION = """\
@@ -55,3 +61,27 @@ def test_upgrade_reads_yaml_booleans_as_words() -> None:
     assert [upgrade_mode(value, module) for value in (None, False, True, "dist")] == ["no", "no", "yes", "dist"]
     with pytest.raises(ModuleFailure, match="value of upgrade must be one of"):
         upgrade_mode("sideways", module)
+
+
+def test_policy_rc_d_stands_in_for_the_script_there_and_puts_it_back_across_filesystems(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The temp directory the script waits in is often another filesystem than /usr/sbin (a tmpfs /tmp on the
+    # test hosts, geerlingguy.mysql's policy_rc_d: 101): a rename between them fails with EXDEV, as here.
+    script = tmp_path / "sbin" / "policy-rc.d"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(_apt, "POLICY_RC_D", str(script))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    rename = os.rename
+
+    def same_filesystem_only(source: str, target: str) -> None:
+        if os.path.dirname(source) != os.path.dirname(target):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        rename(source, target)
+
+    monkeypatch.setattr(os, "rename", same_filesystem_only)
+    with PolicyRcD(Module({}), 101):
+        assert script.read_text() == "#!/bin/sh\nexit 101\n"
+    assert script.read_text() == "#!/bin/sh\nexit 0\n"
+    assert list((tmp_path / "tmp").iterdir()) == []
