@@ -193,8 +193,10 @@ def _comparable(run: PlaybookRun, *, ordered: bool = True) -> dict[str, Any]:
                                                                            "unreachable", "msg", "stdout", "rc")}
                 for host, result in sorted(task["hosts"].items())}))
     output = _without_run_dir(run.output)
-    # how many times an async task was polled follows the time it took; its job id is the host's own
-    output = "\n".join(line for line in output.split("\n") if not line.startswith("ASYNC POLL on "))
+    # how many times an async task was polled, or an until task retried, follows the time it took; its job id is
+    # the host's own
+    output = "\n".join(line for line in output.split("\n")
+                       if not line.startswith(("ASYNC POLL on ", "FAILED - RETRYING: ")))
     output = re.sub(r"jid=\S+", "jid=JID", output)
     output = re.sub(r"\d+\.\d+s|\d{4}-\d\d-\d\d[ T][\d:.]+|\d+:\d\d:\d\d\.\d+", "TIME", output)
     if not ordered:  # hosts going at their own pace: what each did, whatever the order they did it in
