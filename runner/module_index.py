@@ -341,11 +341,9 @@ class ModuleIndex:
             # a module redirected to one without an action plugin runs under the action plugin the name itself
             # is routed to, as ansible-core's task executor looks for an action plugin by the task's name; it
             # keeps the name, which the workers resolve again
-            action_name = self.collection_action(name)
-            found = split_fqcn(action_name) if action_name is not None else None
-            if found is not None:
-                routed = replace(routed, name=name, action_plugin=find_collection_plugin(
-                    found[0], "action", found[1], self.collections_paths))
+            by_name = self._routed_action(name)
+            if by_name is not None:
+                routed = replace(routed, name=name, action_plugin=by_name[1])
         if routed is not None:
             return routed
         path = find_collection_module(collection, short, self.collections_paths)
@@ -366,6 +364,12 @@ class ModuleIndex:
     def collection_action(self, name: str) -> str | None:
         """The full name of the collection's action plugin ``name`` (``NS.COLL.X``) answers to after the action
         plugins' routing, when that plugin exists; None otherwise."""
+        action = self._routed_action(name)
+        return action[0] if action is not None else None
+
+    def _routed_action(self, name: str) -> tuple[str, Path] | None:
+        """The full name and file of the collection's action plugin ``name`` (``NS.COLL.X``) answers to after the
+        action plugins' routing; None when it names none of a collection (``ansible.builtin``'s are native)."""
         fqcn = split_fqcn(name)
         if fqcn is None or fqcn[0] in BUILTIN_COLLECTIONS:
             return None
@@ -373,7 +377,8 @@ class ModuleIndex:
         found = split_fqcn(target)
         if found is None or found[0] in BUILTIN_COLLECTIONS:
             return None
-        return target if find_collection_plugin(found[0], "action", found[1], self.collections_paths) else None
+        path = find_collection_plugin(found[0], "action", found[1], self.collections_paths)
+        return (target, path) if path is not None else None
 
     def defaults_name(self, name: str) -> str | None:
         """The name ``module_defaults`` are matched by for ``name`` (a collection's action or module, fully
@@ -388,13 +393,11 @@ class ModuleIndex:
     def _named_action_plugin(self, module: str, named: str) -> Path:
         """The file of the action plugin a module's routing entry names (``action_plugin: NS.COLL.X``), where the
         action plugins' routing leads it; a UserError when there is none, as ansible-core's "handler not found"."""
-        target = route("action", named, self.collections_paths, self.warn)
-        fqcn = split_fqcn(target)
-        found = find_collection_plugin(fqcn[0], "action", fqcn[1], self.collections_paths) if fqcn else None
-        if found is None:
+        action = self._routed_action(named)
+        if action is None:
             raise UserError(f"the handler '{named}' of the module '{module}' (its action_plugin in the collection's "
                             f"meta/runtime.yml) was not found")
-        return found
+        return action[1]
 
     def packed(self, info: ModuleInfo) -> ModuleSource:
         """An Ansible-API module packed with the module_utils it imports, as the agent receives it (once per
