@@ -29,6 +29,7 @@ from hosts import HostSet, add_env_arguments
 from runners import RUNNERS, Runner
 
 from runner.testenv import TestEnv
+from runner.warm.fork import PROCESS_NAME as WARM_PROCESS_NAME
 
 GROUP_PREFIX = "bench-cold"
 
@@ -119,10 +120,20 @@ def _tree(root: int) -> list[int]:
     return found
 
 
-def _daemon_kind(command: str) -> str:
+def _process_name(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as handle:
+            return handle.read().strip()
+    except OSError:
+        return ""
+
+
+def _daemon_kind(command: str, name: str = "") -> str:
+    """Which of our daemons a process is, by its command line, or its name (a warm controller forked from the
+    command keeps the command's line)."""
     if "runner.connection.keeper.daemon" in command:
         return "keeper"
-    if "runner.warm.server" in command:
+    if "runner.warm.server" in command or name == WARM_PROCESS_NAME:
         return "warm"
     return "other live"
 
@@ -159,7 +170,7 @@ def cold_run(runner: Runner, hosts: HostSet, host_group: CPUGroup, log: Path) ->
         hosts_used = host_group.seconds() - hosts_before
         parts = {"command+workers": usage.ru_utime + usage.ru_stime}
         for pid in group.pids():
-            kind = _daemon_kind(_command_line(pid))
+            kind = _daemon_kind(_command_line(pid), _process_name(pid))
             parts[kind] = parts.get(kind, 0.0) + _process_seconds(pid)
         parts["starters"] = max(0.0, total - sum(parts.values()))
     finally:

@@ -3,13 +3,15 @@
 ``provisioning-playbook`` and ``provisioning`` start in ``client.py``, which imports almost nothing. When this
 user's warm controller for this install answers (``server.py``, a background process in the keeper's private
 directory holding an interpreter that has imported what a run needs), the client hands it the command line, the
-working directory, the environment, the umask and its own stdin, stdout and stderr (the descriptors themselves),
-and the controller forks a child that runs the command as the client would have (``child.py``); the client
-forwards Ctrl-C, SIGTERM and SIGHUP to it and exits with its exit code. Otherwise the client runs the command
-itself; when that run keeps its connections (``persist`` on) it starts the warm controller as soon as it knows,
-so that the controller's imports overlap the run, and tells it at the end what the run imported
-(``control.py``). A controller whose sources, dependencies or Python settings differ from the client's answers
-"stale" and ends; the client then runs cold and starts a fresh one (``sources.py``).
+working directory, the environment, the umask and its own stdin, stdout and stderr (the descriptors themselves), and
+the controller forks a child that runs the command as the client would have (``child.py``); the client forwards
+Ctrl-C, SIGTERM and SIGHUP to it and exits with its exit code. Otherwise the client runs the command itself: before
+the run starts, it forks the warm controller from itself once it has imported what the last runs needed
+(``fork.py``), and tells it as soon as the run knows whether it keeps its connections (``persist`` on) whether it is
+wanted, and at the end what the run imported (``control.py``). Where it cannot fork, the run starts the controller
+as an interpreter of its own, which imports while the run works. A controller whose sources, dependencies or Python
+settings differ from the client's answers "stale" and ends; the client then runs cold and starts a fresh one
+(``sources.py``).
 """
 
 from __future__ import annotations
@@ -22,13 +24,17 @@ COMMANDS = {"playbook": "runner.cli.playbook:main", "adhoc": "runner.cli.adhoc:m
 _wanted: float | None = None
 _cold_client = False
 _started = False
+# The pipe to the warm controller forked from this cold client (``fork.py``), None when there is none.
+_forked: int | None = None
 
 
-def starting_cold() -> None:
+def starting_cold(forked: int | None) -> None:
     """Called by the client before it runs a command itself: the command, once it knows it keeps its
-    connections, starts the warm controller at once, so that it imports what a run needs while this run works."""
-    global _cold_client
+    connections, tells the controller ``forked`` from this client that it is wanted, or else starts one at once,
+    so that it imports what a run needs while this run works."""
+    global _cold_client, _forked
     _cold_client = True
+    _forked = forked
 
 
 def keep_warm(persist: float | None) -> None:
@@ -39,16 +45,26 @@ def keep_warm(persist: float | None) -> None:
     _wanted = persist if persist and persist > 0 else None
     if _wanted and _cold_client:
         _cold_client = False  # one controller per run, however many times this is called
-        from runner.warm.control import start_warm
-        from runner.warm.preload import preloadable
+        if _forked is not None:
+            from runner.warm.fork import tell
 
-        start_warm(_wanted, sys.path[0], preloadable(list(sys.modules)))
+            tell(_forked, {"persist": _wanted})
+        else:
+            from runner.warm.control import start_warm
+            from runner.warm.preload import preloadable
+
+            start_warm(_wanted, sys.path[0], preloadable(list(sys.modules)))
         global _started
         _started = True
 
 
 def warm_wanted() -> float | None:
     return _wanted
+
+
+def forked_warm() -> int | None:
+    """The pipe to the warm controller forked from this cold client, if one was."""
+    return _forked
 
 
 def warm_started() -> bool:

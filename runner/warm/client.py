@@ -43,14 +43,20 @@ def _main(command: str) -> None:
 
 
 def _run_cold(command: str) -> NoReturn:
-    """The command in this process, as it always ran; when it keeps its connections it starts a warm controller
-    for the next run (``runner.warm.keep_warm``), which it tells at the end what it imported. The process then
-    ends as a warm controller's run does (``runner.warm.entry``), without the interpreter's teardown."""
-    from runner.warm import starting_cold, warm_started, warm_wanted
+    """The command in this process, as it always ran; first a warm controller for the next run is forked from
+    this process (``runner.warm.fork``), which the run keeps when it keeps its connections
+    (``runner.warm.keep_warm``) and tells at the end what it imported, and stops otherwise. The process then ends
+    as a warm controller's run does (``runner.warm.entry``), without the interpreter's teardown."""
+    from runner.warm import forked_warm, starting_cold, warm_started, warm_wanted
     from runner.warm.entry import run_command
+    from runner.warm.fork import fork_warm, tell
 
-    starting_cold()
+    # Forked before anything of the run is done: the controller holds the modules, none of the run's state.
+    starting_cold(None if _kept_nothing(sys.argv[1:]) else fork_warm(sys.argv[1:]))
     code = run_command(command)
+    forked = forked_warm()
+    if forked is not None and not warm_wanted():
+        tell(forked, {"stop": "the run that started it keeps nothing"})
     if warm_wanted():
         from runner.warm.control import teach_warm
         from runner.warm.preload import preloadable

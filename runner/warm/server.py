@@ -1,14 +1,15 @@
 """The warm controller: a background process of one user, for one install, holding an interpreter that has
 imported what a run needs, forking a child per run (``child.py``).
 
-Started by ``control.start_warm`` as ``python -m runner.warm.server DIR PERSIST SCRIPT_DIR`` (the modules to
-import on its stdin) in a session of its own. It takes its lock (one controller per install), binds its socket
-in the user's private directory (0600, in the 0700 directory ``checked_dir`` vouches for), imports ahead, and
-serves. Every client is checked with SO_PEERCRED: a process of another user is turned away before it says
+Forked from a cold run's client before its run starts (``fork.py``: it has then imported what the runs need already,
+``serve_forked``), or started by ``control.start_warm`` as ``python -m runner.warm.server DIR PERSIST SCRIPT_DIR``
+(the modules to import on its stdin) in a session of its own. It takes its lock (one controller per install), binds
+its socket in the user's private directory (0600, in the 0700 directory ``checked_dir`` vouches for), imports ahead,
+and serves. Every client is checked with SO_PEERCRED: a process of another user is turned away before it says
 anything. A run request whose install fingerprint or Python settings differ from the controller's is answered
-``stale``, and the controller ends (the client runs cold and starts a fresh one). After ``persist`` seconds with
-no run, or when told to stop (``provisioning-config persist-stop``, SIGTERM), it ends once the runs it serves
-have; a reboot ends it with everything else, and its socket file, if one is left, answers nobody.
+``stale``, and the controller ends (the client runs cold and starts a fresh one). After ``persist`` seconds with no
+run, or when told to stop (``provisioning-config persist-stop``, SIGTERM), it ends once the runs it serves have; a
+reboot ends it with everything else, and its socket file, if one is left, answers nobody.
 """
 
 from __future__ import annotations
@@ -53,8 +54,14 @@ class Run:
 
 
 class WarmController:
-    def __init__(self, directory: Path, listener: socket.socket, lock: int, persist: float):
+    def __init__(self, directory: Path, listener: socket.socket, lock: int, persist: float,
+                 origin: int | None = None):
         self.directory = directory
+        # Forked from a cold run (``fork.py``): the pipe that run tells it on, until the run ends; whether it has
+        # been told it is wanted. Started on its own, it is wanted from the start.
+        self.origin = origin
+        self.wanted = origin is None
+        self.told = bytearray()
         self.listener = listener
         self.lock: int | None = lock
         self.persist = persist
@@ -77,13 +84,16 @@ class WarmController:
         self.known.update(dict.fromkeys(remembered + modules))
         self._import(list(self.known))
         self.selector.register(self.listener, selectors.EVENT_READ, self._accept)
+        if self.origin is not None:
+            self.selector.register(self.origin, selectors.EVENT_READ, self._origin_said)
         while not (self.stopping and not self.runs):
             for key, _events in self.selector.select(CHECK_INTERVAL):
                 key.data(key.fileobj)
             if self.to_import and not self.runs and not self.stopping:
                 self._import(self.to_import)
                 self.to_import = []
-            if not self.runs and not self.stopping and time.monotonic() - self.last_used >= self.persist:
+            if not self.runs and not self.stopping and self.origin is None and \
+                    time.monotonic() - self.last_used >= self.persist:
                 self.stop(f"idle for {self.persist:g} s")
         _log("ended")
 
@@ -107,7 +117,7 @@ class WarmController:
         thread.start()
         while thread.is_alive():
             thread.join(0.05)
-            if not urgent.is_set() and (os.getppid() != parent or self._run_waiting()):
+            if not urgent.is_set() and (os.getppid() != parent or self._origin_ended() or self._run_waiting()):
                 urgent.set()
         count = imported[0] + import_ahead(modules, lambda: self.stopping)
         # What is imported stays as it is: frozen, the collector never walks (and so never writes to) the
@@ -115,6 +125,14 @@ class WarmController:
         gc.collect()
         gc.freeze()
         _log(f"imported {count} modules ahead in {time.monotonic() - started:.2f} s")
+
+    def _origin_ended(self) -> bool:
+        """Whether the cold run that forked this controller has ended (its pipe has no writer left)."""
+        if self.origin is None:
+            return False
+        poll = select.poll()
+        poll.register(self.origin, select.POLLIN)
+        return any(events & select.POLLHUP for _fd, events in poll.poll(0))
 
     def _run_waiting(self) -> bool:
         if self.stopping:
@@ -136,6 +154,30 @@ class WarmController:
         if self.lock is not None:
             os.close(self.lock)
             self.lock = None
+
+    # -- the cold run that forked it ------------------------------------------------------------------------
+    def _origin_said(self, _fd: Any) -> None:
+        """What the cold run says (``fork.tell``): wanted for ``persist`` idle seconds, or not wanted; its end
+        without having said it is wanted (it failed first, or was killed) stops this controller too."""
+        assert self.origin is not None
+        data = os.read(self.origin, 1 << 16)
+        self.told.extend(data)
+        *lines, rest = self.told.split(b"\n")
+        self.told = bytearray(rest)
+        for line in lines:
+            with contextlib.suppress(ValueError, AttributeError):
+                message = json.loads(line)
+                if isinstance(message.get("persist"), (int, float)) and message["persist"] > 0:
+                    self.persist, self.wanted = float(message["persist"]), True
+                elif "stop" in message:
+                    self.stop(str(message["stop"]))
+        if not data:
+            self.selector.unregister(self.origin)
+            os.close(self.origin)
+            self.origin = None
+            self.last_used = time.monotonic()  # idle from the end of the run that started it
+            if not self.wanted:
+                self.stop("the run that started it ended without keeping its connections")
 
     # -- requests ------------------------------------------------------------------------------------------
     def _accept(self, listener: Any) -> None:
@@ -195,7 +237,7 @@ class WarmController:
             return False
         report_read, report_write = os.pipe()
         own = [self.listener.fileno(), self.selector.fileno(), report_read,
-               *([self.lock] if self.lock is not None else []),
+               *([self.lock] if self.lock is not None else []), *([self.origin] if self.origin is not None else []),
                *(fd for run in self.runs.values() for fd in (run.pidfd, run.report_fd) if fd is not None),
                *(run.conn.fileno() for run in self.runs.values() if run.conn is not None)]
         pid = os.fork()
@@ -278,16 +320,17 @@ def _log(line: str) -> None:
     sys.stderr.flush()
 
 
-def main(argv: list[str]) -> int:
-    directory, persist, script_dir = Path(argv[0]), float(argv[1]), argv[2]
-    modules = json.loads(sys.stdin.buffer.read() or b"[]")
+def _take_place(directory: Path) -> tuple[int, socket.socket] | None:
+    """This install's lock and listening socket; None when another controller holds the lock (it serves, or is
+    starting). The standard streams then go to the controller's log (stdin from /dev/null)."""
     checked_dir(directory, create=False)
     os.umask(0o077)
     lock = os.open(lock_path(directory), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        return 0  # another controller of this install serves, or is starting
+        os.close(lock)
+        return None
     path = socket_path(directory)
     with contextlib.suppress(FileNotFoundError):
         path.unlink()  # left by a controller that was killed: the lock says it is gone
@@ -301,9 +344,31 @@ def main(argv: list[str]) -> int:
         os.dup2(source, target)
     os.close(null)
     os.close(log)
+    return lock, listener
+
+
+def serve_forked(directory: Path, origin: int) -> None:
+    """The controller forked from a cold run's client (``fork.py``), which has imported what it remembered;
+    ``origin``: the pipe that run tells it on."""
+    place = _take_place(directory)
+    if place is None:
+        return
+    lock, listener = place
+    controller = WarmController(directory, listener, lock, 0.0, origin)
+    _log(f"serving {socket_path(directory)}, forked from a cold run")
+    controller.serve([])
+
+
+def main(argv: list[str]) -> int:
+    directory, persist, script_dir = Path(argv[0]), float(argv[1]), argv[2]
+    modules = json.loads(sys.stdin.buffer.read() or b"[]")
+    place = _take_place(directory)
+    if place is None:
+        return 0
+    lock, listener = place
     sys.path[0] = script_dir  # as the console script's interpreter has it: the runs see the same sys.path
     controller = WarmController(directory, listener, lock, persist)
-    _log(f"serving {path}, persist {persist:g} s")
+    _log(f"serving {socket_path(directory)}, persist {persist:g} s")
     controller.serve([name for name in modules if isinstance(name, str)])
     return 0
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from runner.warm.fork import PROCESS_NAME as WARM_PROCESS_NAME
+
 KEEPER_MODULE = "runner.connection.keeper.daemon"
 # The warm controller lives in the same runtime directory as the keeper, started by the same runs.
 WARM_MODULE = "runner.warm.server"
@@ -32,7 +34,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -> dict[int, str]:
     """Keeper processes (or those of ``modules``) serving a socket under ``directory``, by pid: their command
-    lines."""
+    lines. A warm controller forked from a cold run has that run's command line: it is known by its name and a
+    descriptor open under ``directory`` (its lock, its socket)."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -44,7 +47,18 @@ def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -
         words = [word.decode(errors="replace") for word in argv]
         if any(module in words for module in modules) and any(word.startswith(directory) for word in words):
             found[int(entry.name)] = " ".join(words).strip()
+        elif WARM_MODULE in modules and _forked_warm_under(entry, directory):
+            found[int(entry.name)] = f"{WARM_PROCESS_NAME}: " + " ".join(words).strip()
     return found
+
+
+def _forked_warm_under(entry: Path, directory: str) -> bool:
+    try:
+        if (entry / "comm").read_text().strip() != WARM_PROCESS_NAME:
+            return False
+        return any(os.readlink(fd).startswith(directory + "/") for fd in (entry / "fd").iterdir())
+    except OSError:
+        return False
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
