@@ -30,6 +30,7 @@ from runners import RUNNERS, Runner
 
 from runner.testenv import TestEnv
 from runner.warm.fork import PROCESS_NAME as WARM_PROCESS_NAME
+from runner.warm.keeper_fork import PROCESS_NAME as KEEPER_PROCESS_NAME
 
 GROUP_PREFIX = "bench-cold"
 
@@ -129,9 +130,9 @@ def _process_name(pid: int) -> str:
 
 
 def _daemon_kind(command: str, name: str = "") -> str:
-    """Which of our daemons a process is, by its command line, or its name (a warm controller forked from the
-    command keeps the command's line)."""
-    if "runner.connection.keeper.daemon" in command:
+    """Which of our daemons a process is, by its command line, or its name (forked from the command, the warm
+    controller and the keeper keep the command's line)."""
+    if "runner.connection.keeper.daemon" in command or name == KEEPER_PROCESS_NAME:
         return "keeper"
     if "runner.warm.server" in command or name == WARM_PROCESS_NAME:
         return "warm"

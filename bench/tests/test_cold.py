@@ -13,8 +13,9 @@ def test_our_daemons_are_told_apart_by_their_command_line() -> None:
     assert _daemon_kind("/usr/bin/git rev-parse HEAD") == "other live"
 
 
-def test_a_warm_controller_forked_from_the_command_is_told_apart_by_its_name() -> None:
+def test_daemons_forked_from_the_command_are_told_apart_by_their_names() -> None:
     assert _daemon_kind("/venv/bin/python /venv/bin/provisioning-playbook site.yml", "prov-warm") == "warm"
+    assert _daemon_kind("/venv/bin/python /venv/bin/provisioning-playbook site.yml", "prov-keeper") == "keeper"
     assert _daemon_kind("/venv/bin/python /venv/bin/provisioning-playbook site.yml", "provisioning-pl") == "other live"
 
 

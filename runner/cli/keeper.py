@@ -50,9 +50,10 @@ def start_keeper_ahead(config: Any, options: dict[str, Any]) -> None:
         return
     from runner.connection.keeper.place import KeeperPlaceError
     from runner.connection.keeper.start import start_ahead
+    from runner.warm.fork import start_keeper
 
     try:
-        start_ahead(float(config.persist))
+        start_ahead(float(config.persist), fork=start_keeper)
     except (KeeperPlaceError, OSError):
         return
 

@@ -18,17 +18,21 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # typing's, without importing typing: the warm client imports this package at every start
+if TYPE_CHECKING:
+    from socket import socket
+
 # The commands served warm: name -> entry point (the console scripts' own, "module:function").
 COMMANDS = {"playbook": "runner.cli.playbook:main", "adhoc": "runner.cli.adhoc:main"}
 
 _wanted: float | None = None
 _cold_client = False
 _started = False
-# The pipe to the warm controller forked from this cold client (``fork.py``), None when there is none.
-_forked: int | None = None
+# The channel to the warm controller forked from this cold client (``fork.py``), None when there is none.
+_forked: socket | None = None
 
 
-def starting_cold(forked: int | None) -> None:
+def starting_cold(forked: socket | None) -> None:
     """Called by the client before it runs a command itself: the command, once it knows it keeps its
     connections, tells the controller ``forked`` from this client that it is wanted, or else starts one at once,
     so that it imports what a run needs while this run works."""
@@ -62,8 +66,8 @@ def warm_wanted() -> float | None:
     return _wanted
 
 
-def forked_warm() -> int | None:
-    """The pipe to the warm controller forked from this cold client, if one was."""
+def forked_warm() -> socket | None:
+    """The channel to the warm controller forked from this cold client, if one was."""
     return _forked
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from runner.util.private_dir import boot_id, checked_dir, peer_uid
 from runner.warm import wire
+from runner.warm.keeper_fork import fork_keeper
 from runner.warm.place import lock_path, log_path, socket_path
 from runner.warm.preload import import_ahead, remember_modules, remembered_modules
 from runner.warm.sources import install_fingerprint, interpreter_environment
@@ -55,13 +56,12 @@ class Run:
 
 class WarmController:
     def __init__(self, directory: Path, listener: socket.socket, lock: int, persist: float,
-                 origin: int | None = None):
+                 origin: socket.socket | None = None):
         self.directory = directory
-        # Forked from a cold run (``fork.py``): the pipe that run tells it on, until the run ends; whether it has
-        # been told it is wanted. Started on its own, it is wanted from the start.
+        # Forked from a cold run (``fork.py``): the channel that run tells it on, until the run ends; whether it
+        # has been told it is wanted. Started on its own, it is wanted from the start.
         self.origin = origin
         self.wanted = origin is None
-        self.told = bytearray()
         self.listener = listener
         self.lock: int | None = lock
         self.persist = persist
@@ -131,7 +131,7 @@ class WarmController:
         if self.origin is None:
             return False
         poll = select.poll()
-        poll.register(self.origin, select.POLLIN)
+        poll.register(self.origin.fileno(), select.POLLIN)
         return any(events & select.POLLHUP for _fd, events in poll.poll(0))
 
     def _run_waiting(self) -> bool:
@@ -157,23 +157,36 @@ class WarmController:
 
     # -- the cold run that forked it ------------------------------------------------------------------------
     def _origin_said(self, _fd: Any) -> None:
-        """What the cold run says (``fork.tell``): wanted for ``persist`` idle seconds, or not wanted; its end
-        without having said it is wanted (it failed first, or was killed) stops this controller too."""
+        """What the cold run says (``fork.tell``): wanted for ``persist`` idle seconds, or not wanted, or start
+        the keeper; its end without having said it is wanted (it failed first, or was killed) stops this
+        controller too."""
         assert self.origin is not None
-        data = os.read(self.origin, 1 << 16)
-        self.told.extend(data)
-        *lines, rest = self.told.split(b"\n")
-        self.told = bytearray(rest)
-        for line in lines:
-            with contextlib.suppress(ValueError, AttributeError):
-                message = json.loads(line)
-                if isinstance(message.get("persist"), (int, float)) and message["persist"] > 0:
-                    self.persist, self.wanted = float(message["persist"]), True
-                elif "stop" in message:
-                    self.stop(str(message["stop"]))
+        try:
+            data, fds, _flags, _address = socket.recv_fds(self.origin, 1 << 16, 1)
+        except OSError:
+            data, fds = b"", []
+        try:
+            message = json.loads(data) if data else {}
+            if not isinstance(message, dict):
+                message = {}
+        except ValueError:
+            message = {}
+        try:
+            if isinstance(message.get("persist"), (int, float)) and message["persist"] > 0:
+                self.persist, self.wanted = float(message["persist"]), True
+            elif "stop" in message:
+                self.stop(str(message["stop"]))
+            elif isinstance(message.get("keeper"), dict) and len(fds) == 1:
+                keeper = message["keeper"]
+                fork_keeper(str(keeper["directory"]), float(keeper["persist"]), fds[0])
+        except (KeyError, TypeError, ValueError, OSError) as exc:
+            _log(f"the cold run said what this controller cannot do: {exc!r}")
+        finally:
+            for fd in fds:
+                os.close(fd)
         if not data:
             self.selector.unregister(self.origin)
-            os.close(self.origin)
+            self.origin.close()
             self.origin = None
             self.last_used = time.monotonic()  # idle from the end of the run that started it
             if not self.wanted:
@@ -237,7 +250,8 @@ class WarmController:
             return False
         report_read, report_write = os.pipe()
         own = [self.listener.fileno(), self.selector.fileno(), report_read,
-               *([self.lock] if self.lock is not None else []), *([self.origin] if self.origin is not None else []),
+               *([self.lock] if self.lock is not None else []),
+               *([self.origin.fileno()] if self.origin is not None else []),
                *(fd for run in self.runs.values() for fd in (run.pidfd, run.report_fd) if fd is not None),
                *(run.conn.fileno() for run in self.runs.values() if run.conn is not None)]
         pid = os.fork()
@@ -349,12 +363,12 @@ def _take_place(directory: Path) -> tuple[int, socket.socket] | None:
 
 def serve_forked(directory: Path, origin: int) -> None:
     """The controller forked from a cold run's client (``fork.py``), which has imported what it remembered;
-    ``origin``: the pipe that run tells it on."""
+    ``origin``: the channel that run tells it on."""
     place = _take_place(directory)
     if place is None:
         return
     lock, listener = place
-    controller = WarmController(directory, listener, lock, 0.0, origin)
+    controller = WarmController(directory, listener, lock, 0.0, socket.socket(fileno=origin))
     _log(f"serving {socket_path(directory)}, forked from a cold run")
     controller.serve([])
 

@@ -19,10 +19,13 @@ from pathlib import Path
 import pytest
 
 from runner.warm.fork import PROCESS_NAME as WARM_PROCESS_NAME
+from runner.warm.keeper_fork import PROCESS_NAME as KEEPER_PROCESS_NAME
 
 KEEPER_MODULE = "runner.connection.keeper.daemon"
 # The warm controller lives in the same runtime directory as the keeper, started by the same runs.
 WARM_MODULE = "runner.warm.server"
+# The names (``/proc/PID/comm``) of the same processes forked from a cold run instead.
+FORKED_NAMES = {KEEPER_MODULE: KEEPER_PROCESS_NAME, WARM_MODULE: WARM_PROCESS_NAME}
 STOP_TIMEOUT = 30
 _RUNTIME_DIR = pytest.StashKey[str]()
 
@@ -34,8 +37,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -> dict[int, str]:
     """Keeper processes (or those of ``modules``) serving a socket under ``directory``, by pid: their command
-    lines. A warm controller forked from a cold run has that run's command line: it is known by its name and a
-    descriptor open under ``directory`` (its lock, its socket)."""
+    lines. A warm controller forked from a cold run, and a keeper forked from that, have that run's command line:
+    they are known by their name and a descriptor open under ``directory`` (a lock, a socket, a log)."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -45,16 +48,15 @@ def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -
         except OSError:
             continue
         words = [word.decode(errors="replace") for word in argv]
-        if any(module in words for module in modules) and any(word.startswith(directory) for word in words):
+        started = any(module in words for module in modules) and any(word.startswith(directory) for word in words)
+        if started or _forked_under(entry, directory, {FORKED_NAMES.get(module) for module in modules}):
             found[int(entry.name)] = " ".join(words).strip()
-        elif WARM_MODULE in modules and _forked_warm_under(entry, directory):
-            found[int(entry.name)] = f"{WARM_PROCESS_NAME}: " + " ".join(words).strip()
     return found
 
 
-def _forked_warm_under(entry: Path, directory: str) -> bool:
+def _forked_under(entry: Path, directory: str, names: set[str | None]) -> bool:
     try:
-        if (entry / "comm").read_text().strip() != WARM_PROCESS_NAME:
+        if (entry / "comm").read_text().strip() not in names:
             return False
         return any(os.readlink(fd).startswith(directory + "/") for fd in (entry / "fd").iterdir())
     except OSError:

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,12 +112,15 @@ def ensure_keeper(persist: float, directory: Path | None = None) -> KeeperAddres
 _ahead: subprocess.Popen[bytes] | None = None
 
 
-def start_ahead(persist: float, directory: Path | None = None) -> None:
+def start_ahead(persist: float, directory: Path | None = None,
+                fork: Callable[[Path, float, int], bool] | None = None) -> None:
     """Start this user's keeper now, without waiting for it, when none answers and nobody is starting one: a run
     that will connect over SSH calls this before it compiles its playbook, so that the keeper's interpreter and
     imports overlap the compile instead of delaying the run's first connection. The start lock goes with the
     keeper, which lets go of it once it listens: a worker that looks for the keeper meanwhile (``ensure_keeper``)
-    waits for this one rather than starting another. Raises ``KeeperPlaceError`` for an unsafe directory."""
+    waits for this one rather than starting another. ``fork``: another way to start it, given the directory, the
+    persist and the start lock, which says whether it did (a warm controller forked from the cold run starts it
+    as a fork of its own, with asyncssh imported already). Raises ``KeeperPlaceError`` for an unsafe directory."""
     global _ahead
     directory = checked_dir(directory)
     lock = os.open(directory / start_lock_name(build_id()), os.O_RDWR | os.O_CREAT, 0o600)
@@ -128,6 +131,8 @@ def start_ahead(persist: float, directory: Path | None = None) -> None:
             return  # being started by another run
         if _exchange(directory / socket_name(build_id()), {"op": "hello", "persist": persist}) is not None:
             return  # one answers (another build's, or another boot's, is ensure_keeper's to replace)
+        if fork is not None and fork(directory, persist, lock):
+            return
         with contextlib.suppress(OSError):
             # Never waited for here: it ends as soon as the keeper has forked into the background, and a run ends
             # without the interpreter's teardown, so the reference kept only spares a warning.
