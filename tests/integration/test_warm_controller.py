@@ -1,8 +1,10 @@
-"""The warm controller with real processes: a run after a cold one is served by it (its run counter goes up and
-it is the same process), the outcome of a run is the same served warm as cold (exit code, stdout and stderr, for
-a success, a failed task, an unreachable host and a syntax error), Ctrl-C to the client ends the run with 99
-and leaves nothing of it running, a changed source file makes the next run start cold and a fresh controller,
-an unsafe socket directory is refused, another user is turned away, and idle expiry ends it."""
+"""The warm controller with real processes: a run after a cold one is served by it (its run counter goes up and it is
+the same process), a cold run's output ends with the run although the controller forked from it lives on, persist 0
+in the configuration leaves no controller, two cold runs at once leave one, the outcome of a run is the same served
+warm as cold (exit code, stdout and stderr, for a success, a failed task, an unreachable host and a syntax error),
+Ctrl-C to the client ends the run with 99 and leaves nothing of it running, a changed source file makes the next run
+start cold and a fresh controller, an unsafe socket directory is refused, another user is turned away, and idle
+expiry ends it."""
 
 from __future__ import annotations
 
@@ -274,3 +276,42 @@ def test_idle_expiry_ends_the_controller(keeper_runtime: Path, project: Path) ->
     _wait_until(lambda: keepers_under(str(keeper_runtime), (WARM_MODULE,)), "the warm controller started")
     _wait_until(lambda: not keepers_under(str(keeper_runtime), (WARM_MODULE,)), "the warm controller ended")
     assert not socket_path(keeper_runtime / "provisioning").exists()
+
+
+def test_a_cold_runs_output_ends_with_the_run(keeper_runtime: Path, project: Path) -> None:
+    """The warm controller forked from the cold run holds none of its descriptors: a reader of the run's output
+    sees its end when the run ends, while the controller lives on."""
+    client = subprocess.Popen([script("provisioning-playbook"), "success.yml", "-l", "local", "-i", "hosts"],
+                              cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=_environment(keeper_runtime))
+    stdout, stderr = client.communicate(timeout=RUN_TIMEOUT)  # returns at the end of both streams
+    assert client.returncode == 0, stdout + stderr
+    _wait_until(lambda: _status(keeper_runtime) is not None, "the warm controller answers")
+    assert _run(keeper_runtime, project, "success.yml", "-l", "local").returncode == 0
+    assert _served(keeper_runtime) == 1
+
+
+def test_persist_0_in_the_configuration_leaves_no_controller(keeper_runtime: Path, project: Path) -> None:
+    """Seen only once the run reads its configuration: the controller forked before is stopped."""
+    (project / "provisioning.cfg").write_text("[ssh_connection]\npersist = 0\n")
+    environment = _environment(keeper_runtime)
+    del environment["PROVISIONING_PERSIST"]
+    result = subprocess.run([script("provisioning-playbook"), "success.yml", "-l", "local", "-i", "hosts"],
+                            cwd=project, capture_output=True, text=True, env=environment, timeout=RUN_TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    _wait_until(lambda: not keepers_under(str(keeper_runtime), (WARM_MODULE,)), "the warm controller ended")
+    assert _status(keeper_runtime) is None
+
+
+def test_two_cold_runs_at_once_start_one_controller(keeper_runtime: Path, project: Path) -> None:
+    clients = [subprocess.Popen([script("provisioning-playbook"), "success.yml", "-l", "local", "-i", "hosts"],
+                                cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=_environment(keeper_runtime)) for _ in range(2)]
+    for client in clients:
+        stdout, stderr = client.communicate(timeout=RUN_TIMEOUT)
+        assert client.returncode == 0, stdout + stderr
+    _wait_until(lambda: _status(keeper_runtime) is not None, "the warm controller answers")
+    status = _status(keeper_runtime)
+    assert status is not None
+    _wait_until(lambda: list(keepers_under(str(keeper_runtime), (WARM_MODULE,))) == [status["pid"]],
+                "one controller is left")
