@@ -50,9 +50,9 @@ def keep_warm(persist: float | None) -> None:
     if _wanted and _cold_client:
         _cold_client = False  # one controller per run, however many times this is called
         if _forked is not None:
-            from runner.warm.fork import tell
+            from runner.warm.fork import keep
 
-            tell(_forked, {"persist": _wanted})
+            keep(_forked, _wanted)
         else:
             from runner.warm.control import start_warm
             from runner.warm.preload import preloadable

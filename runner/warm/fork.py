@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.util.private_dir import KeeperPlaceError, checked_dir
-from runner.warm.preload import import_ahead, remembered_modules
+from runner.warm.preload import import_ahead, preloadable, remembered_modules
 from runner.warm.process import close_all_but, name_process
 
 # Options after which a command runs nothing (it prints, checks or lists): no controller is forked for them.
@@ -88,6 +88,16 @@ def tell(channel: socket.socket, message: dict[str, Any], fds: tuple[int, ...] =
     except OSError:
         return False
     return True
+
+
+def keep(channel: socket.socket, persist: float) -> None:
+    """Tell the forked controller that it is wanted for ``persist`` idle seconds. When it was forked with nothing
+    remembered to import (the first run after a reboot), the modules this run has loaded so far go with it, for
+    it to import at the lowest priority while the run works, as a controller started anew would."""
+    message: dict[str, Any] = {"persist": persist}
+    if not _ready:
+        message["modules"] = preloadable(list(sys.modules))
+    tell(channel, message)
 
 
 def start_keeper(directory: Path, persist: float, start_lock: int) -> bool:

@@ -162,7 +162,7 @@ class WarmController:
         controller too."""
         assert self.origin is not None
         try:
-            data, fds, _flags, _address = socket.recv_fds(self.origin, 1 << 16, 1)
+            data, fds, _flags, _address = socket.recv_fds(self.origin, 1 << 22, 1)
         except OSError:
             data, fds = b"", []
         try:
@@ -174,6 +174,7 @@ class WarmController:
         try:
             if isinstance(message.get("persist"), (int, float)) and message["persist"] > 0:
                 self.persist, self.wanted = float(message["persist"]), True
+                self._learn(message.get("modules") or ())
             elif "stop" in message:
                 self.stop(str(message["stop"]))
             elif isinstance(message.get("keeper"), dict) and len(fds) == 1:
