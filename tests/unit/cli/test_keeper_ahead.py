@@ -15,7 +15,7 @@ from runner.connection.keeper import start
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     calls: list[float] = []
-    monkeypatch.setattr(start, "start_ahead", lambda persist, directory=None: calls.append(persist))
+    monkeypatch.setattr(start, "start_ahead", lambda persist, directory=None, fork=None: calls.append(persist))
     return calls
 
 
