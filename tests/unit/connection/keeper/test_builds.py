@@ -113,6 +113,21 @@ def test_a_keeper_started_ahead_is_the_one_the_workers_find(directory: Path, mon
     assert status is not None and status["version"] == build_id()
 
 
+def test_a_keeper_started_ahead_another_way_is_not_started_anew(directory: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm controller forked from the cold run forks the keeper itself (runner.warm.fork.start_keeper): when it
+    says it did, no interpreter is started beside it."""
+    handed: list[tuple[Path, float]] = []
+
+    def forked(place: Path, persist: float, _lock: int) -> bool:
+        handed.append((place, persist))
+        return True
+
+    monkeypatch.setattr(start.subprocess, "Popen", lambda *args, **kwargs: pytest.fail("a keeper started anew"))
+    start.start_ahead(30.0, directory, fork=forked)
+    assert handed == [(directory, 30.0)]
+
+
 def test_a_keeper_that_answers_is_not_started_ahead_again(directory: Path) -> None:
     first = ensure_keeper(30.0, directory)
     pid = keeper_status(directory)["pid"]  # type: ignore[index]
