@@ -675,8 +675,10 @@ def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     and a loop's (its items have theirs; ansible-core's loop result has none)."""
     public = {k: v for k, v in result.items() if not k.startswith("_")}
     items = public.get("results")
+    looped = isinstance(items, list) and any(isinstance(item, Mapping) and "ansible_loop_var" in item
+                                             for item in items)  # a module's own `results` are no loop
     if public.get("failed") and "exception" not in public and result.get(FAILED_IN) != RETRIES_RAN_OUT \
-            and not isinstance(items, list):
+            and not looped:
         public["exception"] = NO_TRACEBACK
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]

@@ -4,6 +4,7 @@ without an ``exception`` or an ``[ERROR]:`` line; per loop item too, the loop's 
 
 from __future__ import annotations
 
+from tests.support.ansible_core import ensure_ansible_core_importable
 from tests.support.playbook_run import PlaybookRun
 from tests.unit.executor.conftest import LocalHosts
 
@@ -164,3 +165,32 @@ def test_a_command_skipped_in_check_mode_fails_whatever_failed_when_says(local_h
     result = run.task("waited")["h1"]
     assert result["failed"] is True and "failed_when_result" not in result
     assert run.ran("after") == []
+
+
+# A module of the playbook's library/ that fails with a `results` list of its own (as package modules do)
+_RESULTS_MODULE = """
+from ansible.module_utils.basic import AnsibleModule
+
+AnsibleModule(argument_spec={}).fail_json(msg="no", results=["tried"])
+"""
+
+
+def test_a_modules_own_results_list_is_no_loop(local_hosts: LocalHosts) -> None:
+    # only a loop's result goes without an exception: a failed module's keeps its own, results or not
+    ensure_ansible_core_importable()
+    (local_hosts.base / "library").mkdir()
+    (local_hosts.base / "library" / "listing.py").write_text(_RESULTS_MODULE)
+    run = _play(
+        local_hosts,
+        """
+    - name: listing
+      listing: {}
+      register: r
+      ignore_errors: true
+    - name: registered
+      debug:
+        msg: "{{ ['exception' in r, r.results] }}"
+""",
+    )
+    assert run.exit_code == 0, run.output
+    assert run.msg("registered")["h1"] == [True, ["tried"]]
