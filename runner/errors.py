@@ -99,9 +99,11 @@ NO_TRACEBACK = "(traceback unavailable)"
 
 # The result key (the run's own, never registered) that says what a failure came from, for ansible-core 2.19's
 # "Task failed: ..." line: "task" (the task itself: a template, a keyword), "action" (a controller-side action,
-# or failed_when and until deciding it), "include" (what an include names could not be read; reported already);
-# absent, the module that ran on the host.
+# or failed_when deciding it), "include" (what an include names could not be read; reported already), "retries"
+# (an ``until`` that never held, on a result that had not failed: ansible-core 2.21 gives such a failure no
+# ``exception`` and no ``[ERROR]:`` line); absent, the module that ran on the host.
 FAILED_IN = "_failed_in"
+RETRIES_RAN_OUT = "retries"
 
 # The result key (the run's own) holding what that line says failed when it is not the result's ``msg``: a
 # ``failed_when`` or ``changed_when`` that decided the failure, in ansible-core 2.21's words.

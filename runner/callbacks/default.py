@@ -38,7 +38,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import FAILED_IN, NO_TRACEBACK, SourcePosition
+from runner.errors import FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
 from runner.templating.deprecations import deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
@@ -250,10 +250,11 @@ class DefaultDisplay(Callback):
             self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
-        """ansible-core 2.19's ``[ERROR]:`` lines before a failure: what failed, then where the task is. An
-        include that could not be read was reported when it happened, with where the error is."""
-        if is_censored(task, result) or result.get(FAILED_IN) == "include":
-            return
+        """ansible-core's ``[ERROR]:`` lines before a failure: what failed, then where the task is. An include
+        that could not be read was reported when it happened, with where the error is; a failure only the
+        retries made has no error (ansible-core 2.21)."""
+        if is_censored(task, result) or result.get(FAILED_IN) in ("include", RETRIES_RAN_OUT):
+            return  # an include's error was shown already; retries that ran out have no error to show
         position = SourcePosition.parse(task.position)
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
         self.out.line(f"[ERROR]: {failure_summary(result)}{origin}", "failed")

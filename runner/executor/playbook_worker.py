@@ -26,7 +26,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.results import RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
-from runner.errors import FAILED_IN, NO_TRACEBACK, UserError
+from runner.errors import FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.keywords import (
@@ -50,7 +50,7 @@ from runner.executor.module_call import (
     with_invocation,
 )
 from runner.executor.module_debugger import module_debugger
-from runner.executor.result_conditions import apply_result_conditions, condition_error_text
+from runner.executor.result_conditions import apply_result_conditions, condition_error_text, retries_ran_out
 from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
@@ -400,14 +400,14 @@ class PlaybookWorker:
             if not result.get("unreachable") and self._until_holds(node, templar, result, state.controller_made):
                 break
             if attempt < attempts:
-                # ansible-core's retries count the first run too
-                retried.append({**result, "retries": attempts})
+                # ansible-core's retries count the first run too; 2.21 reports the attempt about to run, so its
+                # "(N retries left)" counts the runs still to come after that one
+                retried.append({**result, "retries": attempts, "attempts": attempt + 1})
                 await asyncio.sleep(delay)
             else:
                 # Ansible's count once retries run out: the retries asked for, not the runs made (one more)
                 result["attempts"] = attempts - 1
-                result["failed"] = True
-                result[FAILED_IN] = "action"
+                retries_ran_out(result)
         if retried:
             result[RETRIED] = retried
         return result
@@ -671,11 +671,15 @@ def _result_layer(node: PlanTask, result: Mapping[str, Any], controller_made: bo
 
 def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included; a failed
-    one has an ``exception``, as in Ansible 2.19."""
+    one has an ``exception``, as in Ansible, but for one only the retries failed (ansible-core 2.21 gives it none)
+    and a loop's (its items have theirs; ansible-core's loop result has none)."""
     public = {k: v for k, v in result.items() if not k.startswith("_")}
-    if public.get("failed") and "exception" not in public:
-        public["exception"] = NO_TRACEBACK
     items = public.get("results")
+    looped = isinstance(items, list) and any(isinstance(item, Mapping) and "ansible_loop_var" in item
+                                             for item in items)  # a module's own `results` are no loop
+    if public.get("failed") and "exception" not in public and result.get(FAILED_IN) != RETRIES_RAN_OUT \
+            and not looped:
+        public["exception"] = NO_TRACEBACK
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
     return public
@@ -719,8 +723,9 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
                                "msg": "All items completed"}
     if results and all(r.get("skipped") for r in results):
         summary["skipped"] = True
-    if any(r.get("failed") for r in results):
-        summary["failed"] = True
+    # `failed` always, as ansible-core 2.21 registers it (`'failed' in result` holds for a loop too)
+    summary["failed"] = any(r.get("failed") for r in results)
+    if summary["failed"]:
         summary["msg"] = "One or more items failed"
     if any(r.get("unreachable") for r in results):
         summary["unreachable"] = True

@@ -10,6 +10,9 @@ Where 2.19 and 2.21 differ, this follows 2.21 (docs/decisions.md):
 - A failure a condition decided says so on the ``[ERROR]:`` line ("A 'failed_when' expression evaluated to
   'True'."), as a failure of the module when the module had failed, else of the action; the result's ``msg``
   says it too when the module gave none of its own.
+- Retries that run out (an ``until`` that never held) fail the task only when no ``failed_when`` was evaluated:
+  one that was decides, as 2.21's result reads ``failed`` from ``failed_when_result`` first. 2.19 failed the
+  registered result anyway (docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from runner.errors import FAILED_IN, FAILED_WHY, NO_TRACEBACK
+from runner.errors import FAILED_IN, FAILED_WHY, NO_TRACEBACK, RETRIES_RAN_OUT
 from runner.templating import TemplateError
 
 # What a runner-made ``msg`` starts with: one made from an error, never a module's own words (ansible-core makes
@@ -63,6 +66,18 @@ def apply_result_conditions(
     else:
         result["failed"] = False
         result.pop(FAILED_IN, None)
+
+
+def retries_ran_out(result: dict[str, Any]) -> None:
+    """End ``result``, the last attempt's, of a task whose ``until`` never held, as ansible-core 2.21 ends it: a
+    ``failed_when`` evaluated on it (``failed_when_result``, a bool or its error) has decided already, so the
+    task goes on when it said false; otherwise the task fails. A failure only the retries made has no
+    ``exception`` (2.21 normalizes the result before marking it), so it gets no ``[ERROR]:`` line."""
+    if "failed_when_result" in result:
+        return
+    if not result.get("failed"):
+        result[FAILED_IN] = RETRIES_RAN_OUT
+    result["failed"] = True
 
 
 def condition_error_text(message: str) -> str:

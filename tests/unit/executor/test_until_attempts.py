@@ -20,10 +20,11 @@ def test_conditions_read_the_attempt_number(local_hosts: LocalHosts) -> None:
               changed_when: retried.attempts > 1
               failed_when: retried.attempts > 5
         """)
-    assert run.exit_code == 2, run.output
+    assert run.exit_code == 0, run.output
     result = run.task("retried")["h1"]
-    # three runs; once the retries run out ansible-core reports the retries asked for
-    assert result["attempts"] == 2 and result["changed"] is True and result["failed"] is True
+    # three runs; once the retries run out ansible-core reports the retries asked for, and its failed_when
+    # (false at every attempt) decides that the task did not fail (ansible-core 2.21)
+    assert result["attempts"] == 2 and result["changed"] is True and result["failed"] is False
 
 
 def test_retries_without_until_retry_until_the_task_succeeds(local_hosts: LocalHosts, tmp_path) -> None:
