@@ -77,6 +77,10 @@ FALLBACK_INTERPRETERS = ("python3.14", "python3.13", "python3.12", "python3.11",
 FALLBACK_INTERPRETER = "/usr/bin/python3"
 # How discovery went, given to the agent as its first argument and reported by its hello (runner.agent.remote)
 DISCOVERY_FOUND, DISCOVERY_NONE, DISCOVERY_ERROR = "found", "none", "error"
+# Before the start command starts the interpreter discovery found, it names on stderr the others the probe
+# found, one a line after this mark: should the first not run (a version manager's shim for a version that is
+# not selected), the controller starts the next (runner.connection.agent_client.DiscoveredInterpreterFailed).
+ALSO_FOUND_MARK = "provisioning: also found "
 
 
 def discovery_probe(fallback: tuple[str, ...]) -> str:
@@ -105,7 +109,8 @@ def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = No
     script = (
         f"out=$(eval {shlex.quote(probe)} 2>/dev/null); p=; s={DISCOVERY_FOUND}; "
         f'case "$out" in FOUND*ENDFOUND*) set -f; IFS="\n"; '
-        f'for l in $out; do case "$l" in /*) p="$l"; break;; esac; done; '
+        f'for l in $out; do case "$l" in /*) if [ -z "$p" ]; then p="$l"; '
+        f'else printf "%s%s\\n" "{ALSO_FOUND_MARK}" "$l" >&2; fi;; esac; done; '
         f'[ -n "$p" ] || {{ s={DISCOVERY_NONE}; p={FALLBACK_INTERPRETER}; }};; '
         f"*) s={DISCOVERY_ERROR}; p={FALLBACK_INTERPRETER};; esac; "
         f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s"; fi; {missing}'

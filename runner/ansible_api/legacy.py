@@ -70,8 +70,8 @@ def legacy_call(style: str, name: str, data: bytes, params: dict[str, Any],
     interpreter = interpreter_line(data) if style != BINARY else None
     if style != BINARY and interpreter is None:
         return f"module ({name}) is missing interpreter line"
-    call = {"name": name, "source": base64.b64encode(data).decode("ascii"), "style": style,
-            "interpreter": interpreter, "arguments": legacy_arguments_text(style, params, context)}
+    call: dict[str, Any] = {"name": name, "source": base64.b64encode(data).decode("ascii"), "style": style,
+                            "interpreter": interpreter, "arguments": legacy_arguments_text(style, params, context)}
     if interpreter is not None and configured:  # run as configured, even a Python other than the agent's
         call.update(interpreter=[*shlex.split(configured), *interpreter[1:]], configured=True)
     return call

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.agent import (
+    ALSO_FOUND_MARK,
     FALLBACK_INTERPRETER,
     FALLBACK_INTERPRETERS,
     FRAME_HEADER,
@@ -40,6 +41,14 @@ from runner.util.task_trace import current_task
 
 PUT_CHUNK = 1 << 18
 _log = logging.getLogger(__name__)
+
+
+class DiscoveredInterpreterFailed(ConnectionFailure):
+    """The interpreter discovery found did not start, and the probe found others: the next may."""
+
+    def __init__(self, message: str, others: tuple[str, ...]):
+        super().__init__(message)
+        self.others = others
 
 
 class InterpreterNotFound(Exception):
@@ -224,7 +233,12 @@ class AgentClient:
 
     def _start_failure(self, become: BecomeSettings | None, interpreter: str | None,
                        fallback: tuple[str, ...] | None = None) -> Exception:
-        stderr = b"".join(self.stderr_tail).decode(errors="replace")
+        lines = b"".join(self.stderr_tail).decode(errors="replace").splitlines(keepends=True)
+        others = tuple(line[len(ALSO_FOUND_MARK):].rstrip("\n") for line in lines if line.startswith(ALSO_FOUND_MARK))
+        stderr = "".join(line for line in lines if not line.startswith(ALSO_FOUND_MARK))
+        if others and interpreter is None and NO_PYTHON_MARK not in stderr:
+            return DiscoveredInterpreterFailed(
+                f"the discovered Python on {self.host} did not start: {stderr.strip() or 'no output'}", others)
         if NO_PYTHON_MARK in stderr and interpreter:
             return InterpreterNotFound(f"The module interpreter '{interpreter}' was not found.")
         if NO_PYTHON_MARK in stderr:

@@ -22,7 +22,7 @@ from runner.agent import (
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
-from runner.connection.agent_client import AgentClient
+from runner.connection.agent_client import AgentClient, DiscoveredInterpreterFailed
 from runner.connection.ansible_connection import AnsibleConnectionTransport
 from runner.connection.become import BecomeFailure, explain_failure, needs_terminal, prompt_pattern, wrap
 from runner.connection.keeper import keeper_in_use
@@ -132,14 +132,25 @@ class HostSession:
                 started = time.perf_counter()
                 # Starting an agent runs the user's login shell and a Python interpreter on the host: on a busy
                 # host that takes longer than opening the connection, so it gets more time than the connection.
-                self.agents[key] = await AgentClient.start(
-                    transport, self.settings.name, self.settings.interpreter, become,
-                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address,
-                    fallback=self.settings.interpreter_fallback)
+                self.agents[key] = await self._start_agent(transport, become)
                 if become is not None:
                     self._agent_users[key] = become.user
                 _add_setup(started)
             return self.agents[key]
+
+    async def _start_agent(self, transport: Transport, become: BecomeSettings | None) -> AgentClient:
+        """The agent, started with the configured interpreter or the one discovery finds. A discovered one that
+        does not start (a version manager's shim for a version it has not selected) gives way to the next the
+        probe found, each tried once, where ansible-core would fail the task."""
+        fallback = self.settings.interpreter_fallback
+        while True:
+            try:
+                return await AgentClient.start(
+                    transport, self.settings.name, self.settings.interpreter, become,
+                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address, fallback=fallback)
+            except DiscoveredInterpreterFailed as exc:
+                _log.info("<%s> %s; trying %s", self.settings.name, exc, exc.others[0])
+                fallback = tuple(dict.fromkeys(exc.others))  # each once: names found twice (python3) or more
 
     async def connection_plugin(self) -> Any:
         """The Ansible connection plugin the host is reached through (loaded, not yet connected), or None when
