@@ -95,7 +95,9 @@ def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = No
 
     One round trip does the discovery, as part of the agent's start: Ansible's probe (``discovery_probe`` over
     ``fallback``, Ansible's list by default) runs in a subshell, the first absolute path it prints is the
-    interpreter, else /usr/bin/python3; the agent gets how it went (found, none, error) as its argument. With
+    interpreter, else /usr/bin/python3; the agent gets how it went (found, none, error) and that path (what
+    Ansible reports, where ``sys.executable`` may be another: a version manager's shim runs another program) as
+    its arguments. With
     no interpreter to start, the command says so on stderr and exits 127.
     """
     missing = f'echo "{NO_PYTHON_MARK}" >&2; exit {NO_PYTHON_EXIT}'
@@ -113,6 +115,6 @@ def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = No
         f'else printf "%s%s\\n" "{ALSO_FOUND_MARK}" "$l" >&2; fi;; esac; done; '
         f'[ -n "$p" ] || {{ s={DISCOVERY_NONE}; p={FALLBACK_INTERPRETER}; }};; '
         f"*) s={DISCOVERY_ERROR}; p={FALLBACK_INTERPRETER};; esac; "
-        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s"; fi; {missing}'
+        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s" "$p"; fi; {missing}'
     )
     return "/bin/sh -c " + shlex.quote(script)

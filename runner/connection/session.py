@@ -111,7 +111,7 @@ class HostSession:
         client = self.agents.get(become.key if become else "-")
         if self.settings.interpreter is not None or client is None:
             return None
-        executable = client.info.get("executable")
+        executable = client.info.get("discovered") or client.info.get("executable")
         if not executable:
             return None
         return Discovery(str(executable), str(client.info.get("discovery") or DISCOVERY_FOUND),

@@ -25,7 +25,7 @@ from runner.connection.session import Discovery
 from runner.module_index import ModuleIndex
 
 # What the stand-in reads from stdin instead of the agent: a program that prints its argument and executable.
-REPORT = b"import sys; print(sys.argv[1], sys.executable)"
+REPORT = b"import sys; print(sys.argv[1], sys.argv[2])"
 
 
 def _payload(source: bytes) -> bytes:
@@ -87,7 +87,7 @@ def test_the_agent_reports_how_discovery_went(python_named: Path) -> None:
         size = FRAME_HEADER.unpack(agent.stdout.read(FRAME_HEADER.size))[0]
         reply = json.loads(agent.stdout.read(size))
         agent.kill()
-    assert reply["discovery"] == "found" and reply["executable"] == str(python_named)
+    assert reply["discovery"] == "found" and reply["discovered"] == str(python_named)
 
 
 def test_the_others_found_are_named_on_stderr_before_the_first_starts(python_named: Path, tmp_path: Path) -> None:
