@@ -33,8 +33,9 @@ def _payload(source: bytes) -> bytes:
 
 
 def _start(command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, shell=True, input=_payload(REPORT).decode(), capture_output=True, text=True,
-                          timeout=30, check=False)
+    return subprocess.run(
+        command, shell=True, input=_payload(REPORT).decode(), capture_output=True, text=True, timeout=30, check=False
+    )
 
 
 @pytest.fixture
@@ -47,7 +48,8 @@ def python_named(tmp_path: Path) -> Path:
 
 def test_the_probe_is_ansibles_byte_for_byte() -> None:
     assert discovery_probe(("python3.11", "/usr/bin/python3")) == (
-        "echo FOUND; command -v 'python3.11'; command -v '/usr/bin/python3'; echo ENDFOUND")
+        "echo FOUND; command -v 'python3.11'; command -v '/usr/bin/python3'; echo ENDFOUND"
+    )
     assert FALLBACK_INTERPRETERS[0] == "python3.14" and FALLBACK_INTERPRETERS[-2:] == ("/usr/bin/python3", "python3")
 
 
@@ -67,9 +69,15 @@ def test_a_name_that_breaks_the_probe_is_an_error_and_starts_usr_bin_python3() -
 
 
 def test_a_configured_interpreter_is_started_without_discovery(python_named: Path) -> None:
-    done = subprocess.run(start_command(str(python_named)), shell=True, input=_payload(
-        b"import sys; print(len(sys.argv), sys.executable)").decode(), capture_output=True, text=True, timeout=30,
-        check=False)
+    done = subprocess.run(
+        start_command(str(python_named)),
+        shell=True,
+        input=_payload(b"import sys; print(len(sys.argv), sys.executable)").decode(),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert done.stdout.split() == ["1", str(python_named)], done.stderr
     missing = _start(start_command("/nonexistent/python"))
     assert missing.returncode == 127 and "no python interpreter" in missing.stderr
@@ -78,8 +86,14 @@ def test_a_configured_interpreter_is_started_without_discovery(python_named: Pat
 def test_the_agent_reports_how_discovery_went(python_named: Path) -> None:
     """The agent's hello carries the start command's argument (runner/agent/remote.py)."""
     hello = json.dumps({"op": "hello"}).encode()
-    with subprocess.Popen(start_command(None, (str(python_named),)), shell=True, stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True) as agent:
+    with subprocess.Popen(
+        start_command(None, (str(python_named),)),
+        shell=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    ) as agent:
         # a session of its own: the agent ends its whole process group when its stdin closes
         assert agent.stdin is not None and agent.stdout is not None
         agent.stdin.write(agent_payload() + FRAME_HEADER.pack(len(hello), 0) + hello)
@@ -99,15 +113,18 @@ def test_the_others_found_are_named_on_stderr_before_the_first_starts(python_nam
     assert f"{ALSO_FOUND_MARK}{python_named}\n" in done.stderr and "command not found" in done.stderr
 
 
-def test_a_discovered_interpreter_that_does_not_start_gives_way_to_the_next(python_named: Path,
-                                                                            tmp_path: Path) -> None:
+def test_a_discovered_interpreter_that_does_not_start_gives_way_to_the_next(python_named: Path, tmp_path: Path) -> None:
     """A version manager's shim for a version it has not selected is found first, and fails: the agent starts
     with the next name the probe found (runner.connection.session.HostSession), in another start."""
     broken = tmp_path / "python-broken"
     broken.write_text("#!/bin/sh\nexit 127\n")
     broken.chmod(0o755)
-    settings = ConnectionSettings(name="localhost", address="localhost", connection="local",
-                                  interpreter_fallback=(str(broken), "/nonexistent/python", str(python_named)))
+    settings = ConnectionSettings(
+        name="localhost",
+        address="localhost",
+        connection="local",
+        interpreter_fallback=(str(broken), "/nonexistent/python", str(python_named)),
+    )
 
     async def start() -> Discovery | None:
         session = HostSession(settings, ModuleIndex())

@@ -18,8 +18,10 @@ from runner.templating import OMIT, Templar
 from runner.templating.deprecations import collecting
 
 FOUND = Discovery("/usr/bin/python3.11", DISCOVERY_FOUND, FALLBACK_INTERPRETERS)
-USING = ("Host 'web1' is using the discovered Python interpreter at '{}', but future installation of another "
-         "Python interpreter could cause a different interpreter to be discovered.")
+USING = (
+    "Host 'web1' is using the discovered Python interpreter at '{}', but future installation of another "
+    "Python interpreter could cause a different interpreter to be discovered."
+)
 
 
 def test_auto_warns_of_the_discovered_interpreter_with_a_link_on_the_display() -> None:
@@ -27,12 +29,14 @@ def test_auto_warns_of_the_discovered_interpreter_with_a_link_on_the_display() -
     assert report.warnings == [USING.format("/usr/bin/python3.11")]
     assert report.shown[report.warnings[0]].endswith(
         " See https://docs.ansible.com/ansible-core/2.21/reference_appendices/interpreter_discovery.html for more "
-        "information.")
+        "information."
+    )
 
 
 def test_none_found_warns_of_the_names_tried_only() -> None:
-    report = report_discovery(Discovery("/usr/bin/python3", DISCOVERY_NONE, ("/usr/bin/does_not_exist",)), "auto",
-                              "web1")
+    report = report_discovery(
+        Discovery("/usr/bin/python3", DISCOVERY_NONE, ("/usr/bin/does_not_exist",)), "auto", "web1"
+    )
     assert report.warnings == ["No python interpreters found for host 'web1' (tried ['/usr/bin/does_not_exist'])."]
 
 
@@ -40,7 +44,9 @@ def test_a_failed_probe_warns_of_the_error_then_of_the_fallback_interpreter() ->
     report = report_discovery(Discovery("/usr/bin/python3", DISCOVERY_ERROR, ("'q",)), "auto", "web1")
     assert report.warnings == [
         "Unhandled error in Python interpreter discovery for host 'web1': unexpected output from Python "
-        "interpreter discovery", USING.format("/usr/bin/python3")]
+        "interpreter discovery",
+        USING.format("/usr/bin/python3"),
+    ]
     assert "<<< caused by >>>" in report.shown[report.warnings[0]]
 
 
@@ -56,7 +62,8 @@ def test_auto_legacy_is_deprecated_and_discovers_as_auto(mode: str) -> None:
     with collecting() as deprecations:
         report = report_discovery(FOUND, mode, "web1")
     assert [entry["msg"] for entry in deprecations] == [
-        f"The '{mode}' option for 'INTERPRETER_PYTHON' now has the same effect as 'auto'."]
+        f"The '{mode}' option for 'INTERPRETER_PYTHON' now has the same effect as 'auto'."
+    ]
     assert deprecations[0]["version"] == "2.21"
     assert len(report.warnings) == (0 if mode.endswith("_silent") else 1)
 
@@ -71,7 +78,9 @@ def test_the_mode_is_the_tasks_rendered_variable_else_the_configurations() -> No
 
 def test_an_omitted_interpreter_variable_is_auto_not_the_configurations_value() -> None:
     assert with_omitted_interpreter({"ansible_python_interpreter": OMIT, "ansible_port": 22}) == {
-        "ansible_python_interpreter": "auto", "ansible_port": 22}
+        "ansible_python_interpreter": "auto",
+        "ansible_port": 22,
+    }
     kept = {"ansible_port": 22}
     assert with_omitted_interpreter(kept) is kept
 
