@@ -17,6 +17,8 @@ ARGUMENT_SPEC = {
     "style": {"type": "str", "required": True, "choices": ["old", "want_json", "binary"]},
     "interpreter": {"type": "list", "elements": "str"},  # the #! line's, split; none for a binary
     "arguments": {"type": "str", "required": True},  # the arguments file's text
+    # the interpreter is the task's ansible_<name>_interpreter: run as it is, whatever it names
+    "configured": {"type": "bool", "default": False},
 }
 SUPPORTS_CHECK_MODE = True  # the module itself reads _ansible_check_mode, as under Ansible
 
@@ -27,6 +29,8 @@ def _command(params, path, args_path):
     interpreter = params["interpreter"]
     if params["style"] == "binary" or not interpreter:
         return [path, args_path]
+    if params["configured"]:
+        return [*interpreter, path, args_path]
     program = os.path.basename(interpreter[0])
     if program == "env" and len(interpreter) > 1:
         program = os.path.basename(interpreter[1])

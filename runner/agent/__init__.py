@@ -70,16 +70,51 @@ def terminal_payload(password: str) -> bytes:
     return _payload(_source("terminal.py")) + password.encode() + b"\n"
 
 
-def start_command(interpreter: str | None) -> str:
-    """A shell command that starts the agent with the configured interpreter or the first python3 found.
+# Ansible's INTERPRETER_PYTHON_FALLBACK (ansible-core 2.21): the names discovery tries, in order.
+FALLBACK_INTERPRETERS = ("python3.14", "python3.13", "python3.12", "python3.11", "python3.10", "python3.9",
+                         "/usr/bin/python3", "python3")
+# What discovery uses when it finds none of them, or its probe fails, as Ansible's _FALLBACK_INTERPRETER
+FALLBACK_INTERPRETER = "/usr/bin/python3"
+# How discovery went, given to the agent as its first argument and reported by its hello (runner.agent.remote)
+DISCOVERY_FOUND, DISCOVERY_NONE, DISCOVERY_ERROR = "found", "none", "error"
+# Before the start command starts the interpreter discovery found, it names on stderr the others the probe
+# found, one a line after this mark: should the first not run (a version manager's shim for a version that is
+# not selected), the controller starts the next (runner.connection.agent_client.DiscoveredInterpreterFailed).
+ALSO_FOUND_MARK = "provisioning: also found "
 
-    One round trip does the discovery: the configured interpreter, else ``python3`` on PATH, else
-    ``/usr/bin/python3``; with none of them the command says so on stderr and exits 127.
+
+def discovery_probe(fallback: tuple[str, ...]) -> str:
+    """Ansible's discovery probe, byte for byte: each name quoted by hand, not escaped, so a name holding a quote
+    breaks the whole probe, which Ansible reports as an unhandled error (and uses /usr/bin/python3)."""
+    checks = "; ".join(f"command -v '{name}'" for name in fallback)
+    return f"echo FOUND; {checks}; echo ENDFOUND"
+
+
+def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = None) -> str:
+    """A shell command that starts the agent with the configured interpreter, or the one discovery finds.
+
+    One round trip does the discovery, as part of the agent's start: Ansible's probe (``discovery_probe`` over
+    ``fallback``, Ansible's list by default) runs in a subshell, the first absolute path it prints is the
+    interpreter, else /usr/bin/python3; the agent gets how it went (found, none, error) and that path (what
+    Ansible reports, where ``sys.executable`` may be another: a version manager's shim runs another program) as
+    its arguments. With
+    no interpreter to start, the command says so on stderr and exits 127.
     """
-    candidates = [interpreter] if interpreter else ["python3", "/usr/bin/python3"]
-    tries = " ".join(shlex.quote(c) for c in candidates)
+    missing = f'echo "{NO_PYTHON_MARK}" >&2; exit {NO_PYTHON_EXIT}'
+    bootstrap = shlex.quote(BOOTSTRAP)
+    if interpreter:
+        script = (f"if command -v {shlex.quote(interpreter)} >/dev/null 2>&1; then "
+                  f"exec {shlex.quote(interpreter)} -c {bootstrap}; fi; {missing}")
+        return "/bin/sh -c " + shlex.quote(script)
+    probe = discovery_probe(FALLBACK_INTERPRETERS if fallback is None else fallback)
+    # The probe's syntax error ends only the subshell; its output is then not FOUND...ENDFOUND: an error.
     script = (
-        f'for p in {tries}; do if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {shlex.quote(BOOTSTRAP)}; fi; '
-        f'done; echo "{NO_PYTHON_MARK}" >&2; exit {NO_PYTHON_EXIT}'
+        f"out=$(eval {shlex.quote(probe)} 2>/dev/null); p=; s={DISCOVERY_FOUND}; "
+        f'case "$out" in FOUND*ENDFOUND*) set -f; IFS="\n"; '
+        f'for l in $out; do case "$l" in /*) if [ -z "$p" ]; then p="$l"; '
+        f'else printf "%s%s\\n" "{ALSO_FOUND_MARK}" "$l" >&2; fi;; esac; done; '
+        f'[ -n "$p" ] || {{ s={DISCOVERY_NONE}; p={FALLBACK_INTERPRETER}; }};; '
+        f"*) s={DISCOVERY_ERROR}; p={FALLBACK_INTERPRETER};; esac; "
+        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s" "$p"; fi; {missing}'
     )
     return "/bin/sh -c " + shlex.quote(script)

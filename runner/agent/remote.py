@@ -76,6 +76,11 @@ class Channel(object):
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # Seconds the running module has to unwind once told to stop, before the agent ends everything without it.
 STOP_GRACE = 5
+# How interpreter discovery went when the start command chose this interpreter (found, none, error) and the
+# path it found, its arguments; None when the interpreter was configured. Read at start: a module may change
+# sys.argv.
+DISCOVERY = sys.argv[1] if len(sys.argv) > 1 and sys.argv[0] == "-c" else None
+DISCOVERED = sys.argv[2] if len(sys.argv) > 2 and sys.argv[0] == "-c" else None
 
 
 class Stopped(BaseException):
@@ -349,7 +354,8 @@ class Agent(object):
 
     def op_hello(self, header, body):
         return {"python": list(sys.version_info[:3]), "executable": sys.executable, "pid": os.getpid(),
-                "uid": os.getuid(), "cwd": os.getcwd()}
+                "uid": os.getuid(), "cwd": os.getcwd(), "discovery": DISCOVERY,
+                "discovered": DISCOVERED}
 
     def op_load(self, header, body):
         name, digest = header["name"], header["hash"]

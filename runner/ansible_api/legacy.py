@@ -64,10 +64,14 @@ def legacy_arguments_text(style: str, params: dict[str, Any], context: ModuleRun
 
 
 def legacy_call(style: str, name: str, data: bytes, params: dict[str, Any],
-                context: ModuleRunContext) -> dict[str, Any] | str:
-    """The helper module's parameters for one run; an error message for a text module without ``#!`` line."""
+                context: ModuleRunContext, configured: str | None = None) -> dict[str, Any] | str:
+    """The helper module's parameters for one run; an error message for a text module without ``#!`` line.
+    ``configured`` replaces the line's program (the task's ``ansible_<name>_interpreter``), its arguments kept."""
     interpreter = interpreter_line(data) if style != BINARY else None
     if style != BINARY and interpreter is None:
         return f"module ({name}) is missing interpreter line"
-    return {"name": name, "source": base64.b64encode(data).decode("ascii"), "style": style,
-            "interpreter": interpreter, "arguments": legacy_arguments_text(style, params, context)}
+    call: dict[str, Any] = {"name": name, "source": base64.b64encode(data).decode("ascii"), "style": style,
+                            "interpreter": interpreter, "arguments": legacy_arguments_text(style, params, context)}
+    if interpreter is not None and configured:  # run as configured, even a Python other than the agent's
+        call.update(interpreter=[*shlex.split(configured), *interpreter[1:]], configured=True)
+    return call

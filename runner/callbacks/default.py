@@ -26,6 +26,7 @@ from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
     ASYNC_POLLS,
     RETRIED,
+    WARNINGS_SHOWN,
     dump,
     failure_summary,
     host_label,
@@ -244,8 +245,9 @@ class DefaultDisplay(Callback):
         return dump(shown, pretty=pretty)
 
     def _warnings(self, result: Mapping[str, Any]) -> None:
+        shown = result.get(WARNINGS_SHOWN) or {}
         for warning in result.get("warnings") or ():
-            self.out.warning(str(warning))
+            self.out.warning(str(shown.get(warning, warning)) if isinstance(warning, str) else str(warning))
         for deprecation in result.get("deprecations") or ():
             self.out.deprecation(deprecation_text(deprecation))
 

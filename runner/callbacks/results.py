@@ -26,6 +26,9 @@ ASYNC_POLLS = "_async_polls"
 # A task run again (``until``, ``retries``): the result of each attempt that was followed by another, as it stood
 # when the next began (with ``attempts`` and ``retries`` as ansible-core has them), for the views to report.
 RETRIED = "_retried"
+# The longer text a warning of ``warnings`` is shown with, by its text: ansible-core adds a help text (a link to its
+# documentation) or an error's cause on the display, not in the result.
+WARNINGS_SHOWN = "_warnings_shown"
 
 
 def short_module(name: str) -> str:

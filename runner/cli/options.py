@@ -116,6 +116,7 @@ def unused_option_warnings(options: dict[str, Any]) -> list[str]:
 
 def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSettings:
     """Connection settings every host starts from, before its own variables apply."""
+    from runner.config.values import DISCOVER_INTERPRETER
     from runner.connection import ConnectionSettings  # not needed for --help or an option error
 
     password = _password(options.get("connection_password_file"), "SSH password",
@@ -137,7 +138,8 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
         keepalive_interval=config.ssh_keepalive_interval,
         keepalive_count_max=config.ssh_keepalive_count_max,
         timeout=float(config.timeout),
-        interpreter=config.interpreter or None,
+        interpreter=None if config.interpreter in DISCOVER_INTERPRETER else config.interpreter,
+        interpreter_mode=config.interpreter if config.interpreter in DISCOVER_INTERPRETER else "auto",
         connect_retries=int(config.connect_retries),
         become=bool(config.become),
         become_user=config.become_user or "root",

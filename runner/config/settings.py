@@ -90,7 +90,8 @@ SETTINGS: tuple[Setting, ...] = (
     S("timeout", "defaults", "float", 10, "Seconds to wait for a connection.", minimum=1,
       also=("ssh_connection.timeout",), ansible_env=("ANSIBLE_TIMEOUT", "ANSIBLE_SSH_TIMEOUT")),
     S("interpreter", "defaults", "interpreter", None,
-      "Python on the targets; unset or auto: python3 on PATH, else /usr/bin/python3.", key="interpreter_python",
+      "Python on the targets, or a discovery mode (auto, auto_silent; unset: auto): the first of "
+      "ansible_interpreter_python_fallback's names found, else /usr/bin/python3.", key="interpreter_python",
       also=("defaults.interpreter",), ansible_env=("ANSIBLE_PYTHON_INTERPRETER",)),
     S("roles_path", "defaults", "pathspec",
       ["~/.provisioning/roles", "/usr/share/provisioning/roles", "/etc/provisioning/roles"],

@@ -19,7 +19,7 @@ from modules._utils import BOOLEANS_FALSE, BOOLEANS_TRUE
 from runner.config.settings import Setting
 
 # Ansible's interpreter_python values that mean "discover it", in the configuration or ansible_python_interpreter:
-# discovery is the unset value (None), the agent starting with the first python3 found.
+# the agent starts with the interpreter discovery finds; the mode says only what the task is warned of.
 DISCOVER_INTERPRETER = frozenset(["auto", "auto_silent", "auto_legacy", "auto_legacy_silent"])
 
 
@@ -115,8 +115,8 @@ def _to_pathspec(raw: Any, context: ValueContext) -> list[str]:
 
 
 def _to_interpreter(raw: Any, context: ValueContext) -> str | None:
-    text = _text(raw)
-    return None if not text or text in DISCOVER_INTERPRETER else text  # discovery is the unset value
+    """A path, or a discovery mode (``DISCOVER_INTERPRETER``); None when unset, which is ``auto``."""
+    return _text(raw) or None
 
 
 _BUILTIN_STRATEGIES = ("linear", "free", "host_pinned")

@@ -12,7 +12,17 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from runner.agent import FRAME_HEADER, NO_PYTHON_MARK, agent_payload, start_command, terminal_command, terminal_payload
+from runner.agent import (
+    ALSO_FOUND_MARK,
+    FALLBACK_INTERPRETER,
+    FALLBACK_INTERPRETERS,
+    FRAME_HEADER,
+    NO_PYTHON_MARK,
+    agent_payload,
+    start_command,
+    terminal_command,
+    terminal_payload,
+)
 from runner.connection.become import (
     RAW_TERMINAL,
     BecomeFailure,
@@ -31,6 +41,14 @@ from runner.util.task_trace import current_task
 
 PUT_CHUNK = 1 << 18
 _log = logging.getLogger(__name__)
+
+
+class DiscoveredInterpreterFailed(ConnectionFailure):
+    """The interpreter discovery found did not start, and the probe found others: the next may."""
+
+    def __init__(self, message: str, others: tuple[str, ...]):
+        super().__init__(message)
+        self.others = others
 
 
 class InterpreterNotFound(Exception):
@@ -71,8 +89,11 @@ class AgentClient:
     # -- start ---------------------------------------------------------------------------------------------
     @classmethod
     async def start(cls, transport: Transport, host: str, interpreter: str | None,
-                    become: BecomeSettings | None, timeout: float, *, address: str | None = None) -> AgentClient:
-        command = start_command(interpreter)
+                    become: BecomeSettings | None, timeout: float, *, address: str | None = None,
+                    fallback: tuple[str, ...] | None = None) -> AgentClient:
+        """The agent on ``host``, started with ``interpreter``, else with the one discovery finds over the names
+        in ``fallback`` (Ansible's list when None)."""
+        command = start_command(interpreter, fallback)
         marker = prompt = ""
         if become is not None and needs_terminal(become):
             # su with a password: on a pseudo-terminal of the host, switched to raw mode for the agent's frames
@@ -84,7 +105,7 @@ class AgentClient:
         started = time.perf_counter()
         if _log.isEnabledFor(VERBOSE):
             escalation = f" as {become.user} via {become.method}" if become is not None else ""
-            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "python3 (first found)", escalation)
+            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "the discovered Python", escalation)
             if become is not None and _log.isEnabledFor(DEBUG):
                 _log.debug("<%s> EXEC %s ...", address or host, escalation_command(become, prompt))
         process = await transport.start_agent(command, become)
@@ -98,7 +119,7 @@ class AgentClient:
             process = await transport.start_agent(command, become, fresh=True)
         client = cls(host, process, address)
         try:
-            await asyncio.wait_for(client._handshake(become, marker, prompt, interpreter), timeout)
+            await asyncio.wait_for(client._handshake(become, marker, prompt, interpreter, fallback), timeout)
         except TimeoutError:
             process.terminate()
             if become is not None:
@@ -133,7 +154,7 @@ class AgentClient:
         return client
 
     async def _handshake(self, become: BecomeSettings | None, marker: str, prompt: str,
-                         interpreter: str | None) -> None:
+                         interpreter: str | None, fallback: tuple[str, ...] | None) -> None:
         if become is not None and needs_terminal(become):
             assert become.password is not None
             self.process.write(terminal_payload(become.password))  # the terminal types it at su's prompt
@@ -152,7 +173,7 @@ class AgentClient:
         except TransportLost:
             raise  # the connection broke: nothing the agent or become said
         except ConnectionFailure as exc:
-            raise self._start_failure(become, interpreter) from exc
+            raise self._start_failure(become, interpreter, fallback) from exc
 
     async def _answer_password(self, become: BecomeSettings, marker: str, prompt: str) -> None:
         """Answer the password prompt, unless escalation succeeds without one (sudo remembers a recent
@@ -210,13 +231,20 @@ class AgentClient:
             pass
         return b"".join(chunks).decode(errors="replace")
 
-    def _start_failure(self, become: BecomeSettings | None, interpreter: str | None) -> Exception:
-        stderr = b"".join(self.stderr_tail).decode(errors="replace")
+    def _start_failure(self, become: BecomeSettings | None, interpreter: str | None,
+                       fallback: tuple[str, ...] | None = None) -> Exception:
+        lines = b"".join(self.stderr_tail).decode(errors="replace").splitlines(keepends=True)
+        others = tuple(line[len(ALSO_FOUND_MARK):].rstrip("\n") for line in lines if line.startswith(ALSO_FOUND_MARK))
+        stderr = "".join(line for line in lines if not line.startswith(ALSO_FOUND_MARK))
+        if others and interpreter is None and NO_PYTHON_MARK not in stderr:
+            return DiscoveredInterpreterFailed(
+                f"the discovered Python on {self.host} did not start: {stderr.strip() or 'no output'}", others)
         if NO_PYTHON_MARK in stderr and interpreter:
             return InterpreterNotFound(f"The module interpreter '{interpreter}' was not found.")
         if NO_PYTHON_MARK in stderr:
             return ConnectionFailure(
-                f"no Python interpreter found on {self.host} (tried python3, /usr/bin/python3): install python3, "
+                f"no Python interpreter found on {self.host} (tried {', '.join(fallback or FALLBACK_INTERPRETERS)}, "
+                f"then {FALLBACK_INTERPRETER}): install python3, "
                 "set ansible_python_interpreter, or use the raw module, which needs none")
         if become is not None:
             return BecomeFailure(explain_failure(stderr, become))

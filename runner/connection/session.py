@@ -7,14 +7,22 @@ import getpass
 import logging
 import shlex
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner.agent import NO_PYTHON_EXIT, TERMINAL_TIMED_OUT, terminal_command, terminal_payload
+from runner.agent import (
+    DISCOVERY_FOUND,
+    FALLBACK_INTERPRETERS,
+    NO_PYTHON_EXIT,
+    TERMINAL_TIMED_OUT,
+    terminal_command,
+    terminal_payload,
+)
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
 from runner.ansible_api.results import normalize_result
-from runner.connection.agent_client import AgentClient
+from runner.connection.agent_client import AgentClient, DiscoveredInterpreterFailed
 from runner.connection.ansible_connection import AnsibleConnectionTransport
 from runner.connection.become import BecomeFailure, explain_failure, needs_terminal, prompt_pattern, wrap
 from runner.connection.keeper import keeper_in_use
@@ -31,6 +39,16 @@ __all__ = ["BecomeFailure", "HostSession"]
 
 AGENT_START_TIMEOUT = 30.0
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What an agent's start found as its Python: the interpreter, how (``runner.agent``'s found, none or
+    error) and the names it tried."""
+
+    interpreter: str
+    outcome: str
+    tried: tuple[str, ...]
 
 
 # Connection types this runner opens itself; any other is an Ansible connection plugin.
@@ -86,14 +104,18 @@ class HostSession:
                 _add_setup(started)
             return self.transport
 
-    def discovered_interpreter(self, become: BecomeSettings | None = None) -> str | None:
-        """The Python the agent for ``become`` found on the host when no ansible_python_interpreter names one
-        (Ansible's interpreter discovery); None when one is configured or no agent runs."""
+    def discovery(self, become: BecomeSettings | None = None) -> Discovery | None:
+        """How the agent for ``become`` found its Python when no ansible_python_interpreter names one (Ansible's
+        interpreter discovery, done by the agent's start command); None when one is configured or no agent
+        runs."""
         client = self.agents.get(become.key if become else "-")
         if self.settings.interpreter is not None or client is None:
             return None
-        executable = client.info.get("executable")
-        return str(executable) if executable else None
+        executable = client.info.get("discovered") or client.info.get("executable")
+        if not executable:
+            return None
+        return Discovery(str(executable), str(client.info.get("discovery") or DISCOVERY_FOUND),
+                         self.settings.interpreter_fallback or FALLBACK_INTERPRETERS)
 
     async def agent(self, become: BecomeSettings | None = None) -> AgentClient:
         key = become.key if become else "-"
@@ -104,17 +126,31 @@ class HostSession:
         async with lock:
             if key not in self.agents or self.agents[key].dead:
                 # An agent that died (the host rebooted, someone killed it) is replaced by a new one.
+                if self.settings.interpreter is None:  # the start command discovers it, as Ansible would now
+                    _log.info("<%s> Attempting python interpreter discovery.", self.settings.name)
                 transport = await self._transport()
                 started = time.perf_counter()
                 # Starting an agent runs the user's login shell and a Python interpreter on the host: on a busy
                 # host that takes longer than opening the connection, so it gets more time than the connection.
-                self.agents[key] = await AgentClient.start(
-                    transport, self.settings.name, self.settings.interpreter, become,
-                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address)
+                self.agents[key] = await self._start_agent(transport, become)
                 if become is not None:
                     self._agent_users[key] = become.user
                 _add_setup(started)
             return self.agents[key]
+
+    async def _start_agent(self, transport: Transport, become: BecomeSettings | None) -> AgentClient:
+        """The agent, started with the configured interpreter or the one discovery finds. A discovered one that
+        does not start (a version manager's shim for a version it has not selected) gives way to the next the
+        probe found, each tried once, where ansible-core would fail the task."""
+        fallback = self.settings.interpreter_fallback
+        while True:
+            try:
+                return await AgentClient.start(
+                    transport, self.settings.name, self.settings.interpreter, become,
+                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address, fallback=fallback)
+            except DiscoveredInterpreterFailed as exc:
+                _log.info("<%s> %s; trying %s", self.settings.name, exc, exc.others[0])
+                fallback = tuple(dict.fromkeys(exc.others))  # each once: names found twice (python3) or more
 
     async def connection_plugin(self) -> Any:
         """The Ansible connection plugin the host is reached through (loaded, not yet connected), or None when
@@ -128,10 +164,12 @@ class HostSession:
                          become: BecomeSettings | None = None, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
                          verbosity: int = 0, rlimit_nofile: int | None = None,
-                         async_job: bool = False, debugger: dict[str, Any] | None = None) -> dict[str, Any]:
+                         async_job: bool = False, debugger: dict[str, Any] | None = None,
+                         legacy_interpreter: str | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
-        task waited for (see AgentClient.run_module)."""
+        task waited for (see AgentClient.run_module). ``legacy_interpreter``: what runs a module file's ``#!``
+        line instead of its program (the task's ``ansible_<name>_interpreter``)."""
         info = self.index.get(name)
         if info.ansible_api:
             if background is not None:
@@ -150,7 +188,8 @@ class HostSession:
             return normalize_result(result)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
-            call = legacy_call(info.legacy_style, info.path.name, info.source.source, params, context)
+            call = legacy_call(info.legacy_style, info.path.name, info.source.source, params, context,
+                               legacy_interpreter)
             if isinstance(call, str):
                 return {"failed": True, "changed": False, "msg": call}
             params, info = call, self.index.legacy_runner()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Host names reached over the local connection when nothing sets their address or connection.
@@ -24,6 +24,7 @@ _VARIABLES = {
     "private_key_file": "private_key_file",
     "ssh_private_key_file": "private_key_file",
     "python_interpreter": "interpreter",
+    "interpreter_python_fallback": "interpreter_fallback",
     "connection": "connection",
     "host_key_checking": "host_key_checking",
     "ssh_host_key_checking": "host_key_checking",
@@ -102,6 +103,15 @@ def _prompts(value: Any) -> tuple[str, ...]:
     raise ValueError
 
 
+def _names(value: Any) -> tuple[str, ...]:
+    """A list of names, or one string of them separated by commas, as Ansible reads a list option."""
+    if isinstance(value, str):
+        return tuple(name.strip() for name in value.split(",") if name.strip())
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise ValueError
+
+
 def _connection_plugin(value: Any) -> str:
     """A connection's short name: Ansible's builtin plugins may be named in full (``ansible.builtin.ssh``)."""
     if not isinstance(value, str):
@@ -120,6 +130,7 @@ _TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
     "keepalive_interval": (_interval, "a number of seconds (0: no keepalive)"),
     "keepalive_count_max": (_count, "a whole number of at least 1"),
     "su_prompts": (_prompts, "a list of prompts"),
+    "interpreter_fallback": (_names, "a list of interpreter names"),
 }
 
 
@@ -191,6 +202,12 @@ class ConnectionSettings:
     keepalive_interval: float | None = None
     keepalive_count_max: int | None = None
     interpreter: str | None = None
+    # The names interpreter discovery tries (ansible_interpreter_python_fallback); None: Ansible's list. Only
+    # when the interpreter is discovered: a configured one makes it None, so it never splits the agents.
+    interpreter_fallback: tuple[str, ...] | None = None
+    # The configuration's discovery mode (auto, auto_silent...): which warnings a discovery gives when a task's
+    # variables name none. It never decides the agent, so it never splits the sessions either.
+    interpreter_mode: str = field(default="auto", compare=False)
     connect_retries: int = 3
     become: bool = False
     become_user: str = "root"
@@ -233,6 +250,8 @@ class ConnectionSettings:
                 values[flag] = to_bool(values[flag], flag)
         if str(values.get("interpreter", "")).strip() in DISCOVER_INTERPRETER:
             values["interpreter"] = None  # ansible_python_interpreter: auto, as the configuration's: discover it
+        if values.get("interpreter", base.interpreter) is not None:
+            values["interpreter_fallback"] = None
         values.setdefault("address", name)
         if name in LOCAL_NAMES and "connection" not in values and values["address"] == name:
             values["connection"] = "local"

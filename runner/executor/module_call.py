@@ -15,12 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.arguments import MISTAKE
 from runner.actions.run_state import DetachedRunState, RunState
-from runner.callbacks.results import ASYNC_POLLS
+from runner.callbacks.results import ASYNC_POLLS, WARNINGS_SHOWN
 from runner.connection import BecomeSettings, HostSession
 from runner.connection.agent_client import InterpreterNotFound
 from runner.connection.ansible_connection import ConnectionPluginError
 from runner.connection.become import BecomeFailure
 from runner.errors import ConnectionFailure, UserError
+from runner.executor.interpreter_discovery import (
+    DISCOVERED_PYTHON,
+    discovery_mode,
+    report_discovery,
+    shebang_interpreter,
+)
 from runner.module_index import ModuleIndex
 from runner.templating.filters.core import to_bool
 from runner.templating.omit import OMIT
@@ -107,13 +113,15 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                 result.setdefault("warnings", []).append(UNTRUSTED_TEMPLATE_MESSAGE)
         else:
             assert session is not None, "a module run by the agent needs the host's session"
+            legacy_interpreter = (shebang_interpreter(info.source.source, call.task_vars, call.templar)
+                                  if info.legacy_style and info.source is not None else None)
             result = await session.run_module(index.resolved_name(call.module, info), call.args, check=call.check,
                                               diff=call.diff,
                                               become=call.become, environment=call.environment,
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
                                               verbosity=call.verbosity, async_job=call.in_async_job,
-                                              debugger=call.debugger)
+                                              debugger=call.debugger, legacy_interpreter=legacy_interpreter)
             result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}
@@ -146,7 +154,6 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
     return result
 
 
-DISCOVERED_PYTHON = "discovered_interpreter_python"
 # Facts only the runner sets, never a module (Ansible drops them from a module's facts as well)
 _INTERPRETER_FACT = re.compile(r"(ansible_)?discovered_interpreter_.*|ansible_.*_interpreter")
 
@@ -154,9 +161,10 @@ _INTERPRETER_FACT = re.compile(r"(ansible_)?discovered_interpreter_.*|ansible_.*
 def with_discovered_interpreter(result: dict[str, Any], session: HostSession, call: ModuleCall,
                                 host: str) -> dict[str, Any]:
     """``result`` of a module the agent ran, with Ansible's ``discovered_interpreter_python`` fact when the
-    host's Python was discovered (no ansible_python_interpreter) and its facts do not hold it yet: as in Ansible,
-    the first module after a start or a ``meta: clear_facts`` reports it. A task delegated without
-    ``delegate_facts`` reports none (the facts would be another host's)."""
+    host's Python was discovered (no ansible_python_interpreter path) and its facts do not hold it yet: as in
+    Ansible, the first module after a start or a ``meta: clear_facts`` reports it, with the warnings of the
+    task's discovery mode (runner.executor.interpreter_discovery). A task delegated without ``delegate_facts``
+    reports none (the facts would be another host's)."""
     facts = result.get("ansible_facts")
     if isinstance(facts, dict):
         result["ansible_facts"] = facts = {key: value for key, value in facts.items()
@@ -166,9 +174,15 @@ def with_discovered_interpreter(result: dict[str, Any], session: HostSession, ca
     known = call.task_vars.get("ansible_facts")
     if isinstance(known, Mapping) and DISCOVERED_PYTHON in known:
         return result
-    discovered = session.discovered_interpreter(call.become)
-    if discovered is not None:
-        result["ansible_facts"] = {**(facts if isinstance(facts, dict) else {}), DISCOVERED_PYTHON: discovered}
+    discovery = session.discovery(call.become)
+    if discovery is None:
+        return result
+    result["ansible_facts"] = {**(facts if isinstance(facts, dict) else {}), DISCOVERED_PYTHON: discovery.interpreter}
+    mode = discovery_mode(call.task_vars, call.templar, session.settings.interpreter_mode)
+    report = report_discovery(discovery, mode, str(call.task_vars.get("inventory_hostname") or host))
+    if report.warnings:
+        result["warnings"] = [*report.warnings, *(result.get("warnings") or ())]
+        result[WARNINGS_SHOWN] = {**(result.get(WARNINGS_SHOWN) or {}), **report.shown}
     return result
 
 

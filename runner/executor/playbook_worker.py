@@ -29,6 +29,7 @@ from runner.connection.ansible_connection import add_project_dirs as add_connect
 from runner.errors import FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
+from runner.executor.interpreter_discovery import with_omitted_interpreter
 from runner.executor.keywords import (
     TaskFailure,
     keyword_value,
@@ -517,7 +518,7 @@ class PlaybookWorker:
         def render(raw: Mapping[str, Any]) -> Mapping[str, Any]:
             # A delegated task's connection variables are templated with the delegated host's variables.
             own = Templar(task_variables(self, target, node, payload)) if delegated else templar
-            return own.template(dict(raw))
+            return with_omitted_interpreter(own.template(dict(raw)))
 
         return self._settings_cache.get(target, values, base, render)
 

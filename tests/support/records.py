@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,9 @@ from click.testing import CliRunner
 
 from tests.support.scripts import script
 
-# Every run here uses a local connection on localhost: no test host, no root needed.
-LOCAL = ("-i", "localhost,", "-c", "local")
+# Every run here uses a local connection on localhost: no test host, no root needed. The controller's Python is
+# named, as for the implicit localhost: an inventory's localhost would be discovered, with Ansible's warning.
+LOCAL = ("-i", "localhost,", "-c", "local", "-e", f"ansible_python_interpreter={sys.executable}")
 TASKS = 30  # the tasks of a busy playbook
 
 

@@ -22,8 +22,9 @@ from runner.connection.ssh_options import ssh_target
 
 # Settings that decide the agent, not the connection: a different become user gets another agent on the same
 # connection. The inventory name only names the host.
-_AGENT_SETTINGS = frozenset(["name", "interpreter", "become", "become_user", "become_method", "become_password",
-                             "become_flags", "become_exe", "sudo_chdir", "su_prompts"])
+_AGENT_SETTINGS = frozenset(["name", "interpreter", "interpreter_fallback", "interpreter_mode", "become", "become_user",
+                             "become_method", "become_password", "become_flags", "become_exe", "sudo_chdir",
+                             "su_prompts"])
 _CONNECTING_AGENT_SETTINGS = _AGENT_SETTINGS - {"name"}
 _DEFAULT_KEYS = ("id_ed25519", "id_ecdsa", "id_ecdsa_sk", "id_ed25519_sk", "id_rsa", "id_dsa")
 
@@ -85,6 +86,8 @@ def connection_key(settings: ConnectionSettings, salt: bytes) -> tuple[str, list
 def agent_key(settings: ConnectionSettings, become: BecomeSettings | None, salt: bytes) -> str:
     """The key of an agent on a connection: its interpreter and how it becomes another user."""
     values: dict[str, Any] = {"interpreter": settings.interpreter}
+    if settings.interpreter_fallback is not None:  # discovery over other names may find another interpreter
+        values["interpreter_fallback"] = list(settings.interpreter_fallback)
     if become is not None:
         values.update(user=become.user, method=become.method, flags=become.flags,
                       password=secret_digest(become.password, salt))

@@ -39,3 +39,19 @@ def test_the_interpreter_line_and_a_script_without_one() -> None:
     assert interpreter_line(b"#!/usr/bin/env bash -e\necho\n") == ["/usr/bin/env", "bash", "-e"]
     assert interpreter_line(b"echo\n") is None
     assert legacy_call("old", "x", b"echo hi\n", {}, ModuleRunContext("x")) == "module (x) is missing interpreter line"
+
+
+def test_a_configured_interpreter_replaces_the_lines_program_and_runs_as_it_is() -> None:
+    """The task's ``ansible_<name>_interpreter`` (runner.executor.interpreter_discovery.shebang_interpreter)
+    replaces the ``#!`` line's program, its arguments kept, and runs even when it names another Python than the
+    agent's (modules/_legacy_module.py), as ansible-core rewrites the line."""
+    from modules._legacy_module import _command
+
+    call = legacy_call("want_json", "m", b"#!actually_python -u\n# WANT_JSON\n", {}, ModuleRunContext("m"),
+                       "/usr/bin/python3.11 -E")
+    assert isinstance(call, dict)
+    assert call["interpreter"] == ["/usr/bin/python3.11", "-E", "-u"] and call["configured"] is True
+    assert _command({**call, "style": "want_json"}, "/tmp/m", "/tmp/args") == [
+        "/usr/bin/python3.11", "-E", "-u", "/tmp/m", "/tmp/args"]
+    plain = legacy_call("want_json", "m", b"#!/usr/bin/python3\n# WANT_JSON\n", {}, ModuleRunContext("m"))
+    assert isinstance(plain, dict) and "configured" not in plain

@@ -188,7 +188,7 @@ def test_remote_tmp_keeps_its_tilde_for_the_remote_user(project: Path, home: Pat
 @pytest.mark.parametrize(("text", "expected"), [
     ("[defaults]\ninterpreter_python = /usr/bin/python3.11\n", "/usr/bin/python3.11"),
     ("[defaults]\ninterpreter = /opt/py/bin/python3\n", "/opt/py/bin/python3"),
-    ("[defaults]\ninterpreter_python = auto_silent\n", None),
+    ("[defaults]\ninterpreter_python = auto_silent\n", "auto_silent"),
 ])
 def test_interpreter_accepts_both_keys_and_auto_means_discover(project: Path, home: Path, text: str,
                                                                expected: str | None) -> None:

@@ -45,7 +45,8 @@ def setting(type_: str, **extra) -> Setting:
     ("pathspec", "roles:/x/roles:~/r", ["/base/roles", "/x/roles", "/home/me/r"]),
     ("pathspec", "", []),
     ("interpreter", "/usr/bin/python3", "/usr/bin/python3"),
-    ("interpreter", "auto", None),
+    ("interpreter", "auto", "auto"),
+    ("interpreter", "", None),
 ])
 def test_converters(type_: str, raw: object, expected: object) -> None:
     assert convert(setting(type_), raw, CONTEXT) == expected

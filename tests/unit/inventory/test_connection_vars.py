@@ -108,3 +108,19 @@ def test_a_templated_bad_port_fails_the_task(tmp_path: Path) -> None:
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert f"{RENDERED_WRONG} (task 'ping' at " in result.stdout
     assert "internal error" not in result.stdout + result.stderr
+
+
+def test_the_discovery_names_are_a_list_and_count_only_while_discovering() -> None:
+    """ansible_interpreter_python_fallback, a list (or names separated by commas, as Ansible reads a list);
+    a configured interpreter needs none, so it does not split the agents."""
+    names = {"ansible_interpreter_python_fallback": ["python3.12", "/usr/bin/python3"]}
+    assert ConnectionSettings.from_host_vars("h", names).interpreter_fallback == ("python3.12", "/usr/bin/python3")
+    assert ConnectionSettings.from_host_vars(
+        "h", {"ansible_interpreter_python_fallback": "python3.12, python3"}).interpreter_fallback == (
+        "python3.12", "python3")
+    assert ConnectionSettings.from_host_vars(
+        "h", {**names, "ansible_python_interpreter": "auto_silent"}).interpreter_fallback is not None
+    assert ConnectionSettings.from_host_vars(
+        "h", {**names, "ansible_python_interpreter": "/usr/bin/python3"}).interpreter_fallback is None
+    with pytest.raises(ConnectionVariableError, match="a list of interpreter names"):
+        ConnectionSettings.from_host_vars("h", {"ansible_interpreter_python_fallback": 3})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -198,7 +199,8 @@ def test_an_adhoc_run_is_recorded_as_one_play_of_one_task(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     [run] = rows(database, "runs")
     assert (run["kind"], run["status"], run["playbook"]) == ("adhoc", "ok", None)
-    assert run["command"] == "provisioning localhost -i localhost, -c local -m command -a 'echo recorded'"
+    assert run["command"] == ("provisioning localhost -i localhost, -c local -e "
+                              f"ansible_python_interpreter={sys.executable} -m command -a 'echo recorded'")
     [play] = rows(database, "plays")
     assert (play["name"], play["pattern"]) == ("ad-hoc command", "localhost")
     [row] = rows(database, "host_results")

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +59,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (base / "inventory.yml").write_text(
         "all:\n  children:\n    local:\n      hosts:\n" + hosts + "\n      vars:\n"
         "        ansible_connection: local\n"
+        # named, not discovered: a discovered interpreter that does not start (a version manager's shim) is
+        # followed by another start, which the trace would show too
+        f"        ansible_python_interpreter: {sys.executable}\n"
         f"        ansible_host: {_vault_block(VAULTED_ADDRESS)}\n"
         f"        hidden_value: {NO_LOG_ARGUMENT}\n")
     (base / "site.yml").write_text(PLAYBOOK)

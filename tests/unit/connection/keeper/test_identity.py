@@ -64,3 +64,14 @@ def test_no_password_is_in_what_the_keeper_is_sent(tmp_path: Path) -> None:
     key, _ = connection_key(settings, SALT)
     assert "hunter" not in key
     assert connection_key(settings, b"t" * 32)[0] != key  # an HMAC under the keeper's salt, not a bare hash
+
+
+def test_the_discovery_names_decide_the_agent_and_the_mode_nothing(tmp_path: Path) -> None:
+    """Another fallback list may discover another interpreter; the discovery mode only says what is warned of."""
+    plain = _settings(tmp_path)
+    listed = _settings(tmp_path, interpreter_fallback=("/usr/bin/python3",))
+    assert connection_key(plain, SALT) == connection_key(listed, SALT)
+    assert agent_key(plain, None, SALT) != agent_key(listed, None, SALT)
+    silent = _settings(tmp_path, interpreter_mode="auto_silent")
+    assert silent == plain and agent_key(silent, None, SALT) == agent_key(plain, None, SALT)
+    assert "interpreter_mode" not in connection_settings(silent)
