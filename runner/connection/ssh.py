@@ -21,7 +21,7 @@ from runner.connection.ssh_args import SSHArgumentError
 from runner.connection.ssh_options import SSHTarget, ssh_target
 from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
-from runner.util.logging import DEBUG, VERBOSE, milliseconds
+from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds
 
 _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asyncio.TimeoutError,
               asyncssh.ConnectionLost, socket.gaierror)
@@ -162,7 +162,7 @@ class SSHTransport(Transport):
             f"{s.address} ({target.host}:{target.port})"
         via = f" via {target.options['tunnel']}" if target.options.get("tunnel") else ""
         if _log.isEnabledFor(VERBOSE):
-            _log.info("<%s> ESTABLISH SSH CONNECTION FOR USER: %s", s.address, target.user)
+            _log.info("<%s> ESTABLISH SSH CONNECTION FOR USER: %s", s.address, target.user, extra=DISPLAYED)
         if _log.isEnabledFor(DEBUG):
             _log.debug("<%s> SSH: %s", s.address, _describe(s, target))
         delay = 0.5
