@@ -119,8 +119,12 @@ def test_inventory_output_toml_yaml_and_list_hosts(tmp_path: Path) -> None:
     assert yaml.stdout == "ansible_host: 10.0.0.1\n"
     listed = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--list-hosts", "-l", "web2")
     assert listed.stdout == "  hosts (1):\n    web2\n"
+    # on stdout, as ansible-inventory's: the configuration file from -v, each source read from -vvv
     verbose = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--graph", "-v")
-    assert f"Parsed {tmp_path / 'hosts'} inventory source" in verbose.stderr
+    assert verbose.stdout.startswith(("Using ", "No config file found")) and "Parsed" not in verbose.stdout
+    assert verbose.stderr == ""
+    verbose = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--graph", "-vvv")
+    assert f"Parsed {tmp_path / 'hosts'} inventory source\n@all:" in verbose.stdout
 
 
 def test_a_module_from_module_path_runs(tmp_path: Path) -> None:
