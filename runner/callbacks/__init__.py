@@ -1,6 +1,7 @@
 """Turning results into what people and CI read: terminal output, JSON and JUnit reports.
 
-``make_callbacks`` builds the set a playbook run reports to: one stdout view plus any ``--report`` files.
+``make_callbacks`` builds the set a playbook run reports to: one stdout view, the lines ansible-core's engine prints
+beside any view (``-vv``), plus any ``--report`` files.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
     view = stdout_plugin or _stdout_view(native_stdout_callback(stdout_callback) or stdout_callback, diff,
                                          display_ok_hosts, display_skipped_hosts, stream, look, results)
     members: list[Callback] = [*(first or []), view]
+    if verbosity >= 2:  # the engine's own -vv lines, after the view's for the same event
+        from runner.callbacks.engine_lines import EngineLines
+
+        members.append(EngineLines(verbosity=verbosity, nocolor=nocolor, force_color=force_color, stream=stream,
+                                   log=log))
     members.extend(_report(spec) for spec in reports)
     return Callbacks(members)
 

@@ -96,9 +96,8 @@ class DefaultDisplay(Callback):
 
     # -- headers ------------------------------------------------------------------------------------------
     def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
-        if self.verbosity > 1:
+        if self.verbosity > 1:  # then "N plays in PATH", which the engine prints (``EngineLines``)
             self.out.banner(f"PLAYBOOK: {os.path.basename(path)}")
-            self.out.line(f"{plays} plays in {path}", "debug")
 
     def play_start(self, play: PlayInfo, hosts: list[str]) -> None:
         self._play = play
@@ -128,8 +127,7 @@ class DefaultDisplay(Callback):
     # -- results ------------------------------------------------------------------------------------------
     def meta_result(self, task: TaskInfo, host: str, message: str) -> None:
         if self.verbosity >= 2 and message:
-            self._ensure_header(task)
-            self.out.line(f"META: {message}", "debug")
+            self._ensure_header(task)  # for the META line that follows (``EngineLines``)
 
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         if "_include" in result:

@@ -78,16 +78,16 @@ def main(sources: tuple[str, ...], list_: bool, graph: bool, host_name: str | No
         # --list always shows the whole inventory and takes the argument without using it, as Ansible's does
         raise OptionError(f"the GROUP argument ('{group}') is only used with --graph")
     given = _sources(sources)
-    if verbosity:
-        sys.stderr.write(f"Using {config.path} as config file\n" if config.path else
+    if verbosity:  # on stdout before the inventory, as ansible-inventory's display prints it
+        sys.stdout.write(f"Using {config.path} as config file\n" if config.path else
                          "No config file found; using defaults\n")
     from runner.cli.project import ansible_plugin_setup, load_sources
 
     inventory = load_sources(given, config, playbook_dir, extra_vars=parse_extra_vars(extra_vars),
                              ansible_plugins=ansible_plugin_setup(config, flush_cache))
-    if verbosity:
+    if verbosity >= 3:  # ansible-inventory's -vvv line (which also names the plugin that read it)
         for source in inventory.sources:
-            sys.stderr.write(f"Parsed {source} inventory source\n")
+            sys.stdout.write(f"Parsed {source} inventory source\n")
     text = _render(inventory, list_hosts, graph, host_name, show_vars, "toml" if as_toml else "yaml" if as_yaml else
                    "json", export, limit, group)
     if output_file is None:

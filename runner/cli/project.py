@@ -149,6 +149,15 @@ def collection_search_path(config: Config) -> list[Path]:
     return search_path(configured)
 
 
+def _name_config_file(config: Config, log: LogFile | None) -> None:
+    """ansible-core's first ``-v`` line, on stdout with the rest of its display, and in the run log."""
+    text = f"Using {config.path} as config file" if config.path else "No config file found; using defaults"
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    if log is not None:
+        log.info(text)
+
+
 def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventory: bool = True,
                  options: dict[str, Any] | None = None) -> Project:
     """Configuration, the vault passwords (``options`` are the command line's), then the inventory (not loaded,
@@ -166,6 +175,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
         from runner.cli.verbosity import trace_into_run_log
 
         trace_into_run_log(int((options or {}).get("verbosity") or 0), config.log_verbosity)
+    if int((options or {}).get("verbosity") or 0) >= 1:
+        _name_config_file(config, log)
     from runner.templating import UNTRUSTED_TEMPLATES
 
     UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it

@@ -36,7 +36,7 @@ from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
 from runner.module_index import ModuleSource
-from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
+from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
 
 PUT_CHUNK = 1 << 18
@@ -105,9 +105,10 @@ class AgentClient:
         started = time.perf_counter()
         if _log.isEnabledFor(VERBOSE):
             escalation = f" as {become.user} via {become.method}" if become is not None else ""
-            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "the discovered Python", escalation)
-            if become is not None and _log.isEnabledFor(DEBUG):
-                _log.debug("<%s> EXEC %s ...", address or host, escalation_command(become, prompt))
+            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "the discovered Python", escalation,
+                      extra=DISPLAYED)
+            if become is not None:  # the escalation as Ansible's -vvv EXEC line shows it
+                _log.info("<%s> EXEC %s ...", address or host, escalation_command(become, prompt), extra=DISPLAYED)
         process = await transport.start_agent(command, become)
         if process.adopted:
             adopted = await cls._adopt(process, host, address, timeout)

@@ -32,7 +32,7 @@ from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
 from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
-from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
+from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
 
 __all__ = ["BecomeFailure", "HostSession"]
@@ -98,7 +98,7 @@ class HostSession:
                 transport = make_transport(self.settings, tuple(self.index.collections_paths))
                 if isinstance(transport, LocalTransport) and _log.isEnabledFor(VERBOSE):
                     _log.info("<%s> ESTABLISH LOCAL CONNECTION FOR USER: %s", self.settings.address,
-                              getpass.getuser())
+                              getpass.getuser(), extra=DISPLAYED)
                 await transport.connect()
                 self.transport = transport
                 _add_setup(started)
@@ -180,8 +180,8 @@ class HostSession:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
             client = await self.agent(become)
             if _log.isEnabledFor(VERBOSE):
-                _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
-                          size(len(packed.source)))
+                _log.info("Using module file %s (Ansible API, %s packed)", info.path, size(len(packed.source)),
+                          extra=DISPLAYED)
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
                                                      rlimit_nofile=rlimit_nofile, debugger=debugger)
@@ -195,7 +195,7 @@ class HostSession:
             params, info = call, self.index.legacy_runner()
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
-            _log.info("<%s> Using module file %s", self.settings.address, info.path)
+            _log.info("Using module file %s", info.path, extra=DISPLAYED)
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
                                        rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)

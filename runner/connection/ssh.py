@@ -21,7 +21,7 @@ from runner.connection.ssh_args import SSHArgumentError
 from runner.connection.ssh_options import SSHTarget, ssh_target
 from runner.connection.transport import CommandResult, RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
-from runner.util.logging import DEBUG, VERBOSE, milliseconds
+from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds
 
 _TRANSIENT = (ConnectionRefusedError, ConnectionResetError, TimeoutError, asyncio.TimeoutError,
               asyncssh.ConnectionLost, socket.gaierror)
@@ -147,6 +147,23 @@ def _describe(settings: ConnectionSettings, target: SSHTarget) -> str:
     return "; ".join(parts)
 
 
+def _establish(address: str, user: str) -> None:
+    if _log.isEnabledFor(VERBOSE):
+        _log.info("<%s> ESTABLISH SSH CONNECTION FOR USER: %s", address, user, extra=DISPLAYED)
+
+
+def trace_kept_connection(settings: ConnectionSettings) -> None:
+    """Ansible's -vvv ``ESTABLISH SSH CONNECTION`` line for a connection the keeper opened or kept: the keeper's
+    own log is not the run's output, and Ansible says it for every connection, a persistent one too."""
+    if not _log.isEnabledFor(VERBOSE):
+        return
+    try:
+        user = ssh_target(settings, _known_hosts).user
+    except (SSHArgumentError, OSError):
+        return  # the keeper resolved them already; a file changed since is no reason to fail the run here
+    _establish(settings.address, user)
+
+
 class SSHTransport(Transport):
     close_ends_processes = True
 
@@ -161,8 +178,7 @@ class SSHTransport(Transport):
         where = f"{s.address}:{target.port}" if target.host == s.address else \
             f"{s.address} ({target.host}:{target.port})"
         via = f" via {target.options['tunnel']}" if target.options.get("tunnel") else ""
-        if _log.isEnabledFor(VERBOSE):
-            _log.info("<%s> ESTABLISH SSH CONNECTION FOR USER: %s", s.address, target.user)
+        _establish(s.address, target.user)
         if _log.isEnabledFor(DEBUG):
             _log.debug("<%s> SSH: %s", s.address, _describe(s, target))
         delay = 0.5

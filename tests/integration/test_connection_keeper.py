@@ -107,7 +107,11 @@ def test_second_run_reuses_the_connection_and_its_agent(env: TestEnv, keeper_run
     _playbook(env, keeper_runtime, playbook)
     logins, agents = _logins(env), _agents(env)
     assert all(agents.values()), "the first run's agents are kept after it ended"
-    _playbook(env, keeper_runtime, playbook)
+    second = _run(env, keeper_runtime, [script("provisioning-playbook"), str(playbook), "-vvv"])
+    assert second.returncode == 0, second.stdout + second.stderr
+    # A kept connection is still named at -vvv as Ansible names a persistent one, on stdout; the keeper is ours
+    assert second.stdout.count(" ESTABLISH SSH CONNECTION FOR USER: ") == len(HOSTS), second.stdout
+    assert second.stderr.count(" KEEPER: reusing a kept connection") == len(HOSTS), second.stderr
     adhoc = _run(env, keeper_runtime, [script("provisioning"), "testhosts", "-m", "ping"])
     assert adhoc.returncode == 0, adhoc.stdout + adhoc.stderr
     assert _logins(env) == logins, "a later run logged in again"

@@ -38,15 +38,15 @@ def test_vvvv_over_ssh_shows_each_connection_agent_and_frame(testenv: TestEnv, i
     assert run.exit_code == 0, run.output
     for name in ("host1", "host2", "host3"):
         address = re.escape(address_of(testenv, name))
-        assert re.search(rf"^\[\d+\] <{address}> ESTABLISH SSH CONNECTION FOR USER: root$", run.output, re.MULTILINE)
+        assert re.search(rf"^<{address}> ESTABLISH SSH CONNECTION FOR USER: root$", run.stdout, re.MULTILINE)
         assert re.search(rf"^\[\d+\] <{address}> SSH: {name} is root@{address}:22; config files: [^;]+; "
                          rf"jump host: none; keys: {re.escape(str(testenv.private_key))}; .*"
                          r"User from connection settings", run.output, re.MULTILINE), run.output
         assert re.search(rf"^\[\d+\] <{address}> SSH: connected in [\d.]+ ms \(attempt 1", run.output, re.MULTILINE)
-        assert re.search(rf"^\[\d+\] <{address}> EXEC agent: /usr/bin/python3 as deploy via sudo$", run.output,
+        assert re.search(rf"^<{address}> EXEC agent: /usr/bin/python3 as deploy via sudo$", run.stdout,
                          re.MULTILINE)
-        # the escalation itself, as Ansible's EXEC line shows it (its default flags -H -S -n)
-        assert re.search(rf"^\[\d+\] <{address}> EXEC sudo -H -S -n -u deploy \.\.\.$", run.output, re.MULTILINE)
+        # the escalation itself, as Ansible's EXEC line shows it (its default flags -H -S -n), on stdout as Ansible's
+        assert re.search(rf"^<{address}> EXEC sudo -H -S -n -u deploy \.\.\.$", run.stdout, re.MULTILINE)
         assert re.search(rf"<{address}> AGENT started in [\d.]+ ms: Python 3[\d.]+ at /usr/bin/python3, pid \d+, "
                          r"uid \d+, as deploy$", run.output, re.MULTILINE)
         # The become user's agent is a new one: it gets the module and what it imports.

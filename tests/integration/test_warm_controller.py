@@ -1,10 +1,10 @@
 """The warm controller with real processes: a run after a cold one is served by it (its run counter goes up and it is
 the same process), a cold run's output ends with the run although the controller forked from it lives on, persist 0
 in the configuration leaves no controller, two cold runs at once leave one, the outcome of a run is the same served
-warm as cold (exit code, stdout and stderr, for a success, a failed task, an unreachable host and a syntax error),
-Ctrl-C to the client ends the run with 99 and leaves nothing of it running, a changed source file makes the next run
-start cold and a fresh controller, an unsafe socket directory is refused, another user is turned away, and idle
-expiry ends it."""
+warm as cold (exit code, stdout and stderr, for a success, a failed task, an unreachable host and a syntax error;
+verbose lines on the same streams), Ctrl-C to the client ends the run with 99 and leaves nothing of it running, a
+changed source file makes the next run start cold and a fresh controller, an unsafe socket directory is refused,
+another user is turned away, and idle expiry ends it."""
 
 from __future__ import annotations
 
@@ -136,6 +136,22 @@ def test_a_run_served_warm_ends_as_the_same_run_cold(keeper_runtime: Path, proje
     assert (warm.returncode, _timeless(warm.stdout), warm.stderr) == (cold.returncode, _timeless(cold.stdout),
                                                                        cold.stderr)
     assert warm.returncode == code, warm.stdout + warm.stderr
+
+
+def test_verbose_lines_go_to_the_same_streams_served_warm_as_cold(keeper_runtime: Path, project: Path) -> None:
+    """Ansible's -vvv lines on the client's stdout, ours on its stderr: a served run writes to the client's own
+    descriptors, as a cold run does."""
+    _warm(keeper_runtime, project)
+    served = _served(keeper_runtime)
+    warm = _run(keeper_runtime, project, "success.yml", "-l", "local", "-vvv")
+    assert _served(keeper_runtime) == served + 1, "the run was not served warm"
+    cold = _run(keeper_runtime, project, "success.yml", "-l", "local", "-vvv", persist="0")
+    for run in (warm, cold):
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert re.search(r"^<\S+> ESTABLISH LOCAL CONNECTION FOR USER: \S+$", run.stdout, re.MULTILINE), run.stdout
+        assert re.search(r"^Using module file \S+/command\.py$", run.stdout, re.MULTILINE), run.stdout
+        assert "ESTABLISH" not in run.stderr and "PLAN CACHE" not in run.stdout
+    assert _timeless(warm.stdout) == _timeless(cold.stdout)
 
 
 def test_a_terminal_stays_a_terminal(keeper_runtime: Path, project: Path) -> None:

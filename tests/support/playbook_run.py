@@ -31,11 +31,14 @@ CONFIG = PLAYBOOKS / "provisioning.cfg"
 
 @dataclass
 class PlaybookRun:
-    """One finished run: exit code, everything it printed, and its JSON report (None if it wrote none)."""
+    """One finished run: exit code, everything it printed, and its JSON report (None if it wrote none); a run in
+    a subprocess also keeps its stdout and stderr apart."""
 
     exit_code: int
     output: str
     report: dict[str, Any] | None
+    stdout: str = ""
+    stderr: str = ""
 
     def tasks(self, name: str) -> list[dict[str, dict[str, Any]]]:
         """Per-host results of every task entry named ``name`` (``role : task`` for role tasks), in run order."""
@@ -90,18 +93,18 @@ def run_playbook(inventory: Path | str | None, playbook: str | Path, *args: str,
         if subprocess_run:
             done = subprocess.run([script("provisioning-playbook"), *argv], capture_output=True, text=True,
                                   env={**os.environ, **settings}, timeout=300)
-            code, output = done.returncode, done.stdout + done.stderr
+            code, output, streams = done.returncode, done.stdout + done.stderr, (done.stdout, done.stderr)
         else:
             keyring = current_keyring()  # the run installs its vault passwords for the process: not for later tests
             try:
                 result = CliRunner().invoke(main, argv, env=settings)
             finally:
                 install_keyring(keyring)
-            code, output = result.exit_code, result.output
+            code, output, streams = result.exit_code, result.output, ("", "")
             if result.exception is not None and not isinstance(result.exception, SystemExit):
                 raise result.exception
         data = json.loads(report_file.read_text()) if report_file.exists() else None
-    return PlaybookRun(code, output, data)
+    return PlaybookRun(code, output, data, *streams)
 
 
 def run_playbook_text(inventory: Path | str | None, text: str, directory: Path, *args: str) -> PlaybookRun:

@@ -35,7 +35,7 @@ from runner.connection.keeper.wire import (
     relay_frame,
 )
 from runner.connection.settings import BecomeSettings, ConnectionSettings
-from runner.connection.ssh import SSHTransport
+from runner.connection.ssh import SSHTransport, trace_kept_connection
 from runner.connection.ssh_args import SSHArgumentError
 from runner.connection.transport import CommandResult, RemoteProcess, StreamedProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
@@ -217,6 +217,7 @@ class KeeperTransport(Transport):
             writer.close()
             _raise_for(reply)
         self._control = (reader, writer)
+        trace_kept_connection(self.settings)
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> KEEPER: %s connection", self.settings.address,
                       "reusing a kept" if reply.get("reused") else "opened a new")

@@ -119,8 +119,12 @@ def test_inventory_output_toml_yaml_and_list_hosts(tmp_path: Path) -> None:
     assert yaml.stdout == "ansible_host: 10.0.0.1\n"
     listed = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--list-hosts", "-l", "web2")
     assert listed.stdout == "  hosts (1):\n    web2\n"
+    # on stdout, as ansible-inventory's: the configuration file from -v, each source read from -vvv
     verbose = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--graph", "-v")
-    assert f"Parsed {tmp_path / 'hosts'} inventory source" in verbose.stderr
+    assert verbose.stdout.startswith(("Using ", "No config file found")) and "Parsed" not in verbose.stdout
+    assert verbose.stderr == ""
+    verbose = run(tmp_path, "provisioning-inventory", "-i", "hosts", "--graph", "-vvv")
+    assert f"Parsed {tmp_path / 'hosts'} inventory source\n@all:" in verbose.stdout
 
 
 def test_a_module_from_module_path_runs(tmp_path: Path) -> None:
@@ -130,3 +134,18 @@ def test_a_module_from_module_path_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert '"ping": "hi"' in done.stdout
     assert run(tmp_path, "provisioning", "localhost", *LOCAL, "-m", "myping").returncode == 1  # not found without -M
+
+
+@pytest.mark.parametrize("program", ["provisioning-playbook", "provisioning"])
+def test_v_names_the_configuration_file_first_on_stdout(tmp_path: Path, program: str) -> None:
+    """ansible-core's first -v line: ``No config file found; using defaults``, or the file it read."""
+    (tmp_path / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n")
+    command = ["site.yml"] if program == "provisioning-playbook" else ["all", "-m", "ping"]
+    quiet = run(tmp_path, program, *command, *LOCAL)
+    assert quiet.returncode == 0 and "config file" not in quiet.stdout + quiet.stderr, quiet.stdout + quiet.stderr
+    verbose = run(tmp_path, program, *command, *LOCAL, "-v")
+    assert verbose.stdout.startswith("No config file found; using defaults\n"), verbose.stdout + verbose.stderr
+    (tmp_path / "ansible.cfg").write_text("[defaults]\n")
+    configured = run(tmp_path, program, *command, *LOCAL, "-v")
+    assert configured.stdout.startswith(f"Using {tmp_path / 'ansible.cfg'} as config file\n"), configured.stdout
+    assert "config file" not in configured.stderr

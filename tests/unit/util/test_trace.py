@@ -1,8 +1,9 @@
-"""The run's trace (-vvv, -vvvv): what it shows of a local-connection run, in which order, what it never shows
-(a no_log task's arguments, vault values), and that it is silent below -vvv.
+"""The run's trace (-vvv, -vvvv): what it shows of a local-connection run, in which order, on which stream (the
+lines Ansible prints too on stdout, as Ansible's display prints them; our own diagnostics on stderr), what it
+never shows (a no_log task's arguments, vault values), and that it is silent below -vvv.
 
 The runs are real ``provisioning-playbook`` processes (the trace is written by forked workers straight to the
-command's stderr), on "hosts" that are this machine over the local connection: no root, no sshd.
+command's stdout and stderr), on "hosts" that are this machine over the local connection: no root, no sshd.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from runner.secrets import censor
 from runner.secrets.vault_format import encrypt
-from runner.util.logging import TRACE_ROOT, VERBOSE, configure_trace
+from runner.util.logging import DISPLAYED, TRACE_ROOT, VERBOSE, configure_trace
 from tests.support.playbook_run import CONFIG, PlaybookRun, run_playbook
 from tests.support.scripts import script
 
@@ -90,7 +91,7 @@ def debug_run(project: Path) -> PlaybookRun:
 
 
 def test_vvvv_shows_connections_agents_frames_workers_and_timing(debug_run: PlaybookRun) -> None:
-    messages = [message for _, message in _trace(debug_run.output)]
+    messages = [message for _, message in _trace(debug_run.stderr)]
     text = "\n".join(messages)
     assert re.search(r"^WORKERS started: \d+ process(es)? for 3 hosts \(forks=4\)$", text, re.MULTILINE), text
     held = re.findall(r"^WORKER pid \d+ holds (.*)$", text, re.MULTILINE)
@@ -99,32 +100,48 @@ def test_vvvv_shows_connections_agents_frames_workers_and_timing(debug_run: Play
         assert f"[{host}] TASK TIMING task 'first' at " in text
         assert re.search(rf"^\[{host}\] TASK TIMING task 'hidden raw' at \S+: changed [\d.]+ ms = templating "
                          r"[\d.]+ ms \+ module [\d.]+ ms \(1 exchange\) \+ result [\d.]+ ms$", text, re.MULTILINE)
-    assert text.count("ESTABLISH LOCAL CONNECTION FOR USER: ") == 3
-    assert text.count("EXEC agent: ") == 3
+    shown = debug_run.stdout  # the lines Ansible shows too are where Ansible's are
+    assert shown.count("ESTABLISH LOCAL CONNECTION FOR USER: ") == 3
+    assert shown.count("EXEC agent: ") == 3
     assert len(re.findall(r"AGENT started in [\d.]+ ms: Python 3\.\d+\.\d+ at \S+, pid \d+", text)) == 3
     # Each host's first module loads its source (and what it imports) with the run request, once.
     assert len(re.findall(r"FRAMES sent load x2 [\d.]+ KiB, run \d+ B; received 3 frames \d+ B; round trip "
                           r"[\d.]+ ms \(task 'first' at ", text)) == 3
     assert len(re.findall(r"RAW exec channel: rc=0, stdout \d+ B, stderr \d+ B in [\d.]+ ms "
                           r"\(task 'hidden raw' at ", text)) == 3
-    assert text.count("Using module file ") == 6  # ping and command on each host; raw needs no module
+    assert shown.count("Using module file ") == 6  # ping and command on each host; raw needs no module
     assert re.search(r"^WORKERS stopping: \d+ process", text, re.MULTILINE)
     assert len(re.findall(r"^WORKER pid \d+ ended \(exit code 0\)", text, re.MULTILINE)) == len(held)
 
 
 def test_vvvv_lines_of_a_host_come_in_order_from_its_worker(debug_run: PlaybookRun) -> None:
-    lines = _trace(debug_run.output)
+    lines = _trace(debug_run.stderr)
     controller = lines[0][0]
-    workers = {int(pid) for pid in re.findall(r"WORKER pid (\d+) holds", debug_run.output)}
+    workers = {int(pid) for pid in re.findall(r"WORKER pid (\d+) holds", debug_run.stderr)}
     for host in ("h1", "h2", "h3"):
         own = [(pid, message) for pid, message in lines if f"[{host}]" in message]
         assert {pid for pid, _ in own} <= workers and controller not in workers
         tasks = [re.search(r"task '([^']+)'", message).group(1) for _, message in own]  # type: ignore[union-attr]
         assert tasks == ["first", "hidden", "hidden raw", "last"]
-    # A worker's connection lines come before its first task's timing: the connection is opened for that task.
-    first_worker = next(pid for pid, message in lines if "ESTABLISH" in message)
+    # A worker's agent starts before its first exchange; on stdout a connection is made before its agent starts.
+    first_worker = next(pid for pid, message in lines if "AGENT started" in message)
     order = [message.split(" ")[1] for pid, message in lines if pid == first_worker and message.startswith("<")]
-    assert order.index("ESTABLISH") < order.index("EXEC") < order.index("AGENT") < order.index("FRAMES")
+    assert order.index("AGENT") < order.index("FRAMES")
+    shown = [line.split(" ")[1] for line in debug_run.stdout.splitlines() if line.startswith("<")]
+    assert shown.index("ESTABLISH") < shown.index("EXEC")
+
+
+def test_vvvv_puts_ansibles_lines_on_stdout_as_ansible_and_its_own_on_stderr(debug_run: PlaybookRun) -> None:
+    """``-vvvv | grep 'sudo -H -S'`` finds our EXEC line as it finds Ansible's; a callback's stdout gets no line
+    Ansible has no counterpart for."""
+    connection = re.findall(r"^<\*+> (ESTABLISH|EXEC) ", debug_run.stdout, re.MULTILINE)
+    assert connection.count("ESTABLISH") == 3 and connection.count("EXEC") == 3
+    assert re.search(r"^Using module file \S+/modules/ping\.py$", debug_run.stdout, re.MULTILINE)
+    assert not _trace(debug_run.stdout)  # no pid before Ansible's lines, nor any line of ours there
+    for own in ("FRAMES", "TASK TIMING", "WORKER", "AGENT started", "PLAN CACHE", "CLOSE connection"):
+        assert own not in debug_run.stdout, own
+    for ansible in ("ESTABLISH", "EXEC", "Using module file"):
+        assert ansible not in debug_run.stderr, ansible
 
 
 def test_the_trace_never_shows_a_no_log_argument_nor_a_vault_value(debug_run: PlaybookRun) -> None:
@@ -136,8 +153,8 @@ def test_the_trace_never_shows_a_no_log_argument_nor_a_vault_value(debug_run: Pl
 def test_vvv_shows_what_ansible_shows_there_and_no_more(project: Path) -> None:
     run = _run(project, "-vvv")
     assert run.exit_code == 0, run.output
-    assert run.output.count("<********> ESTABLISH LOCAL CONNECTION FOR USER: ") == 3
-    assert re.search(r"^<\*+> Using module file \S+/modules/ping\.py$", run.output, re.MULTILINE)
+    assert run.stdout.count("<********> ESTABLISH LOCAL CONNECTION FOR USER: ") == 3
+    assert re.search(r"^Using module file \S+/modules/ping\.py$", run.stdout, re.MULTILINE)
     for detail in ("FRAMES", "TASK TIMING", "WORKER", "AGENT started"):
         assert detail not in run.output
     assert not _trace(run.output)  # no pid prefix below -vvvv
@@ -152,12 +169,13 @@ def test_below_vvv_there_is_no_trace(project: Path, verbosity: str) -> None:
         assert detail not in run.output
 
 
-def test_the_trace_goes_to_stderr_and_into_the_run_log(project: Path, tmp_path: Path) -> None:
+def test_the_trace_goes_into_the_run_log_too(project: Path, tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     run = _run(project, "-vvvv", env={"PROVISIONING_LOG_PATH": str(log)})
     assert run.exit_code == 0, run.output
     text = log.read_text()
     assert re.search(r" p=\d+ u=\S+ n=provisioning INFO\| \[\d+\] \[h1\] TASK TIMING task 'first'", text)
+    assert re.search(r" INFO\| <\*+> ESTABLISH LOCAL CONNECTION FOR USER: ", text)
     assert " INFO| PLAY RECAP " in text  # the view's lines are there as before
     assert NO_LOG_ARGUMENT not in text and VAULTED_ADDRESS not in text
 
@@ -197,6 +215,24 @@ def test_levels_follow_the_verbosity_and_a_new_set_up_replaces_the_old(trace_pip
     assert os.read(read_end, 4096) == f"[{os.getpid()}] <h1> one line\n".encode()
 
 
+def test_a_line_ansible_displays_goes_to_the_display_stream_as_ansible_prints_it() -> None:
+    own_read, own_write = os.pipe()
+    shown_read, shown_write = os.pipe()
+    logged: list[str] = []
+    try:
+        configure_trace(4, own_write, display_descriptor=shown_write, also=logged.append)
+        connection_log = logging.getLogger("runner.connection.session")
+        connection_log.info("<%s> ESTABLISH LOCAL CONNECTION FOR USER: %s", "h1", "root", extra=DISPLAYED)
+        connection_log.debug("<%s> CLOSE connection", "h1")
+        assert os.read(shown_read, 4096) == b"<h1> ESTABLISH LOCAL CONNECTION FOR USER: root\n"  # no pid
+        assert os.read(own_read, 4096) == f"[{os.getpid()}] <h1> CLOSE connection\n".encode()
+        assert logged == ["<h1> ESTABLISH LOCAL CONNECTION FOR USER: root", f"[{os.getpid()}] <h1> CLOSE connection"]
+    finally:
+        configure_trace(0)
+        for descriptor in (own_read, own_write, shown_read, shown_write):
+            os.close(descriptor)
+
+
 def test_a_level_only_the_log_asks_for_goes_to_it_alone(trace_pipe: tuple[int, int]) -> None:
     read_end, write_end = trace_pipe
     logged: list[str] = []
@@ -228,3 +264,6 @@ def test_an_ad_hoc_run_is_traced_and_timed_too(tmp_path: Path) -> None:
     assert re.search(r"^\[\d+\] \[localhost\] TASK TIMING module 'command': changed [\d.]+ ms = templating ",
                      done.stderr, re.MULTILINE)
     assert "localhost | CHANGED | rc=0 >>\nhi\n" in done.stdout
+    # Ansible's lines come before the result they led to, on the same stream, as in Ansible's ad-hoc output
+    assert done.stdout.index("<localhost> ESTABLISH LOCAL CONNECTION FOR USER: ") < done.stdout.index("localhost |")
+    assert "ESTABLISH" not in done.stderr
