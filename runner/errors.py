@@ -110,6 +110,24 @@ RETRIES_RAN_OUT = "retries"
 FAILED_WHY = "_failed_why"
 
 
+# The result key (the run's own) holding the innermost cause of a failure that says how to avoid it (ansible-core's
+# help text), which ansible-core's ``[ERROR]:`` block shows last, after ``<<< caused by >>>``.
+FAILED_CAUSE = "_failed_cause"
+
+
+def explained_cause(error: BaseException) -> str | None:
+    """The first cause of ``error`` (its ``__cause__`` chain) with a ``help_text``, as ansible-core words it:
+    the cause's message, then the help text; None when no cause has one."""
+    current, seen = error.__cause__, set()
+    while current is not None and id(current) not in seen:
+        help_text = getattr(current, "help_text", None)
+        if isinstance(help_text, str) and help_text:
+            return f"{current} {help_text}"
+        seen.add(id(current))
+        current = current.__cause__
+    return None
+
+
 class UserError(Exception):
     """A mistake in the user's input: bad YAML, an unknown keyword, a bad option or value."""
 

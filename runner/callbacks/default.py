@@ -39,7 +39,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
+from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
 from runner.templating.deprecations import deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
@@ -257,7 +257,9 @@ class DefaultDisplay(Callback):
             return  # an include's error was shown already; retries that ran out have no error to show
         position = SourcePosition.parse(task.position)
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
-        self.out.line(f"[ERROR]: {failure_summary(result)}{origin}", "failed")
+        cause = result.get(FAILED_CAUSE)
+        explained = f"\n<<< caused by >>>\n\n{cause}\n" if isinstance(cause, str) else ""
+        self.out.line(f"[ERROR]: {failure_summary(result)}{origin}{explained}", "failed")
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()

@@ -181,6 +181,9 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     UNTRUSTED_TEMPLATES.behavior = config.untrusted_template_behavior  # before workers fork, which inherit it
     UNTRUSTED_TEMPLATES.allow_broken_conditionals = config.allow_broken_conditionals
+    from runner.util.strict_utf8 import STRICT_UTF8
+
+    STRICT_UTF8.enabled = bool(config.module_strict_utf8_response)
     from runner.templating.deprecations import DEPRECATIONS
 
     DEPRECATIONS.enabled = bool(config.deprecation_warnings)

@@ -143,6 +143,10 @@ SETTINGS: tuple[Setting, ...] = (
       "A condition whose result is not a boolean is read as Python's truth, and an empty one as true, instead "
       "of failing: Ansible 2.19's setting for playbooks written for earlier versions (deprecated there).",
       ansible_env=("ANSIBLE_ALLOW_BROKEN_CONDITIONALS",)),
+    S("module_strict_utf8_response", "defaults", "bool", True,
+      "Decoded JSON (a module's response, from_json, an inventory script's output) with a string that is not "
+      "valid UTF-8 (a lone surrogate) fails, as in ansible-core; off, such strings are let through.",
+      ansible_env=("ANSIBLE_MODULE_STRICT_UTF8_RESPONSE",)),
     S("load_callback_plugins", "defaults", "bool", False,
       "Ad-hoc commands print with stdout_callback (oneline; minimal otherwise) instead of always minimal.",
       key="bin_ansible_callbacks", ansible_env=("ANSIBLE_LOAD_CALLBACK_PLUGINS",)),

@@ -30,9 +30,10 @@ from runner.connection.local import LocalTransport
 from runner.connection.settings import BecomeSettings, ConnectionSettings
 from runner.connection.ssh import SSHTransport
 from runner.connection.transport import CommandResult, Transport
-from runner.errors import ConnectionFailure
+from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, ConnectionFailure
 from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds, size
+from runner.util.strict_utf8 import InvalidUtf8, check_decoded
 from runner.util.task_trace import current_task
 
 __all__ = ["BecomeFailure", "HostSession"]
@@ -74,6 +75,17 @@ def _add_setup(started: float) -> None:
     task = current_task.get()
     if task is not None:
         task.add_setup(time.perf_counter() - started)
+
+
+def strict_response(result: dict[str, Any]) -> dict[str, Any]:
+    """The response of a module that printed its own JSON (one written against Ansible's API, an old-style one)
+    as it came, or the task's failure when a string of it is not valid UTF-8 and ``MODULE_STRICT_UTF8_RESPONSE``
+    is on, in ansible-core's words. Native modules' results are the agent's own JSON, checked by their tests."""
+    try:
+        return check_decoded(result)
+    except InvalidUtf8 as exc:
+        return {"failed": True, "changed": False, "msg": f"Task failed: {exc}", "exception": NO_TRACEBACK,
+                FAILED_IN: "task", FAILED_CAUSE: f"{exc} {exc.help_text}"}
 
 
 class HostSession:
@@ -185,20 +197,21 @@ class HostSession:
             result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
                                                      rlimit_nofile=rlimit_nofile, debugger=debugger)
-            return normalize_result(result)
-        if info.legacy_style:
+            return strict_response(normalize_result(result))
+        legacy = info.legacy_style
+        if legacy:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
-            call = legacy_call(info.legacy_style, info.path.name, info.source.source, params, context,
-                               legacy_interpreter)
+            call = legacy_call(legacy, info.path.name, info.source.source, params, context, legacy_interpreter)
             if isinstance(call, str):
                 return {"failed": True, "changed": False, "msg": call}
             params, info = call, self.index.legacy_runner()
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("Using module file %s", info.path, extra=DISPLAYED)
-        return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
-                                       environment=environment, background=background, async_dir=async_dir,
-                                       rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
+        result = await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
+                                         environment=environment, background=background, async_dir=async_dir,
+                                         rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
+        return strict_response(result) if legacy else result
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,
                   executable: str | None = None, stdin: bytes | None = None) -> CommandResult:

@@ -26,7 +26,7 @@ from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.results import RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
-from runner.errors import FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError
+from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError, explained_cause
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.interpreter_discovery import with_omitted_interpreter
@@ -580,8 +580,12 @@ def task_error(exc: UserError | TaskFailure | BadConnectionVariable, node: PlanT
     or a connection variable). It has ``exception`` as Ansible's has (playbooks test ``result.exception is
     defined``), with no traceback: the message says what is wrong, and where."""
     message = exc.message if isinstance(exc, UserError) else str(exc)
-    return {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})",
-            "exception": NO_TRACEBACK, FAILED_IN: "task"}
+    result = {"failed": True, "changed": False, "msg": f"{message} ({describe_task(node)})",
+              "exception": NO_TRACEBACK, FAILED_IN: "task"}
+    cause = explained_cause(exc)
+    if cause is not None:
+        result[FAILED_CAUSE] = cause
+    return result
 
 
 def _reads_progress(node: PlanTask) -> bool:

@@ -5,10 +5,14 @@ one process for the whole run. The controller sends small messages — ``(job id
 worker's ``WorkerContext`` (inherited through fork, with the inventory and plan already loaded) turns them into
 work. A worker runs the jobs it is given concurrently on its asyncio loop, one connection per host.
 
-Workers end with their controller. Ctrl-C, SIGTERM and SIGHUP go to the controller, which tells them to abort
-(workers ignore SIGINT and SIGHUP, which a terminal sends to the whole process group): each stops its agents (which
-end the processes they started and remove their temp files) before exiting. A controller that ends without a word
-(SIGKILL, a crash) closes its end of every worker's channel, and Linux sends each worker SIGTERM
+Workers end with their controller, and take with them what they started. Each leads a session of its own, as
+ansible-core's workers do (``runner.util.process_group``): a terminal's signals reach only the controller, which
+decides, and the processes a worker starts on the controller (a ``pipe`` lookup's command, an Ansible plugin's
+subprocess) share its process group. Ctrl-C, SIGTERM and SIGHUP go to the controller, which tells each worker to
+abort, over its channel and with SIGTERM (a signal reaches a worker whose loop is held up by a command it waits
+for): the worker SIGTERMs its process group at once, stops its agents (which end the processes they started and
+remove their temp files), and before exiting SIGKILLs whatever of its group is still there. A controller that ends
+without a word (SIGKILL, a crash) closes its end of every worker's channel, and Linux sends each worker SIGTERM
 (``PR_SET_PDEATHSIG``): either one makes the worker abort the same way, within ``ABORT_DEADLINE`` seconds.
 """
 
@@ -32,6 +36,7 @@ from runner.secrets import censor
 from runner.util.heap import release_collection, thaw_collection
 from runner.util.logging import DEBUG, milliseconds
 from runner.util.parent_death import die_with_parent
+from runner.util.process_group import end_own_group, lead_own_session, signal_own_group
 
 _log = logging.getLogger(__name__)
 
@@ -86,19 +91,24 @@ _JOB = "job"
 _UPDATE = "update"
 
 # Seconds a worker told to stop (SIGTERM, or its controller gone) has to stop its agents and close its connections;
-# then it ends anyway, as its event loop may be held up by the very work it is abandoning.
+# then it ends anyway, with its process group, as its event loop may be held up by the very work it is abandoning.
 ABORT_DEADLINE = 15
+# Seconds the processes an aborted worker started have, after its SIGTERM, to end before the group gets SIGKILL.
+STOP_GRACE = 5
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 def _worker_main(conn: Connection, context: WorkerContext, controller_pid: int,
                  controller_ends: list[Connection]) -> None:
-    # The controller's handlers are not the worker's: until its loop handles SIGTERM, the signal simply ends it
-    # (it holds no connection yet).
+    # The controller's handlers are not the worker's: until its loop handles the stopping signals, SIGTERM simply
+    # ends it (it holds no connection and has started nothing yet). SIGINT and SIGHUP are ignored until the worker
+    # leaves the terminal's process group, which a terminal sends them to: the controller decides.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if not die_with_parent(controller_pid, signal.SIGTERM):
         os._exit(0)  # the controller ended while this worker was being forked: nothing to serve
+    lead_own_session()
     # The controller's ends of the channels (this worker's and the earlier workers'), inherited through the fork:
     # held open here, they would keep a channel from ever reading as closed when the controller is gone.
     for end in controller_ends:
@@ -141,11 +151,22 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
             return
         replies.submit(_send_reply, conn, encode_reply(job_id, result, secrets))
 
+    group_stopped = False
+
+    def stop_group() -> None:
+        # Once: the worker's own handler gets the SIGTERM it sends to its group, and must not send it again.
+        nonlocal group_stopped
+        if not group_stopped:
+            group_stopped = True
+            signal.alarm(ABORT_DEADLINE)
+            signal_own_group(signal.SIGTERM)
+
     def abort() -> None:
         nonlocal aborted
         if aborted:
             return
         aborted = True
+        stop_group()
         loop.remove_reader(conn.fileno())
         context.abort()
         for task in tasks:
@@ -153,10 +174,19 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         done.set()
 
     def on_terminate(signum: int, frame: Any) -> None:
-        # A plain handler, not the loop's: it runs even while the loop is held up, and the alarm (whose default
-        # action ends the process) bounds the abort.
-        signal.alarm(ABORT_DEADLINE)
+        # A plain handler, not the loop's: it runs even while the loop is held up by a command the worker waits
+        # for (a lookup's), which the SIGTERM to the group ends; the alarm bounds the rest of the abort.
+        stop_group()
         loop.call_soon_threadsafe(abort)
+
+    def on_deadline(signum: int, frame: Any) -> None:
+        signal_own_group(signal.SIGKILL)  # the worker and all it started: the abort is held up past its bound
+
+    signal.signal(signal.SIGALRM, on_deadline)
+    # A handler, not SIG_IGN, for SIGINT and SIGHUP too: the commands the worker starts then begin with these
+    # signals at their defaults (an ignored signal stays ignored across exec), and a worker sent one aborts.
+    for signum in STOPPING_SIGNALS:
+        signal.signal(signum, on_terminate)
 
     def on_message() -> None:
         try:
@@ -176,7 +206,6 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
             loop.remove_reader(conn.fileno())
             done.set()
 
-    signal.signal(signal.SIGTERM, on_terminate)
     loop.add_reader(conn.fileno(), on_message)
     await done.wait()
     if tasks and not aborted:
@@ -187,6 +216,8 @@ async def _serve(conn: Connection, context: WorkerContext) -> None:
         context.abort()
     replies.shutdown(wait=not aborted)  # after a stop, the controller reads every reply; after an abort, none
     conn.close()
+    if aborted:  # what the worker started on the controller ends before it does; after a stop, it stays
+        end_own_group(STOP_GRACE)
 
 
 def _send_reply(conn: Connection, message: bytes) -> None:
@@ -194,6 +225,16 @@ def _send_reply(conn: Connection, message: bytes) -> None:
         conn.send_bytes(message)
     except (BrokenPipeError, OSError):
         pass  # the controller has gone: the worker aborts on reading EOF
+
+
+def _kill_worker(process: multiprocessing.process.BaseProcess) -> None:
+    """SIGKILL to a worker still alive (not reaped, so its pid is still its own) and to its process group, which it
+    leads: what it started goes with it. A worker killed before it left the controller's group has none."""
+    assert process.pid is not None
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:
+        process.kill()
 
 
 class WorkerPool:
@@ -303,13 +344,18 @@ class WorkerPool:
         self._detach()
 
     def abort(self) -> None:
-        """Ctrl-C: every worker stops its agents and exits; the controller waits for them, briefly."""
+        """Ctrl-C: every worker ends what it started, stops its agents and exits; the controller waits for them,
+        briefly. Told twice: over its channel, and with SIGTERM, which reaches a worker whose loop is held up (a
+        lookup's command it waits for), as ansible-core signals its workers."""
         _log.debug("WORKERS aborting: %d process%s", len(self.processes), "" if len(self.processes) == 1 else "es")
         for conn in self.connections:
             try:
                 conn.send((_ABORT,))
             except (BrokenPipeError, OSError):
                 pass
+        for process in self.processes:
+            if process.is_alive() and process.pid is not None:  # not reaped: its pid is still this worker's
+                os.kill(process.pid, signal.SIGTERM)
         self._join(10.0)
         self._detach()
 
@@ -319,7 +365,7 @@ class WorkerPool:
             process.join(timeout)
             if process.is_alive():
                 _log.debug("WORKER pid %s did not end within %.0f s: killed", process.pid, timeout)
-                process.kill()
+                _kill_worker(process)
                 process.join(1)
             if _log.isEnabledFor(DEBUG):
                 _log.debug("WORKER pid %s ended (exit code %s), %s after the stop", process.pid, process.exitcode,

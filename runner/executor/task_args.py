@@ -35,7 +35,7 @@ def task_arguments(templar: Templar, module: str, args: Mapping[str, Any],
             merged[key] = render(value)
         except TemplateError as error:  # Ansible 2.19's words, which playbooks match on ("Task failed:")
             raise error.with_context(f"Task failed: Finalization of task args for '{_qualified(module)}' failed: "
-                                     f"Error while resolving value for {key!r}") from None
+                                     f"Error while resolving value for {key!r}") from error.__cause__
     return drop_omitted(merged)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from runner.errors import ParseError, SourcePosition
 from runner.inventory.connection_vars import check_connection_variables
 from runner.inventory.inventory import Inventory
+from runner.util.strict_utf8 import InvalidUtf8, check_decoded
 
 # Seconds one run of a script may take: a script that waits for a cloud API longer than this is stuck.
 SCRIPT_TIMEOUT = 120
@@ -105,10 +106,12 @@ def _json_of(path: Path, arguments: list[str], what: str) -> Any:
     if not text.strip() and what == "--host":
         return {}
     try:
-        return json.loads(text)
+        return check_decoded(json.loads(text))
     except json.JSONDecodeError as exc:
         raise _bad(path, what, f"its output is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno} of "
                                f"the output{shown}") from None
+    except InvalidUtf8 as exc:  # a "\udc80" escape in the JSON
+        raise _bad(path, what, f"{exc} {exc.help_text}") from None
 
 
 def _bad(path: Path, what: str, problem: str) -> ParseError:

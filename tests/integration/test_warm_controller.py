@@ -8,6 +8,7 @@ another user is turned away, and idle expiry ends it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -24,7 +25,7 @@ from runner.warm import client as warm_client
 from runner.warm.control import warm_status
 from runner.warm.place import socket_path
 from tests.plugin.keeper import WARM_MODULE, keepers_under
-from tests.support.processes import processes_with
+from tests.support.processes import processes, processes_with
 from tests.support.scripts import script
 
 RUN_TIMEOUT = 120  # far above what any run here takes: reaching it means a hang
@@ -331,3 +332,42 @@ def test_two_cold_runs_at_once_start_one_controller(keeper_runtime: Path, projec
     assert status is not None
     _wait_until(lambda: list(keepers_under(str(keeper_runtime), (WARM_MODULE,))) == [status["pid"]],
                 "one controller is left")
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 99), (signal.SIGKILL, -signal.SIGKILL)],
+                         ids=["SIGINT", "SIGKILL"])
+def test_a_warm_run_stopped_leaves_none_of_its_lookups_commands(keeper_runtime: Path, project: Path, signum: int,
+                                                                code: int) -> None:
+    """Ctrl-C to the client, or the client killed (the controller then sends the run SIGTERM): the child's workers
+    end their process groups, so a ``pipe`` lookup's shell and its child are gone too, found by the pids they
+    wrote; the warm controller itself goes on."""
+    pids = project / "pids"
+    command = f"sleep 3600 & echo $! $$ >> {pids}; wait"
+    (project / "lookup.yml").write_text(textwrap.dedent(f"""\
+        - hosts: local
+          gather_facts: false
+          tasks:
+            - debug:
+                msg: "{{{{ lookup('pipe', {command!r}) }}}}"
+        """))
+    controller = _warm(keeper_runtime, project)["pid"]
+    client = subprocess.Popen([script("provisioning-playbook"), "lookup.yml", "-i", "hosts"], cwd=project,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=_environment(keeper_runtime))
+    started: list[int] = []
+    try:
+        _wait_until(lambda: pids.exists() and pids.read_text().strip(), "the lookup's command runs")
+        started = [int(pid) for pid in pids.read_text().split()]
+        assert (_status(keeper_runtime) or {}).get("running") == 1, "the run is not served warm"
+        client.send_signal(signum)
+        client.communicate(timeout=RUN_TIMEOUT)
+        assert client.returncode == code
+        _wait_until(lambda: (_status(keeper_runtime) or {}).get("running") == 0, "the warm run ended", timeout=30)
+        left = [p for p in processes() if p.pid in started and p.running]
+        assert not left, [p.command for p in left]
+        assert (_status(keeper_runtime) or {}).get("pid") == controller  # the controller was not touched
+    finally:
+        client.kill()
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -12,6 +12,7 @@ from runner.errors import ParseError
 from runner.loader.aliases import bounded_safe_load
 from runner.secrets.encrypted import VaultEncryptedValue
 from runner.templating.errors import TemplateError
+from runner.util.strict_utf8 import InvalidUtf8, check_decoded
 from runner.util.unsafe import UnsafeText, strip_unsafe
 
 
@@ -66,9 +67,13 @@ def from_json(value: Any, profile: str | None = None, *args: Any, **kwargs: Any)
     if _checked_profile(profile) in LEGACY_PROFILES:
         kwargs.setdefault("object_hook", legacy_markers)
     try:
-        return json.loads(value, *args, **kwargs)
+        decoded = json.loads(value, *args, **kwargs)
     except (TypeError, ValueError) as exc:
         raise TemplateError(f"from_json: not valid JSON: {exc}") from None
+    try:
+        return check_decoded(decoded)
+    except InvalidUtf8 as exc:
+        raise TemplateError(f"from_json: {exc}") from exc
 
 
 def to_yaml(value: Any, *args: Any, **kwargs: Any) -> str:
