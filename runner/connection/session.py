@@ -13,6 +13,7 @@ from typing import Any
 from runner.agent import NO_PYTHON_EXIT, TERMINAL_TIMED_OUT, terminal_command, terminal_payload
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
+from runner.ansible_api.profiles import encode_arguments
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient
 from runner.connection.ansible_connection import AnsibleConnectionTransport
@@ -144,7 +145,8 @@ class HostSession:
             if _log.isEnabledFor(VERBOSE):
                 _log.info("<%s> Using module file %s (Ansible API, %s packed)", self.settings.address, info.path,
                           size(len(packed.source)))
-            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
+            arguments = encode_arguments(module_args(params, context), packed.profile)
+            result = await client.run_ansible_module(packed, arguments, environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
                                                      rlimit_nofile=rlimit_nofile, debugger=debugger)
             return normalize_result(result)
@@ -157,6 +159,8 @@ class HostSession:
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("<%s> Using module file %s", self.settings.address, info.path)
+        # Dates and times (YAML's, or a template's) reach our modules as Ansible's legacy profile sends them: text
+        params = encode_arguments(params, "legacy")
         return await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                        environment=environment, background=background, async_dir=async_dir,
                                        rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
