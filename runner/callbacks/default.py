@@ -39,7 +39,7 @@ from runner.callbacks.results import (
 )
 from runner.callbacks.terminal import Terminal
 from runner.errors import FAILED_IN, NO_TRACEBACK, SourcePosition
-from runner.templating.deprecations import deprecation_text
+from runner.templating.deprecations import DEPRECATIONS, deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -246,7 +246,9 @@ class DefaultDisplay(Callback):
     def _warnings(self, result: Mapping[str, Any]) -> None:
         for warning in result.get("warnings") or ():
             self.out.warning(str(warning))
-        for deprecation in result.get("deprecations") or ():
+        # shown when the run's deprecation_warnings is on, as ansible-core's controller shows them; the result
+        # keeps them either way
+        for deprecation in (result.get("deprecations") or ()) if DEPRECATIONS.enabled else ():
             self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
