@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import datetime
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -102,18 +103,25 @@ def _json_key(key: int | float | None) -> str:
     return repr(key) if isinstance(key, float) else str(key)
 
 
-def decode_result(value: Any) -> Any:
+# Keeps a text value a module deprecated (ansible-core's ``Deprecated`` tag) with its deprecation entry; the
+# caller's, whose layer knows how such values are read (runner.util.unsafe.DeprecatedText)
+DeprecatedTextFactory = Callable[[str, dict[str, Any]], str]
+
+
+def decode_result(value: Any, deprecated_text: DeprecatedTextFactory | None = None) -> Any:
     """A module's result with ansible-core's typed objects made what its controller registers."""
     if isinstance(value, list):
-        return [decode_result(item) for item in value]
+        return [decode_result(item, deprecated_text) for item in value]
     if not isinstance(value, dict):
         return value
     kind = value.get(TYPE_KEY)
     if kind is None:
-        return {key: decode_result(item) for key, item in value.items()}
+        return {key: decode_result(item, deprecated_text) for key, item in value.items()}
+    if isinstance(kind, str) and kind.startswith("_AnsibleTagged"):
+        return _tagged(value, deprecated_text)
     decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
     if decoder is None:  # an object of a later ansible-core: kept as it came, without its type
-        return {key: decode_result(item) for key, item in value.items() if key != TYPE_KEY}
+        return {key: decode_result(item, deprecated_text) for key, item in value.items() if key != TYPE_KEY}
     return decoder(value)
 
 
@@ -152,9 +160,25 @@ def _deprecation(value: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _tagged(value: dict[str, Any]) -> Any:
-    # A value with tags (its origin, a deprecation of the value...): the value, as ansible-core's templates see it
-    return decode_result(value.get("value"))
+def _tagged(value: dict[str, Any], deprecated_text: DeprecatedTextFactory | None) -> Any:
+    """A value with tags (its origin, a deprecation...): the value, as ansible-core's templates see it; a text one
+    that is deprecated kept with its deprecation when the caller says how."""
+    plain = decode_result(value.get("value"), deprecated_text)
+    if deprecated_text is None or not isinstance(plain, str):
+        return plain
+    for tag in value.get("tags") or ():
+        if isinstance(tag, dict) and tag.get(TYPE_KEY) == "Deprecated":
+            deprecator = tag.get("deprecator")
+            return deprecated_text(
+                plain,
+                deprecation_entry(
+                    str(tag.get("msg") or ""),
+                    version=tag.get("version"),
+                    date=tag.get("date"),
+                    deprecator=_plugin_info(deprecator) if isinstance(deprecator, dict) else None,
+                ),
+            )
+    return plain
 
 
 _DECODERS: dict[str, Any] = {
@@ -169,20 +193,4 @@ _DECODERS: dict[str, Any] = {
     "DeprecationSummary": _deprecation,
     "PluginInfo": _plugin_info,
     "PluginType": lambda value: value.get("value"),
-    **{
-        name: _tagged
-        for name in (
-            "_AnsibleTaggedStr",
-            "_AnsibleTaggedInt",
-            "_AnsibleTaggedFloat",
-            "_AnsibleTaggedList",
-            "_AnsibleTaggedDict",
-            "_AnsibleTaggedSet",
-            "_AnsibleTaggedTuple",
-            "_AnsibleTaggedDate",
-            "_AnsibleTaggedTime",
-            "_AnsibleTaggedDateTime",
-            "_AnsibleTaggedBytes",
-        )
-    },
 }

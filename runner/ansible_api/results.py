@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner.ansible_api.profiles import decode_result, event_message
+from runner.ansible_api.profiles import DeprecatedTextFactory, decode_result, event_message
 
 
 def _without_internal_keys(value: Any) -> Any:
@@ -30,8 +30,10 @@ def _without_internal_keys(value: Any) -> Any:
     return value
 
 
-def normalize_result(result: dict[str, Any]) -> dict[str, Any]:
-    result = {key: value if key.startswith("_ansible_") else _without_internal_keys(decode_result(value))
+def normalize_result(result: dict[str, Any], deprecated_text: DeprecatedTextFactory | None = None) -> dict[str, Any]:
+    """``deprecated_text``: how a text value the module deprecated is kept (``profiles.decode_result``)."""
+    result = {key: value if key.startswith("_ansible_")
+              else _without_internal_keys(decode_result(value, deprecated_text))
               for key, value in result.items()}
     exception = result.get("exception")
     if isinstance(exception, dict) and isinstance(exception.get("event"), dict):

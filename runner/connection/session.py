@@ -27,6 +27,7 @@ from runner.errors import ConnectionFailure
 from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, VERBOSE, milliseconds, size
 from runner.util.task_trace import current_task
+from runner.util.unsafe import DeprecatedText
 
 __all__ = ["BecomeFailure", "HostSession"]
 
@@ -149,7 +150,7 @@ class HostSession:
             result = await client.run_ansible_module(packed, arguments, environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
                                                      rlimit_nofile=rlimit_nofile, debugger=debugger)
-            return normalize_result(result)
+            return normalize_result(result, DeprecatedText)
         if info.legacy_style:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
             call = legacy_call(info.legacy_style, info.path.name, info.source.source, params, context)

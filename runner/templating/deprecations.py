@@ -39,6 +39,13 @@ def deprecate(message: str, version: str) -> None:
                                        deprecator={"resolved_name": "ansible.builtin", "type": None}))
 
 
+def deprecate_entry(entry: dict[str, Any]) -> None:
+    """Record a deprecation of the running task given whole (a deprecated value's); once per task."""
+    found = _collected.get()
+    if found is not None and entry not in found:
+        found.append(entry)
+
+
 @contextmanager
 def collecting() -> Iterator[list[dict[str, Any]]]:
     """The deprecations met until the block ends."""

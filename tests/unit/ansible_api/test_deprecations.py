@@ -7,6 +7,10 @@ from __future__ import annotations
 from modules._utils import Module
 from runner.ansible_api.deprecations import normalized_deprecations, with_normalized_deprecations
 from runner.ansible_api.profiles import decode_result
+from runner.ansible_api.results import normalize_result
+from runner.templating import Templar
+from runner.templating.deprecations import collecting
+from runner.util.unsafe import DeprecatedText, mark_unsafe
 
 
 def test_the_older_form_gets_its_deprecator_from_its_collection() -> None:
@@ -82,3 +86,39 @@ def test_a_2_19_modules_summaries_are_decoded() -> None:
             }
         ],
     }
+
+
+def test_a_value_a_module_deprecated_deprecates_the_task_that_reads_it() -> None:
+    # ansible-core 2.19's deprecate_value(), as its legacy profile writes the value (foo.bar.noisy's)
+    result = normalize_result(
+        {
+            "deprecated_result": {
+                "value": "a deprecated value",
+                "__ansible_type": "_AnsibleTaggedStr",
+                "tags": [
+                    {
+                        "msg": "value is deprecated",
+                        "version": "9999.9",
+                        "__ansible_type": "Deprecated",
+                        "deprecator": {"resolved_name": "foo.bar", "type": None, "__ansible_type": "PluginInfo"},
+                    }
+                ],
+            }
+        },
+        DeprecatedText,
+    )
+    assert result["deprecated_result"] == "a deprecated value"
+    variables = {"registered": mark_unsafe(result)}
+    with collecting() as untouched:
+        assert Templar().template("{{ registered | length }}", variables) == 1
+    with collecting() as touched:
+        assert Templar().template("{{ registered.deprecated_result }}", variables) == "a deprecated value"
+    assert untouched == []
+    assert touched == [
+        {
+            "msg": "value is deprecated",
+            "collection_name": "foo.bar",
+            "version": "9999.9",
+            "deprecator": {"resolved_name": "foo.bar", "type": None},
+        }
+    ]
