@@ -329,7 +329,7 @@ class Templar:
             # A template inside the variable reads it again: its list or mapping is read item by item, as
             # ansible-core's lazy templating reads it; a variable that is one template needing itself is a loop.
             if isinstance(value, (dict, list, tuple)):
-                return self._lazy_view(value, state, name)
+                return self._lazy_view(value, state, name) if self._holds_template(value) else value
             raise loop_error(name)
         state.resolving.add(key)
         lazy_views = state.lazy_views
@@ -357,6 +357,15 @@ class Templar:
 
         return LazyMapping(value, render, path) if isinstance(value, dict) else LazyList(value, render, path)
 
+    @classmethod
+    def _holds_template(cls, value: Any) -> bool:
+        """Whether a list or mapping holds, at any depth, anything rendering would change."""
+        if isinstance(value, dict):
+            return any(cls._holds_template(item) for item in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(cls._holds_template(item) for item in value)
+        return cls._needs_rendering(value)
+
     def _lazy_item(self, container: Any, key: Any, state: RenderState, path: str) -> Any:
         """Item ``key`` of a variable's raw ``container`` read through a lazy view: rendered in the variable's
         scope, unless that item is being rendered already (it needs itself)."""
@@ -365,8 +374,8 @@ class Templar:
             return reveal(item)
         if not self._needs_rendering(item):
             return item
-        if isinstance(item, (dict, list, tuple)):
-            return self._lazy_view(item, state, path)
+        if isinstance(item, (dict, list, tuple)):  # plain data as it is: filters and tests take it
+            return self._lazy_view(item, state, path) if self._holds_template(item) else item
         guard = (id(container), key)
         if guard in state.resolving:
             raise loop_error(path)

@@ -109,6 +109,12 @@ def test_an_item_of_a_variable_reads_its_siblings_as_ansible_core_templates_lazi
     assert templar.template("{{ data.list[1] }}", variables) == 11
 
 
+def test_a_siblings_plain_data_reaches_filters_as_it_is(templar: Templar) -> None:
+    variables = {"data": {"a": {"x": 1}, "json": "{{ data.a | to_json }}",
+                          "merged": "{{ data.a | combine({'y': 2}) }}"}}
+    assert templar.template("{{ data }}", variables) == {"a": {"x": 1}, "json": '{"x": 1}', "merged": {"x": 1, "y": 2}}
+
+
 def test_an_item_that_needs_itself_through_its_variable_is_a_loop(templar: Templar) -> None:
     with pytest.raises(TemplateError, match=r"Recursive loop detected in template: data\['a'\] refers to itself"):
         templar.template("{{ data.a }}", {"data": {"a": "{{ data.b }}", "b": "{{ data.a }}"}})
