@@ -343,6 +343,7 @@ class Module(object):
         # that ask for it.
         self._tmpdir = tmpdir
         self.warnings = []
+        self.deprecations = []  # what deprecate() recorded, for the result's "deprecations"
         # Check mode within one run: what earlier tasks would have created or removed on this host (absolute
         # path -> absent/directory/file/link), so a later task predicts from that rather than from the disk.
         # The agent keeps this mapping for its lifetime.
@@ -396,6 +397,13 @@ class Module(object):
 
     def warn(self, message):
         self.warnings.append(message)
+
+    def deprecate(self, msg, version=None, date=None, collection_name=None):
+        """A feature of the module that goes away (``version``, or after ``date``), reported in the result's
+        ``deprecations`` as AnsibleModule.deprecate reports it; the controller gives it ansible-core's form."""
+        entry = {"msg": msg, "collection_name": collection_name or "ansible.builtin"}
+        entry.update({"date": date} if date else {"version": version})
+        self.deprecations.append(entry)
 
     # -- processes -----------------------------------------------------------------------------------------
     def run_command(self, args, check_rc=False, data=None, cwd=None, environ_update=None,

@@ -36,6 +36,7 @@ from runner.ansible_api.core import ansible_core_dir
 from runner.ansible_api.detect import uses_ansible_api
 from runner.ansible_api.legacy import legacy_style
 from runner.ansible_api.packer import pack
+from runner.ansible_api.profiles import module_profile
 from runner.ansible_api.routing import (
     BUILTIN,
     NO_ANSIBLE_CORE_HINT,
@@ -66,6 +67,7 @@ class ModuleSource:
     source: bytes
     digest: str
     fqn: str | None = None  # a packed Ansible-API module (a zip): the dotted name it runs as
+    profile: str = "legacy"  # a packed Ansible-API module's serialization profile (runner.ansible_api.profiles)
 
 
 @dataclass
@@ -405,9 +407,12 @@ class ModuleIndex:
         cached = self._packed.get(info.name)
         if cached is None:
             ansible_core_dir(f"the module {info.name}")  # first: without ansible-core, say so before anything else
+            profile = module_profile(info.source.source)
             result = pack(info.path, info.name.rsplit(".", 1)[-1], collection=info.collection,
-                          module_utils_dirs=self.module_utils_dirs, collections_paths=self.collections_paths)
-            cached = self._packed[info.name] = ModuleSource(info.name, result.data, result.digest, result.fqn)
+                          module_utils_dirs=self.module_utils_dirs, collections_paths=self.collections_paths,
+                          profile=profile)
+            cached = self._packed[info.name] = ModuleSource(info.name, result.data, result.digest, result.fqn,
+                                                            profile)
         return cached
 
     def get(self, name: str) -> ModuleInfo:

@@ -26,6 +26,7 @@ from typing import Any
 from runner.actions import action_for, run_action
 from runner.actions.ansible_connection import ActionConnection, UnsupportedActionFeature, load_shell
 from runner.actions.ansible_loaders import SharedLoaders
+from runner.actions.ansible_warnings import captured_warnings
 from runner.actions.context import Action, ActionContext
 from runner.actions.secret_sources import is_encrypted_source
 from runner.ansible_api.action_check import action_plugin_problem
@@ -239,7 +240,9 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
                                                   lambda name: ctx.session.index.find(name) is not None)
         plugin._load_name = plugin.ansible_name = ctx.module.name
         try:
-            result = dict(plugin.run(None, dict(ctx.task_vars)))
+            with captured_warnings(dict(ctx.task_vars)) as captured:
+                result = dict(plugin.run(None, dict(ctx.task_vars)))
+            result = captured.joined(result)
         finally:
             # the remote temporary directory the plugin made, and the decrypted copies of vaulted files it read,
             # as ansible-core's executor removes them

@@ -218,7 +218,8 @@ class AnsibleModuleRun(object):
             except ImportError:
                 _loader = None
             if _loader is not None:
-                _loader.run_module(json_params=params, profile="legacy", module_fqn=self.fqn,
+                _loader.run_module(json_params=params, profile=self.header.get("profile") or "legacy",
+                                   module_fqn=self.fqn,
                                    modlib_path=self.modlib_path, extensions={})
             else:
                 import runpy
@@ -448,6 +449,8 @@ class Agent(object):
                 result = module.run(context) or {}
             if context.warnings:
                 result.setdefault("warnings", []).extend(context.warnings)
+            if context.deprecations:
+                result.setdefault("deprecations", []).extend(context.deprecations)
         except utils.ArgumentError as exc:
             result = {"failed": True, "msg": str(exc)}
         except utils.ModuleFailure as exc:

@@ -30,14 +30,13 @@ from runner.ansible_api.detect import imported_names
 from runner.errors import UserError
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
-# Always shipped, as ansible-core's packer does: what runs the module (2.19's loader and its JSON profiles, the
-# legacy one being what modules without metadata use), and basic, which every AnsibleModule needs.
+# Always shipped, as ansible-core's packer does: what runs the module (2.19's loader and the JSON profiles of the
+# module's serialization profile, both ways), and basic, which every AnsibleModule needs.
 _ALWAYS = (
     "ansible.module_utils.basic",
     "ansible.module_utils._internal._ansiballz._loader",
-    "ansible.module_utils._internal._json._profiles._module_legacy_c2m",
-    "ansible.module_utils._internal._json._profiles._module_legacy_m2c",
 )
+_PROFILE_MODULES = "ansible.module_utils._internal._json._profiles._module_{profile}_{direction}"
 
 
 @dataclass(frozen=True)
@@ -176,13 +175,15 @@ def module_fqn(name: str, collection: str | None) -> str:
 
 
 def pack(path: Path, name: str, *, collection: str | None, module_utils_dirs: Iterable[Path],
-         collections_paths: Iterable[Path]) -> PackedModule:
-    """Pack the module at ``path`` (``name``, from ``collection`` NS.COLL or a library directory)."""
+         collections_paths: Iterable[Path], profile: str = "legacy") -> PackedModule:
+    """Pack the module at ``path`` (``name``, from ``collection`` NS.COLL or a library directory), to run with
+    serialization ``profile``."""
     walk = _Walk(list(module_utils_dirs), list(collections_paths), ansible_core_dir(f"the module {name}"))
     fqn = module_fqn(name, collection)
     walk.add_parents(fqn.rsplit(".", 1)[0])
     walk.add_file(fqn.replace(".", "/") + ".py", path.read_bytes(), fqn.rsplit(".", 1)[0], str(path))
-    for dotted in _ALWAYS:
+    profile_modules = (_PROFILE_MODULES.format(profile=profile, direction=way) for way in ("c2m", "m2c"))
+    for dotted in (*_ALWAYS, *profile_modules):
         walk.add(dotted, optional=True, origin=str(path))
     walk.files["ansible/__init__.py"] = b""
     buffer = io.BytesIO()

@@ -1,5 +1,7 @@
 """A result as an Ansible-API module returns it, made what the callbacks and conditionals expect.
 
+Its typed objects (dates, warnings and deprecations as summaries: ``profiles.py``) are decoded first.
+
 ansible-core 2.19 reports an exception that escaped a module (and ``fail_json(exception=...)``) as an
 ``ErrorSummary``: ``{"event": {"msg", "chain", "formatted_traceback", ...}, "__ansible_type": "ErrorSummary"}``.
 Its controller turns that into the result's ``msg`` (when the module gave none) and a traceback text; so does
@@ -14,16 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _event_message(event: dict[str, Any]) -> str:
-    """The event's message followed by those of its causes, as ansible-core chains them."""
-    parts: list[str] = []
-    while isinstance(event, dict) and len(parts) < 20:  # a chain is short; the bound guards a malformed one
-        if event.get("msg"):
-            parts.append(str(event["msg"]))
-        chain = event.get("chain")
-        event = chain.get("event") if isinstance(chain, dict) else None  # type: ignore[assignment]
-    return ": ".join(parts)
+from runner.ansible_api.profiles import DeprecatedTextFactory, decode_result, event_message
 
 
 def _without_internal_keys(value: Any) -> Any:
@@ -37,14 +30,16 @@ def _without_internal_keys(value: Any) -> Any:
     return value
 
 
-def normalize_result(result: dict[str, Any]) -> dict[str, Any]:
-    result = {key: value if key.startswith("_ansible_") else _without_internal_keys(value)
+def normalize_result(result: dict[str, Any], deprecated_text: DeprecatedTextFactory | None = None) -> dict[str, Any]:
+    """``deprecated_text``: how a text value the module deprecated is kept (``profiles.decode_result``)."""
+    result = {key: value if key.startswith("_ansible_")
+              else _without_internal_keys(decode_result(value, deprecated_text))
               for key, value in result.items()}
     exception = result.get("exception")
     if isinstance(exception, dict) and isinstance(exception.get("event"), dict):
         event = exception["event"]
         if not result.get("msg"):
-            result["msg"] = _event_message(event) or "the module failed"
+            result["msg"] = event_message(event) or "the module failed"
         traceback = event.get("formatted_traceback")
         if traceback:
             result["exception"] = str(traceback)

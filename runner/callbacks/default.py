@@ -40,7 +40,7 @@ from runner.callbacks.results import (
 )
 from runner.callbacks.terminal import Terminal
 from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
-from runner.templating.deprecations import deprecation_text
+from runner.templating.deprecations import DEPRECATIONS, deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
@@ -246,7 +246,9 @@ class DefaultDisplay(Callback):
         shown = result.get(WARNINGS_SHOWN) or {}
         for warning in result.get("warnings") or ():
             self.out.warning(str(shown.get(warning, warning)) if isinstance(warning, str) else str(warning))
-        for deprecation in result.get("deprecations") or ():
+        # shown when the run's deprecation_warnings is on, as ansible-core's controller shows them; the result
+        # keeps them either way
+        for deprecation in (result.get("deprecations") or ()) if DEPRECATIONS.enabled else ():
             self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:

@@ -25,6 +25,9 @@ def terminal_columns(stream: TextIO) -> int:
     return max(MIN_COLUMNS, width - 1)
 
 
+DEPRECATIONS_HINT = "Deprecation warnings can be disabled by setting `deprecation_warnings=False` in ansible.cfg."
+
+
 class Terminal:
     """Writes lines in Ansible's colours; stdout and stderr are looked up when written to unless given.
 
@@ -78,7 +81,8 @@ class Terminal:
 
     def deprecation(self, text: str) -> None:
         """``[DEPRECATION WARNING]: ...`` on stderr, each distinct one once per run; the run log has it at INFO,
-        as Ansible logs it."""
+        as Ansible logs it. ansible-core says first, once, how to turn them off."""
+        self.warning(DEPRECATIONS_HINT)
         self._once(f"[DEPRECATION WARNING]: {text}", "deprecated", "info")
 
     def warning(self, message: str, *, wrap: bool = True) -> None:

@@ -366,7 +366,8 @@ class AgentClient:
         for (see run_module), whose result carries what the module printed on stderr, as Ansible's async
         wrapper gives it. ``rlimit_nofile``: the soft limit of open files the module runs with."""
         return await self._load_and_run([packed], {
-            "op": "run_ansible", "module": packed.name, "args": module_args, "env": environment or None,
+            "op": "run_ansible", "module": packed.name, "args": module_args, "profile": packed.profile,
+            "env": environment or None,
             "async_job": async_job, "async_dir": async_dir, "rlimit_nofile": rlimit_nofile,
             "debugger": debugger})
 

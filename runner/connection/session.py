@@ -21,6 +21,7 @@ from runner.agent import (
 )
 from runner.ansible_api.arguments import ModuleRunContext, module_args
 from runner.ansible_api.legacy import legacy_call
+from runner.ansible_api.profiles import encode_arguments
 from runner.ansible_api.results import normalize_result
 from runner.connection.agent_client import AgentClient, DiscoveredInterpreterFailed
 from runner.connection.ansible_connection import AnsibleConnectionTransport
@@ -35,6 +36,7 @@ from runner.module_index import ModuleIndex
 from runner.util.logging import DEBUG, DISPLAYED, VERBOSE, milliseconds, size
 from runner.util.strict_utf8 import InvalidUtf8, check_decoded
 from runner.util.task_trace import current_task
+from runner.util.unsafe import DeprecatedText
 
 __all__ = ["BecomeFailure", "HostSession"]
 
@@ -194,10 +196,11 @@ class HostSession:
             if _log.isEnabledFor(VERBOSE):
                 _log.info("Using module file %s (Ansible API, %s packed)", info.path, size(len(packed.source)),
                           extra=DISPLAYED)
-            result = await client.run_ansible_module(packed, module_args(params, context), environment=environment,
+            arguments = encode_arguments(module_args(params, context), packed.profile)
+            result = await client.run_ansible_module(packed, arguments, environment=environment,
                                                      async_job=async_job, async_dir=async_dir,
                                                      rlimit_nofile=rlimit_nofile, debugger=debugger)
-            return strict_response(normalize_result(result))
+            return strict_response(normalize_result(result, DeprecatedText))
         legacy = info.legacy_style
         if legacy:
             context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
@@ -208,6 +211,8 @@ class HostSession:
         client = await self.agent(become)
         if _log.isEnabledFor(VERBOSE):
             _log.info("Using module file %s", info.path, extra=DISPLAYED)
+        # Dates and times (YAML's, or a template's) reach our modules as Ansible's legacy profile sends them: text
+        params = encode_arguments(params, "legacy")
         result = await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                          environment=environment, background=background, async_dir=async_dir,
                                          rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
+from runner.ansible_api.deprecations import with_normalized_deprecations
 from runner.callbacks.results import RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
@@ -62,7 +63,7 @@ from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
 from runner.plan import Plan, PlanFragment, PlanTask
 from runner.templating import OMIT, Templar, TemplateError, drop_omitted, is_template, mark_unsafe
-from runner.templating.deprecations import DEPRECATIONS, collecting, with_deprecations
+from runner.templating.deprecations import collecting, with_deprecations
 from runner.templating.filters.core import to_bool
 from runner.util import task_trace
 from runner.util.unsafe import UNSAFE_TYPES
@@ -183,8 +184,9 @@ class PlaybookWorker:
                 result = task_error(exc, node)
             if node.register_projections and state.progress is not None and not outcome.meta:
                 result = self._register_projections(host, node, result, variables, state)
-        if deprecations and deprecations_shown(variables):
+        if deprecations:  # in the result whatever deprecation_warnings says, which only hides their display
             result = with_deprecations(result, deprecations)
+        result = with_normalized_deprecations(result)
         if trace is not None:
             trace.work_done()
         outcome.status = status_of(result)
@@ -747,14 +749,3 @@ def censor(result: dict[str, Any]) -> dict[str, Any]:
     if "results" in result:
         kept["results"] = [censor(r) for r in result["results"]]
     return kept
-
-
-def deprecations_shown(variables: Mapping[str, Any]) -> bool:
-    """Whether a task's deprecations go into its result (and are printed): its ``ansible_deprecation_warnings``
-    variable when it has one, as in ansible-core, else the run's ``deprecation_warnings``."""
-    if "ansible_deprecation_warnings" not in variables:
-        return DEPRECATIONS.enabled
-    try:
-        return bool(to_bool(Templar(variables).template(variables["ansible_deprecation_warnings"])))
-    except TemplateError:
-        return DEPRECATIONS.enabled

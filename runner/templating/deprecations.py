@@ -3,9 +3,9 @@
 
 A task's run collects them (``collecting``); what templating deprecates meanwhile (``deprecate``) joins that
 task's list only: the collector is a context variable, and each host's task runs in an asyncio task of its own.
-Whether they reach the result is decided when the task ends (the executor's ``deprecations_shown``): by the task's
-``ansible_deprecation_warnings`` variable when it has one, else by the run's ``deprecation_warnings``
-(``DEPRECATIONS.enabled``, set once by the command before its workers start), as ansible-core decides.
+They reach the task's result whatever the settings say; the run's ``deprecation_warnings``
+(``DEPRECATIONS.enabled``, set once by the command before its workers start) decides only whether the output
+shows them, as in ansible-core 2.19 and 2.21 (where a task's ``ansible_deprecation_warnings`` changes neither).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from runner.ansible_api.deprecations import deprecation_entry, deprecation_message
 
 CONDITIONAL_AS_TEMPLATE = "Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}."
 
@@ -33,8 +35,15 @@ def deprecate(message: str, version: str) -> None:
     """Record that the running task used a feature ansible-core removes in ``version``; once per message."""
     found = _collected.get()
     if found is not None and not any(entry["msg"] == message for entry in found):
-        found.append({"msg": message, "version": version, "collection_name": "ansible.builtin",
-                      "deprecator": {"resolved_name": "ansible.builtin", "type": None}})
+        found.append(deprecation_entry(message, version=version,
+                                       deprecator={"resolved_name": "ansible.builtin", "type": None}))
+
+
+def deprecate_entry(entry: dict[str, Any]) -> None:
+    """Record a deprecation of the running task given whole (a deprecated value's); once per task."""
+    found = _collected.get()
+    if found is not None and entry not in found:
+        found.append(entry)
 
 
 @contextmanager
@@ -50,18 +59,7 @@ def collecting() -> Iterator[list[dict[str, Any]]]:
 
 def deprecation_text(entry: Any) -> str:
     """A result's deprecation as ansible-core words it after ``[DEPRECATION WARNING]:``."""
-    if not isinstance(entry, dict):
-        return str(entry)
-    message, version, collection = str(entry.get("msg", "")), entry.get("version"), entry.get("collection_name")
-    if collection == "ansible.builtin":
-        where = "from ansible-core"
-    elif collection:
-        where = f"from collection {collection!r}"
-    else:
-        where = ""
-    when = f"version {version}" if version else "a future release"
-    return " ".join(part for part in (message, "This feature will be removed", where, f"in {when}." if not where
-                                      else f"{when}.") if part)
+    return deprecation_message(entry)
 
 
 def with_deprecations(result: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:

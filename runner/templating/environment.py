@@ -29,6 +29,7 @@ from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
+from runner.templating.deprecations import deprecate_entry
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
 from runner.templating.jinja_globals import jinja_globals
@@ -40,7 +41,7 @@ from runner.templating.plugins import load_plugins, shipped_plugin_dir
 from runner.templating.scope import VariableScope
 from runner.templating.state import RenderedVariables, current_state, taint
 from runner.templating.undefined import Undefined, undef
-from runner.util.unsafe import UNSAFE_TYPES
+from runner.util.unsafe import UNSAFE_TYPES, DeprecatedText
 
 
 def is_whole_template(text: str) -> bool:
@@ -307,6 +308,8 @@ class TemplateEnvironment(NativeEnvironment):
         value = super().getattr(obj, attribute)
         if isinstance(value, UNSAFE_TYPES):
             taint()
+            if isinstance(value, DeprecatedText):  # a value a module deprecated, read: its task says so
+                deprecate_entry(value.deprecation)
         return value
 
     def getitem(self, obj: Any, argument: Any) -> Any:
@@ -315,6 +318,8 @@ class TemplateEnvironment(NativeEnvironment):
         value = super().getitem(obj, argument)
         if isinstance(value, UNSAFE_TYPES):
             taint()
+            if isinstance(value, DeprecatedText):  # a value a module deprecated, read: its task says so
+                deprecate_entry(value.deprecation)
         return value
 
     def _scope_item(self, scope: VariableScope, key: Any) -> Any:

@@ -31,3 +31,13 @@ class TemplateError(UserError):
                               undefined=self.undefined, unknown_plugin=self.unknown_plugin)
         error.__cause__ = self.__cause__
         return error
+
+
+# ansible-core's words for a template that needs itself (playbooks match on them)
+LOOP_MESSAGE = "Recursive loop detected in template"
+
+
+def loop_error(name: str) -> TemplateError:
+    """A variable, or an item of one (``data['a']``), whose template needs itself."""
+    what = name if "[" in name else f"variable '{name}'"
+    return TemplateError(f"{LOOP_MESSAGE}: {what} refers to itself", undefined_name=name.split("[")[0])

@@ -50,7 +50,9 @@ class RenderState:
     variables: RenderedVariables  # what templates read: the raw variables, rendered on access
     search_paths: tuple[Path, ...]
     tainted: bool = False  # the current template read unsafe data, so its result is unsafe too
-    resolving: set[tuple[int, str]] = field(default_factory=set)  # variables being rendered, to catch loops
+    # variables being rendered, and the items of their lists and mappings (by the container's id), to catch loops
+    resolving: set[tuple[int, Any]] = field(default_factory=set)
+    lazy_views: int = 0  # lazy views of variables made (lazy.py): only then are results searched for them
     shallow: bool = False  # variables holding lists and mappings are read as written (template_container)
     undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
     # undefined items are dropped from the lists and mappings rendered, not raised (template_omitting_undefined)

@@ -22,7 +22,8 @@ from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
 from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecate
 from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
-from runner.templating.errors import TemplateError
+from runner.templating.errors import LOOP_MESSAGE, TemplateError, loop_error
+from runner.templating.lazy import LazyList, LazyMapping, plain
 from runner.templating.markers import TEMPLATE_MARKERS, is_template
 from runner.templating.omit import OMIT
 from runner.templating.state import RenderState, active, current_state
@@ -301,7 +302,7 @@ class Templar:
         try:
             return self.resolve_variable(variables, name)
         except TemplateError as error:
-            if not error.undefined or error.message.startswith("recursive loop"):
+            if not error.undefined or error.message.startswith(LOOP_MESSAGE):
                 raise
             return self.environment.undefined(hint=error.message, name=name)
 
@@ -325,18 +326,65 @@ class Templar:
                                 omit_undefined=outer.omit_undefined if outer else False)
         key = (id(variables), name)
         if key in state.resolving:
-            raise TemplateError(f"recursive loop detected: variable '{name}' refers to itself", undefined_name=name)
+            # A template inside the variable reads it again: its list or mapping is read item by item, as
+            # ansible-core's lazy templating reads it; a variable that is one template needing itself is a loop.
+            if isinstance(value, (dict, list, tuple)):
+                return self._lazy_view(value, state, name) if self._holds_template(value) else value
+            raise loop_error(name)
         state.resolving.add(key)
+        lazy_views = state.lazy_views
         try:
             if state is outer:
-                return self._template_any(value, state)
-            with active(state):
                 result = self._template_any(value, state)
-            if state.tainted and outer is not None:
-                outer.tainted = True
+            else:
+                with active(state):
+                    result = self._template_any(value, state)
+                if state.tainted and outer is not None:
+                    outer.tainted = True
+            if state.lazy_views != lazy_views:  # made while its guards still hold, so a loop through it is found
+                with active(state):
+                    result = plain(result)
             return result
         finally:
             state.resolving.discard(key)
+
+    def _lazy_view(self, value: dict[Any, Any] | list[Any] | tuple[Any, ...], state: RenderState,
+                   path: str) -> LazyMapping | LazyList:
+        state.lazy_views += 1
+
+        def render(container: Any, key: Any, item_path: str) -> Any:
+            return self._lazy_item(container, key, state, item_path)
+
+        return LazyMapping(value, render, path) if isinstance(value, dict) else LazyList(value, render, path)
+
+    @classmethod
+    def _holds_template(cls, value: Any) -> bool:
+        """Whether a list or mapping holds, at any depth, anything rendering would change."""
+        if isinstance(value, dict):
+            return any(cls._holds_template(item) for item in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(cls._holds_template(item) for item in value)
+        return cls._needs_rendering(value)
+
+    def _lazy_item(self, container: Any, key: Any, state: RenderState, path: str) -> Any:
+        """Item ``key`` of a variable's raw ``container`` read through a lazy view: rendered in the variable's
+        scope, unless that item is being rendered already (it needs itself)."""
+        item = container[key]
+        if isinstance(item, VaultEncryptedValue):
+            return reveal(item)
+        if not self._needs_rendering(item):
+            return item
+        if isinstance(item, (dict, list, tuple)):  # plain data as it is: filters and tests take it
+            return self._lazy_view(item, state, path) if self._holds_template(item) else item
+        guard = (id(container), key)
+        if guard in state.resolving:
+            raise loop_error(path)
+        state.resolving.add(guard)
+        try:
+            with active(state):
+                return plain(self._template_any(item, state))
+        finally:
+            state.resolving.discard(guard)
 
     # -- internals --------------------------------------------------------------------------------------------
 
@@ -376,13 +424,35 @@ class Templar:
             return self._render_string(value, state)
         if isinstance(value, UNSAFE_TYPES):
             return value
+        if not isinstance(value, (dict, list, tuple)):
+            return value
         render = self._item_or_omitted if state.omit_undefined else self._template_any
+        if state.resolving:  # a variable's items: each guarded while it renders, for its lazy views (lazy.py)
+            render = self._guarded_item(value, render)
         if isinstance(value, dict):
             rendered = ((self._template_any(key, state), render(item, state)) for key, item in value.items())
             return {key: item for key, item in rendered if item is not _OMITTED}
         if isinstance(value, (list, tuple)):
             return [item for item in (render(item, state) for item in value) if item is not _OMITTED]
         return value
+
+    @staticmethod
+    def _guarded_item(container: Any, render: Any) -> Any:
+        """``render`` for the items of ``container``, each recorded as being rendered while it is, so a lazy
+        view of the same variable that reads it meanwhile finds the loop."""
+        keys = iter(container) if isinstance(container, dict) else iter(range(len(container)))
+
+        def guarded(item: Any, state: RenderState) -> Any:
+            guard = (id(container), next(keys))
+            if not isinstance(item, str):  # a list or mapping is guarded item by item, a scalar needs none
+                return render(item, state)
+            state.resolving.add(guard)
+            try:
+                return render(item, state)
+            finally:
+                state.resolving.discard(guard)
+
+        return guarded
 
     def _item_or_omitted(self, item: Any, state: RenderState) -> Any:
         """An item rendered, or ``_OMITTED`` when it is undefined (``template_omitting_undefined``)."""

@@ -37,6 +37,21 @@ class DescribedText(UnsafeText):
         return DescribedText, (str(self), self.origin)
 
 
+class DeprecatedText(UnsafeText):
+    """Unsafe text a module returned deprecated (ansible-core 2.19's ``Deprecated`` tag, ``deprecate_value``): a
+    template that reads it deprecates it for its task (``deprecation``: the entry, in the result's form)."""
+
+    deprecation: dict[str, Any]
+
+    def __new__(cls, value: str, deprecation: dict[str, Any]) -> DeprecatedText:
+        text = super().__new__(cls, value)
+        text.deprecation = deprecation
+        return text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return DeprecatedText, (str(self), self.deprecation)
+
+
 class UnsafeDict(dict):
     """A mapping from a host; its strings are ``UnsafeText`` and its containers are unsafe too."""
 

@@ -96,8 +96,30 @@ def test_variables_are_rendered_when_read_with_their_native_type(templar: Templa
 
 
 def test_a_variable_that_refers_to_itself_is_reported_not_a_crash(templar: Templar) -> None:
-    with pytest.raises(TemplateError, match="recursive loop"):
+    with pytest.raises(TemplateError, match="Recursive loop detected in template: variable 'a' refers to itself"):
         templar.template("{{ a }}", {"a": "{{ b }}", "b": "{{ a }}"})
+
+
+def test_an_item_of_a_variable_reads_its_siblings_as_ansible_core_templates_lazily(templar: Templar) -> None:
+    variables = {"data": {"a": 1, "b": "{{ data.a + 1 }}",
+                          "nested": {"x": "{{ data.b }}", "y": "{{ data.nested.x * 2 }}"},
+                          "list": ["{{ data.a }}", "{{ data.list[0] + 10 }}", "{{ data.list | length }}"]}}
+    assert templar.template("{{ data }}", variables) == {"a": 1, "b": 2, "nested": {"x": 2, "y": 4}, "list": [1, 11, 3]}
+    assert templar.template("{{ data.nested.y }}", variables) == 4
+    assert templar.template("{{ data.list[1] }}", variables) == 11
+
+
+def test_a_siblings_plain_data_reaches_filters_as_it_is(templar: Templar) -> None:
+    variables = {"data": {"a": {"x": 1}, "json": "{{ data.a | to_json }}",
+                          "merged": "{{ data.a | combine({'y': 2}) }}"}}
+    assert templar.template("{{ data }}", variables) == {"a": {"x": 1}, "json": '{"x": 1}', "merged": {"x": 1, "y": 2}}
+
+
+def test_an_item_that_needs_itself_through_its_variable_is_a_loop(templar: Templar) -> None:
+    with pytest.raises(TemplateError, match=r"Recursive loop detected in template: data\['a'\] refers to itself"):
+        templar.template("{{ data.a }}", {"data": {"a": "{{ data.b }}", "b": "{{ data.a }}"}})
+    with pytest.raises(TemplateError, match=r"Recursive loop detected in template: whole\['w'\] refers to itself"):
+        templar.template("{{ whole.w }}", {"whole": {"w": "{{ whole }}"}})
 
 
 def test_each_template_string_is_compiled_once(templar: Templar) -> None:

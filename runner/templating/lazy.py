@@ -1,0 +1,97 @@
+"""A variable's mapping or list read by a template inside that same variable, rendered item by item on access.
+
+ansible-core 2.19 templates lazily: ``data: {date: 2024-01-02, day: "{{ data.date.day }}"}`` is valid, since
+rendering ``data.day`` reads only ``data.date``. Our templar renders a variable whole when it is read; a template
+inside it that reads the variable again gets one of these views of the variable's raw value instead of a loop
+error. Only an item that needs itself (``a: "{{ data.a }}"``) is a loop, found by the guards the templar keeps
+(``RenderState.resolving``) for each item being rendered.
+
+A view lives only while its variable is rendered: the templar makes the variable's result plain data
+(``plain``) before it ends, so no view reaches a task's arguments or result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, overload
+
+# Renders ``container[key]`` (raw data of a variable) in the variable's scope: the templar's, given by it
+ItemRenderer = Callable[[Any, Any, str], Any]
+
+
+class LazyMapping(Mapping[Any, Any]):
+    """A raw mapping of a variable being rendered; each item rendered when read. ``path`` names it in errors."""
+
+    __slots__ = ("_lazy_items", "_lazy_path", "_lazy_render")
+
+    def __init__(self, items: Mapping[Any, Any], render: ItemRenderer, path: str):
+        self._lazy_items, self._lazy_render, self._lazy_path = items, render, path
+
+    def __getitem__(self, key: Any) -> Any:
+        if key not in self._lazy_items:
+            raise KeyError(key)  # as a dict's: Jinja2 makes it undefined
+        return self._lazy_render(self._lazy_items, key, f"{self._lazy_path}[{key!r}]")
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._lazy_items)
+
+    def __len__(self) -> int:
+        return len(self._lazy_items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._lazy_items
+
+    def __repr__(self) -> str:
+        return repr(plain(self))
+
+
+class LazyList(Sequence[Any]):
+    """A raw list of a variable being rendered; each item rendered when read."""
+
+    __slots__ = ("_lazy_items", "_lazy_path", "_lazy_render")
+
+    def __init__(self, items: Sequence[Any], render: ItemRenderer, path: str):
+        self._lazy_items, self._lazy_render, self._lazy_path = items, render, path
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._lazy_items))[index]]
+        position = range(len(self._lazy_items))[index]  # IndexError as a list's; a negative index made positive
+        return self._lazy_render(self._lazy_items, position, f"{self._lazy_path}[{position}]")
+
+    def __len__(self) -> int:
+        return len(self._lazy_items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (list, LazyList)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return repr(plain(self))
+
+
+def is_lazy(value: Any) -> bool:
+    return isinstance(value, (LazyMapping, LazyList))
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every lazy view in it, at any depth of its dicts and lists, rendered into plain data; the
+    same object when it holds none."""
+    if isinstance(value, LazyMapping):
+        return {key: plain(value[key]) for key in value}
+    if isinstance(value, LazyList):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        items = {key: plain(item) for key, item in value.items()}
+        return value if all(items[key] is value[key] for key in value) else type(value)(items)
+    if isinstance(value, list):
+        copied = [plain(item) for item in value]
+        return value if all(a is b for a, b in zip(copied, value, strict=True)) else type(value)(copied)
+    return value
