@@ -68,6 +68,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     fact_cache = project_fact_cache(project, callbacks, flush=bool(options.get("flush_cache")))
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
+                                include_path=compiler.include_path,
                                 start_at_task=start_at_task, step=step, resume=resume,
                                 executor=executor_choice, fact_cache=fact_cache,
                                 reload_inventory=project.reload_inventory)

@@ -109,6 +109,8 @@ class TaskCompiler:
 
     def _task(self, task: Task, inherited: Inherited, handlers: bool) -> list[int]:
         module = task.module
+        if handlers and module in (INCLUDE_ROLE, IMPORT_ROLE):  # ansible-core refuses them when it reads the play
+            raise UserError(f"Using '{task.module_written or module}' as a handler is not supported.", task.position)
         if module == IMPORT_TASKS:
             return self._import_tasks(task, inherited, handlers)
         if module == IMPORT_ROLE:
@@ -468,9 +470,19 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
+    def included_file(self, node: PlanTask, target: str) -> str:
+        """Where the file an include_tasks names is, as compile_dynamic finds it; else ``target`` as given."""
+        if node.kind == INCLUDE_ROLE:
+            return target
+        path = self._find_tasks_file(target, self._include_context(node))
+        return str(path) if path is not None else target
+
+    def _include_context(self, node: PlanTask) -> Inherited:
+        return self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
+
     def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str | bool] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
-        context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
+        context = self._include_context(node)
         apply = (node.include or {}).get("apply") or {}
         if apply:
             context = context.under(_ApplyKeywords(apply))

@@ -55,7 +55,15 @@ from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
 from runner.executor.task_progress import TaskProgress, mentions_task
-from runner.executor.task_result import ROLE_FILE_KEYS, ROLE_FLAG_KEYS, Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_result import (
+    NOTIFY,
+    ROLE_FILE_KEYS,
+    ROLE_FLAG_KEYS,
+    Include,
+    IncludeEntry,
+    TaskResult,
+    status_of,
+)
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
@@ -194,6 +202,8 @@ class PlaybookWorker:
             outcome.ignored = True
         if node.register_var and not outcome.meta:
             state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
+        if result.get("changed") and any(is_template(name) for name in node.notify):
+            result[NOTIFY] = _notified(node.notify, Templar(variables))
         if self._flag("no_log", host, node, payload):
             result = censor(result)
         if trace is not None:
@@ -640,6 +650,19 @@ def _attempts(node: PlanTask, templar: Templar) -> int:
     if retries is not None:
         return 1 + max(0, retries)
     return 4 if node.until else 1
+
+
+def _notified(names: list[str], templar: Templar) -> list[str]:
+    """The handler names and topics a changed task notifies, rendered with its variables as ansible-core renders
+    ``notify``: one template may give a list of names. One that cannot be rendered stays as written."""
+    rendered: list[str] = []
+    for name in names:
+        try:
+            value = templar.template(name) if is_template(name) else name
+        except TemplateError:
+            value = name
+        rendered += [str(each) for each in value] if isinstance(value, (list, tuple)) else [str(value)]
+    return rendered
 
 
 def registered(result: dict[str, Any], controller_made: bool) -> Any:
