@@ -696,9 +696,9 @@ def _public(result: Mapping[str, Any]) -> dict[str, Any]:
     """The result as a task registers it: without the run's own ``_`` keys, a loop's items' included; a failed
     one has an ``exception``, as in Ansible 2.19."""
     public = {k: v for k, v in result.items() if not k.startswith("_")}
-    if public.get("failed") and "exception" not in public:
-        public["exception"] = NO_TRACEBACK
     items = public.get("results")
+    if public.get("failed") and "exception" not in public and not isinstance(items, list):
+        public["exception"] = NO_TRACEBACK  # a loop's own result has none (its failed items do)
     if isinstance(items, list):
         public["results"] = [_public(item) if isinstance(item, Mapping) else item for item in items]
     return public
@@ -738,18 +738,26 @@ def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
 
 
 def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A loop's own result, as ansible-core 2.21 makes it: ``failed`` always there, the items' warnings and
+    deprecations gathered (2.19 left both out); a loop over nothing is skipped with ``skip_reason`` (and 2.19's
+    ``skipped_reason``) and no ``msg``."""
     summary: dict[str, Any] = {"results": results, "changed": any(r.get("changed") for r in results),
-                               "msg": "All items completed"}
-    if results and all(r.get("skipped") for r in results):
+                               "failed": False}
+    if not results:
+        summary.update(skipped=True, skip_reason="No items in the list", skipped_reason="No items in the list")
+        return summary
+    summary["msg"] = "All items completed"
+    if all(r.get("skipped") for r in results):
         summary["skipped"] = True
     if any(r.get("failed") for r in results):
         summary["failed"] = True
         summary["msg"] = "One or more items failed"
     if any(r.get("unreachable") for r in results):
         summary["unreachable"] = True
-    if not results:
-        summary["skipped"] = True
-        summary["skipped_reason"] = "No items in the list"
+    for key in ("warnings", "deprecations"):
+        gathered = [each for r in results for each in r.get(key) or ()]
+        if gathered:
+            summary[key] = gathered
     return summary
 
 
