@@ -71,11 +71,16 @@ class TaskCompiler:
         self.roles.start_play()
 
     # -- lists ----------------------------------------------------------------------------------------------
-    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False) -> list[int]:
+    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False,
+                     top: bool = False) -> list[int]:
+        """``top``: the entries are a handlers section itself, whose blocks group handlers; ansible-core refuses a
+        block anywhere else among handlers (in a block, in an imported file)."""
         ids: list[int] = []
         for entry in entries:
             try:
                 if isinstance(entry, Block):
+                    if handlers and not top:
+                        raise UserError("Using a block as a handler is not supported.", entry.position)
                     ids += self._block(entry, inherited, handlers)
                 else:
                     ids += self._task(entry, inherited, handlers)
@@ -85,7 +90,7 @@ class TaskCompiler:
 
     def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]:
         # A handler runs only when notified: what Ansible would find in it only when it runs is left for then.
-        return self.compile_list(entries, replace(inherited, may_not_run=True), handlers=True)
+        return self.compile_list(entries, replace(inherited, may_not_run=True), handlers=True, top=True)
 
     def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
         return self.roles.expand_play_roles(references, inherited)

@@ -445,17 +445,23 @@ class PlaybookExecutor:
             results = await self._run_task(state, node, {h: pending[h] for h in group})
             failure = self._failing_everyone(state, node, results)
             failed_before = set(state.failed)
+            handler_failed: dict[str, HostFailed] = {}
+            if _flushes_handlers(node):
+                # a flush_handlers whose condition is false flushes nothing for its host, as in ansible-core
+                handler_failed = await self._flush_handlers(state, [h for h in group if results[h].status != "skipped"])
+                # as in ansible-core, a handler's failure is the flush_handlers task's, in the host's block: a
+                # rescue there catches it (the walk fails the host again when none does)
+                state.failed -= set(handler_failed)
+                self.ever_failed -= set(handler_failed)
+                failed_before = set(state.failed)
             for host in group:
                 # under any_errors_fatal, a host that did not fail the task fails it too, in its block
-                fails_too = failure if failure is not None and not results[host].failed else None
+                fails_too = failure if failure is not None and not results[host].failed else handler_failed.get(host)
                 self._advance(state, host, walks[host], results[host], pending, fails_too)
             for host in [h for h in pending if failure is not None and h not in group]:
                 self._advance(state, host, walks[host], None, pending, failure)
             if self._fatal(state, node, results, state.failed - failed_before):
                 state.stop_play = state.stopped_by_failure = True
-            elif _flushes_handlers(node):
-                # a flush_handlers whose condition is false flushes nothing for its host, as in ansible-core
-                await self._flush_handlers(state, [h for h in group if results[h].status != "skipped"])
             if any(results[host].meta == "clear_host_errors" for host in group):
                 behind |= self._revive(state, walks, pending)
 
@@ -768,13 +774,17 @@ class PlaybookExecutor:
             self.callbacks.host_values(info, values_host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
-    async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
+    async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None
+                              ) -> dict[str, HostFailed]:
         """Run notified handlers once per host, in the order they are defined, then forget the notifications.
 
         ``only`` limits the flush to some hosts (``meta: flush_handlers`` flushes the hosts that ran it; under the
-        free strategy that is one host); the end of a section flushes every host.
+        free strategy that is one host); the end of a section flushes every host. Returns the failures of the
+        hosts a handler failed (that had not failed before).
         """
         flushed = set(state.batch if only is None else only)
+        failed_before = set(state.failed)
+        failures: dict[str, HostFailed] = {}
         # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
         forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
         answers = self._handler_answers(state)
@@ -799,9 +809,10 @@ class PlaybookExecutor:
                 resumed = forced and state.stopped_by_failure and state.stop_play
                 if resumed:
                     state.stop_play = False
-                await self._run_handler(state, walks)
+                await self._run_handler(state, walks, failures)
                 state.stop_play = state.stop_play or resumed
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
+        return {host: failed for host, failed in failures.items() if host not in failed_before}
 
     def _handler_answers(self, state: PlayState) -> list[list[str]]:
         return _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers], self.plan.roles,
@@ -824,7 +835,7 @@ class PlaybookExecutor:
                     f"{getattr(error, 'message', None) or error}")
             return None
 
-    async def _run_handler(self, state: PlayState, walks: dict[str, Walk]
+    async def _run_handler(self, state: PlayState, walks: dict[str, Walk], failures: dict[str, HostFailed]
                            ) -> None:
         pending: dict[str, Step] = {}
         for host, walk in walks.items():
@@ -839,6 +850,8 @@ class PlaybookExecutor:
                 raise UserError("flush_handlers cannot be used as a handler", SourcePosition.parse(node.position))
             for host in group:
                 self._advance(state, host, walks[host], results[host], pending)
+                if results[host].failed and not results[host].ignored:
+                    failures.setdefault(host, HostFailed(node, results[host]))
             if self._fatal(state, node, results, state.failed - failed_before):
                 # any_errors_fatal holds for handlers too: the play stops for every host, as in ansible-core
                 state.stop_play = state.stopped_by_failure = True

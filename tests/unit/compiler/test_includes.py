@@ -84,6 +84,22 @@ def test_a_role_as_a_handler_is_an_error_where_it_is_written(tmp_path: Path, wri
         Compiler(CompileOptions()).compile_playbooks([playbook])
 
 
+def test_a_block_among_handlers_is_an_error_but_the_sections_own_blocks(tmp_path: Path) -> None:
+    # As ansible-core: a handlers section's blocks group handlers; a block in one, or in an imported file, is
+    # refused when the play is read.
+    (tmp_path / "more.yml").write_text("- block:\n    - debug:\n")
+    playbook = tmp_path / "play.yml"
+    grouped = "- hosts: all\n  handlers:\n    - block:\n        - name: h\n          debug:\n"
+    playbook.write_text(grouped)
+    Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text(grouped + "        - block:\n            - debug:\n")
+    with pytest.raises(UserError, match=r"play\.yml:6:11: Using a block as a handler is not supported\."):
+        Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text("- hosts: all\n  handlers:\n    - import_tasks: more.yml\n")
+    with pytest.raises(UserError, match=r"more\.yml:1:3: Using a block as a handler is not supported\."):
+        Compiler(CompileOptions()).compile_playbooks([playbook])
+
+
 def test_an_include_is_selected_by_its_own_tags() -> None:
     _, plan = compiled("tags.yml", tags=["file"])
     names = [task.name for task in plan.tasks]

@@ -345,3 +345,26 @@ def test_a_flush_handlers_whose_condition_is_false_flushes_nothing(local_hosts: 
         """)
     assert run.exit_code == 0, run.output
     assert local_hosts.log("h1") == ["task", "after", "handled"]
+
+
+def test_a_handler_failing_at_a_flush_in_a_block_is_rescued_there(local_hosts: LocalHosts) -> None:
+    # As ansible-core: the failure is the flush_handlers task's, in the host's block.
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          tasks:
+            - block:
+                - shell: echo task >> {{ workdir }}/log
+                  notify: sometimes fails
+                - meta: flush_handlers
+                - shell: echo after-flush >> {{ workdir }}/log
+              rescue:
+                - shell: echo rescued >> {{ workdir }}/log
+            - shell: echo both >> {{ workdir }}/log
+          handlers:
+            - name: sometimes fails
+              shell: "{{ 'exit 1' if inventory_hostname == 'h1' else 'echo handled >> ' ~ workdir ~ '/log' }}"
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "rescued", "both"]
+    assert local_hosts.log("h2") == ["task", "handled", "after-flush", "both"]
