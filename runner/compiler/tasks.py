@@ -47,6 +47,7 @@ class TaskCompiler:
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []
         self.include_contexts: dict[int, Inherited] = {}
+        self.handler_includes: set[int] = set()  # the include_tasks that are handlers: their files hold no block
         self.playbook_dir = "."
         self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
         self._groups: dict[str, frozenset[str]] = {}  # action groups of module_defaults, by the name used
@@ -135,6 +136,8 @@ class TaskCompiler:
             # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``;
             # but an include_role's role is looked up through its own collection search list.
             self.include_contexts[node.id] = replace(inherited, collections=context.collections)
+            if handlers:
+                self.handler_includes.add(node.id)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
         return [node.id]
@@ -506,6 +509,9 @@ class TaskCompiler:
             return
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)
+        block = next((entry for entry in entries if isinstance(entry, Block)), None)
+        if node.id in self.handler_includes and block is not None:
+            raise UserError("Using a block as a handler is not supported.", block.position)
         self.compile_list(entries, context)
 
 

@@ -98,6 +98,11 @@ def test_a_block_among_handlers_is_an_error_but_the_sections_own_blocks(tmp_path
     playbook.write_text("- hosts: all\n  handlers:\n    - import_tasks: more.yml\n")
     with pytest.raises(UserError, match=r"more\.yml:1:3: Using a block as a handler is not supported\."):
         Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text("- hosts: all\n  handlers:\n    - name: h\n      include_tasks: more.yml\n")
+    compiler = Compiler(CompileOptions())
+    plan = compiler.compile_playbooks([playbook])
+    with pytest.raises(UserError, match=r"more\.yml:1:3: Using a block as a handler is not supported\."):
+        compiler.compile_include(node(plan, "h"), "more.yml")
 
 
 def test_an_include_is_selected_by_its_own_tags() -> None:
