@@ -27,6 +27,9 @@ ASYNC_POLLS = "_async_polls"
 # A task run again (``until``, ``retries``): the result of each attempt that was followed by another, as it stood
 # when the next began (with ``attempts`` and ``retries`` as ansible-core has them), for the views to report.
 RETRIED = "_retried"
+# The connection plugin a task ran through, its resolved full name (ansible.builtin.ssh), for callback plugins'
+# ``task.connection``.
+CONNECTION_USED = "_connection"
 
 
 def short_module(name: str) -> str:

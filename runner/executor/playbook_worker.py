@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
-from runner.callbacks.results import RETRIED
+from runner.callbacks.results import CONNECTION_USED, RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
+from runner.connection.settings import resolved_connection_name
 from runner.errors import FAILED_IN, NO_TRACEBACK, UserError
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
@@ -504,6 +505,7 @@ class PlaybookWorker:
                                    if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
         result = with_invocation(result, self.index, call, templar, self.options.inject_invocation)
+        result[CONNECTION_USED] = resolved_connection_name(settings.connection)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
