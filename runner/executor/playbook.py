@@ -449,6 +449,8 @@ class PlaybookExecutor:
             if _flushes_handlers(node):
                 # a flush_handlers whose condition is false flushes nothing for its host, as in ansible-core
                 handler_failed = await self._flush_handlers(state, [h for h in group if results[h].status != "skipped"])
+                if state.stop_play:  # any_errors_fatal stopped the play at the handler: nothing more to walk
+                    handler_failed = {}
                 # as in ansible-core, a handler's failure is the flush_handlers task's, in the host's block: a
                 # rescue there catches it (the walk fails the host again when none does)
                 state.failed -= set(handler_failed)
