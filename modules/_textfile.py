@@ -101,18 +101,20 @@ def validator(module, command):
     return validate
 
 
-def content_diff(path, before, after):
-    """The content entry of a ``diff``, headed like Ansible's (``<path> (content)``)."""
+def content_diff(path, before, after, header="%s (content)"):
+    """The content entry of a ``diff``, headed like Ansible's (``<path> (content)``, or ``header`` with the path:
+    ``replace`` heads its with the path alone)."""
     return {"before": diff_text(before or b""), "after": diff_text(after),
-            "before_header": "%s (content)" % path, "after_header": "%s (content)" % path}
+            "before_header": header % path, "after_header": header % path}
 
 
 class ContentChange(object):
     """Bringing one file from ``original`` (bytes, or None when missing) to ``new`` and to the asked attributes."""
 
-    def __init__(self, module, path, original, new):
+    def __init__(self, module, path, original, new, header="%s (content)"):
         self.module = module
         self.path = path
+        self.header = header
         self.original = original
         self.new = new
         self.backup_file = None
@@ -150,7 +152,7 @@ class ContentChange(object):
             msg = (msg + " and " if changed_content and msg else "") + ATTRIBUTES_CHANGED
         result = {"changed": bool(changed_content or attributes_changed), "msg": msg}
         if self.module.diff_mode:
-            diffs = [content_diff(self.path, self.original, self.new)]
+            diffs = [content_diff(self.path, self.original, self.new, self.header)]
             if attribute_diff:
                 attribute_diff["before_header"] = attribute_diff["after_header"] = "%s (file attributes)" % self.path
                 diffs.append(attribute_diff)
@@ -158,13 +160,13 @@ class ContentChange(object):
         return result
 
 
-def finish(module, path, original, new, msg, create_parents=False):
+def finish(module, path, original, new, msg, create_parents=False, header="%s (content)"):
     """Apply the change with the module's ``backup``/``validate``/mode/owner/group; the module's result.
 
     ``backup_file`` is in the result when a backup was made.
     """
     params = module.params
-    change = ContentChange(module, path, original, new)
+    change = ContentChange(module, path, original, new, header)
     written = change.write(params.get("backup", False), params.get("validate"), create_parents)
     attribute_diff = {}  # type: dict
     attributes_changed = change.set_attributes(attribute_diff)

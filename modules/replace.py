@@ -130,6 +130,6 @@ def run(module):
     except (re.error, IndexError) as exc:
         module.fail("Unable to process replace due to error: %s" % exc)
     msg = "%s replacements made" % count if count else ""
-    result = finish(module, path, original, text.encode(encoding), msg)
+    result = finish(module, path, original, text.encode(encoding), msg, header="%s")  # headed by the path alone
     result["rc"] = 0
     return result

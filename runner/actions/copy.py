@@ -20,6 +20,7 @@ from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
 from runner.actions.secret_sources import decrypted_source, is_encrypted_source, secret_diff
 from runner.errors import UserError
+from runner.util.masking import NO_LOG_ARGUMENT
 
 INLINE_LIMIT = 1 << 20  # a file below this size travels inside the module call
 INLINE_BUDGET = 8 << 20  # at most this much inline content in one call; the rest is streamed when it differs
@@ -146,9 +147,18 @@ async def run_copy(ctx: ActionContext) -> dict[str, Any]:
     try:
         args = action_arguments(ctx)
         if args["remote_src"] or args["content"] is not None:
-            return await ctx.run_module()
+            return _content_censored(ctx, await ctx.run_module())
         plan = plan_source(ctx, args)
         result = await send(ctx, plan)
         return secret_diff(result) if plan.has_secrets else result
     except ActionFailed as failure:
-        return failure.result
+        return _content_censored(ctx, failure.result)
+
+
+def _content_censored(ctx: ActionContext, result: dict[str, Any]) -> dict[str, Any]:
+    """As ansible-core's copy action: ``content`` is a no_log argument of the module, so the ``invocation`` a
+    result gets (when the task asks for one) shows it masked, and its value stays in the rest of the result (the
+    diff)."""
+    if ctx.args.get("content") is not None and "invocation" not in result:
+        result["invocation"] = {"module_args": {**ctx.args, "content": NO_LOG_ARGUMENT}}
+    return result

@@ -19,6 +19,13 @@ _MISSING_ATTRIBUTE = re.compile(r"^'(?:[\w.]+\.)?(?:Unsafe)?(\w+?) object' has n
 
 
 async def run_debug(ctx: ActionContext) -> dict[str, Any]:
+    result = _debug(ctx)
+    if not result.get("skipped") and not result.get("failed"):
+        result["_ansible_verbose_always"] = True  # as ansible-core's debug: its message is shown without -v
+    return result
+
+
+def _debug(ctx: ActionContext) -> dict[str, Any]:
     written = _var_name(ctx)
     if written is not None and not isinstance(written, str):  # Ansible's words: var names an expression
         return {"failed": True, "changed": False, "msg": f"argument 'var' is of type {type(written).__name__}: "

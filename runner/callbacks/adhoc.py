@@ -43,7 +43,8 @@ class AdhocDisplay:
 
     def _visible(self, module: str, result: dict[str, Any]) -> dict[str, Any]:
         hidden = _SHOWN_APART | (set() if self.verbosity >= 3 else _HIDDEN_KEYS)
-        visible = {k: v for k, v in result.items() if k not in hidden}
+        # ansible-core's internal keys (``_ansible_verbose_always`` ...) are never shown
+        visible = {k: v for k, v in result.items() if k not in hidden and not k.startswith("_ansible_")}
         # debug shows what it was asked to show, as in a playbook (a failure keeps its keys: they explain it)
         return debug_view(visible) if short_module(module) == "debug" and not result.get("failed") else visible
 

@@ -15,6 +15,7 @@ from typing import Any
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.callbacks.results import (
     ASYNC_POLLS,
+    CONNECTION_USED,
     INCLUDE_ACTIONS,
     RETRIED,
     public,
@@ -94,7 +95,7 @@ class AnsibleCallbackPlugins(Callback):
     def host_result(self, task: TaskInfo, host: str, result: dict[str, Any]) -> None:
         if "_include" in result or short_module(task.module) in INCLUDE_ACTIONS:
             return  # an include is reported by the include event
-        ansible_task = _ansible_task(task, self.connection_of(host))
+        ansible_task = _ansible_task(task, self._connection(host, result))
         status = status_of(result)
         self._retries(host, ansible_task, task, result)
         items = result.get("results") if isinstance(result.get("results"), list) else None
@@ -111,6 +112,16 @@ class AnsibleCallbackPlugins(Callback):
         elif status in _RESULT_EVENTS:
             self._diff(task, status, result, callback_result)
             self._send(_RESULT_EVENTS[status], callback_result)
+
+    def _connection(self, host: str, result: Mapping[str, Any]) -> str:
+        """``task.connection`` as ansible-core sets it: the connection the task ran through (a loop's first
+        item's), templated and resolved; the host's inventory connection for a task that used none."""
+        raw = result.get("results")
+        items: list[Any] = raw if isinstance(raw, list) else []
+        for each in (result, *(item for item in items if isinstance(item, Mapping))):
+            if each.get(CONNECTION_USED):
+                return str(each[CONNECTION_USED])
+        return self.connection_of(host)
 
     def _retries(self, host: str, ansible_task: Any, task: TaskInfo, result: Mapping[str, Any]) -> None:
         """``v2_runner_retry`` for each attempt that was run again (the executor keeps them on the result)."""

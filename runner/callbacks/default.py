@@ -92,6 +92,7 @@ class DefaultDisplay(Callback):
         self._play: PlayInfo | None = None
         self._task: TaskInfo | None = None
         self._headed: TaskInfo | None = None  # the task whose header was printed last
+        self._errors: set[str] = set()  # the [ERROR] texts shown: ansible-core's display shows each once per run
         self.custom_stats = CustomStats() if show_custom_stats else None
 
     # -- headers ------------------------------------------------------------------------------------------
@@ -196,11 +197,13 @@ class DefaultDisplay(Callback):
 
     def _loop(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str,
               items: list[Mapping[str, Any]]) -> None:
-        self._warnings(result)
-        if status == "failed":  # once, for the first item that failed, as ansible-core 2.19 prints it
-            self._failure(task, next((item for item in items if status_of(item) == "failed"), result))
         for item in items:
             self._item(task, host, item)
+        self._warnings(result)  # the loop's own (its items' gathered, shown with them already) after its items
+        if status == "failed" and short_module(task.module) == "debug":
+            # ansible-core's default view strips a debug result to its message before it looks for the items, so
+            # a failed debug loop ends with the loop's own line ("One or more items failed"); other loops do not
+            self.out.line(f"fatal: [{host_label(host, result)}]: FAILED! => {self._dump(task, result)}", "failed")
         if status == "skipped" and status not in self.hide:
             text = f"skipping: [{host}]"
             if is_verbose(task, result, self.verbosity):
@@ -217,6 +220,8 @@ class DefaultDisplay(Callback):
         label = host_label(host, item)
         shown = item_label(task, item)
         if status in ("failed", "unreachable"):
+            if status == "failed":
+                self._failure(task, item)
             self._exception(item)
             self.out.line(f"failed: [{label}] (item={shown}) => {self._dump(task, item)}", status)
             return
@@ -238,8 +243,7 @@ class DefaultDisplay(Callback):
             return yaml_result(shown, lossy=self.pretty_results is not False,
                                indent=None if self.pretty_results is False else 4)
         pretty = self.pretty_results is not False and (
-            self.pretty_results is True or self.verbosity > 2 or bool(result.get("_ansible_verbose_always"))
-            or short_module(task.module) == "debug")
+            self.pretty_results is True or self.verbosity > 2 or bool(result.get("_ansible_verbose_always")))
         return dump(shown, pretty=pretty)
 
     def _warnings(self, result: Mapping[str, Any]) -> None:
@@ -252,16 +256,20 @@ class DefaultDisplay(Callback):
             self.out.deprecation(deprecation_text(deprecation))
 
     def _failure(self, task: TaskInfo, result: Mapping[str, Any]) -> None:
-        """ansible-core's ``[ERROR]:`` lines before a failure: what failed, then where the task is. An include
-        that could not be read was reported when it happened, with where the error is; a failure only the
-        retries made has no error (ansible-core 2.21)."""
+        """ansible-core's ``[ERROR]:`` lines before a failure (a failed loop item's too): what failed, then where
+        the task is; a text already shown is not shown again (two items or hosts failing alike). An include that
+        could not be read was reported when it happened, with where the error is; a failure only the retries made
+        has no error (ansible-core 2.21)."""
         if is_censored(task, result) or result.get(FAILED_IN) in ("include", RETRIES_RAN_OUT):
-            return  # an include's error was shown already; retries that ran out have no error to show
+            return
         position = SourcePosition.parse(task.position)
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
         cause = result.get(FAILED_CAUSE)
         explained = f"\n<<< caused by >>>\n\n{cause}\n" if isinstance(cause, str) else ""
-        self.out.line(f"[ERROR]: {failure_summary(result)}{origin}{explained}", "failed")
+        text = f"[ERROR]: {failure_summary(result)}{origin}{explained}"
+        if text not in self._errors:
+            self._errors.add(text)
+            self.out.line(text, "failed")
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()

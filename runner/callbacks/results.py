@@ -18,7 +18,8 @@ NO_LOG_ITEM_LABEL = "(censored due to no_log)"
 # Kept in a censored result, as Ansible keeps them: they say how the task went without saying what it saw.
 _KEPT_WHEN_CENSORED = ("attempts", "changed", "retries")
 _DEBUG_KEYS = {"msg", "exception", "warnings", "deprecations"}
-_DEBUG_HIDDEN = ("changed", "failed", "skipped", "invocation", "skip_reason")
+_DEBUG_HIDDEN = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var", "ansible_index_var",
+                 "ansible_loop")
 INCLUDE_ACTIONS = {"include_tasks", "include_role"}
 # An async task waited for: how many polls would have found it running. The agent waits for the module itself
 # (no polling round trips); the default view shows Ansible's ASYNC POLL / ASYNC OK lines from it when it ends.
@@ -29,6 +30,9 @@ RETRIED = "_retried"
 # The longer text a warning of ``warnings`` is shown with, by its text: ansible-core adds a help text (a link to its
 # documentation) or an error's cause on the display, not in the result.
 WARNINGS_SHOWN = "_warnings_shown"
+# The connection plugin a task ran through, its resolved full name (ansible.builtin.ssh), for callback plugins'
+# ``task.connection``.
+CONNECTION_USED = "_connection"
 
 
 def short_module(name: str) -> str:
@@ -107,8 +111,10 @@ def debug_view(shown: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def is_verbose(task: TaskInfo, result: Mapping[str, Any], verbosity: int) -> bool:
-    """Whether ``=> {result}`` follows an ok/changed/skipped line: from -v, and always for debug."""
-    return verbosity > 0 or bool(result.get("_ansible_verbose_always")) or short_module(task.module) == "debug"
+    """Whether ``=> {result}`` follows an ok/changed/skipped line: from -v, and always for a result that asks it
+    (debug's messages; not a debug task skipped by its condition), unless the result overrides it."""
+    return ((verbosity > 0 or result.get("_ansible_verbose_always") is True)
+            and result.get("_ansible_verbose_override", False) is False)
 
 
 def dump(result: Mapping[str, Any], *, pretty: bool) -> str:

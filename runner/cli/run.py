@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import ChainMap
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
 
     executor_choice = parse_executor(project.config.executor)  # a bad spelling is an option error, before output
     callbacks = Callbacks([summary]) if summary is not None else run_callbacks(
-        project, Path(plan.playbook), options, [*reports], retry_files=retry_files, roles=plan.roles)
+        project, Path(plan.playbook), options, [*reports], retry_files=retry_files, roles=plan.roles,
+        extra_vars=extra_vars)
     recorder = plan_recorder(plan, compiler, project, options, kind, Path(playbook_dir))
     if recorder is not None:
         callbacks.callbacks.append(recorder)
@@ -68,6 +70,7 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     fact_cache = project_fact_cache(project, callbacks, flush=bool(options.get("flush_cache")))
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
+                                include_path=compiler.include_path,
                                 start_at_task=start_at_task, step=step, resume=resume,
                                 executor=executor_choice, fact_cache=fact_cache,
                                 reload_inventory=project.reload_inventory)
@@ -88,10 +91,24 @@ def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool) ->
     return cache
 
 
+def _option_variable(extra_vars: Mapping[str, Any], name: str, configured: bool) -> bool:
+    """A default-view option a variable sets, as ansible-core 2.21 reads it: from the extra vars, templated with
+    them; one that renders to ``omit`` leaves the configured value."""
+    if name not in extra_vars:
+        return configured
+    from runner.templating import OMIT, Templar
+    from runner.templating.filters.core import to_bool
+
+    value = Templar(ChainMap(dict(extra_vars), {"omit": OMIT})).template(extra_vars[name])
+    return configured if isinstance(value, str) and value == OMIT else bool(to_bool(value))
+
+
 def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], reports: list[str], *,
-                  retry_files: bool, roles: Sequence[PlanRole] = ()) -> Callbacks:
+                  retry_files: bool, roles: Sequence[PlanRole] = (), extra_vars: Mapping[str, Any] | None = None
+                  ) -> Callbacks:
     """The stdout view and reports the configuration and the command line ask for, the retry file first, then
-    the callback plugins written against Ansible's Python API (beside the playbook and in ``roles``)."""
+    the callback plugins written against Ansible's Python API (beside the playbook and in ``roles``). Extra vars
+    may set the default view's ``display_skipped_hosts`` (``ansible_display_skipped_hosts``, ansible-core 2.21)."""
     config = project.config
     first: list[Callback] = []
     if retry_files and config.retry_files:
@@ -103,7 +120,9 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
     callbacks = make_callbacks(config.stdout_callback, [*reports, *_enabled_reports(config, playbook)],
                                options["verbosity"], options["diff"], config.nocolor, force_color=config.force_color,
                                display_ok_hosts=config.display_ok_hosts,
-                               display_skipped_hosts=config.display_skipped_hosts, log=project.log, first=first,
+                               display_skipped_hosts=_option_variable(extra_vars or {}, "ansible_display_skipped_hosts",
+                                                                      config.display_skipped_hosts),
+                               log=project.log, first=first,
                                result_format=config.callback_result_format,
                                pretty_results=config.callback_format_pretty,
                                show_custom_stats=config.show_custom_stats,

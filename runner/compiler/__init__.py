@@ -223,11 +223,17 @@ class Compiler:
         self.tasks.start_play(playbook_dir, scopes)
         pre = self._facts(plan_play, inherited) + self._argspec_validation(play, path, keyword_vars, inherited) \
             + self.tasks.compile_list(play.pre_tasks, inherited)
+        imported_before = len(self.tasks.role_handlers)
         roles = self.tasks.compile_roles(play.roles, inherited)
+        listed = slice(imported_before, len(self.tasks.role_handlers))
         main = roles + self.tasks.compile_list(play.tasks, inherited)
         post = self.tasks.compile_list(play.post_tasks, inherited)
         plan_play.sections = [pre, main, post]
-        plan_play.handlers = self.tasks.compile_handlers(play.handlers, inherited) + self.tasks.role_handlers
+        # As ansible-core orders them (to run, and to look a name up last block first): the handlers of the roles
+        # the play lists, the play's own, then those of the roles its tasks import.
+        role_handlers = self.tasks.role_handlers
+        plan_play.handlers = role_handlers[listed] + self.tasks.compile_handlers(play.handlers, inherited) \
+            + role_handlers[:listed.start] + role_handlers[listed.stop:]
         # The defaults and vars of every role the play lists or imports are the play's, as Ansible's (non-private)
         # role variables: every task of the play sees them, those before the import included. A role's own
         # tasks also see them through its scopes, where its parameters rank above them.
@@ -310,6 +316,11 @@ class Compiler:
         return scope, per_host
 
     # -- run time -----------------------------------------------------------------------------------------
+    def include_path(self, node: PlanTask, target: str) -> str:
+        """The file an ``include_tasks`` names, as found (an absolute path), for ``included:`` lines as
+        ansible-core prints them; a role's name, or a file not found, as given."""
+        return self.tasks.included_file(node, target)
+
     def compile_include(self, node: PlanTask, target: str,
                         files: Mapping[str, str | bool] | None = None) -> PlanFragment:
         """Compile what an ``include_tasks`` / ``include_role`` names, for the executor, at run time.

@@ -47,6 +47,7 @@ class TaskCompiler:
         self.roles = RoleExpander(self)
         self.role_handlers: list[int] = []
         self.include_contexts: dict[int, Inherited] = {}
+        self.handler_includes: set[int] = set()  # the include_tasks that are handlers: their files hold no block
         self.playbook_dir = "."
         self.play_scopes: list[int] = []  # the play's own variables (vars, import vars, vars_files)
         self._groups: dict[str, frozenset[str]] = {}  # action groups of module_defaults, by the name used
@@ -71,11 +72,16 @@ class TaskCompiler:
         self.roles.start_play()
 
     # -- lists ----------------------------------------------------------------------------------------------
-    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False) -> list[int]:
+    def compile_list(self, entries: list[Any], inherited: Inherited, *, handlers: bool = False,
+                     top: bool = False) -> list[int]:
+        """``top``: the entries are a handlers section itself, whose blocks group handlers; ansible-core refuses a
+        block anywhere else among handlers (in a block, in an imported file)."""
         ids: list[int] = []
         for entry in entries:
             try:
                 if isinstance(entry, Block):
+                    if handlers and not top:
+                        raise UserError("Using a block as a handler is not supported.", entry.position)
                     ids += self._block(entry, inherited, handlers)
                 else:
                     ids += self._task(entry, inherited, handlers)
@@ -85,7 +91,7 @@ class TaskCompiler:
 
     def compile_handlers(self, entries: list[Any], inherited: Inherited) -> list[int]:
         # A handler runs only when notified: what Ansible would find in it only when it runs is left for then.
-        return self.compile_list(entries, replace(inherited, may_not_run=True), handlers=True)
+        return self.compile_list(entries, replace(inherited, may_not_run=True), handlers=True, top=True)
 
     def compile_roles(self, references: list[Any], inherited: Inherited) -> list[int]:
         return self.roles.expand_play_roles(references, inherited)
@@ -109,6 +115,8 @@ class TaskCompiler:
 
     def _task(self, task: Task, inherited: Inherited, handlers: bool) -> list[int]:
         module = task.module
+        if handlers and module in (INCLUDE_ROLE, IMPORT_ROLE):  # ansible-core refuses them when it reads the play
+            raise UserError(f"Using '{task.module_written or module}' as a handler is not supported.", task.position)
         if module == IMPORT_TASKS:
             return self._import_tasks(task, inherited, handlers)
         if module == IMPORT_ROLE:
@@ -128,6 +136,8 @@ class TaskCompiler:
             # keywords (tags, when, become ...) apply to the include only, unless given again under ``apply``;
             # but an include_role's role is looked up through its own collection search list.
             self.include_contexts[node.id] = replace(inherited, collections=context.collections)
+            if handlers:
+                self.handler_includes.add(node.id)
         if handlers:
             node.listen = list(getattr(task, "listen", []) or [])
         return [node.id]
@@ -468,9 +478,19 @@ class TaskCompiler:
         self._precompile(node)
         return node
 
+    def included_file(self, node: PlanTask, target: str) -> str:
+        """Where the file an include_tasks names is, as compile_dynamic finds it; else ``target`` as given."""
+        if node.kind == INCLUDE_ROLE:
+            return target
+        path = self._find_tasks_file(target, self._include_context(node))
+        return str(path) if path is not None else target
+
+    def _include_context(self, node: PlanTask) -> Inherited:
+        return self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
+
     def compile_dynamic(self, node: PlanTask, target: str, files: Mapping[str, str | bool] | None = None) -> None:
         """The nodes an include adds for one target (file or role), compiled in the context of its parents."""
-        context = self.include_contexts.get(node.id) or Inherited(search_paths=tuple(node.search_paths))
+        context = self._include_context(node)
         apply = (node.include or {}).get("apply") or {}
         if apply:
             context = context.under(_ApplyKeywords(apply))
@@ -489,6 +509,9 @@ class TaskCompiler:
             return
         context = replace(context, search_paths=(str(path.parent), *context.search_paths))
         entries = load_task_file(path, self.is_module)
+        block = next((entry for entry in entries if isinstance(entry, Block)), None)
+        if node.id in self.handler_includes and block is not None:
+            raise UserError("Using a block as a handler is not supported.", block.position)
         self.compile_list(entries, context)
 
 

@@ -122,6 +122,13 @@ def _connection_plugin(value: Any) -> str:
     return value
 
 
+def resolved_connection_name(name: str) -> str:
+    """A connection plugin's full name, as ansible-core resolves it: ``local`` and ``ansible.legacy.local`` are
+    ``ansible.builtin.local``; a collection's keeps its own."""
+    short = _connection_plugin(name)
+    return short if "." in short else f"ansible.builtin.{short}"
+
+
 # Settings with a type, the function that reads one, and what a message says is expected.
 _TYPED: dict[str, tuple[Callable[[Any], Any], str]] = {
     "connection": (_connection_plugin, "the name of a connection plugin"),

@@ -31,7 +31,7 @@ from runner.module_index import ModuleIndex
 from runner.templating.filters.core import to_bool
 from runner.templating.omit import OMIT
 from runner.util.async_jobs import finished_job
-from runner.util.masking import mask_secrets
+from runner.util.masking import NO_LOG_ARGUMENT, mask_secrets
 from runner.vars.magic import namespaced_facts
 
 if TYPE_CHECKING:
@@ -198,7 +198,6 @@ DEFAULT_POLL_INTERVAL = 15  # seconds, Ansible's default for poll
 ASYNC_DIR_VARIABLE = "ansible_async_dir"  # where async jobs keep their state, as Ansible names the setting
 RLIMIT_NOFILE_VARIABLE = "ansible_python_module_rlimit_nofile"
 INJECT_INVOCATION_VARIABLE = "ansible_inject_invocation"
-NO_LOG_ARGUMENT = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
 
 def with_invocation(result: dict[str, Any], index: ModuleIndex, call: ModuleCall, templar: Templar,

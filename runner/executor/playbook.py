@@ -26,10 +26,10 @@ from runner.executor.placement import SHARD_VARIABLE
 from runner.executor.playbook_worker import PlaybookWorker, RunOptions
 from runner.executor.resume import HostPosition, Key, ResumePlan, stable_key
 from runner.executor.start_at import any_match, skipped_before
-from runner.executor.task_result import IncludeEntry, TaskResult, received
+from runner.executor.task_result import NOTIFY, IncludeEntry, TaskResult, received
 from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
-from runner.plan import Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, handler_names
+from runner.plan import Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, handler_names, handler_topics
 from runner.templating import Templar, is_template, mark_unsafe
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class PlayState:
 class PlaybookExecutor:
     def __init__(self, plan: Plan, inventory: Inventory, options: RunOptions, callbacks: Callback, *, forks: int,
                  limit: str | None = None, include_compiler: IncludeCompiler | None = None,
+                 include_path: Callable[[PlanTask, str], str] | None = None,
                  start_at_task: str | None = None, step: Callable[[TaskInfo], bool] | None = None,
                  resume: ResumePlan | None = None, executor: ExecutorChoice = LOCAL,
                  fact_cache: FactCache | None = None, reload_inventory: InventoryLoader | None = None):
@@ -85,6 +86,8 @@ class PlaybookExecutor:
         self.forks = forks
         self.limit = limit
         self.include_compiler = include_compiler
+        # where an include_tasks' file is, for its ``included:`` line (the compiler finds it as it compiles it)
+        self.include_path = include_path
         self.start_at_task = start_at_task
         # --step: asked before each task (meta tasks aside) whether to run it; False skips it for its hosts.
         self.step = step
@@ -442,16 +445,25 @@ class PlaybookExecutor:
             results = await self._run_task(state, node, {h: pending[h] for h in group})
             failure = self._failing_everyone(state, node, results)
             failed_before = set(state.failed)
+            handler_failed: dict[str, HostFailed] = {}
+            if _flushes_handlers(node):
+                # a flush_handlers whose condition is false flushes nothing for its host, as in ansible-core
+                handler_failed = await self._flush_handlers(state, [h for h in group if results[h].status != "skipped"])
+                if state.stop_play:  # any_errors_fatal stopped the play at the handler: nothing more to walk
+                    handler_failed = {}
+                # as in ansible-core, a handler's failure is the flush_handlers task's, in the host's block: a
+                # rescue there catches it (the walk fails the host again when none does)
+                state.failed -= set(handler_failed)
+                self.ever_failed -= set(handler_failed)
+                failed_before = set(state.failed)
             for host in group:
                 # under any_errors_fatal, a host that did not fail the task fails it too, in its block
-                fails_too = failure if failure is not None and not results[host].failed else None
+                fails_too = failure if failure is not None and not results[host].failed else handler_failed.get(host)
                 self._advance(state, host, walks[host], results[host], pending, fails_too)
             for host in [h for h in pending if failure is not None and h not in group]:
                 self._advance(state, host, walks[host], None, pending, failure)
             if self._fatal(state, node, results, state.failed - failed_before):
                 state.stop_play = state.stopped_by_failure = True
-            elif _flushes_handlers(node):
-                await self._flush_handlers(state, group)
             if any(results[host].meta == "clear_host_errors" for host in group):
                 behind |= self._revive(state, walks, pending)
 
@@ -478,7 +490,7 @@ class PlaybookExecutor:
             step = pending[host]
             results = await self._run_task(state, step.node, {host: step})
             self._advance(state, host, walk, results[host], pending)
-            if _flushes_handlers(step.node):
+            if _flushes_handlers(step.node) and results[host].status != "skipped":
                 await self._flush_handlers(state, [host])
 
     def _advance(self, state: PlayState, host: str, walk: Walk,
@@ -689,8 +701,9 @@ class PlaybookExecutor:
         if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
-            self._check_notified(state, node)
-            for name in node.notify:
+            notified = [str(name) for name in result.result.get(NOTIFY) or node.notify]
+            self._check_notified(state, node, notified)
+            for name in notified:
                 hosts = state.notified.setdefault(name, [])
                 if host not in hosts:
                     hosts.append(host)
@@ -698,7 +711,8 @@ class PlaybookExecutor:
             return
         if result.include is not None and status != "failed":
             for entry in result.include.entries:
-                self.callbacks.include(entry.target, [host], entry.label)
+                shown = self.include_path(node, entry.target) if self.include_path is not None else entry.target
+                self.callbacks.include(shown, [host], entry.label)
         elif node.kind != "meta" or status == "failed":
             self.callbacks.host_result(info, host, result.shown())
         else:
@@ -728,12 +742,11 @@ class PlaybookExecutor:
         if result.facts or result.cached or result.meta == "clear_facts":
             self._cache_facts(node, host, result)
 
-    def _check_notified(self, state: PlayState, node: PlanTask) -> None:
+    def _check_notified(self, state: PlayState, node: PlanTask, notified: list[str]) -> None:
         """A change that notifies a name no handler of the play answers stops the run, or is a warning
         (``error_on_missing_handler``), as in ansible-core: when it happens, not when the playbook is read."""
-        answered = {name for names in _handler_answers([self.nodes[i] for i in state.play.handlers], self.plan.roles)
-                    for name in names}
-        for name in node.notify:
+        answered = {name for names in self._handler_answers(state) for name in names}
+        for name in notified:
             if name in answered or is_template(name):
                 continue
             message = (f"The requested handler '{name}' was not found in either the main handlers list nor in the "
@@ -763,22 +776,27 @@ class PlaybookExecutor:
             self.callbacks.host_values(info, values_host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
-    async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None) -> None:
+    async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None
+                              ) -> dict[str, HostFailed]:
         """Run notified handlers once per host, in the order they are defined, then forget the notifications.
 
         ``only`` limits the flush to some hosts (``meta: flush_handlers`` flushes the hosts that ran it; under the
-        free strategy that is one host); the end of a section flushes every host.
+        free strategy that is one host); the end of a section flushes every host. Returns the failures of the
+        hosts a handler failed (that had not failed before).
         """
         flushed = set(state.batch if only is None else only)
+        failed_before = set(state.failed)
+        failures: dict[str, HostFailed] = {}
         # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
         forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
-        answers = _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers], self.plan.roles)
+        answers = self._handler_answers(state)
+        # a host that failed and is still in its block's always (it ran this flush_handlers) runs its handlers
+        still_walking = (set(only) & state.failed) if only is not None else set()
         # a notification is forgotten once the last handler that answers it has had its turn
         last_turn = {name: index for index, names in enumerate(answers) for name in names}
         for index, handler_id in enumerate(list(state.play.handlers)):
-            allowed = set(state.active) | (state.failed if forced else set())  # a failed handler stops its host
-            names = answers[index] if index < len(answers) else _handler_answers([self.nodes[handler_id]],
-                                                                                   self.plan.roles)[0]
+            allowed = set(state.active) | (state.failed if forced else still_walking)  # a failed handler stops its host
+            names = answers[index]
             hosts: list[str] = []
             for name in names:
                 for host in state.notified.get(name, []):
@@ -793,11 +811,33 @@ class PlaybookExecutor:
                 resumed = forced and state.stopped_by_failure and state.stop_play
                 if resumed:
                     state.stop_play = False
-                await self._run_handler(state, walks)
+                await self._run_handler(state, walks, failures)
                 state.stop_play = state.stop_play or resumed
         state.notified = {name: hosts for name, hosts in state.notified.items() if hosts}
+        return {host: failed for host, failed in failures.items() if host not in failed_before}
 
-    async def _run_handler(self, state: PlayState, walks: dict[str, Walk]
+    def _handler_answers(self, state: PlayState) -> list[list[str]]:
+        return _handler_answers([self.nodes[handler_id] for handler_id in state.play.handlers], self.plan.roles,
+                                lambda handler: self._handler_name(state, handler))
+
+    def _handler_name(self, state: PlayState, handler: PlanTask) -> str | None:
+        """A handler's name as ``notify`` finds it: templated, as ansible-core templates it, with what holds for
+        the whole play (extra vars, play, role and block vars); None when it cannot be (then only its topics
+        reach it)."""
+        if not handler.name or not is_template(handler.name):
+            return handler.name
+        scopes = [self.plan.scopes[i].vars for i in reversed([*state.play.scopes, *handler.scopes])]
+        try:
+            return str(Templar(ChainMap(self.options.extra_vars, *scopes)).template(handler.name))
+        except UserError as error:
+            if not handler.listen:
+                self.callbacks.warning(
+                    f"Handler '{handler.name}' is unusable because it has no listen topics and the name could not be "
+                    "templated (host-specific variables are not supported in handler names). The error: "
+                    f"{getattr(error, 'message', None) or error}")
+            return None
+
+    async def _run_handler(self, state: PlayState, walks: dict[str, Walk], failures: dict[str, HostFailed]
                            ) -> None:
         pending: dict[str, Step] = {}
         for host, walk in walks.items():
@@ -806,9 +846,17 @@ class PlaybookExecutor:
             first = min(step.key for step in pending.values())
             group = [h for h, step in pending.items() if step.key == first]
             node = pending[group[0]].node
+            failed_before = set(state.failed)
             results = await self._run_task(state, node, {h: pending[h] for h in group}, is_handler=True)
+            if _flushes_handlers(node) and any(result.status != "skipped" for result in results.values()):
+                raise UserError("flush_handlers cannot be used as a handler", SourcePosition.parse(node.position))
             for host in group:
                 self._advance(state, host, walks[host], results[host], pending)
+                if results[host].failed and not results[host].ignored:
+                    failures.setdefault(host, HostFailed(node, results[host]))
+            if self._fatal(state, node, results, state.failed - failed_before):
+                # any_errors_fatal holds for handlers too: the play stops for every host, as in ansible-core
+                state.stop_play = state.stopped_by_failure = True
 
 
 def _shared_result(result: TaskResult, ran_on: str, host: str) -> TaskResult:
@@ -828,19 +876,34 @@ def _flushes_handlers(node: PlanTask) -> bool:
     return node.kind == "meta" and (node.args.get("_raw_params") or node.args.get("free_form")) == "flush_handlers"
 
 
-def _handler_answers(handlers: list[PlanTask], roles: list[PlanRole]) -> list[list[str]]:
+def _handler_answers(handlers: list[PlanTask], roles: list[PlanRole],
+                     name_of: Callable[[PlanTask], str | None]) -> list[list[str]]:
     """The notifications each handler answers, in the play's order, as ansible-core matches them: every topic it
-    listens to, and its names (its own, and ``ROLE : NAME`` for a role's) when no handler before it has that name
-    (a name notifies the first handler that has it; a topic, every handler that listens to it, named or not)."""
-    named: set[str] = set()
-    answers: list[list[str]] = []
-    for handler in handlers:
-        names = list(handler.listen)
-        if handler.name and handler.name not in named:
-            named.add(handler.name)
-            names = handler_names(handler, roles)  # its names first, then its topics
-        answers.append(names)
-    return answers
+    listens to (a topic notifies every handler that listens to it), and those of its names (its own as ``name_of``
+    renders it, and ``ROLE : NAME`` for a role's) that no handler found before it has. ansible-core looks a name up
+    in the play's handler blocks last one first (a role's after the play's own, an included role's last), and in
+    a block from its first handler: so a role's handler wins a name over the play's, and in one list the first."""
+    owned: set[str] = set()
+    names: dict[int, list[str]] = {}
+    for group in reversed(_handler_groups(handlers)):
+        for index in group:
+            name = name_of(handlers[index])
+            mine = [each for each in handler_names(handlers[index], roles, name) if each not in owned]
+            owned.update(mine)
+            names[index] = mine
+    return [[*names[index], *handler_topics(handler, roles)] for index, handler in enumerate(handlers)]
+
+
+def _handler_groups(handlers: list[PlanTask]) -> list[list[int]]:
+    """The handlers' indexes grouped as ansible-core's handler blocks come: a run of handlers of one role (or of
+    the play's own) is one block."""
+    groups: list[list[int]] = []
+    for index, handler in enumerate(handlers):
+        if groups and handlers[groups[-1][-1]].role == handler.role:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
 
 
 def _top_level(nodes: list[PlanTask]) -> list[int]:

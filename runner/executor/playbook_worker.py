@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 from runner.actions.meta import meta_skipped
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.ansible_api.deprecations import with_normalized_deprecations
-from runner.callbacks.results import RETRIED
+from runner.callbacks.results import CONNECTION_USED, RETRIED
 from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
+from runner.connection.settings import resolved_connection_name
 from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError, explained_cause
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
@@ -57,7 +58,15 @@ from runner.executor.run_options import RunOptions
 from runner.executor.run_time_module import run_time_module
 from runner.executor.task_args import task_arguments
 from runner.executor.task_progress import TaskProgress, mentions_task
-from runner.executor.task_result import ROLE_FILE_KEYS, ROLE_FLAG_KEYS, Include, IncludeEntry, TaskResult, status_of
+from runner.executor.task_result import (
+    NOTIFY,
+    ROLE_FILE_KEYS,
+    ROLE_FLAG_KEYS,
+    Include,
+    IncludeEntry,
+    TaskResult,
+    status_of,
+)
 from runner.executor.task_run_state import TaskRunState
 from runner.executor.variables import HostRuntime, task_variables
 from runner.module_index import plan_module_index
@@ -197,6 +206,8 @@ class PlaybookWorker:
             outcome.ignored = True
         if node.register_var and not outcome.meta:
             state.set_vars(host, {node.register_var: registered(_public(result), state.controller_made)})
+        if result.get("changed") and any(is_template(name) for name in node.notify):
+            result[NOTIFY] = _notified(node.notify, Templar(variables))
         if self._flag("no_log", host, node, payload):
             result = censor(result)
         if trace is not None:
@@ -497,6 +508,7 @@ class PlaybookWorker:
                                    if name == target))
         result = await execute_within(session, self.index, call, timeout=timeout, async_limit=limit, poll=poll)
         result = with_invocation(result, self.index, call, templar, self.options.inject_invocation)
+        result[CONNECTION_USED] = resolved_connection_name(settings.connection)
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
@@ -649,6 +661,19 @@ def _attempts(node: PlanTask, templar: Templar) -> int:
     return 4 if node.until else 1
 
 
+def _notified(names: list[str], templar: Templar) -> list[str]:
+    """The handler names and topics a changed task notifies, rendered with its variables as ansible-core renders
+    ``notify``: one template may give a list of names. One that cannot be rendered stays as written."""
+    rendered: list[str] = []
+    for name in names:
+        try:
+            value = templar.template(name) if is_template(name) else name
+        except TemplateError:
+            value = name
+        rendered += [str(each) for each in value] if isinstance(value, (list, tuple)) else [str(value)]
+    return rendered
+
+
 def registered(result: dict[str, Any], controller_made: bool) -> Any:
     """A result as ``register`` keeps it. What a host sent is data, never a template (marked unsafe). The result of
     an action that never used the host is the controller's own: its text stays trusted as an expression (set_fact's
@@ -726,9 +751,16 @@ def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
 
 
 def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A loop's own result, as ansible-core 2.21 makes it: ``failed`` always there, the items' warnings and
+    deprecations gathered (2.19 left both out); a loop over nothing is skipped with ``skip_reason`` (and 2.19's
+    ``skipped_reason``) and no ``msg``."""
     summary: dict[str, Any] = {"results": results, "changed": any(r.get("changed") for r in results),
-                               "msg": "All items completed"}
-    if results and all(r.get("skipped") for r in results):
+                               "failed": False}
+    if not results:
+        summary.update(skipped=True, skip_reason="No items in the list", skipped_reason="No items in the list")
+        return summary
+    summary["msg"] = "All items completed"
+    if all(r.get("skipped") for r in results):
         summary["skipped"] = True
     # `failed` always, as ansible-core 2.21 registers it (`'failed' in result` holds for a loop too)
     summary["failed"] = any(r.get("failed") for r in results)
@@ -736,9 +768,10 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         summary["msg"] = "One or more items failed"
     if any(r.get("unreachable") for r in results):
         summary["unreachable"] = True
-    if not results:
-        summary["skipped"] = True
-        summary["skipped_reason"] = "No items in the list"
+    for key in ("warnings", "deprecations"):
+        gathered = [each for r in results for each in r.get(key) or ()]
+        if gathered:
+            summary[key] = gathered
     return summary
 
 

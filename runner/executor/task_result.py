@@ -33,6 +33,8 @@ def status_of(result: Mapping[str, Any]) -> Status:
 ROLE_FILE_KEYS = ("tasks_from", "handlers_from", "vars_from", "defaults_from")
 # include_role's switches, each a boolean or a template of one
 ROLE_FLAG_KEYS = ("public", "allow_duplicates", "rolespec_validate")
+# A changed result's notifications when the task's ``notify`` had templates: rendered with its variables where it ran.
+NOTIFY = "_notify"
 
 
 @dataclass(slots=True)

@@ -16,7 +16,8 @@ from runner.plan.model import (
     ScopeKind,
     VarScope,
     handler_names,
+    handler_topics,
 )
 
 __all__ = ["ARGUMENT_TEMPLATES", "PLAN_VERSION", "Plan", "PlanFragment", "PlanPlay", "PlanRole", "PlanTask",
-           "ScopeKind", "VarScope", "handler_names"]
+           "ScopeKind", "VarScope", "handler_names", "handler_topics"]

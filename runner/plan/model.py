@@ -66,14 +66,28 @@ class PlanRole(_Strict):
     params_scope: int | None = None
 
 
-def handler_names(handler: PlanTask, roles: list[PlanRole]) -> list[str]:
-    """The names ``notify`` reaches a handler by: its name, then, for a role's handler, ``ROLE : NAME`` and, for a
-    collection's role, ``NS.COLL.ROLE : NAME``, as ansible-core matches them; then the topics it listens to."""
-    names = [handler.name or ""]
-    if handler.name and handler.role is not None:
-        role = roles[handler.role]
-        names += list(dict.fromkeys(f"{prefix} : {handler.name}" for prefix in (role.name, role.display_name)))
-    return [*names, *handler.listen]
+def _role_prefixed(text: str, role: PlanRole) -> list[str]:
+    """``ROLE : TEXT`` and, for a collection's role, ``NS.COLL.ROLE : TEXT``: how ``notify`` names what a role has."""
+    return list(dict.fromkeys(f"{prefix} : {text}" for prefix in (role.name, role.display_name)))
+
+
+def handler_topics(handler: PlanTask, roles: list[PlanRole]) -> list[str]:
+    """The topics a handler listens to: each as written and, for a role's handler, also prefixed with its role's
+    name (and its collection's role's full name), as ansible-core's ``Handler`` extends ``listen``."""
+    if handler.role is None:
+        return list(handler.listen)
+    role = roles[handler.role]
+    return [*handler.listen, *(name for topic in handler.listen for name in _role_prefixed(topic, role))]
+
+
+def handler_names(handler: PlanTask, roles: list[PlanRole], name: str | None = None) -> list[str]:
+    """The names ``notify`` reaches a handler by (its topics aside): its name (``name``, rendered, when given),
+    then, for a role's handler, ``ROLE : NAME`` and, for a collection's role, ``NS.COLL.ROLE : NAME``, as
+    ansible-core matches them."""
+    name = handler.name if name is None else name
+    if not name:
+        return []
+    return [name, *(_role_prefixed(name, roles[handler.role]) if handler.role is not None else [])]
 
 
 class PlanTask(_Strict):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 MASK = "********"
+# How ansible-core shows a no_log argument's value in a result's ``invocation``.
+NO_LOG_ARGUMENT = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
 
 def mask_secrets(result: Any, secrets: list[str]) -> Any:

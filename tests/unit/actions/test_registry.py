@@ -79,12 +79,14 @@ def test_actions_that_only_read_or_change_the_run_never_use_the_host() -> None:
 
 
 def test_debug_reads_the_templar_and_the_verbosity() -> None:
-    assert act("debug", {"msg": "hi"}) == ({"changed": False, "msg": "hi"}, [])
-    assert act("debug", {"var": "who"}, {"who": "web1"})[0] == {"changed": False, "who": "web1"}
+    shown = {"_ansible_verbose_always": True}  # as ansible-core's debug: the view shows it without -v
+    assert act("debug", {"msg": "hi"}) == ({"changed": False, "msg": "hi", **shown}, [])
+    assert act("debug", {"var": "who"}, {"who": "web1"})[0] == {"changed": False, "who": "web1", **shown}
     assert act("debug", {"var": "missing"})[0] == {
-        "changed": False, "missing": "<< error 1 - 'missing' is undefined >>",
+        "changed": False, "missing": "<< error 1 - 'missing' is undefined >>", **shown,
         "warnings": ["Encountered 1 template error.\nerror 1 - 'missing' is undefined"]}
-    assert act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]["skipped"] is True
+    skipped = act("debug", {"msg": "hi", "verbosity": 2}, verbosity=1)[0]
+    assert skipped["skipped"] is True and "_ansible_verbose_always" not in skipped
 
 
 def test_debug_shows_a_var_that_renders_to_omit_as_ansibles_placeholder() -> None:
@@ -94,7 +96,8 @@ def test_debug_shows_a_var_that_renders_to_omit_as_ansibles_placeholder() -> Non
 
 def test_debug_renders_a_templated_var_as_ansible_2_19_does() -> None:
     variables = {"who": "web1", "name_var": "who", "omit": OMIT}
-    assert act("debug", {"var": "{{ name_var }}"}, variables)[0] == {"changed": False, "who": "web1"}
+    assert act("debug", {"var": "{{ name_var }}"}, variables)[0] == {"changed": False, "who": "web1",
+                                                                     "_ansible_verbose_always": True}
     assert act("debug", {"var": "{{ omit }}"}, variables)[0]["msg"] == "Hello world!"
     with pytest.raises(TemplateError, match="Encountered untrusted template or expression"):
         act("debug", {"var": "{{ 'who' }}"}, variables)

@@ -91,6 +91,19 @@ def test_a_plugin_beside_the_playbook_gets_the_runs_events_as_ansible_cores_call
     assert warnings == []
 
 
+def test_task_connection_is_the_connection_the_task_ran_through(tmp_path: Path) -> None:
+    # As ansible-core 2.21: task.connection is the task's templated and resolved connection, not the inventory's.
+    _plugin(tmp_path / "callback_plugins", "recorder_connection")
+    plugins = other_plugins("default", [], CallbackPluginSetup(owners=(tmp_path,)), native=lambda name: False,
+                            warn=print)
+    adapter = AnsibleCallbackPlugins(plugins, connection_of=lambda host: "ssh", warn=print)
+    adapter.task_start(TASK, ["web1"])
+    adapter.host_result(TASK, "web1", {"changed": False, "_status": "ok", "_connection": "ansible.builtin.local"})
+    adapter.host_result(TASK, "web1", {"changed": False, "_status": "ok", "results": [
+        {"item": 1, "changed": False, "_status": "ok", "_connection": "ansible.builtin.local"}]})
+    assert [call[2] for call in _calls(plugins[0]) if call[0] == "ok"] == ["ansible.builtin.local"] * 2
+
+
 def test_a_plugin_that_needs_enabling_runs_only_when_callbacks_enabled_names_it(tmp_path: Path) -> None:
     _plugin(tmp_path / "callback_plugins", "recorder_enabled", extra="CALLBACK_NEEDS_ENABLED = True")
     setup = CallbackPluginSetup(owners=(tmp_path,))

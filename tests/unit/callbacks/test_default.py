@@ -162,13 +162,42 @@ def test_vvv_indents_and_keeps_invocation() -> None:
                          '            "name": "nginx"\n        }\n    }\n}\n')
 
 
+DEBUG = TaskInfo(name="show", module="ansible.builtin.debug", position="p.yml:1:1")
+SHOWN = {"_ansible_verbose_always": True}  # what debug's action puts in what it shows
+
+
 def test_debug_is_always_shown_pretty_and_alone() -> None:
     screen = Screen()
-    debug = TaskInfo(name="show", module="ansible.builtin.debug", position="p.yml:1:1")
-    text = screen.task(debug, {"web1": result("ok", msg="hello", failed=False)})
+    text = screen.task(DEBUG, {"web1": result("ok", msg="hello", failed=False, **SHOWN)})
     assert text.endswith('ok: [web1] => {\n    "msg": "hello"\n}\n')
-    text = screen.task(debug, {"web1": result("ok", version="1.2")})
+    text = screen.task(DEBUG, {"web1": result("ok", version="1.2", **SHOWN)})
     assert text.endswith('ok: [web1] => {\n    "version": "1.2"\n}\n')
+
+
+def test_a_debug_result_its_action_did_not_make_is_shown_as_any_other() -> None:
+    # As ansible-core: skipped by a condition, or a loop's own result, a debug task's result is not shown.
+    screen = Screen()
+    text = screen.task(DEBUG, {"web1": result("skipped", false_condition=False)})
+    assert text.splitlines()[2:] == ["skipping: [web1]"]
+    loop = [item("skipped", 1, false_condition=False), item("skipped", 2, false_condition=False)]
+    text = screen.task(DEBUG, {"web1": result("skipped", msg="All items completed", results=loop)})
+    assert text.splitlines()[2:] == ["skipping: [web1] => (item=1) ", "skipping: [web1] => (item=2) ",
+                                     "skipping: [web1]"]
+
+
+def test_a_failed_debug_loop_ends_with_its_own_line() -> None:
+    # ansible-core's view strips a debug result to its message before it looks for the items: the loop's line
+    # follows them; the [ERROR] lines come at the item that failed, each distinct text once.
+    screen = Screen()
+    items = [item("changed", 1, msg="one", **SHOWN), item("failed", 2, msg="two", **SHOWN),
+             item("failed", 3, msg="two", **SHOWN)]
+    text = screen.task(DEBUG, {"web1": result("failed", msg="One or more items failed", results=items)})
+    lines = text.splitlines()
+    assert lines[2:5] == ["changed: [web1] => (item=1) => {", '    "msg": "one"', "}"]
+    assert lines[5] == "[ERROR]: Task failed: Module failed: two" and lines.count(lines[5]) == 1
+    assert lines[lines.index("failed: [web1] (item=2) => {") - 1] == ""  # the end of the [ERROR] block
+    assert lines[-4:] == ["failed: [web1] (item=3) => {", '    "msg": "two"', "}",
+                          'fatal: [web1]: FAILED! => {"msg": "One or more items failed"}']
 
 
 def test_loop_prints_one_line_per_item() -> None:
@@ -186,9 +215,9 @@ def test_loop_with_custom_loop_var_failure_and_ignoring() -> None:
     text = screen.task(INSTALL, {"web1": result("failed", msg="One or more items failed", _ignored=True,
                                                 results=[{**result("ok"), "pkg": "good", "ansible_loop_var": "pkg"},
                                                          failed])})
-    # ansible-core 2.19 says once, before the items, what the first item that failed says
-    assert text == banner("TASK [nginx : install nginx]") + failure_lines("Task failed: Module failed: nope") + (
-        "ok: [web1] => (item=good)\n"
+    # ansible-core says what the item that failed says, where it failed; no line of the loop's own follows
+    assert text == banner("TASK [nginx : install nginx]") + "ok: [web1] => (item=good)\n" + failure_lines(
+        "Task failed: Module failed: nope") + (
         'failed: [web1] (item=bad) => {"ansible_loop_var": "pkg", "changed": false, "msg": "nope", "pkg": "bad"}\n'
         "...ignoring\n")
 

@@ -59,7 +59,7 @@ def test_nested_data_and_multi_line_strings() -> None:
     assert yaml_result(facts) == ("\n    ansible_facts:\n        data:\n            empty: []\n            list:\n"
                                   "            - 1\n            - 2\n            nested:\n                k: v\n"
                                   "            text: 'x: y'\n    changed: false")
-    assert printed(DEBUG, {"multi": "line1\nline2\n"}, result_format="yaml") == (
+    assert printed(DEBUG, {"multi": "line1\nline2\n", "_ansible_verbose_always": True}, result_format="yaml") == (
         "ok: [localhost] => \n    multi: |-\n        line1\n        line2\n")
 
 

@@ -67,6 +67,44 @@ def test_a_failed_include_leaves_the_plan_as_it_was() -> None:
     assert (len(plan.tasks), len(plan.scopes), len(plan.roles)) == sizes
 
 
+def test_include_path_names_the_file_an_include_tasks_finds() -> None:
+    # ansible-core's ``included:`` line names the file found, not the name as written; a role stays its name.
+    compiler, plan = compiled("includes.yml")
+    found = compiler.include_path(node(plan, "include by host"), "tasks/web.yml")
+    assert Path(found).is_absolute() and Path(found) == (PLAYBOOKS / "tasks" / "web.yml").resolve()
+    assert compiler.include_path(node(plan, "include by host"), "tasks/none.yml") == "tasks/none.yml"
+    assert compiler.include_path(node(plan, "include a role"), "web") == "web"
+
+
+@pytest.mark.parametrize("written", ["include_role", "ansible.builtin.import_role"])
+def test_a_role_as_a_handler_is_an_error_where_it_is_written(tmp_path: Path, written: str) -> None:
+    playbook = tmp_path / "play.yml"
+    playbook.write_text(f"- hosts: all\n  handlers:\n    - name: h\n      {written}:\n        name: any\n")
+    with pytest.raises(UserError, match=rf"play\.yml:3:7: Using '{written}' as a handler is not supported\."):
+        Compiler(CompileOptions()).compile_playbooks([playbook])
+
+
+def test_a_block_among_handlers_is_an_error_but_the_sections_own_blocks(tmp_path: Path) -> None:
+    # As ansible-core: a handlers section's blocks group handlers; a block in one, or in an imported file, is
+    # refused when the play is read.
+    (tmp_path / "more.yml").write_text("- block:\n    - debug:\n")
+    playbook = tmp_path / "play.yml"
+    grouped = "- hosts: all\n  handlers:\n    - block:\n        - name: h\n          debug:\n"
+    playbook.write_text(grouped)
+    Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text(grouped + "        - block:\n            - debug:\n")
+    with pytest.raises(UserError, match=r"play\.yml:6:11: Using a block as a handler is not supported\."):
+        Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text("- hosts: all\n  handlers:\n    - import_tasks: more.yml\n")
+    with pytest.raises(UserError, match=r"more\.yml:1:3: Using a block as a handler is not supported\."):
+        Compiler(CompileOptions()).compile_playbooks([playbook])
+    playbook.write_text("- hosts: all\n  handlers:\n    - name: h\n      include_tasks: more.yml\n")
+    compiler = Compiler(CompileOptions())
+    plan = compiler.compile_playbooks([playbook])
+    with pytest.raises(UserError, match=r"more\.yml:1:3: Using a block as a handler is not supported\."):
+        compiler.compile_include(node(plan, "h"), "more.yml")
+
+
 def test_an_include_is_selected_by_its_own_tags() -> None:
     _, plan = compiled("tags.yml", tags=["file"])
     names = [task.name for task in plan.tasks]

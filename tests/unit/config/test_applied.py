@@ -14,7 +14,7 @@ from runner.cli.options import connection_defaults
 from runner.cli.playbook import main
 from runner.config import load_config
 from runner.connection.become import wrap
-from runner.connection.settings import BecomeSettings, ConnectionSettings
+from runner.connection.settings import BecomeSettings, ConnectionSettings, resolved_connection_name
 
 PLAYS = """\
 - hosts: localhost
@@ -80,3 +80,9 @@ def test_sudo_takes_the_flags_but_decides_on_password_reading_itself() -> None:
 def test_su_takes_the_flags() -> None:
     command, _, _ = wrap("true", BecomeSettings(method="su", user="app", flags="-l"))
     assert command.startswith("su -l -s /bin/sh app -c ")
+
+
+def test_a_connections_resolved_name_is_its_full_name() -> None:
+    assert resolved_connection_name("local") == "ansible.builtin.local"
+    assert resolved_connection_name("ansible.legacy.local") == "ansible.builtin.local"
+    assert resolved_connection_name("community.docker.docker") == "community.docker.docker"

@@ -65,3 +65,22 @@ def test_a_modules_own_invocation_is_dropped_unless_asked_for(local_hosts: Local
     assert run.exit_code == 0, run.output
     assert "invocation" not in run.task("plain")["h1"]
     assert run.task("asked")["h1"]["invocation"]["module_args"]["word"] == "hi"
+
+
+def test_copys_content_is_a_no_log_argument_in_invocation_only(local_hosts: LocalHosts) -> None:
+    # As ansible-core 2.21's copy action: content is masked in invocation, and only there (its diff keeps it).
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: write
+              copy: {content: "plain words\\n", dest: "{{ workdir }}/out.txt"}
+              loop: [true, false]
+              vars: {ansible_inject_invocation: "{{ item }}"}
+              diff: true
+        """)
+    assert run.exit_code == 0, run.output
+    asked, not_asked = run.task("write")["h1"]["results"]
+    assert asked["invocation"]["module_args"]["content"] == "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+    assert asked["invocation"]["module_args"]["dest"].endswith("out.txt") and "invocation" not in not_asked
+    assert "+plain words" in run.output

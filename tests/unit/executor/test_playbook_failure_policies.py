@@ -56,6 +56,32 @@ def test_any_errors_fatal_on_a_task(local_hosts: LocalHosts) -> None:
     assert run.ran("after") == []
 
 
+def test_any_errors_fatal_stops_every_host_when_a_handler_fails(local_hosts: LocalHosts) -> None:
+    # As ansible-core: a handler that fails on one host under any_errors_fatal stops the play for all of them.
+    run = local_hosts.play("""
+        - hosts: all
+          gather_facts: false
+          any_errors_fatal: true
+          tasks:
+            - name: notify
+              debug:
+                msg: change
+              changed_when: true
+              notify: h1 fails
+            - meta: flush_handlers
+            - name: after
+              debug:
+                msg: ran
+          handlers:
+            - name: h1 fails
+              fail:
+                msg: h1 fails
+              when: inventory_hostname == 'h1'
+        """)
+    assert run.exit_code == 2, run.output
+    assert run.ran("after") == []
+
+
 @pytest.mark.parametrize(("percentage", "after"), [
     (30, []),  # one host of three is 33%: over 30, the play stops
     (34, ["h2", "h3"]),  # not over 34: the others go on

@@ -179,6 +179,97 @@ def test_a_roles_handler_is_notified_by_its_role_and_full_names(local_hosts: Loc
     assert local_hosts.log("h1") == ["task", "play", "restart"]
 
 
+
+def test_a_roles_listen_topic_is_notified_by_its_role_and_full_names(local_hosts: LocalHosts) -> None:
+    # As ansible-core's Handler: a role's handler also listens to ROLE : TOPIC (and NS.COLL.ROLE : TOPIC); a
+    # plain role and a collection's role of the same name both answer ROLE : TOPIC.
+    for role in (local_hosts.base / "roles" / "web",
+                 local_hosts.base / "collections" / "ansible_collections" / "demo" / "tools" / "roles" / "web"):
+        (role / "handlers").mkdir(parents=True)
+        word = "coll" if "collections" in str(role) else "plain"
+        (role / "handlers" / "main.yml").write_text(
+            f"- name: {word} handler\n  shell: echo {word} >> {{{{ workdir }}}}/log\n  listen: reload\n")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          roles: [web, demo.tools.web]
+          tasks:
+            - shell: echo by-role >> {{ workdir }}/log
+              notify: 'web : reload'
+            - meta: flush_handlers
+            - shell: echo by-fqcn >> {{ workdir }}/log
+              notify: 'demo.tools.web : reload'
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["by-role", "plain", "coll", "by-fqcn", "coll"]
+
+
+
+def test_notify_and_handler_names_are_templated_and_topics_are_not(local_hosts: LocalHosts) -> None:
+    # As ansible-core: notify is rendered with the task's variables (a template may give a list), a handler's
+    # name with the play's; listen is taken as written, so "{{ topic }}" answers no rendered notification.
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars: {first: one, second: two, topic: three, many: [four, five]}
+          tasks:
+            - shell: echo task >> {{ workdir }}/log
+              notify: ["{{ first }}", "{{ second }}", "{{ topic }}"]
+            - meta: flush_handlers
+            - shell: echo list >> {{ workdir }}/log
+              notify: "{{ many }}"
+          handlers:
+            - name: one
+              shell: echo one >> {{ workdir }}/log
+            - name: "{{ second }}"
+              shell: echo two >> {{ workdir }}/log
+            - name: templated topic
+              shell: echo templated-topic >> {{ workdir }}/log
+              listen: "{{ topic }}"
+            - name: three
+              shell: echo three >> {{ workdir }}/log
+            - name: four
+              shell: echo four >> {{ workdir }}/log
+            - shell: echo five >> {{ workdir }}/log
+              listen: five
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "one", "two", "three", "list", "four", "five"]
+
+
+def test_handlers_come_in_ansible_cores_order_and_the_last_block_wins_a_name(local_hosts: LocalHosts) -> None:
+    # ansible-core's handler list: the listed roles' handlers, the play's own, then an imported role's; a name is
+    # looked up from the last block back (in a block, its first handler wins it).
+    for role, word in (("listed", "listed"), ("imported", "imported")):
+        (local_hosts.base / "roles" / role / "handlers").mkdir(parents=True)
+        (local_hosts.base / "roles" / role / "handlers" / "main.yml").write_text(
+            f"- name: restart\n  shell: echo {word}-restart >> {{{{ workdir }}}}/log\n"
+            f"- name: {word} only\n  shell: echo {word} >> {{{{ workdir }}}}/log\n")
+    play = """
+        - hosts: h1
+          gather_facts: false
+          roles: [listed]
+          tasks:
+            - %s
+            - shell: echo task >> {{ workdir }}/log
+              notify: [restart, own, listed only]
+          handlers:
+            - name: own
+              shell: echo own >> {{ workdir }}/log
+            - name: restart
+              shell: echo play-restart >> {{ workdir }}/log
+            - name: restart
+              shell: echo play-restart-again >> {{ workdir }}/log
+        """
+    run = local_hosts.play(play % "debug: {msg: no import}")
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "listed", "own", "play-restart"]
+    (local_hosts.workdir("h1") / "log").unlink()
+    run = local_hosts.play(play % "import_role: {name: imported}")
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "listed", "own", "imported-restart"]
+
+
 MISSING = """
 - hosts: h1
   gather_facts: false
@@ -215,3 +306,65 @@ def test_error_on_missing_handler_off_makes_it_a_warning(local_hosts: LocalHosts
     assert run.exit_code == 0, run.output
     assert "[WARNING]: The requested handler 'nobody' was not found" in run.output
     assert local_hosts.log("h1") == ["before", "changed", "after"]
+
+
+def test_flush_handlers_as_a_handler_stops_the_run(local_hosts: LocalHosts) -> None:
+    # As ansible-core: an error when the handler runs (its condition true), not when the playbook is read.
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - shell: echo task >> {{ workdir }}/log
+              notify: [skipped flush, flush]
+            - shell: echo after >> {{ workdir }}/log
+          handlers:
+            - name: skipped flush
+              meta: flush_handlers
+              when: false
+            - name: flush
+              meta: flush_handlers
+        """)
+    assert run.exit_code != 0
+    assert "flush_handlers cannot be used as a handler" in run.output
+    assert local_hosts.log("h1") == ["task", "after"]
+
+
+def test_a_flush_handlers_whose_condition_is_false_flushes_nothing(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - shell: echo task >> {{ workdir }}/log
+              notify: handle
+            - meta: flush_handlers
+              when: false
+            - shell: echo after >> {{ workdir }}/log
+          handlers:
+            - name: handle
+              shell: echo handled >> {{ workdir }}/log
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "after", "handled"]
+
+
+def test_a_handler_failing_at_a_flush_in_a_block_is_rescued_there(local_hosts: LocalHosts) -> None:
+    # As ansible-core: the failure is the flush_handlers task's, in the host's block.
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          tasks:
+            - block:
+                - shell: echo task >> {{ workdir }}/log
+                  notify: sometimes fails
+                - meta: flush_handlers
+                - shell: echo after-flush >> {{ workdir }}/log
+              rescue:
+                - shell: echo rescued >> {{ workdir }}/log
+            - shell: echo both >> {{ workdir }}/log
+          handlers:
+            - name: sometimes fails
+              shell: "{{ 'exit 1' if inventory_hostname == 'h1' else 'echo handled >> ' ~ workdir ~ '/log' }}"
+        """)
+    assert run.exit_code == 0, run.output
+    assert local_hosts.log("h1") == ["task", "rescued", "both"]
+    assert local_hosts.log("h2") == ["task", "handled", "after-flush", "both"]

@@ -30,3 +30,18 @@ def test_a_section_that_matches_nothing_and_a_bad_expression() -> None:
         replace_text("abc", "a", "b", after="zzz")
     with pytest.raises(re.error):
         replace_text("abc", "(", "b")
+
+
+def test_its_diff_is_headed_by_the_path_alone(tmp_path) -> None:
+    # As ansible-core's replace (lineinfile and blockinfile say "PATH (content)").
+    from modules._utils import Module
+    from modules.replace import ARGUMENT_SPEC, run
+
+    path = tmp_path / "f.txt"
+    path.write_text("foo")
+    params = {key: spec.get("default") for key, spec in ARGUMENT_SPEC.items()}
+    params.update(path=str(path), regexp="^foo$", replace="bar")
+    result = run(Module(params, check_mode=True, diff_mode=True))
+    assert result["changed"] is True
+    assert (result["diff"]["before_header"], result["diff"]["after_header"]) == (str(path), str(path))
+    assert (result["diff"]["before"], result["diff"]["after"]) == ("foo", "bar")
