@@ -1026,7 +1026,7 @@ COMMAND_RETURN = {
     "start": "When it started (local time of the host)",
     "end": "When it ended",
     "delta": "How long it took",
-    "msg": "Why it was skipped, or 'non-zero return code'",
+    "msg": "Why it was skipped, or 'The command exited with a non-zero return code.'",
 }
 
 def _matches(pattern, chdir):
@@ -1061,8 +1061,14 @@ def _command_line(params, use_shell):
     return args, None
 
 
-def run_command_task(module, use_shell=False, executable=None):
+# What a command that exited non-zero fails with: ansible-core 2.21's command module (2.19 said "non-zero return
+# code", which its script action and raw still say).
+COMMAND_FAILED = "The command exited with a non-zero return code."
+
+
+def run_command_task(module, use_shell=False, executable=None, failed_msg=COMMAND_FAILED):
     """The command and shell modules: run once, or skip on ``creates``/``removes``; Ansible's result keys.
+    ``failed_msg``: the ``msg`` of a command that exited non-zero.
 
     Every result carries rc, stdout, stderr and their ``_lines`` so a registered result can be read the
     same way whether the command ran, was skipped by creates/removes, or was skipped in check mode.
@@ -1107,5 +1113,5 @@ def run_command_task(module, use_shell=False, executable=None):
     result.update(rc=rc, stdout=out, stderr=err, stdout_lines=out.splitlines(), stderr_lines=err.splitlines(),
                   start=str(start), end=str(end), delta=str(end - start))
     if rc != 0:
-        fail("non-zero return code")
+        fail(failed_msg)
     return result

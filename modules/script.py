@@ -75,6 +75,8 @@ ARGUMENT_SPEC = {
     "decrypt": {"type": "bool", "default": True},
 }
 FREE_FORM = "_raw_params"
+# ansible-core's script action fails a script that exited non-zero with this, in 2.19 and 2.21 alike.
+SCRIPT_FAILED = "non-zero return code"
 SUPPORTS_CHECK_MODE = True
 ACTION = "script"
 
@@ -123,7 +125,7 @@ def _would_run(module):
             return {"changed": True}
         return {"changed": False, "skipped": True, "msg": "Check mode is not supported for this task."}
     if chdir and not os.path.isdir(chdir):
-        return run_command_task(module, use_shell=True)  # its error for a missing chdir
+        return run_command_task(module, use_shell=True, failed_msg=SCRIPT_FAILED)  # its error for a missing chdir
     return None
 
 
@@ -139,7 +141,7 @@ def run(module):
         return {"changed": False, UPLOAD: os.path.join(directory, params.get(NAME) or "script")}
     try:
         params["_raw_params"] = _command_line(params, script)
-        return run_command_task(module, use_shell=True)
+        return run_command_task(module, use_shell=True, failed_msg=SCRIPT_FAILED)
     finally:
         if os.path.exists(script):
             os.unlink(script)

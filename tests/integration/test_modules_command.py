@@ -33,7 +33,7 @@ def test_command_does_not_use_a_shell(host: LocalHost) -> None:
 
 def test_command_non_zero_exit_fails_with_output(host: LocalHost) -> None:
     result = host.run("command", {"cmd": "ls /does/not/exist"})
-    assert result["failed"] is True and result["msg"] == "non-zero return code"
+    assert result["failed"] is True and result["msg"] == "The command exited with a non-zero return code."
     assert result["rc"] == 2 and "does/not/exist" in result["stderr"] and result["stdout_lines"] == []
 
 

@@ -35,7 +35,7 @@ def test_a_true_failed_when_over_a_failure_keeps_the_failure_aside(local_hosts: 
                 that:
                   - r is failed and r.failed_when_result
                   - r.exception is defined and r.failed_when_suppressed_exception is defined
-                  - r.msg == "non-zero return code"
+                  - r.msg == "The command exited with a non-zero return code."
         """)
     assert run.exit_code == 0, run.output
     # the [ERROR]: line says what decided the failure, of the module that had failed

@@ -27,7 +27,7 @@ def test_the_api_over_postgres(tmp_path: Path, postgres_url: str) -> None:
         listed = fetch(f"{base}/api/runs?status=failed&since=1h").json()
         assert listed["total"] == 1 and listed["items"][0]["duration"] > 0
         [failed] = fetch(f"{base}/api/runs/1/results?status=failed").json()["items"]
-        assert failed["msg"] == "non-zero return code"
+        assert failed["msg"] == "The command exited with a non-zero return code."
         hosts = fetch(f"{base}/api/hosts").json()["items"]
         assert hosts[0]["host"] == "localhost" and hosts[0]["last_run_at"].endswith("Z")
         for path in [*PATHS, "/", "/runs/1", "/runs/1/live", f"/results/{failed['id']}", "/hosts",
