@@ -277,11 +277,16 @@ class PlaybookExecutor:
             else:
                 await self._run_sections(state, play.sections)
             self.callbacks.play_hosts_done([h for h in batch if h not in state.failed | state.unreachable])
-            if (state.failed or state.unreachable) and (
-                    play.any_errors_fatal is True or self._over_fail_percentage(play, state)):
+            over_percentage = self._over_fail_percentage(play, state)
+            if over_percentage:
+                # ansible-core (2.19 and 2.21) says it only here, and twice: its linear strategy sends it when the
+                # percentage is passed and again as every host is then failed. A play whose hosts all failed
+                # otherwise, or an any_errors_fatal stop, ends without it.
+                self.callbacks.no_hosts_remaining()
+                self.callbacks.no_hosts_remaining()
+            if (state.failed or state.unreachable) and (play.any_errors_fatal is True or over_percentage):
                 return False
             if not [h for h in batch if h not in state.failed | state.unreachable]:
-                self.callbacks.no_hosts_remaining()
                 return False
             if state.play_ended:
                 break
