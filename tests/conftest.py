@@ -8,9 +8,19 @@ import tempfile
 
 import pytest
 
-pytest_plugins = ["tests.plugin.hosts", "tests.plugin.keeper", "tests.plugin.remote_hosts", "tests.plugin.local_hosts",
-                  "tests.plugin.postgres", "tests.plugin.galaxy", "tests.plugin.ansible_core",
-                  "tests.plugin.ray_cluster", "tests.plugin.community_collections", "tests.plugin.moto"]
+pytest_plugins = [
+    "tests.plugin.signals",
+    "tests.plugin.hosts",
+    "tests.plugin.keeper",
+    "tests.plugin.remote_hosts",
+    "tests.plugin.local_hosts",
+    "tests.plugin.postgres",
+    "tests.plugin.galaxy",
+    "tests.plugin.ansible_core",
+    "tests.plugin.ray_cluster",
+    "tests.plugin.community_collections",
+    "tests.plugin.moto",
+]
 
 _DATA_HOME = pytest.StashKey[str]()
 _CACHE_HOME = pytest.StashKey[str]()
