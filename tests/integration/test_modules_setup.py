@@ -63,7 +63,7 @@ def test_python_facts_are_the_targets_interpreter(host: LocalHost) -> None:
     python = facts["python"]
     assert python["type"] == "CPython" and os.path.exists(python["executable"])
     version = python["version"]
-    interpreter = host.interpreter or "python3"
+    interpreter = host.interpreter or sys.executable
     actual = subprocess.run([interpreter, "-c", "import sys; print('.'.join(map(str, sys.version_info[:3])))"],
                             capture_output=True, text=True, check=True).stdout.strip()
     assert facts["python_version"] == actual == f"{version['major']}.{version['minor']}.{version['micro']}"

@@ -44,14 +44,14 @@ def test_an_include_name_is_templated_per_host(run: PlaybookRun, testenv: TestEn
     made = {host: sorted(p.name for p in host_file(testenv, host, base).iterdir() if p.name in ("web", "db"))
             for host in HOSTS}
     assert made == {"host1": ["web"], "host2": ["db"], "host3": ["db"]}
-    assert "included: tasks/web.yml for host1" in run.output
-    assert "included: tasks/db.yml for host2" in run.output
+    assert "/tasks/web.yml for host1\n" in run.output
+    assert "/tasks/db.yml for host2" in run.output
 
 
 def test_an_include_in_a_loop_passes_loop_variables_and_params(run: PlaybookRun) -> None:
     # Task names are templated with what holds for every host, the include's loop variable included.
     assert run.msg("included item x") == {"host1": "x0E"} and run.msg("included item y") == {"host1": "y1E"}
-    assert "included: tasks/item.yml for host1 => (item=Lx)" in run.output
+    assert "/tasks/item.yml for host1 => (item=Lx)" in run.output
 
 
 def test_apply_reaches_the_included_tasks_the_include_keywords_do_not(run: PlaybookRun) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import glob
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,9 @@ class LocalHost:
 
     def __init__(self, interpreter: str | None):
         self.interpreter = interpreter
-        host_vars = {"ansible_python_interpreter": interpreter} if interpreter else {}
+        # The controller's Python when none is given, as for the implicit localhost: an inventory's localhost is
+        # discovered otherwise, with Ansible's warning in every result that reports it.
+        host_vars = {"ansible_python_interpreter": interpreter or sys.executable}
         self.index = ModuleIndex()
         self.session = HostSession(ConnectionSettings.from_host_vars("localhost", host_vars), self.index)
         self.loop = asyncio.new_event_loop()

@@ -4,6 +4,7 @@ playbook finds beside it: plugin folders, roles, collections."""
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 from pathlib import Path
 
@@ -24,7 +25,10 @@ def play_locally(project: Path, playbook: str, *args: str, collections: Path | N
     """Run ``playbook`` (YAML text) as ``project/site.yml`` on localhost over the local connection, with the tests'
     collections (tests/data/collections) as the collections path."""
     inventory = project / "inventory.json"
-    inventory.write_text(json.dumps({"all": {"hosts": {"localhost": {"ansible_connection": "local"}}}}))
+    # The controller's Python, as for the implicit localhost: an inventory's localhost is discovered otherwise, with
+    # Ansible's warning.
+    localhost = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}
+    inventory.write_text(json.dumps({"all": {"hosts": {"localhost": localhost}}}))
     write_files(project, {"site.yml": playbook})
     env = {"PROVISIONING_COLLECTIONS_PATH": str(collections)} if collections else {}
     return run_playbook(inventory, project / "site.yml", *args, env=env)
