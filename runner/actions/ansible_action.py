@@ -195,6 +195,8 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
     shell_family = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_type", default_shell)))
     executable = str(ctx.templar.template(ctx.task_vars.get("ansible_shell_executable", "/bin/sh")))
 
+    running: list[Any] = []  # the plugin, once made
+
     def execute_module(module_name: str | None = None, module_args: dict[str, Any] | None = None,
                        tmp: str | None = None, task_vars: Any = None, persist_files: bool = False,
                        delete_remote_tmp: bool | None = None, wrap_async: bool = False,
@@ -205,7 +207,11 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
                                            "(wrap_async) to poll it, which only ansible-core's executor can")
         args = _module_call_args(ctx, name, module_args if module_args is not None else ctx.args,
                                  ignore_unknown_opts)
-        result = asyncio.run_coroutine_threadsafe(ctx.run_module(name, args), loop).result()
+        # The task's temporary directory, if the plugin made one, is the module's (_ansible_tmpdir), as in
+        # ansible-core: never for an unprivileged become user, who may not be able to write there.
+        plugin = running[0] if running else None
+        tmpdir = None if plugin is None or plugin._is_become_unprivileged() else plugin._connection._shell.tmpdir
+        result = asyncio.run_coroutine_threadsafe(ctx.run_module(name, args, tmpdir=tmpdir), loop).result()
         # The task's async job is waited for here, within its limit: the plugin gets the finished job that
         # ansible-core's executor would have polled for
         return finished_job(result) if wrap_async else result
@@ -236,6 +242,7 @@ async def run_ansible_action(ctx: ActionContext) -> dict[str, Any]:
         loader = _Loader(ctx)
         plugin = plugin_class(_Task(ctx), connection, _PlayContext(ctx, executable), loader, _Templar(ctx))
         plugin._execute_module = execute_module
+        running.append(plugin)
         plugin._shared_loader_obj = SharedLoaders(plugin._task, run_named_here,
                                                   lambda name: ctx.session.index.find(name) is not None)
         plugin._load_name = plugin.ansible_name = ctx.module.name

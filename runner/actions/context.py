@@ -41,6 +41,7 @@ class ActionContext:
     task_vars: Mapping[str, Any] = field(default_factory=dict)
     collections: list[str] = field(default_factory=list)  # the task's collection search list (ansible-core's)
     async_seconds: int = 0  # the task's async limit, when it is waited for (its poll is not 0)
+    remote_tmp: str | None = None  # where modules' temporary directories go (ansible_remote_tmp); the session's
 
     @property
     def session(self) -> HostSession:
@@ -50,11 +51,14 @@ class ActionContext:
                                "yet asked for its session")
         return self.connection
 
-    async def run_module(self, name: str | None = None, args: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run a module on the host through its agent, with this task's check/diff/become/environment."""
+    async def run_module(self, name: str | None = None, args: dict[str, Any] | None = None, *,
+                         tmpdir: str | None = None) -> dict[str, Any]:
+        """Run a module on the host through its agent, with this task's check/diff/become/environment;
+        ``tmpdir``: the task's temporary directory on the host (an Ansible action plugin's), the module's to use."""
         return await self.session.run_module(name or self.module.name, self.args if args is None else args,
                                              check=self.check, diff=self.diff, become=self.become,
-                                             environment=self.environment, no_log=self.no_log)
+                                             environment=self.environment, no_log=self.no_log,
+                                             remote_tmp=self.remote_tmp, tmpdir=tmpdir)
 
     def candidates(self, relative: str, subdir: str) -> list[Path]:
         """Where a controller file named by a task may be: ``<path>/<subdir>/<relative>``, then

@@ -10,8 +10,11 @@ agent from code compiled once per host and user.
 from __future__ import annotations
 
 import hashlib
+import os
+import secrets
 import shlex
 import struct
+import time
 from functools import cache
 from importlib import resources
 
@@ -90,8 +93,17 @@ def discovery_probe(fallback: tuple[str, ...]) -> str:
     return f"echo FOUND; {checks}; echo ENDFOUND"
 
 
-def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = None) -> str:
+def temp_dir_name() -> str:
+    """A name for an agent's temporary directory, unique on the host: ansible-core's for the one it makes per task
+    (``ansible-tmp-<time>-<controller pid>-<random>``), so that what knows Ansible's leftovers knows these."""
+    return f"ansible-tmp-{time.time()}-{os.getpid()}-{secrets.randbelow(2**48)}"
+
+
+def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = None, tmpdir: str | None = None) -> str:
     """A shell command that starts the agent with the configured interpreter, or the one discovery finds.
+
+    ``tmpdir``: the agent's temporary directory on the host (under ``remote_tmp``, ``~`` the agent's user's home),
+    made when the agent first needs it and removed when it ends; given as the agent's last argument.
 
     One round trip does the discovery, as part of the agent's start: Ansible's probe (``discovery_probe`` over
     ``fallback``, Ansible's list by default) runs in a subshell, the first absolute path it prints is the
@@ -102,9 +114,10 @@ def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = No
     """
     missing = f'echo "{NO_PYTHON_MARK}" >&2; exit {NO_PYTHON_EXIT}'
     bootstrap = shlex.quote(BOOTSTRAP)
+    where = f" {shlex.quote(tmpdir)}" if tmpdir else ""
     if interpreter:
         script = (f"if command -v {shlex.quote(interpreter)} >/dev/null 2>&1; then "
-                  f"exec {shlex.quote(interpreter)} -c {bootstrap}; fi; {missing}")
+                  f"exec {shlex.quote(interpreter)} -c {bootstrap}{where}; fi; {missing}")
         return "/bin/sh -c " + shlex.quote(script)
     probe = discovery_probe(FALLBACK_INTERPRETERS if fallback is None else fallback)
     # The probe's syntax error ends only the subshell; its output is then not FOUND...ENDFOUND: an error.
@@ -115,6 +128,6 @@ def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = No
         f'else printf "%s%s\\n" "{ALSO_FOUND_MARK}" "$l" >&2; fi;; esac; done; '
         f'[ -n "$p" ] || {{ s={DISCOVERY_NONE}; p={FALLBACK_INTERPRETER}; }};; '
         f"*) s={DISCOVERY_ERROR}; p={FALLBACK_INTERPRETER};; esac; "
-        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s" "$p"; fi; {missing}'
+        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" -c {bootstrap} "$s" "$p"{where}; fi; {missing}'
     )
     return "/bin/sh -c " + shlex.quote(script)

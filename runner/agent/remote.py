@@ -76,11 +76,13 @@ class Channel(object):
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # Seconds the running module has to unwind once told to stop, before the agent ends everything without it.
 STOP_GRACE = 5
-# How interpreter discovery went when the start command chose this interpreter (found, none, error) and the
-# path it found, its arguments; None when the interpreter was configured. Read at start: a module may change
-# sys.argv.
-DISCOVERY = sys.argv[1] if len(sys.argv) > 1 and sys.argv[0] == "-c" else None
-DISCOVERED = sys.argv[2] if len(sys.argv) > 2 and sys.argv[0] == "-c" else None
+# The start command's arguments (runner.agent.start_command), read at start: a module may change sys.argv. How
+# interpreter discovery went when the start command chose this interpreter (found, none, error) and the path it
+# found; None when the interpreter was configured. Last, the agent's temporary directory (under remote_tmp).
+ARGUMENTS = sys.argv[1:] if sys.argv[:1] == ["-c"] else []
+DISCOVERY = ARGUMENTS[0] if len(ARGUMENTS) >= 2 else None
+DISCOVERED = ARGUMENTS[1] if len(ARGUMENTS) >= 2 else None
+TEMP_DIR = ARGUMENTS[-1] if len(ARGUMENTS) in (1, 3) else None
 
 
 class Stopped(BaseException):
@@ -242,6 +244,32 @@ class AnsibleModuleRun(object):
                 os._exit(code)
 
 
+def make_private_dir(path, prefix="ansible-tmp-"):
+    """Make the directory ``path`` (``~`` the agent's user's home), private to the user (0700), its missing parents
+    too, as ansible-core makes a remote temporary directory (``umask 77 && mkdir -p``), and return its path. A
+    name someone took already gets a fresh one beside it (``prefix`` and a random part); a parent that cannot be
+    made (no home) one in the system's temporary directory, as AnsibleModule falls back for its own. None: a
+    fresh one in the system's."""
+    import tempfile
+    if path:
+        path = os.path.expanduser(os.path.expandvars(path.rstrip("/")))
+        parent = os.path.dirname(path) or "."
+        mask = os.umask(0o077)
+        try:
+            if not os.path.isdir(parent):
+                os.makedirs(parent, 0o700)
+            try:
+                os.mkdir(path, 0o700)
+                return path
+            except FileExistsError:
+                return tempfile.mkdtemp(prefix=os.path.basename(path) + "-", dir=parent)
+        except OSError:
+            pass
+        finally:
+            os.umask(mask)
+    return tempfile.mkdtemp(prefix=prefix)
+
+
 def async_directory(header):
     """The directory async jobs keep their state in (``ansible_async_dir``, else ``~/.ansible_async``), made
     private to the user when missing; OSError when it cannot be."""
@@ -334,6 +362,8 @@ class Agent(object):
         self.upload_errors = {}
         self.temporaries = set()  # staged uploads a later module moves into place; removed at exit if still there
         self.tmpdir = None
+        self.tmpdir_path = TEMP_DIR  # where it goes, as the controller named it
+        self.other_tmpdirs = {}  # remote_tmp -> the directory made there for tasks that name another remote_tmp
         self.bytecode = BytecodeCache()
         self.predictions = {}  # check mode: paths earlier tasks would have changed (see modules._utils.Module)
         self.packed = {}  # name -> (zip path, dotted name) of the Ansible-API modules sent to this agent
@@ -349,9 +379,22 @@ class Agent(object):
     def workdir(self):
         """The agent's private temp directory, made on first use and removed when the agent ends."""
         if self.tmpdir is None:
-            import tempfile
-            self.tmpdir = tempfile.mkdtemp(prefix="provisioning-")
+            self.tmpdir = make_private_dir(self.tmpdir_path)
         return self.tmpdir
+
+    def temp_dir_for(self, remote_tmp):
+        """Where a native module's temporary files go, for a task whose remote_tmp (ansible_remote_tmp) is
+        ``remote_tmp``: the agent's directory when that is where it is (or None), else one named as it under
+        ``remote_tmp``. Made on first use and kept until the agent ends, so that an action's several requests
+        share it (script's upload, then its run), as they share ansible-core's directory of the task."""
+        base = os.path.dirname(self.tmpdir_path.rstrip("/")) if self.tmpdir_path else None
+        if not remote_tmp or remote_tmp.rstrip("/") == base:
+            return self.workdir()
+        path = self.other_tmpdirs.get(remote_tmp)
+        if path is None:
+            name = os.path.basename(self.tmpdir_path.rstrip("/")) if self.tmpdir_path else "ansible-tmp"
+            path = self.other_tmpdirs[remote_tmp] = make_private_dir(os.path.join(remote_tmp, name))
+        return path
 
     def op_hello(self, header, body):
         return {"python": list(sys.version_info[:3]), "executable": sys.executable, "pid": os.getpid(),
@@ -431,6 +474,7 @@ class Agent(object):
             saved_env = dict(os.environ)
             os.environ.update({k: str(v) for k, v in header["env"].items()})
         cwd = os.getcwd()
+        remote_tmp = header.get("remote_tmp")
         try:
             attach_debugger(header.get("debugger"))
             params = header.get("params") or {}
@@ -438,7 +482,8 @@ class Agent(object):
                 params = utils.validate_arguments(getattr(module, "ARGUMENT_SPEC", {}), params,
                                                   getattr(module, "SPEC_RULES", None), module=name)
             context = utils.Module(params, check_mode=header.get("check", False),
-                                   diff_mode=header.get("diff", False), tmpdir=self.workdir,
+                                   diff_mode=header.get("diff", False),
+                                   tmpdir=header.get("tmpdir") or (lambda: self.temp_dir_for(remote_tmp)),
                                    predictions=self.predictions, staged=self.temporaries)
             if context.check_mode and not getattr(module, "SUPPORTS_CHECK_MODE", True):
                 return {"skipped": True, "changed": False, "msg": "module does not support check mode"}
@@ -505,6 +550,8 @@ class Agent(object):
         # What the agent holds stays the agent's: the job has its own temp directory (the agent removes its own
         # when it ends, the job may go on), no staged uploads to clean, and the default signal handlers.
         self.tmpdir, self.uploads, self.temporaries = None, {}, set()
+        self.tmpdir_path = self.tmpdir_path and "%s-%s" % (self.tmpdir_path.rstrip("/"), jid)
+        self.other_tmpdirs = {}
         for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             signal.signal(signum, signal.SIG_DFL)
 
@@ -651,9 +698,13 @@ class Agent(object):
             except OSError:
                 pass  # moved into place, or never written
             self.temporaries.discard(path)
-        if self.tmpdir:
+        if self.tmpdir or self.other_tmpdirs:
             import shutil
-            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            for remote_tmp, path in list(self.other_tmpdirs.items()):
+                shutil.rmtree(path, ignore_errors=True)
+                del self.other_tmpdirs[remote_tmp]
+            if self.tmpdir:
+                shutil.rmtree(self.tmpdir, ignore_errors=True)
             self.tmpdir = None
 
 

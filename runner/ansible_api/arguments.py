@@ -29,13 +29,15 @@ class ModuleRunContext:
     remote_tmp: str = REMOTE_TMP
     shell_executable: str = SHELL_EXECUTABLE
     keep_remote_files: bool = False
+    tmpdir: str | None = None  # the task's temporary directory on the host, if an action plugin made one
 
 
 def module_args(params: dict[str, Any], context: ModuleRunContext, *, all_internal: bool = False) -> dict[str, Any]:
     """``ANSIBLE_MODULE_ARGS``: the task's ``params`` and the ``_ansible_*`` keys the installed ansible-core
     accepts (``all_internal``: every one, for modules that do not use AnsibleModule and may run without
-    ansible-core). ``_ansible_tmpdir`` is None here: AnsibleModule then makes its own under
-    ``_ansible_remote_tmp`` and removes it when the module ends."""
+    ansible-core). ``_ansible_tmpdir`` is None unless an action plugin made the task's temporary directory, as
+    when ansible-core pipelines a module: AnsibleModule then makes its own under ``_ansible_remote_tmp`` (the
+    task's ``ansible_remote_tmp``) and removes it when the module ends."""
     passed = {
         "check_mode": context.check,
         "no_log": context.no_log,
@@ -49,7 +51,7 @@ def module_args(params: dict[str, Any], context: ModuleRunContext, *, all_intern
         "socket": None,
         "shell_executable": context.shell_executable,
         "keep_remote_files": context.keep_remote_files,
-        "tmpdir": None,
+        "tmpdir": context.tmpdir,
         "remote_tmp": context.remote_tmp,
         "ignore_unknown_opts": False,
         "target_log_info": None,

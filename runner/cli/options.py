@@ -118,6 +118,7 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
     """Connection settings every host starts from, before its own variables apply."""
     from runner.config.values import DISCOVER_INTERPRETER
     from runner.connection import ConnectionSettings  # not needed for --help or an option error
+    from runner.connection.settings import REMOTE_TMP
 
     password = _password(options.get("connection_password_file"), "SSH password",
                          options.get("ask_pass") or config.ask_pass)
@@ -146,6 +147,7 @@ def connection_defaults(config: Any, options: dict[str, Any]) -> ConnectionSetti
         become_method=config.become_method or "sudo",
         become_password=become_password,
         become_flags=config.become_flags or "",
+        remote_tmp=config.remote_tmp or REMOTE_TMP,
     )
 
 

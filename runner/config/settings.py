@@ -211,10 +211,10 @@ SETTINGS: tuple[Setting, ...] = (
       ansible_env=("ANSIBLE_LOCAL_TEMP",),
       unsupported=(U("the controller writes each file beside its destination and keeps no temporary directory"),)),
     # A path on the target: "~" is the remote user's home, so it is kept as written (type str, not path).
-    S("remote_tmp", "defaults", "str", "~/.provisioning/tmp", "Target directory for temporary files.",
-      ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP"),
-      unsupported=(U("no module file is copied to the targets; the agent's scratch files go to the target's "
-                     "temporary directory ($TMPDIR, else /tmp)"),)),
+    S("remote_tmp", "defaults", "str", "~/.ansible/tmp",
+      "Target directory for temporary files: each agent's (ansible-tmp-*, while it runs) and modules' own "
+      "(ansible-moduletmp-*, while a task runs); the variable ansible_remote_tmp decides for a task.",
+      ansible_env=("ANSIBLE_REMOTE_TEMP", "ANSIBLE_REMOTE_TMP")),
     S("python_module_rlimit_nofile", "defaults", "int", 0,
       "The soft limit of open files modules run with on the targets (ansible_python_module_rlimit_nofile); 0 "
       "leaves the host's.", minimum=0, ansible_env=("ANSIBLE_PYTHON_MODULE_RLIMIT_NOFILE",)),

@@ -31,7 +31,6 @@ from runner.connection.become import (
     prompt_pattern,
     wrap,
 )
-from runner.connection.become import escalation as escalation_command
 from runner.connection.settings import BecomeSettings
 from runner.connection.transport import RemoteProcess, Transport, TransportLost
 from runner.errors import ConnectionFailure
@@ -90,10 +89,10 @@ class AgentClient:
     @classmethod
     async def start(cls, transport: Transport, host: str, interpreter: str | None,
                     become: BecomeSettings | None, timeout: float, *, address: str | None = None,
-                    fallback: tuple[str, ...] | None = None) -> AgentClient:
+                    fallback: tuple[str, ...] | None = None, tmpdir: str | None = None) -> AgentClient:
         """The agent on ``host``, started with ``interpreter``, else with the one discovery finds over the names
-        in ``fallback`` (Ansible's list when None)."""
-        command = start_command(interpreter, fallback)
+        in ``fallback`` (Ansible's list when None), its temporary directory ``tmpdir`` (see start_command)."""
+        command = start_command(interpreter, fallback, tmpdir)
         marker = prompt = ""
         if become is not None and needs_terminal(become):
             # su with a password: on a pseudo-terminal of the host, switched to raw mode for the agent's frames
@@ -104,11 +103,9 @@ class AgentClient:
             command, marker, prompt = wrap(command, become)
         started = time.perf_counter()
         if _log.isEnabledFor(VERBOSE):
-            escalation = f" as {become.user} via {become.method}" if become is not None else ""
-            _log.info("<%s> EXEC agent: %s%s", address or host, interpreter or "the discovered Python", escalation,
-                      extra=DISPLAYED)
-            if become is not None:  # the escalation as Ansible's -vvv EXEC line shows it
-                _log.info("<%s> EXEC %s ...", address or host, escalation_command(become, prompt), extra=DISPLAYED)
+            # the command that starts the agent, as Ansible's -vvv EXEC line shows each command it runs (no secret
+            # is in it: a password goes on stdin)
+            _log.info("<%s> EXEC %s", address or host, command, extra=DISPLAYED)
         process = await transport.start_agent(command, become)
         if process.adopted:
             adopted = await cls._adopt(process, host, address, timeout)
@@ -344,17 +341,21 @@ class AgentClient:
                          diff: bool = False, environment: dict[str, Any] | None = None,
                          background: int | None = None, async_dir: str | None = None,
                          rlimit_nofile: int | None = None, async_job: bool = False,
-                         debugger: dict[str, Any] | None = None) -> dict[str, Any]:
+                         debugger: dict[str, Any] | None = None, remote_tmp: str | None = None,
+                         tmpdir: str | None = None) -> dict[str, Any]:
         """Run ``modules[-1]`` (earlier entries are what it imports); sources go only where the agent lacks them.
         ``background``: start it as an async job of at most that many seconds and return its job id at once,
         its state kept in ``async_dir`` (``~/.ansible_async`` when None); ``async_job``: an async task waited
         for, which runs in the foreground but has the async directory made, as Ansible's job does;
         ``rlimit_nofile``: the soft limit of open files the module (and what it starts) runs with;
-        ``debugger``: a remote debugger to attach first (see ``runner.executor.module_debugger``)."""
+        ``debugger``: a remote debugger to attach first (see ``runner.executor.module_debugger``);
+        ``remote_tmp``: where the module's own temporary directory goes, if it asks for one (the agent's when
+        None); ``tmpdir``: a directory of the task's the module uses instead."""
         return await self._load_and_run(modules, {
             "op": "run", "module": modules[-1].name, "params": params, "check": check, "diff": diff,
             "env": environment or None, "background": background, "async_dir": async_dir,
-            "rlimit_nofile": rlimit_nofile, "async_job": async_job, "debugger": debugger})
+            "rlimit_nofile": rlimit_nofile, "async_job": async_job, "debugger": debugger, "remote_tmp": remote_tmp,
+            "tmpdir": tmpdir})
 
     async def run_ansible_module(self, packed: ModuleSource, module_args: dict[str, Any], *,
                                  environment: dict[str, Any] | None = None,

@@ -60,8 +60,7 @@ def wrap(command: str, become: BecomeSettings, *, on_terminal: bool = False, bef
 
 
 def escalation(become: BecomeSettings, prompt: str = "", *, on_terminal: bool = False) -> str:
-    """The command that becomes ``become.user`` (``sudo -H -S -n -u root``), before the command it runs; what
-    ``-vvvv`` shows of an agent's start, as Ansible's EXEC line shows it."""
+    """The command that becomes ``become.user`` (``sudo -H -S -n -u root``), before the command it runs."""
     # An empty become user is none: the method's own default (root), as Ansible leaves the option out.
     if become.method == "sudo":
         flags = _sudo_flags(become.flags)

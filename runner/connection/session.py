@@ -16,6 +16,7 @@ from runner.agent import (
     FALLBACK_INTERPRETERS,
     NO_PYTHON_EXIT,
     TERMINAL_TIMED_OUT,
+    temp_dir_name,
     terminal_command,
     terminal_payload,
 )
@@ -157,11 +158,14 @@ class HostSession:
         does not start (a version manager's shim for a version it has not selected) gives way to the next the
         probe found, each tried once, where ansible-core would fail the task."""
         fallback = self.settings.interpreter_fallback
+        # The agent's temporary directory, named here as ansible-core names the one it makes for a task
+        tmpdir = f"{self.settings.remote_tmp.rstrip('/') or '/'}/{temp_dir_name()}"
         while True:
             try:
                 return await AgentClient.start(
                     transport, self.settings.name, self.settings.interpreter, become,
-                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address, fallback=fallback)
+                    max(self.settings.timeout, AGENT_START_TIMEOUT), address=self.settings.address, fallback=fallback,
+                    tmpdir=tmpdir)
             except DiscoveredInterpreterFailed as exc:
                 _log.info("<%s> %s; trying %s", self.settings.name, exc, exc.others[0])
                 fallback = tuple(dict.fromkeys(exc.others))  # each once: names found twice (python3) or more
@@ -179,11 +183,16 @@ class HostSession:
                          background: int | None = None, async_dir: str | None = None, no_log: bool = False,
                          verbosity: int = 0, rlimit_nofile: int | None = None,
                          async_job: bool = False, debugger: dict[str, Any] | None = None,
-                         legacy_interpreter: str | None = None) -> dict[str, Any]:
+                         legacy_interpreter: str | None = None, remote_tmp: str | None = None,
+                         tmpdir: str | None = None) -> dict[str, Any]:
         """Run module ``name`` on the host's agent. ``no_log`` and ``verbosity`` are given to a module written
         against Ansible's API (native modules' results are masked on the controller). ``async_job``: an async
         task waited for (see AgentClient.run_module). ``legacy_interpreter``: what runs a module file's ``#!``
-        line instead of its program (the task's ``ansible_<name>_interpreter``)."""
+        line instead of its program (the task's ``ansible_<name>_interpreter``). ``remote_tmp``: where the
+        module makes its own temporary directory (the task's ansible_remote_tmp; the connection's when None);
+        ``tmpdir``: the task's temporary directory on the host, which the module uses instead (``_ansible_tmpdir``,
+        an Ansible action plugin's)."""
+        remote_tmp = remote_tmp or self.settings.remote_tmp
         info = self.index.get(name)
         if info.ansible_api:
             if background is not None:
@@ -191,7 +200,8 @@ class HostSession:
                         "msg": f"'{name}' is an Ansible-API module, which cannot be started in the background "
                                "(async with poll: 0) yet; give it a poll interval to wait for it"}
             packed = self.index.packed(info)
-            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
+            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity,
+                                       remote_tmp=remote_tmp, tmpdir=tmpdir)
             client = await self.agent(become)
             if _log.isEnabledFor(VERBOSE):
                 _log.info("Using module file %s (Ansible API, %s packed)", info.path, size(len(packed.source)),
@@ -203,7 +213,8 @@ class HostSession:
             return strict_response(normalize_result(result, DeprecatedText))
         legacy = info.legacy_style
         if legacy:
-            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity)
+            context = ModuleRunContext(name, check=check, diff=diff, no_log=no_log, verbosity=verbosity,
+                                       remote_tmp=remote_tmp, tmpdir=tmpdir)
             call = legacy_call(legacy, info.path.name, info.source.source, params, context, legacy_interpreter)
             if isinstance(call, str):
                 return {"failed": True, "changed": False, "msg": call}
@@ -215,7 +226,8 @@ class HostSession:
         params = encode_arguments(params, "legacy")
         result = await client.run_module(self.index.sources_for(info), params, check=check, diff=diff,
                                          environment=environment, background=background, async_dir=async_dir,
-                                         rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger)
+                                         rlimit_nofile=rlimit_nofile, async_job=async_job, debugger=debugger,
+                                         remote_tmp=remote_tmp, tmpdir=tmpdir)
         return strict_response(result) if legacy else result
 
     async def raw(self, command: str, *, become: BecomeSettings | None = None, timeout: float | None = None,

@@ -7,6 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+# ansible-core's default remote_tmp: where a host's temporary directories go
+REMOTE_TMP = "~/.ansible/tmp"
+
 # Host names reached over the local connection when nothing sets their address or connection.
 LOCAL_NAMES = ("localhost", "127.0.0.1")
 
@@ -45,6 +48,7 @@ _VARIABLES = {
     "become_exe": "become_exe",
     "sudo_chdir": "sudo_chdir",
     "su_prompt_l10n": "su_prompts",
+    "remote_tmp": "remote_tmp",
     "become_password": "become_password",
     "become_pass": "become_password",
     "sudo_pass": "become_password",
@@ -55,7 +59,7 @@ PREFIXES = ("ansible_", "provisioning_")
 SETTING_OF = {prefix + suffix: setting for prefix in PREFIXES for suffix, setting in _VARIABLES.items()}
 
 _TEXT_SETTINGS = frozenset(["user", "password", "become_password", "become_flags", "become_exe", "sudo_chdir",
-                            "ssh_args", "ssh_common_args", "ssh_extra_args"])
+                            "ssh_args", "ssh_common_args", "ssh_extra_args", "remote_tmp"])
 
 
 class ConnectionVariableError(ValueError):
@@ -224,6 +228,9 @@ class ConnectionSettings:
     become_exe: str | None = None
     sudo_chdir: str | None = None
     su_prompts: tuple[str, ...] | None = None
+    # Where temporary files go on the host (ansible_remote_tmp, ``~`` the home of the user the agent runs as): the
+    # agent's directory and the modules' own. It never splits the sessions: a task's own goes with its module run.
+    remote_tmp: str = field(default=REMOTE_TMP, compare=False)
 
     def become_settings(self) -> BecomeSettings | None:
         if not self.become:

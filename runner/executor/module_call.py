@@ -62,6 +62,7 @@ class ModuleCall:
     in_async_job: bool = False
     async_limit: int | None = None  # that job's limit in seconds, which an action plugin reads (async_val)
     async_dir: str | None = None  # where the host keeps async jobs' state (ansible_async_dir); the default if None
+    remote_tmp: str | None = None  # where the module's temporary directory goes (ansible_remote_tmp); the session's
     rlimit_nofile: int | None = None  # the module's soft limit of open files (ansible_python_module_rlimit_nofile)
     debugger: dict[str, Any] | None = None  # a remote debugger the module attaches to (runner.executor.module_debugger)
     facts_owner: str | None = None  # whose facts the module reports (delegate_facts); the task's host if None
@@ -105,7 +106,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                     templar=templar, connection=session, check=call.check, diff=call.diff,
                                     verbosity=call.verbosity, become=call.become, environment=call.environment,
                                     no_log=call.no_log, search_paths=call.search_paths, task_vars=call.task_vars,
-                                    collections=call.collections, async_seconds=call.async_limit or 0)
+                                    collections=call.collections, async_seconds=call.async_limit or 0,
+                                    remote_tmp=call.remote_tmp)
             result = await run_action(action, context)
             if templar.untrusted_templates:  # untrusted_template_behavior = warning
                 from runner.templating import UNTRUSTED_TEMPLATE_MESSAGE
@@ -121,7 +123,8 @@ async def execute(session: HostSession | None, index: ModuleIndex, call: ModuleC
                                               background=call.background, async_dir=call.async_dir,
                                               rlimit_nofile=call.rlimit_nofile, no_log=call.no_log,
                                               verbosity=call.verbosity, async_job=call.in_async_job,
-                                              debugger=call.debugger, legacy_interpreter=legacy_interpreter)
+                                              debugger=call.debugger, legacy_interpreter=legacy_interpreter,
+                                              remote_tmp=call.remote_tmp)
             result = with_discovered_interpreter(result, session, call, host)
     except ConnectionFailure as exc:
         return {"unreachable": True, "changed": False, "msg": str(exc)}

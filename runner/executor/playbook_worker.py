@@ -486,6 +486,7 @@ class PlaybookWorker:
         session = self._session(target, settings)
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
+        call.remote_tmp = settings.remote_tmp  # the task's: its session's may be another's
         async_seconds = task_number(templar, node, "async_seconds", int, keyword="async")
         if async_seconds and action is not None and not action.supports_async:
             return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare

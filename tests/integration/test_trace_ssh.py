@@ -43,10 +43,12 @@ def test_vvvv_over_ssh_shows_each_connection_agent_and_frame(testenv: TestEnv, i
                          rf"jump host: none; keys: {re.escape(str(testenv.private_key))}; .*"
                          r"User from connection settings", run.output, re.MULTILINE), run.output
         assert re.search(rf"^\[\d+\] <{address}> SSH: connected in [\d.]+ ms \(attempt 1", run.output, re.MULTILINE)
-        assert re.search(rf"^<{address}> EXEC agent: /usr/bin/python3 as deploy via sudo$", run.stdout,
+        # each agent's start command, as Ansible's EXEC line shows a command, on stdout as Ansible's: the
+        # connecting user's, then deploy's through the escalation (its default flags -H -S -n)
+        assert re.search(rf"^<{address}> EXEC /bin/sh -c .*/usr/bin/python3.* -c .*ansible-tmp-", run.stdout,
                          re.MULTILINE)
-        # the escalation itself, as Ansible's EXEC line shows it (its default flags -H -S -n), on stdout as Ansible's
-        assert re.search(rf"^<{address}> EXEC sudo -H -S -n -u deploy \.\.\.$", run.stdout, re.MULTILINE)
+        assert re.search(rf"^<{address}> EXEC sudo -H -S -n -u deploy /bin/sh -c .*/usr/bin/python3", run.stdout,
+                         re.MULTILINE)
         assert re.search(rf"<{address}> AGENT started in [\d.]+ ms: Python 3[\d.]+ at /usr/bin/python3, pid \d+, "
                          r"uid \d+, as deploy$", run.output, re.MULTILINE)
         # The become user's agent is a new one: it gets the module and what it imports.

@@ -138,3 +138,18 @@ def test_a_discovered_interpreter_that_does_not_start_gives_way_to_the_next(pyth
     assert discovery is not None
     assert (discovery.interpreter, discovery.outcome) == (str(python_named), "found")
     assert discovery.tried == settings.interpreter_fallback
+
+
+@pytest.mark.parametrize("discover", [False, True])
+def test_the_agents_temporary_directory_is_its_last_argument_quoted(python_named: Path, discover: bool) -> None:
+    """Where the agent keeps its files (under remote_tmp) comes last, as one word however it is spelled; the
+    interpreter's path too, quoted as ansible-core quotes it in its commands."""
+    tmpdir = "/r e m o t e/t m p/ansible-tmp-1.5-2-3"
+    spaced = python_named.with_name("p y t h o n")
+    spaced.symlink_to(python_named)
+    command = start_command(None, (str(spaced),), tmpdir) if discover else start_command(str(spaced), None, tmpdir)
+    done = subprocess.run(command, shell=True, input=_payload(b"import sys; print(sys.argv[1:])").decode(),
+                          capture_output=True, text=True, timeout=30, check=False)
+    expected = ["found", str(spaced), tmpdir] if discover else [tmpdir]
+    assert done.stdout.strip() == repr(expected), done.stderr
+    assert f"'\"'\"'{tmpdir}'\"'\"'" in command  # one word inside the /bin/sh -c '...' it runs in
