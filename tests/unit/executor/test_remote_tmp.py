@@ -54,7 +54,8 @@ def _under(path: str, base: Path, prefix: str) -> bool:
 
 
 def test_temporary_directories_follow_the_configuration_and_the_tasks_remote_tmp(
-        local_hosts: LocalHosts, monkeypatch: pytest.MonkeyPatch) -> None:
+    local_hosts: LocalHosts, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ensure_ansible_core_importable()
     configured, own = local_hosts.base / "configured" / "tmp", local_hosts.base / "own" / "tmp"
     (local_hosts.base / "library").mkdir()
