@@ -64,7 +64,8 @@ def test_tar_from_the_controller(host: RemoteHost, scratch: str, files: Path, na
     assert infra.file(f"{scratch}/app-1.0/current").linked_to == f"{scratch}/app-1.0/bin/tool"
     assert infra.file(f"{scratch}/app-1.0/README").user == "root"
     # The upload in the agent's temp directory is gone once unpacked.
-    assert host.shell("ls -d /tmp/provisioning-*/archive.* 2>/dev/null || true") == ""
+    assert host.shell("ls -d ~root/.ansible/tmp/ansible-tmp-*/archive.* /home/*/.ansible/tmp/ansible-tmp-*/archive.* "
+                      "2>/dev/null || true") == ""
 
 
 def test_only_what_differs_is_written(host: RemoteHost, scratch: str, files: Path, testenv) -> None:

@@ -54,10 +54,9 @@ def test_callbacks_enabled_junit_writes_a_report_in_junit_output_dir(tmp_path: P
 
 
 def test_a_setting_that_is_not_supported_is_warned_about_and_the_run_goes_on(tmp_path: Path) -> None:
-    project = local_project(tmp_path, "[defaults]\nremote_tmp = /var/tmp/ansible-${USER}\n", site=PLAYBOOK)
+    project = local_project(tmp_path, "[ssh_connection]\npipelining = false\n", site=PLAYBOOK)
     done = run_command(project, "provisioning", "-i", "hosts", "localhost", "-m", "ping")
     assert done.returncode == 0, done.stderr
-    assert done.stderr == (f"[WARNING]: setting remote_tmp = /var/tmp/ansible-${{USER}} "
-                           f"({project / 'provisioning.cfg'}:2) is not supported: no module file is copied to the "
-                           "targets; the agent's scratch files go to the target's temporary directory ($TMPDIR, "
-                           "else /tmp)\n")
+    assert done.stderr == (f"[WARNING]: setting pipelining = false ({project / 'provisioning.cfg'}:2) is not "
+                           "supported: the agent always pipelines: modules run in one persistent process per host, "
+                           "never as files copied to the target\n")
