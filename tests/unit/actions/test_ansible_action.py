@@ -409,3 +409,57 @@ def test_an_attribute_the_connection_stand_in_lacks_gives_getattrs_default_and_u
     assert run.exit_code == 0, run.output
     assert run.task("probe")["localhost"]["default"] == "none"
     assert "uses the connection's connection_id" in run.task("use")["localhost"]["msg"]
+
+
+def test_the_temporary_directory_an_action_plugin_made_is_its_modules(tmp_path: Path) -> None:
+    """``_ansible_tmpdir`` is the plugin's ``_make_tmp_path`` directory, as ansible-core passes it; a plugin that
+    made none leaves the module to make its own under the task's ``ansible_remote_tmp``."""
+    write_files(tmp_path, {
+        "library/report_tmp.py": """
+            from ansible.module_utils.basic import AnsibleModule
+
+            module = AnsibleModule(argument_spec={})
+            module.exit_json(given=module._tmpdir, tmpdir=module.tmpdir, remote_tmp=module._remote_tmp)
+            """,
+        "action_plugins/tmp_made.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                TRANSFERS_FILES = True
+
+                def run(self, tmp=None, task_vars=None):
+                    result = super().run(tmp, task_vars)
+                    result.update(self._execute_module("report_tmp", {}, task_vars=task_vars),
+                                  made=self._connection._shell.tmpdir)
+                    return result
+            """,
+        "action_plugins/tmp_none.py": """
+            from ansible.plugins.action import ActionBase
+
+
+            class ActionModule(ActionBase):
+                def run(self, tmp=None, task_vars=None):
+                    result = super().run(tmp, task_vars)
+                    result.update(self._execute_module("report_tmp", {}, task_vars=task_vars))
+                    return result
+            """,
+    })
+    remote_tmp = tmp_path / "remote tmp"
+    run = play_locally(tmp_path, f"""
+        - hosts: localhost
+          gather_facts: false
+          vars: {{ansible_remote_tmp: "{remote_tmp}"}}
+          tasks:
+            - name: with
+              tmp_made:
+            - name: without
+              tmp_none:
+        """)
+    assert run.exit_code == 0, run.output
+    made = run.task("with")["localhost"]
+    assert made["made"].startswith(f"{remote_tmp}/ansible-tmp-") and made["given"] == made["tmpdir"] == made["made"]
+    own = run.task("without")["localhost"]
+    assert own["given"] is None and own["remote_tmp"] == str(remote_tmp)
+    assert own["tmpdir"].startswith(f"{remote_tmp}/ansible-moduletmp-")
+    assert list(remote_tmp.iterdir()) == []  # each removed: the plugin's by its cleanup, the module's when it ended
