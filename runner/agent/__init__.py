@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import shlex
 import struct
 import time
@@ -96,7 +95,7 @@ def discovery_probe(fallback: tuple[str, ...]) -> str:
 def temp_dir_name() -> str:
     """A name for an agent's temporary directory, unique on the host: ansible-core's for the one it makes per task
     (``ansible-tmp-<time>-<controller pid>-<random>``), so that what knows Ansible's leftovers knows these."""
-    return f"ansible-tmp-{time.time()}-{os.getpid()}-{secrets.randbelow(2**48)}"
+    return f"ansible-tmp-{time.time()}-{os.getpid()}-{int.from_bytes(os.urandom(6), 'big')}"  # below 2**48
 
 
 def start_command(interpreter: str | None, fallback: tuple[str, ...] | None = None, tmpdir: str | None = None) -> str:
