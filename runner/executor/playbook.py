@@ -32,6 +32,7 @@ from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, handler_names, handler_topics
 from runner.templating import Templar, is_template, mark_unsafe
+from runner.util.debug_log import DEBUG_LOG
 
 if TYPE_CHECKING:
     from runner.inventory import Inventory
@@ -788,9 +789,10 @@ class PlaybookExecutor:
         ``--skip-tags always`` (or a tag of the play) runs no handler at a section's end."""
         if not state.play.implicit_flush:
             return
-        forced = self._forces_handlers(state)
-        implicit_flush([host for host in (state.batch if only is None else only)
-                        if host in state.active or (forced and host in state.failed)], state.notified)
+        if DEBUG_LOG.enabled:  # the hosts that reach it: the batch's still in the play (and failed ones, forced)
+            gone = state.unreachable | state.ended | (set() if self._forces_handlers(state) else state.failed)
+            implicit_flush([host for host in (state.batch if only is None else only) if host not in gone],
+                           state.notified)
         await self._flush_handlers(state, only)
 
     def _forces_handlers(self, state: PlayState) -> bool:
