@@ -11,6 +11,7 @@ from typing import Any
 
 from runner.ansible_api.strategy_plugins import resolve_strategy
 from runner.ansible_api.vars_plugins import VarsPluginSetup
+from runner.callbacks.colors import paint, use_color
 from runner.callbacks.log_file import LogFile, open_run_log, run_log
 from runner.cli.plugin_filters import module_rejectlist
 from runner.config import Config, load_config
@@ -187,6 +188,7 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
     from runner.templating.deprecations import DEPRECATIONS
 
     DEPRECATIONS.enabled = bool(config.deprecation_warnings)
+    _set_up_debug_log(config)
     from runner.cli.options import unused_option_warnings
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:
@@ -204,6 +206,15 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
                    filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected,
                    reload_inventory=inventory_reloader(config, playbook_dir, configured=need_inventory,
                                                        verbosity=verbosity))
+
+
+def _set_up_debug_log(config: Config) -> None:
+    """Ansible's debug log (``debug``, ``ANSIBLE_DEBUG``), set before the workers fork, which inherit it; its
+    lines in ansible-core's debug colour where the output is coloured."""
+    from runner.util.debug_log import DEBUG_LOG
+
+    color = use_color(sys.stdout, bool(config.nocolor), bool(config.force_color))
+    DEBUG_LOG.configure(bool(config.debug), paint=partial(paint, state="debug", enabled=color))
 
 
 def configured_strategy(config: Config) -> str:

@@ -229,6 +229,7 @@ class Compiler:
         main = roles + self.tasks.compile_list(play.tasks, inherited)
         post = self.tasks.compile_list(play.post_tasks, inherited)
         plan_play.sections = [pre, main, post]
+        plan_play.implicit_flush = self.tasks.tags.selects(["always", *plan_play.tags])
         # As ansible-core orders them (to run, and to look a name up last block first): the handlers of the roles
         # the play lists, the play's own, then those of the roles its tasks import.
         role_handlers = self.tasks.role_handlers

@@ -228,6 +228,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("log_verbosity", "defaults", "int", 0,
       "How many -v the run log (log_path) records, beyond what is displayed: its trace lines go to the log alone.",
       minimum=0, ansible_env=("ANSIBLE_LOG_VERBOSITY",)),
+    S("debug", "defaults", "bool", False,
+      "Ansible's debug log: the engine's decisions (implicit meta tasks, handler flushes) on stdout, one line each "
+      "as ansible-core writes them ('<pid> <time>: <message>'), whatever the verbosity.",
+      ansible_env=("ANSIBLE_DEBUG",)),
     S("vault_password_file", "defaults", "path", None,
       "Vault password file (or executable script printing it), as --vault-password-file.",
       ansible_env=("ANSIBLE_VAULT_PASSWORD_FILE",)),

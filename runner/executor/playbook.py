@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import FAILED_IN, NotFoundError, OptionError, SourcePosition, UserError
+from runner.executor.debug_decisions import implicit_flush
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
@@ -31,6 +32,7 @@ from runner.executor.workers import Workers
 from runner.inventory.pattern_mismatch import check_pattern
 from runner.plan import Plan, PlanFragment, PlanPlay, PlanRole, PlanTask, handler_names, handler_topics
 from runner.templating import Templar, is_template, mark_unsafe
+from runner.util.debug_log import DEBUG_LOG
 
 if TYPE_CHECKING:
     from runner.inventory import Inventory
@@ -405,7 +407,7 @@ class PlaybookExecutor:
         """Every host through each section in turn, the handlers flushed after each."""
         for section in sections:
             await self._run_section(state, section)
-            await self._flush_handlers(state)
+            await self._section_flush(state)
             if state.stop_play:
                 break
 
@@ -421,7 +423,7 @@ class PlaybookExecutor:
                     if host not in state.active or state.stop_play:
                         return
                     await self._run_free(state, host, self._walker(host, state).walk(section))
-                    await self._flush_handlers(state, [host])
+                    await self._section_flush(state, [host])
 
         await asyncio.gather(*(pinned(host) for host in state.active))
 
@@ -781,6 +783,22 @@ class PlaybookExecutor:
             self.callbacks.host_values(info, values_host, values)
 
     # -- handlers -----------------------------------------------------------------------------------------
+    async def _section_flush(self, state: PlayState, only: list[str] | None = None) -> None:
+        """The implicit flush_handlers at a section's end (of ``only`` hosts, else the batch's), unless the
+        command's tags leave it out: ansible-core's is a task tagged always and the play's tags, so that
+        ``--skip-tags always`` (or a tag of the play) runs no handler at a section's end."""
+        if not state.play.implicit_flush:
+            return
+        if DEBUG_LOG.enabled:  # the hosts that reach it: the batch's still in the play (and failed ones, forced)
+            gone = state.unreachable | state.ended | (set() if self._forces_handlers(state) else state.failed)
+            implicit_flush([host for host in (state.batch if only is None else only) if host not in gone],
+                           state.notified)
+        await self._flush_handlers(state, only)
+
+    def _forces_handlers(self, state: PlayState) -> bool:
+        # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
+        return bool(self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers)
+
     async def _flush_handlers(self, state: PlayState, only: Collection[str] | None = None
                               ) -> dict[str, HostFailed]:
         """Run notified handlers once per host, in the order they are defined, then forget the notifications.
@@ -792,8 +810,7 @@ class PlaybookExecutor:
         flushed = set(state.batch if only is None else only)
         failed_before = set(state.failed)
         failures: dict[str, HostFailed] = {}
-        # the play's keyword, either way, over the command's --force-handlers, as in ansible-core
-        forced = self.options.force_handlers if state.play.force_handlers is None else state.play.force_handlers
+        forced = self._forces_handlers(state)
         answers = self._handler_answers(state)
         # a host that failed and is still in its block's always (it ran this flush_handlers) runs its handlers
         still_walking = (set(only) & state.failed) if only is not None else set()

@@ -181,6 +181,9 @@ class PlanPlay(_Strict):
     diff: Any = None
     sections: list[list[int]] = Field(default_factory=list,
                                       description="pre_tasks, roles+tasks, post_tasks: handlers flush after each")
+    implicit_flush: bool = Field(True, description="Whether the handlers flush after each section: ansible-core's "
+                                                   "implicit flush_handlers is tagged always and the play's tags, so "
+                                                   "--tags/--skip-tags can leave it out")
     handlers: list[int] = Field(default_factory=list)
     search_paths: list[str] = Field(default_factory=list)
 

@@ -5,6 +5,8 @@ word to the host's own log, so the log is the order things ran in."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.unit.executor.conftest import HOSTS, LocalHosts
@@ -368,3 +370,67 @@ def test_a_handler_failing_at_a_flush_in_a_block_is_rescued_there(local_hosts: L
     assert run.exit_code == 0, run.output
     assert local_hosts.log("h1") == ["task", "rescued", "both"]
     assert local_hosts.log("h2") == ["task", "handled", "after-flush", "both"]
+
+
+TAGGED = """
+- hosts: h1,h2
+  gather_facts: false
+  tags: whole_play
+  tasks:
+    - shell: echo task >> {{ workdir }}/log
+      notify: handle
+      tags: [always, task_tag]
+  handlers:
+    - name: handle
+      shell: echo handled >> {{ workdir }}/log
+"""
+
+
+def test_skipping_always_leaves_out_the_implicit_flush_and_the_handlers_it_would_run(local_hosts: LocalHosts) -> None:
+    # As ansible-core: its flush after each section is a task tagged always (and the play's tags), so the untagged
+    # task runs and notifies, and no flush comes to run the handler.
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          tasks:
+            - shell: echo task >> {{ workdir }}/log
+              notify: handle
+          handlers:
+            - name: handle
+              shell: echo handled >> {{ workdir }}/log
+        """, "--skip-tags", "always")
+    assert run.exit_code == 0, run.output
+    assert [local_hosts.log(host) for host in ("h1", "h2")] == [["task"], ["task"]]
+    assert "RUNNING HANDLER" not in run.output
+
+
+def test_the_debug_log_says_which_hosts_the_implicit_flushes_ran_for(local_hosts: LocalHosts,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_DEBUG", "1")
+    run = local_hosts.play("""
+        - hosts: h1,h2
+          gather_facts: false
+          pre_tasks:
+            - shell: echo pre >> {{ workdir }}/log
+              changed_when: false
+          tasks:
+            - shell: echo task >> {{ workdir }}/log
+              notify: handle
+              when: inventory_hostname == 'h1'
+          handlers:
+            - name: handle
+              shell: echo handled >> {{ workdir }}/log
+        """)
+    assert run.exit_code == 0, run.output
+    lines = re.findall(r"^ *\d+ \d+\.\d{5}: (.*)$", run.output, re.MULTILINE)
+    assert lines == ["No handler notifications for h1, skipping.", "No handler notifications for h2, skipping.",
+                     "META: triggered running handlers for h1", "No handler notifications for h2, skipping.",
+                     "No handler notifications for h1, skipping.", "No handler notifications for h2, skipping."]
+    # each line where the decision is made: the tasks' flush before the handler it runs
+    assert run.output.index("META: triggered") < run.output.index("RUNNING HANDLER [handle]")
+
+
+def test_without_the_setting_there_is_no_debug_log(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play(TAGGED)
+    assert run.exit_code == 0, run.output
+    assert "META:" not in run.output and "No handler notifications" not in run.output
