@@ -131,7 +131,7 @@ def _process_name(pid: int) -> str:
 
 def _daemon_kind(command: str, name: str = "") -> str:
     """Which of our daemons a process is, by its command line, or its name (forked from the command, the warm
-    controller and the keeper keep the command's line)."""
+    controller and the keeper show their name and directory instead)."""
     if "runner.connection.keeper.daemon" in command or name == KEEPER_PROCESS_NAME:
         return "keeper"
     if "runner.warm.server" in command or name == WARM_PROCESS_NAME:

@@ -31,8 +31,8 @@ from runner.warm.process import close_all_but, name_process
 
 # Options after which a command runs nothing (it prints, checks or lists): no controller is forked for them.
 NOTHING_RUN = frozenset(["-h", "--help", "--version", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags"])
-# The forked controller's name (``/proc/PID/comm``, what ``ps -o comm`` and ``top`` show): its command line stays
-# the client's, which only a new interpreter could change.
+# The forked controller's name (``/proc/PID/comm``, what ``ps -o comm`` and ``top`` show), and its command line
+# with the directory it serves (``ps``, ``pgrep -f``), written over the client's that the fork kept.
 PROCESS_NAME = "prov-warm"
 # Whether the controller forked by this process had what the runs need imported before the fork (a list
 # remembered by an earlier controller): only then is it ready at once to fork the keeper.
@@ -142,7 +142,7 @@ def _become_controller(directory: Path, origin: int) -> None:
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         close_all_but({0, 1, 2, origin})
-        name_process(PROCESS_NAME)
+        name_process(PROCESS_NAME, f"{PROCESS_NAME} {directory}")
         os.chdir("/")
         os.umask(0o077)
         from runner.warm.server import serve_forked

@@ -16,7 +16,7 @@ import signal
 
 from runner.warm.process import close_all_but, name_process
 
-# Its name (``/proc/PID/comm``): its command line is the cold client's, as the controller's is.
+# Its name (``/proc/PID/comm``); its command line is its name and directory, written over the cold client's.
 PROCESS_NAME = "prov-keeper"
 
 
@@ -37,7 +37,7 @@ def _become_keeper(directory: str, persist: float, start_lock: int) -> None:
         os.dup2(null, 0)
         os.dup2(null, 1)  # where the daemon says it is ready to the one that started it: nobody reads it here
         close_all_but({0, 1, 2, start_lock})  # 2 stays the controller's log until the keeper opens its own
-        name_process(PROCESS_NAME)
+        name_process(PROCESS_NAME, f"{PROCESS_NAME} {directory}")
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for signum in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, signal.SIG_DFL)

@@ -37,8 +37,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def keepers_under(directory: str, modules: tuple[str, ...] = (KEEPER_MODULE,)) -> dict[int, str]:
     """Keeper processes (or those of ``modules``) serving a socket under ``directory``, by pid: their command
-    lines. A warm controller forked from a cold run, and a keeper forked from that, have that run's command line:
-    they are known by their name and a descriptor open under ``directory`` (a lock, a socket, a log)."""
+    lines. A warm controller forked from a cold run, and a keeper forked from that, show their name and directory
+    as their command line: they are known by their name and a descriptor open under ``directory`` (a lock, a
+    socket, a log)."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
