@@ -308,6 +308,18 @@ def test_a_cold_runs_output_ends_with_the_run(keeper_runtime: Path, project: Pat
     assert _served(keeper_runtime) == 1
 
 
+def test_the_forked_controller_does_not_show_the_runs_command_line(keeper_runtime: Path, project: Path) -> None:
+    """Forked from the cold run, the controller outlives it: whoever looks for the run's command (``pgrep -f
+    success.yml``) must not find it, only its name and directory."""
+    assert _run(keeper_runtime, project, "success.yml", "-l", "local").returncode == 0
+    _wait_until(lambda: _status(keeper_runtime) is not None, "the warm controller answers")
+    status = _status(keeper_runtime)
+    assert status is not None
+    command = Path(f"/proc/{status['pid']}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    assert command.startswith("prov-warm ")
+    assert "success.yml" not in command
+
+
 def test_persist_0_in_the_configuration_leaves_no_controller(keeper_runtime: Path, project: Path) -> None:
     """Seen only once the run reads its configuration: the controller forked before is stopped."""
     (project / "provisioning.cfg").write_text("[ssh_connection]\npersist = 0\n")
