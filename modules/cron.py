@@ -40,7 +40,8 @@ DOCUMENTATION = {
         "user": {"description": "Whose crontab (default: the user the task runs as; root in a cron_file).",
                  "type": "str"},
         "cron_file": {"description": "A file in /etc/cron.d (or an absolute path) instead of a user's crontab. "
-                                     "With state absent and no name, the file is removed.", "type": "path"},
+                                     "With state absent and no name, the file is removed. /etc/crontab is "
+                                     "refused (the system crontab is not managed this way).", "type": "path"},
         "minute": {"description": "Minute (0-59, *, */2, ...).", "type": "str", "default": "*"},
         "hour": {"description": "Hour (0-23, *, ...).", "type": "str", "default": "*"},
         "day": {"description": "Day of the month (1-31, *, ...).", "type": "str", "default": "*",

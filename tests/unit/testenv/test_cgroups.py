@@ -1,12 +1,15 @@
-"""Where a test host that boots systemd gets its cgroup, read from the machine's mount table and own cgroup."""
+"""Test hosts that boot systemd: where each gets its cgroup (read from the machine's mount table and own cgroup),
+and asking for them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from runner.testenv import cgroups
+from runner.cli.testenv import cli
+from runner.testenv import TestEnv, cgroups
 from runner.testenv.cgroups import cgroup2_mount, host_cgroup, own_cgroup, remove_cgroup
 from runner.testenv.errors import TestEnvError
 
@@ -49,3 +52,12 @@ def test_removing_takes_the_cgroups_systemd_made_below_deepest_first(tmp_path: P
     remove_cgroup(host)
     assert not host.exists()
     remove_cgroup(host)  # gone already: nothing to do
+
+
+def test_the_cli_starts_hosts_that_boot_systemd_on_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(TestEnv, "up", lambda env: started.append(env.init) or [])
+    for flags, init in (([], "plain"), (["--systemd"], "systemd")):
+        result = CliRunner().invoke(cli, ["up", "1", "--state-root", str(tmp_path), *flags])
+        assert result.exit_code == 0, result.output
+        assert started.pop() == init
