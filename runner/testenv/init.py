@@ -16,6 +16,7 @@ import grp
 import json
 import os
 import platform
+import resource
 import signal
 import socket
 import stat
@@ -54,13 +55,15 @@ SSHD_UNIT = "provisioning-sshd.service"
 # What systemd-detect-virt and the virtualization facts report for the host: a container of no known kind.
 CONTAINER = "provisioning-testenv"
 
-# sshd as the host's plain init runs it; its host ends when it exits, as with the plain init (exit-force: the
-# manager exits at once, and with it the PID namespace).
+# sshd as the host's plain init runs it: its host ends when it exits (exit-force: the manager exits at once, and
+# with it the PID namespace), and its sessions keep the open-files limit the host was started with, where systemd
+# would give a service its own default (1024): what runs over SSH sees the limits a run on the machine has.
 SSHD_UNIT_TEXT = """[Unit]
 Description=OpenSSH server of the test host (provisioning-testenv)
 
 [Service]
 ExecStart={sshd} -D -e -f {config}
+LimitNOFILE={nofile}
 SuccessAction=exit-force
 FailureAction=exit-force
 """
@@ -229,7 +232,9 @@ def boot_systemd(config, services):
     """Become systemd, booting the host to its own target: sshd and ``services`` on the base system. The units
     are runtime ones (/run, a tmpfs of the host's), so nothing of them is left in its files."""
     os.makedirs(RUNTIME_UNITS, exist_ok=True)
-    units = {SSHD_UNIT: SSHD_UNIT_TEXT.format(sshd=SSHD, config=config["sshd_config"]),
+    nofile = ":".join("infinity" if limit == resource.RLIM_INFINITY else str(limit)
+                      for limit in resource.getrlimit(resource.RLIMIT_NOFILE))
+    units = {SSHD_UNIT: SSHD_UNIT_TEXT.format(sshd=SSHD, config=config["sshd_config"], nofile=nofile),
              HOST_TARGET: HOST_TARGET_TEXT.format(wants=" ".join([SSHD_UNIT] + [f"{name}.service"
                                                                                 for name in services]))}
     for name, text in units.items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import secrets
 import signal
 import time
@@ -309,6 +310,8 @@ def test_a_host_boots_systemd_and_its_services_take_drop_ins(systemd_env: TestEn
                               " && systemctl daemon-reload && systemctl restart cron")
     pid = out(systemd_env, "host1", "systemctl show -p MainPID --value cron")
     assert "MARK=on" in out(systemd_env, "host1", f"tr '\\0' '\\n' < /proc/{pid}/environ")
+    # Sessions keep the open-files limit the host was started with (systemd's default for a service is 1024).
+    assert out(systemd_env, "host1", "ulimit -n") == str(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
     # The machine's own enabled services (its database, registry, ...) do not start in the host.
     assert out(systemd_env, "host1", "systemctl is-active postgresql docker-registry || true").split() == [
         "inactive", "inactive"]
