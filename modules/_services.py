@@ -94,6 +94,21 @@ def run_actions(module, change, sleep=None, runner=None):
                         stdout=out, stderr=err)
 
 
+def reported_state(state):
+    """The state a result reports, as ansible-core's service and systemd do: what the service is after the task,
+    so a restart or reload reports it started."""
+    return "started" if state in ("restarted", "reloaded") else state
+
+
+def finish(module, result, change):
+    """Put the change into ``result``: whether it changed, and its before/after only in diff mode (where
+    ansible-core's modules attach a diff at all)."""
+    result["changed"] = change.changed
+    if change.changed and module.diff_mode:
+        result["diff"] = change.diff
+    return result
+
+
 def plan_state(change, running, state, control, sleep=None):
     """Add what brings a service to ``state`` (started/stopped/restarted/reloaded) given whether it runs.
 
@@ -257,9 +272,6 @@ def run_systemd(module, params):
         result["enabled"] = params["enabled"]
     if params["state"]:
         plan_state(change, probe.running(status), params["state"], probe.control)
-        result["state"] = params["state"]
+        result["state"] = reported_state(params["state"])
     run_actions(module, change)
-    result["changed"] = change.changed
-    if change.changed:
-        result["diff"] = change.diff
-    return result
+    return finish(module, result, change)
