@@ -402,12 +402,15 @@ def run_apt(module, params):
     if params["autoclean"] and not module.check_mode:
         apt.run(["autoclean", "-q", *apt.lock_options()])
     changed = any(changes.values())
-    # A cache update is the change only of a task that asks for nothing else (as in Ansible)
-    result = {"changed": changed or (cache_updated and not apt.has_work()), "cache_updated": cache_updated,
+    if not apt.has_work():
+        # A cache update alone: ansible-core's result has these three keys, the update its only change
+        result = {"changed": cache_updated, "cache_updated": cache_updated, "cache_update_time": cache_time}
+        if cache_updated and module.diff_mode:
+            result["diff"] = {"prepared": "package lists updated\n"}
+        return result
+    result = {"changed": changed, "cache_updated": cache_updated,
               "cache_update_time": cache_time, "stdout": apt.stdout, "stderr": apt.stderr,
               "stdout_lines": apt.stdout.splitlines(), "stderr_lines": apt.stderr.splitlines()}
     if changed:
         result["diff"] = describe_changes(changes)
-    elif cache_updated:
-        result["diff"] = {"prepared": "package lists updated\n"}
     return result

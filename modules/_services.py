@@ -90,8 +90,26 @@ def run_actions(module, change, sleep=None, runner=None):
         else:
             rc, out, err = module.run_command(argv, environ_update={"LANG": "C"})
         if rc != 0:
+            if what in ("mask", "unmask"):  # ansible-core's systemd words these differently
+                module.fail("Failed to %s the service (%s): %s" % (what, change.name, err.strip()), rc=rc,
+                            stdout=out, stderr=err)
             module.fail("Unable to %s service %s: %s" % (what, change.name, (err or out).strip()), rc=rc,
                         stdout=out, stderr=err)
+
+
+def reported_state(state):
+    """The state a result reports, as ansible-core's service and systemd do: what the service is after the task,
+    so a restart or reload reports it started."""
+    return "started" if state in ("restarted", "reloaded") else state
+
+
+def finish(module, result, change):
+    """Put the change into ``result``: whether it changed, and its before/after only in diff mode (where
+    ansible-core's modules attach a diff at all)."""
+    result["changed"] = change.changed
+    if change.changed and module.diff_mode:
+        result["diff"] = change.diff
+    return result
 
 
 def plan_state(change, running, state, control, sleep=None):
@@ -165,6 +183,10 @@ def unit_name(name):
     return name if "." in name and name.rsplit(".", 1)[1] in UNIT_TYPES else name + ".service"
 
 
+# is-enabled answers (exit 0) that ansible-core does not take as enabled: asked to enable such a unit, it runs
+# systemctl enable (a runtime enablement made permanent, an indirect unit's own links, an alias left to systemd).
+NOT_ENABLED = ("enabled-runtime", "indirect", "alias")
+
 UNIT_TYPES = ("service", "socket", "device", "mount", "automount", "swap", "target", "path", "timer", "slice",
               "scope")
 
@@ -215,8 +237,11 @@ class SystemdUnit(object):
         return status.get("ActiveState") in ("active", "activating", "reloading")
 
     def enabled(self):
-        rc, out, _ = self.module.run_command([*self.systemctl, "is-enabled", self.unit])
-        return rc == 0 and out.strip() not in ("static", "indirect", "generated", "transient")
+        """Whether the unit counts as enabled, read as ansible-core reads ``is-enabled -l``: any state systemctl
+        answers 0 for (static included) but these three. With ``-l`` a unit enabled through another one (Also=)
+        prints "indirect" followed by the links that do it, so only a bare "indirect" is not enabled."""
+        rc, out, _ = self.module.run_command([*self.systemctl, "is-enabled", self.unit, "-l"])
+        return rc == 0 and out.rstrip() not in NOT_ENABLED
 
     def plan_enabled(self, change, enabled):
         current = self.enabled()
@@ -257,9 +282,6 @@ def run_systemd(module, params):
         result["enabled"] = params["enabled"]
     if params["state"]:
         plan_state(change, probe.running(status), params["state"], probe.control)
-        result["state"] = params["state"]
+        result["state"] = reported_state(params["state"])
     run_actions(module, change)
-    result["changed"] = change.changed
-    if change.changed:
-        result["diff"] = change.diff
-    return result
+    return finish(module, result, change)

@@ -1036,13 +1036,16 @@ def _matches(pattern, chdir):
     return bool(glob.glob(pattern))
 
 
-def _command_skip_reason(params, chdir):
-    """Why ``creates``/``removes`` make the command unnecessary, or None when it must run."""
+def _command_skip_reason(params, chdir, check_mode):
+    """Why ``creates``/``removes`` make the command unnecessary, as ansible-core's (msg, stdout), or None when it
+    must run. The msg says whether it would have run (check mode) or did not; stdout keeps the older words."""
     creates, removes = params.get("creates"), params.get("removes")
+    verb = "Would" if check_mode else "Did"
     if creates and _matches(creates, chdir):
-        return "skipped, since %s exists" % creates
+        return "%s not run command since '%s' exists" % (verb, creates), "skipped, since %s exists" % creates
     if removes and not _matches(removes, chdir):
-        return "skipped, since %s does not exist" % removes
+        return ("%s not run command since '%s' does not exist" % (verb, removes),
+                "skipped, since %s does not exist" % removes)
     return None
 
 
@@ -1088,9 +1091,10 @@ def run_command_task(module, use_shell=False, executable=None, failed_msg=COMMAN
     chdir = params.get("chdir")
     if chdir and not os.path.isdir(chdir):
         fail("Unable to change directory before execution: [Errno 2] No such file or directory: '%s'" % chdir)
-    skip = _command_skip_reason(params, chdir)
+    skip = _command_skip_reason(params, chdir, module.check_mode)
     if skip:
-        result.update(rc=0, msg=skip, stdout=skip, stdout_lines=[skip])
+        msg, stdout = skip
+        result.update(rc=0, msg=msg, stdout=stdout, stdout_lines=[stdout])
         return result
     result["changed"] = True
     if module.check_mode:

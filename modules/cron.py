@@ -2,6 +2,7 @@
 
 import os
 import pwd
+import re
 import tempfile
 
 from modules._crontab import (
@@ -39,7 +40,8 @@ DOCUMENTATION = {
         "user": {"description": "Whose crontab (default: the user the task runs as; root in a cron_file).",
                  "type": "str"},
         "cron_file": {"description": "A file in /etc/cron.d (or an absolute path) instead of a user's crontab. "
-                                     "With state absent and no name, the file is removed.", "type": "path"},
+                                     "With state absent and no name, the file is removed. /etc/crontab is "
+                                     "refused (the system crontab is not managed this way).", "type": "path"},
         "minute": {"description": "Minute (0-59, *, */2, ...).", "type": "str", "default": "*"},
         "hour": {"description": "Hour (0-23, *, ...).", "type": "str", "default": "*"},
         "day": {"description": "Day of the month (1-31, *, ...).", "type": "str", "default": "*",
@@ -90,6 +92,10 @@ SPEC_RULES = {"mutually_exclusive": [["insertafter", "insertbefore"], ["special_
 SUPPORTS_CHECK_MODE = True
 
 CRON_D = "/etc/cron.d"
+# The system crontab has a format of its own (a user field, no markers of ours); ansible-core refuses it by name.
+SYSTEM_CRONTAB = "/etc/crontab"
+# What cron (run-parts' rules) reads of /etc/cron.d: other file names are skipped, on Debian at least.
+CRON_D_NAME = re.compile(r"^[A-Z0-9_-]+$", re.I)
 
 
 def cron_file_path(cron_file):
@@ -174,8 +180,21 @@ def summary(lines):
     return {"jobs": jobs, "envs": envs}
 
 
+def check_cron_file(module, cron_file):
+    """ansible-core's checks of cron_file, made before anything else: the system crontab is refused, and a
+    file name cron may skip is warned about."""
+    if cron_file == SYSTEM_CRONTAB:
+        module.fail("Will not manage /etc/crontab via cron_file, see documentation.")
+    basename = os.path.basename(cron_file)
+    if not CRON_D_NAME.search(basename):
+        module.warn('Filename portion of cron_file ("%s") should consist solely of upper- and lower-case '
+                    "letters, digits, underscores, and hyphens" % basename)
+
+
 def run(module):
     params = module.params
+    if params["cron_file"]:
+        check_cron_file(module, params["cron_file"])
     if params["name"] is None and not (params["cron_file"] and params["state"] == "absent"):
         module.fail("missing required arguments: name")
     if params["state"] == "present" and params["job"] is None:

@@ -77,6 +77,8 @@ ARGUMENT_SPEC = {
 FREE_FORM = "_raw_params"
 # ansible-core's script action fails a script that exited non-zero with this, in 2.19 and 2.21 alike.
 SCRIPT_FAILED = "non-zero return code"
+# ansible-core's script action in check mode when no creates/removes can decide: a skip, the host left alone.
+CHECK_MODE_SKIPPED = {"changed": False, "skipped": True, "msg": "Check mode is not supported for this task."}
 SUPPORTS_CHECK_MODE = True
 ACTION = "script"
 
@@ -123,7 +125,7 @@ def _would_run(module):
     if module.check_mode:
         if creates or removes:
             return {"changed": True}
-        return {"changed": False, "skipped": True, "msg": "Check mode is not supported for this task."}
+        return dict(CHECK_MODE_SKIPPED)
     if chdir and not os.path.isdir(chdir):
         return run_command_task(module, use_shell=True, failed_msg=SCRIPT_FAILED)  # its error for a missing chdir
     return None

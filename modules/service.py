@@ -4,7 +4,9 @@ from modules._services import (
     SYSTEMD_OPTIONS,
     ServiceChange,
     SysVService,
+    finish,
     plan_state,
+    reported_state,
     run_actions,
     run_systemd,
     systemd_runs,
@@ -90,10 +92,11 @@ def run(module):
         unit.plan_enabled(change, params["enabled"])
         result["enabled"] = params["enabled"]
     if params["state"]:
+        planned = len(change.actions)
         plan_state(change, running, params["state"], unit.control, params["sleep"])
-        result["state"] = params["state"]
+        result["state"] = reported_state(params["state"])
+        if module.check_mode and len(change.actions) > planned:
+            # ansible-core's service (init scripts) ends a check run that would change the state here, in its words
+            return {"changed": True, "msg": "service state changed"}
     run_actions(module, change, params["sleep"])
-    result["changed"] = change.changed
-    if change.changed:
-        result["diff"] = change.diff
-    return result
+    return finish(module, result, change)

@@ -20,8 +20,8 @@ DOCUMENTATION = {
         "Ansible).",
         "gather_subset picks groups of facts: all, min, hardware, network, virtual, or single collectors "
         "(platform, distribution, python, user, env, date_time, lsb, pkg_mgr, service_mgr, selinux, apparmor, "
-        "dns, cmdline, fips, local, ssh_pub_keys, processor, memory, mounts, uptime, interfaces). A leading ! "
-        "excludes one; min is always gathered unless !min is given.",
+        "dns, cmdline, fips, local, ssh_pub_keys, processor, memory, mounts, uptime, interfaces, systemd). A "
+        "leading ! excludes one; min is always gathered unless !min is given.",
         "filter keeps only the facts whose names match one of its shell-style patterns (with or without the "
         "ansible_ prefix).",
         "gather_facts is the same file under the name of Ansible's action (modules/gather_facts.py links to it), "
@@ -251,6 +251,22 @@ def service_mgr_facts(module):
     if os.path.isdir("/etc/init.d"):
         return {"service_mgr": "sysvinit"}
     return {"service_mgr": "service"}
+
+
+# Where a running systemd leaves its mark (sd_booted(3)), as ansible-core's collectors look for it.
+SYSTEMD_CANARIES = ("/run/systemd/system/", "/dev/.run/systemd/", "/dev/.systemd/")
+
+
+def systemd_facts(module):
+    """systemd's version and compile-time features where it runs, from systemctl --version (ansible-core's
+    systemd collector, gathered with all, not in min)."""
+    systemctl = module.get_bin_path("systemctl")
+    if not systemctl or not any(os.path.exists(canary) for canary in SYSTEMD_CANARIES):
+        return {}
+    rc, out, _ = module.run_command([systemctl, "--version"])
+    if rc != 0:
+        return {}
+    return {"systemd": {"features": str(out.split("\n")[1]), "version": int(out.split(" ")[1])}}
 
 
 def selinux_facts(module):
@@ -745,7 +761,7 @@ COLLECTORS = {
     "service_mgr": service_mgr_facts, "selinux": selinux_facts, "apparmor": apparmor_facts, "dns": dns_facts,
     "cmdline": cmdline_facts, "fips": fips_facts, "local": local_facts, "ssh_pub_keys": ssh_pub_keys_facts,
     "processor": processor_facts, "memory": memory_facts, "mounts": mounts_facts, "uptime": uptime_facts,
-    "interfaces": interface_facts, "virtual": virtual_facts,
+    "interfaces": interface_facts, "virtual": virtual_facts, "systemd": systemd_facts,
 }
 GROUPS = {
     "min": ["platform", "distribution", "python", "user", "env", "date_time", "lsb", "pkg_mgr", "service_mgr",

@@ -4,7 +4,7 @@ import glob
 import os
 import subprocess
 
-from modules._services import ServiceChange, SysVService, plan_state, run_actions
+from modules._services import ServiceChange, SysVService, finish, plan_state, run_actions
 from modules._spec import argument_spec
 from modules._utils import error_text
 
@@ -121,7 +121,4 @@ def run(module):
                 return module.run_command(argv, environ_update={"LANG": "C"})
             return detached(module, argv)
     run_actions(module, change, params["sleep"], runner)
-    result["changed"] = change.changed
-    if change.changed:
-        result["diff"] = change.diff
-    return result
+    return finish(module, result, change)

@@ -26,7 +26,7 @@ def start_host_pairs(base_address: int, pairs: int) -> list[tuple[TestEnv, HostS
 def start_hosts(base_address: int = BASE_ADDRESS) -> tuple[TestEnv, HostSet]:
     """The env's two hosts, started if they are not running (an env left up by an earlier run is reused)."""
     name = ENV_NAME if base_address == BASE_ADDRESS else f"{ENV_NAME}{base_address}"
-    env = TestEnv(name=name, count=len(HOST_NAMES), base_address=base_address, prefix="testhost")
+    env = TestEnv(name=name, count=len(HOST_NAMES), base_address=base_address, prefix="testhost", systemd=True)
     started = env.up()
     hosts = HostSet([(alias, host.address) for alias, host in zip(HOST_NAMES, started, strict=True)], env.private_key,
                     env.known_hosts)

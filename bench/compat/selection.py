@@ -53,7 +53,6 @@ NEEDS: dict[str, str] = {
     "yum_repository": "RHEL/Fedora only (yum)", "rpm_key": "RHEL/Fedora only (rpm)",
     "reboot": "reboots the host; test hosts are namespaces of the controller",
     "hostname": "changes the host's name with the distribution's tools; test hosts are UTS namespaces without them",
-    "systemd": "needs systemd as PID 1; test hosts have a plain init",
     "iptables": "changes the controller's firewall: test hosts share its network namespace",
     "facts_linux_network": "adds network interfaces: test hosts share the controller's network namespace",
     "ssh_agent": "starts ssh-agent on the controller and drives ansible's ssh connection plugin",

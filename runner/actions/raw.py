@@ -7,9 +7,12 @@ from typing import Any
 from runner.actions.arguments import ActionFailed, action_arguments
 from runner.actions.context import ActionContext
 
+# ansible-core's raw action in check mode: a skip with nothing else, the host left alone.
+CHECK_MODE_SKIPPED: dict[str, Any] = {"changed": False, "skipped": True}
+
 
 def _empty_result(**extra: Any) -> dict[str, Any]:
-    # The keys a registered result is read for, present even when the command did not run.
+    # The keys of a run's result, as ansible-core's raw returns them.
     return {"changed": False, "rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": [], **extra}
 
 
@@ -19,7 +22,7 @@ async def run_raw(ctx: ActionContext) -> dict[str, Any]:
     except ActionFailed as failure:
         return failure.result
     if ctx.check:
-        return _empty_result(skipped=True, msg="Command would have run if not in check mode")
+        return dict(CHECK_MODE_SKIPPED)
     completed = await ctx.session.raw(args["_raw_params"], become=ctx.become, executable=args["executable"])
     stdout = completed.stdout.decode("utf-8", "replace")
     stderr = completed.stderr.decode("utf-8", "replace")

@@ -51,11 +51,14 @@ def cli() -> None:
               help="The first host's address: N for 127.0.0.N, or a loopback address such as 127.0.1.1 (hosts "
                    "then go on past the end of its /24).")
 @click.option("--prefix", default="host", show_default=True, help="Host names are PREFIX1 .. PREFIXN.")
+@click.option("--systemd", is_flag=True, help="Each host boots systemd as its PID 1 (sshd is one of its units), as "
+                                             "a Debian machine does; hosts running the other init are restarted.")
 @state_root_option
 @report_errors
-def up(count: int, name: str, base_address: int | str, prefix: str, state_root: Path) -> int:
+def up(count: int, name: str, base_address: int | str, prefix: str, systemd: bool, state_root: Path) -> int:
     """Start COUNT hosts (reusing those that already run) and write their inventory."""
-    env = TestEnv(name, count=count, base_address=base_address, state_root=state_root, prefix=prefix)
+    env = TestEnv(name, count=count, base_address=base_address, state_root=state_root, prefix=prefix,
+                  systemd=systemd)
     _print_hosts(name, env.up())
     click.echo(f"inventory: {env.inventory_path}")
     return 0

@@ -21,7 +21,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from modules.script import CHECK_MODE_SKIPPED as SCRIPT_SKIPPED
 from runner.actions.meta import meta_skipped
+from runner.actions.raw import CHECK_MODE_SKIPPED as RAW_SKIPPED
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.ansible_api.deprecations import with_normalized_deprecations
 from runner.callbacks.results import CONNECTION_USED, RETRIED
@@ -81,7 +83,9 @@ if TYPE_CHECKING:
     from runner.inventory import Inventory
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
-_COMMAND_KEYS = {"rc": 0, "stdout": "", "stdout_lines": [], "stderr": "", "stderr_lines": []}
+# What ansible-core's actions answer for these in check mode when no creates/removes lets them decide, without
+# reaching the host (command and shell run their module, which answers for itself in check mode).
+_SKIPPED_IN_CHECK_MODE: dict[str, dict[str, Any]] = {"raw": RAW_SKIPPED, "script": SCRIPT_SKIPPED}
 
 
 class PlaybookWorker:
@@ -437,12 +441,15 @@ class PlaybookWorker:
 
     def _apply_conditions(self, node: PlanTask, result: dict[str, Any], variables: Mapping[str, Any],
                           controller_made: bool) -> None:
-        if result.get("unreachable") or result.get("skipped") or result.get(FAILED_IN) == "task":
+        if result.get("unreachable") or result.get(FAILED_IN) == "task":
             return  # the task itself failed (its arguments could not be rendered): no result to judge
         # a result says whether it failed and whether it changed, as Ansible's always do (a module written against
-        # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds
+        # Ansible's API may leave `changed` out of what fail_json returns): `'failed' in result` holds, for a
+        # result its module or action skipped too
         result.setdefault("failed", False)
         result.setdefault("changed", False)
+        if result.get("skipped"):
+            return  # ansible-core judges no changed_when/failed_when on a skip
         if node.changed_when is None and node.failed_when is None:
             return
         templar = Templar(ChainMap(_result_layer(node, result, controller_made), variables))  # type: ignore[arg-type]
@@ -468,11 +475,8 @@ class PlaybookWorker:
                                               untrusting=action is not None and action.arguments_become_variables)
         except TemplateError as error:  # this call fails, as Ansible's: a loop goes on with its next item
             return task_error(error, node)
-        if check and self.index.canonical(module) in ("command", "shell", "script", "raw") \
-                and not _creates_or_removes(args):
-            # Ansible skips these in check mode; the registered result still has the keys later tasks read.
-            return dict(_COMMAND_KEYS, changed=False, skipped=True,
-                        msg="Command would have run if not in check mode")
+        if check and self.index.canonical(module) in _SKIPPED_IN_CHECK_MODE and not _creates_or_removes(args):
+            return dict(_SKIPPED_IN_CHECK_MODE[self.index.canonical(module)])
         if action is not None and not action.uses_host:
             # No connection, delegation, async or timeout: the host is not involved (it may be unreachable).
             state.controller_made = True

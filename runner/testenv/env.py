@@ -18,8 +18,9 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 
 from runner.testenv.addresses import UNUSED_LOOPBACK, first_address, host_addresses, search_range
+from runner.testenv.cgroups import host_cgroup
 from runner.testenv.errors import TestEnvError
-from runner.testenv.host import HostDir, TestHost, abort, launch, running_host, stop, wait_until_serving
+from runner.testenv.host import PLAIN, SYSTEMD, HostDir, TestHost, abort, launch, running_host, stop, wait_until_serving
 from runner.testenv.inventory import write_inventory
 from runner.testenv.keys import generate_keys, read_public_key, write_known_hosts
 from runner.testenv.layer import HOST_KEY, ensure_dir, prepare_upper
@@ -33,12 +34,16 @@ _HOST_RECORD = "host.json"
 
 class TestEnv:
     """Local test hosts on loopback addresses (runner.testenv.addresses), each with its own root, hostname, PID
-    space and sshd. Needs root. ``base_address``: N for 127.0.0.N up, or an address such as 127.0.1.1."""
+    space and sshd. Needs root. ``base_address``: N for 127.0.0.N up, or an address such as 127.0.1.1.
+
+    ``systemd``: each host boots the machine's systemd as its PID 1 (in a cgroup of its own), as a Debian
+    machine or CI container does, and systemd starts its sshd; otherwise a plain init starts sshd and nothing
+    else. Hosts that run with the other init are restarted by ``up``."""
 
     __test__ = False  # not a pytest test class, despite its name
 
     def __init__(self, name: str = "default", count: int = 3, base_address: int | str = 2,
-                 state_root: Path = DEFAULT_STATE_ROOT, prefix: str = "host"):
+                 state_root: Path = DEFAULT_STATE_ROOT, prefix: str = "host", systemd: bool = False):
         if not _NAME.match(name) or not _NAME.match(prefix):
             raise TestEnvError(f"env name {name!r} and host prefix {prefix!r} must be letters, digits, '_.-'")
         self.addresses = host_addresses(base_address, count)
@@ -47,6 +52,7 @@ class TestEnv:
         self.base_address = base_address
         self.state_root = Path(state_root)
         self.prefix = prefix
+        self.init = SYSTEMD if systemd else PLAIN
         self.state_dir = self.state_root / name
         self.inventory_path = self.state_dir / "inventory.yml"
         self.private_key = self.state_dir / "id_ed25519"
@@ -83,7 +89,8 @@ class TestEnv:
             wanted = self.wanted()
             running = {host.name: host for host in self.hosts()}
             keep = {name for name, address in wanted
-                    if name in running and running[name].address == address and accepts_tcp(address)}
+                    if name in running and running[name].address == address and running[name].init == self.init
+                    and accepts_tcp(address)}
             host_dirs = self._host_dirs()
             stop([host_dir for host_dir in host_dirs if host_dir.path.name not in keep])
             for host_dir in host_dirs:
@@ -110,7 +117,8 @@ class TestEnv:
         with self._locked():
             running = {host.name: host for host in self.hosts()}
             current = running.pop(name, None)
-            if current is not None and address in (None, current.address) and accepts_tcp(current.address):
+            if (current is not None and address in (None, current.address) and current.init == self.init
+                    and accepts_tcp(current.address)):
                 return current
             stop([HostDir(self.state_dir / name)])
             address = address or self._free_address()
@@ -148,7 +156,7 @@ class TestEnv:
                 raise TestEnvError(f"host {name} of env {self.name} never ran: nothing to boot again") from None
             self._reap_launchers()
             host_dir.reset(keep_disk=True)
-            process = launch(host_dir, name, address, self.state_root)
+            process = launch(host_dir, name, address, self.state_root, self._cgroup(name))
             self._launchers[name] = process
             launched = [(host_dir, name, address, process)]
         try:
@@ -239,7 +247,7 @@ class TestEnv:
             for name, address in missing:
                 host_dir = host_dirs[name]
                 prepare_upper(host_dir.upper, name, address, wanted, client_key, host_dir.lowers())
-                process = launch(host_dir, name, address, self.state_root)
+                process = launch(host_dir, name, address, self.state_root, self._cgroup(name))
                 self._launchers[name] = process
                 launched.append((host_dir, name, address, process))
         except BaseException:
@@ -247,6 +255,10 @@ class TestEnv:
             self._reap_launchers()
             raise
         return launched
+
+    def _cgroup(self, name: str) -> Path | None:
+        """The cgroup the host ``name`` boots systemd in; None for a plain init."""
+        return host_cgroup(self.name, name) if self.init == SYSTEMD else None
 
     def _reap_launchers(self) -> None:
         for name, process in list(self._launchers.items()):

@@ -1,8 +1,9 @@
 """One test host's life on the machine: its state directory, starting its init, knowing it runs, stopping it.
 
-A host is ``unshare --mount --uts --pid --fork`` running ``init.py`` as PID 1 of the new namespaces. The init's
-pid (as the machine sees it) and its start time are recorded in ``host.json``: together they name that one
-process, so nothing else is ever signalled, even after the pid is recycled.
+A host is ``unshare --mount --uts --pid --fork`` running ``init.py`` as PID 1 of the new namespaces; a host that
+boots systemd has ``init.py`` replace itself with systemd once its root is built. The init's pid (as the machine
+sees it) and its start time are recorded in ``host.json``: together they name that one process, so nothing else is
+ever signalled, even after the pid is recycled.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from runner.testenv.cgroups import remove_cgroup
 from runner.testenv.errors import TestEnvError
 from runner.testenv.layer import HOST_KEY, SSHD_CONFIG
 from runner.testenv.machine import accepts_tcp, start_time, unmount_all_under
@@ -26,6 +28,14 @@ MACHINE_PYTHON = Path("/usr/bin/python3")
 STOP_TIMEOUT = 10.0
 KILL_TIMEOUT = 5.0
 LOG_TAIL_LINES = 8
+
+# What a host runs as PID 1: init.py itself (it starts sshd), or systemd (init.py builds the root, then execs it).
+PLAIN = "plain"
+SYSTEMD = "systemd"
+INITS = (PLAIN, SYSTEMD)
+# How each ends its host. systemd takes SIGTERM as "re-execute yourself"; SIGRTMIN+4 is its poweroff, after
+# which systemd in a container exits.
+STOP_SIGNALS = {PLAIN: signal.SIGTERM, SYSTEMD: signal.SIGRTMIN + 4}
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,7 @@ class TestHost:
     address: str
     pid: int
     state_dir: Path
+    init: str = PLAIN
 
 
 @dataclass(frozen=True)
@@ -101,16 +112,31 @@ class HostDir:
     def host_key(self) -> Path:
         return self.upper / HOST_KEY.lstrip("/")
 
+    def cgroup(self) -> Path | None:
+        """The cgroup of a host that boots systemd, as its last start recorded it."""
+        try:
+            path = json.loads(self.init_config.read_text()).get("cgroup")
+        except (OSError, ValueError):
+            return None
+        return Path(path) if path else None
+
     def reset(self, keep_disk: bool = False) -> None:
         """Empty layers for a fresh start; the old ones may hold a previous run's changes. ``keep_disk`` keeps
         the upper layer (the host's files and host key) for a host that boots again on the same disk."""
         unmount_all_under(self.path)
+        self.remove_cgroup()
         for directory in (self.work, self.root, self.stack) if keep_disk else (self.upper, self.work, self.root,
                                                                                self.stack):
             shutil.rmtree(directory, ignore_errors=True)
             directory.mkdir(parents=True)
         for stale in (self.pid_file, self.record, self.log, self.claim):
             stale.unlink(missing_ok=True)
+
+    def remove_cgroup(self) -> None:
+        """Remove the cgroup of a host that has ended (none for a host that did not boot systemd)."""
+        cgroup = self.cgroup()
+        if cgroup is not None:
+            remove_cgroup(cgroup)
 
     def log_tail(self) -> str:
         try:
@@ -128,15 +154,18 @@ def running_host(host_dir: HostDir) -> TestHost | None:
         return None
     if start_time(record["pid"]) != record["start_time"]:
         return None
-    return TestHost(record["name"], record["address"], record["pid"], host_dir.path)
+    return TestHost(record["name"], record["address"], record["pid"], host_dir.path, record.get("init", PLAIN))
 
 
-def launch(host_dir: HostDir, name: str, address: str, hide: Path) -> subprocess.Popen:
-    """Start the host's init in new mount, UTS and PID namespaces; it runs on after this process exits."""
+def launch(host_dir: HostDir, name: str, address: str, hide: Path, cgroup: Path | None = None
+           ) -> subprocess.Popen:
+    """Start the host's init in new mount, UTS and PID namespaces; it runs on after this process exits. With a
+    ``cgroup`` (runner.testenv.cgroups.host_cgroup), the host boots systemd in that cgroup."""
     config = {"hostname": name, "address": address, "root": str(host_dir.root), "upper": str(host_dir.upper),
               "work": str(host_dir.work), "pid_file": str(host_dir.pid_file), "hide": str(hide),
               "sshd_config": SSHD_CONFIG, "lowers": [str(path) for path in host_dir.lowers()],
-              "stack": str(host_dir.stack)}
+              "stack": str(host_dir.stack), "init": SYSTEMD if cgroup is not None else PLAIN,
+              "cgroup": str(cgroup) if cgroup is not None else None}
     host_dir.init_config.write_text(json.dumps(config))
     python = str(MACHINE_PYTHON) if MACHINE_PYTHON.exists() else sys.executable
     command = ["unshare", "--mount", "--uts", "--pid", "--fork", "--propagation", "private", "--kill-child",
@@ -149,13 +178,15 @@ def launch(host_dir: HostDir, name: str, address: str, hide: Path) -> subprocess
 def _record_started(host_dir: HostDir, name: str, address: str) -> TestHost | None:
     try:
         pid = int(host_dir.pid_file.read_text())
+        init = json.loads(host_dir.init_config.read_text()).get("init", PLAIN)
     except (OSError, ValueError):
         return None
     started = start_time(pid)
     if started is None:
         return None
-    host_dir.record.write_text(json.dumps({"name": name, "address": address, "pid": pid, "start_time": started}))
-    return TestHost(name, address, pid, host_dir.path)
+    host_dir.record.write_text(json.dumps({"name": name, "address": address, "pid": pid, "start_time": started,
+                                           "init": init}))
+    return TestHost(name, address, pid, host_dir.path, init)
 
 
 def wait_until_serving(launched: list[tuple[HostDir, str, str, subprocess.Popen]], timeout: float
@@ -201,11 +232,12 @@ def abort(launched: list[tuple[HostDir, str, str, subprocess.Popen]]) -> None:
     stop([host_dir for host_dir, _, _, _ in launched])
 
 
-def _signal_all(hosts: list[TestHost], signum: int) -> None:
+def _signal_all(hosts: list[TestHost], signum: int | None = None) -> None:
+    """Send ``signum`` to each host's init (None: the signal that ends that init gracefully)."""
     for host in hosts:
         if running_host(HostDir(host.state_dir)) is not None:  # still the very process we started
             try:
-                os.kill(host.pid, signum)
+                os.kill(host.pid, signum if signum is not None else STOP_SIGNALS[host.init])
             except ProcessLookupError:
                 pass
 
@@ -222,11 +254,11 @@ def _wait_gone(hosts: list[TestHost], timeout: float) -> list[TestHost]:
 def stop(host_dirs: list[HostDir]) -> None:
     """End the hosts recorded in ``host_dirs`` (all at once) and make sure none of their mounts remains.
 
-    SIGTERM lets each init end its processes; SIGKILL after a timeout ends the init, and with it, by the
-    kernel's rule for a PID namespace, every process left inside.
+    SIGTERM (systemd's poweroff signal for a host that boots it) lets each init end its processes; SIGKILL after
+    a timeout ends the init, and with it, by the kernel's rule for a PID namespace, every process left inside.
     """
     hosts = [host for host in map(running_host, host_dirs) if host is not None]
-    _signal_all(hosts, signal.SIGTERM)
+    _signal_all(hosts)
     alive = _wait_gone(hosts, STOP_TIMEOUT)
     if alive:
         _signal_all(alive, signal.SIGKILL)
@@ -236,5 +268,6 @@ def stop(host_dirs: list[HostDir]) -> None:
     for host_dir in host_dirs:
         # The mounts lived in the host's own namespace, gone with its last process; check that none leaked.
         unmount_all_under(host_dir.path)
+        host_dir.remove_cgroup()
         for stale in (host_dir.record, host_dir.pid_file):
             stale.unlink(missing_ok=True)

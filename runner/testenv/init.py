@@ -1,7 +1,9 @@
 """PID 1 of one local test host: builds its root, starts sshd, reaps every child, and ends them all on SIGTERM.
 
 Started by ``unshare --mount --uts --pid --fork`` with one argument, the path of a JSON file (written by
-``runner.testenv.host.launch``).
+``runner.testenv.host.launch``). A host that boots systemd (config ``init``) ends its set-up differently: this
+process moves into the host's own cgroup namespace, builds the root as usual, then becomes systemd, which starts
+sshd as a unit of a target of its own (boot_systemd).
 Standard library only (Python 3.8+), and nothing imported after the root changes: the machine's Python runs
 this file, and after ``pivot_root`` only the overlay (lower ``/``) is left to import from.
 
@@ -14,6 +16,7 @@ import grp
 import json
 import os
 import platform
+import resource
 import signal
 import socket
 import stat
@@ -30,6 +33,7 @@ MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MNT_DETACH = 2
+CLONE_NEWCGROUP = 0x02000000
 
 BOOT_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
 
@@ -44,6 +48,36 @@ DEV_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc
 
 GRACE_SECONDS = 3.0
 SSHD = "/usr/sbin/sshd"
+SYSTEMD = "/lib/systemd/systemd"
+RUNTIME_UNITS = "/run/systemd/system"
+HOST_TARGET = "provisioning-host.target"
+SSHD_UNIT = "provisioning-sshd.service"
+# What systemd-detect-virt and the virtualization facts report for the host: a container of no known kind.
+CONTAINER = "provisioning-testenv"
+
+# sshd as the host's plain init runs it: its host ends when it exits (exit-force: the manager exits at once, and
+# with it the PID namespace), and its sessions keep the open-files limit the host was started with, where systemd
+# would give a service its own default (1024): what runs over SSH sees the limits a run on the machine has.
+SSHD_UNIT_TEXT = """[Unit]
+Description=OpenSSH server of the test host (provisioning-testenv)
+
+[Service]
+ExecStart={sshd} -D -e -f {config}
+LimitNOFILE={nofile}
+SuccessAction=exit-force
+FailureAction=exit-force
+"""
+
+# What the host boots to: the base system and sshd, plus a golden image's boot services. Not multi-user.target,
+# whose wants are the machine's own enabled services (its database, registry, ...), which would then run in
+# every host with the machine's configuration; the host's enabled services stay what the machine has, to start.
+HOST_TARGET_TEXT = """[Unit]
+Description=A provisioning test host
+Requires=basic.target
+Wants={wants}
+After=basic.target
+AllowIsolate=yes
+"""
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -108,8 +142,18 @@ def stack_lowers(config):
     return lower
 
 
+def enter_cgroup(path):
+    """Move into the host's own cgroup and make it the root of a new cgroup namespace, for systemd to manage the
+    cgroups below it (the directory is the machine's, chosen by runner.testenv.cgroups.host_cgroup)."""
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "cgroup.procs"), "w") as handle:
+        handle.write("0")  # cgroup v2: "0" is the writing process
+    _check(libc.unshare(CLONE_NEWCGROUP), "unshare the cgroup namespace")
+
+
 def build_root(config):
-    """Mount the overlay and the host's own /proc, /dev, /sys, /tmp and /run under config['root']."""
+    """Mount the overlay and the host's own /proc, /dev, /sys, /tmp and /run under config['root'] (and its
+    cgroup hierarchy for systemd)."""
     root = config["root"]
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing we mount may propagate to the machine
     lower = stack_lowers(config)
@@ -119,6 +163,8 @@ def build_root(config):
     make_dev(root)
     mount("/sys", root + "/sys", None, MS_BIND)
     mount(None, root + "/sys", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    if config.get("cgroup"):
+        mount("cgroup2", root + "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     mount("tmpfs", root + "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
     for name, mode in (("lock", 0o1777), ("sshd", 0o755)):
@@ -147,13 +193,14 @@ SERVICE_START_SECONDS = 120
 
 
 def personalize(config):
-    """On a root from a golden image: render its tokens with this host's name and address, then start the
-    services the image enabled at boot, so the host is what a machine booted from the image would be."""
+    """On a root from a golden image: render its tokens with this host's name and address; return the services
+    the image enabled at boot, for the init to start, so the host is what a machine booted from the image would
+    be."""
     try:
         with open(IMAGE_HOST_MANIFEST) as handle:
             manifest = json.load(handle)
     except (OSError, ValueError):
-        return
+        return []
     values = {manifest["tokens"]["hostname"]: config["hostname"], manifest["tokens"]["address"]: config["address"]}
     for name in manifest.get("files", []):
         try:
@@ -168,12 +215,35 @@ def personalize(config):
                     handle.truncate()
         except OSError as exc:
             sys.stderr.write(f"init: cannot render {name}: {exc}\n")
-    for service in manifest.get("services", []):
+    return manifest.get("services", [])
+
+
+def start_services(services):
+    """Start services through their init scripts, as the plain init's boot."""
+    for service in services:
         try:
             subprocess.run(["/etc/init.d/" + service, "start"], stdin=subprocess.DEVNULL, env=BOOT_ENV,
                            timeout=SERVICE_START_SECONDS, check=False)
         except (OSError, subprocess.SubprocessError) as exc:
             sys.stderr.write(f"init: cannot start {service}: {exc}\n")
+
+
+def boot_systemd(config, services):
+    """Become systemd, booting the host to its own target: sshd and ``services`` on the base system. The units
+    are runtime ones (/run, a tmpfs of the host's), so nothing of them is left in its files."""
+    os.makedirs(RUNTIME_UNITS, exist_ok=True)
+    nofile = ":".join("infinity" if limit == resource.RLIM_INFINITY else str(limit)
+                      for limit in resource.getrlimit(resource.RLIMIT_NOFILE))
+    units = {SSHD_UNIT: SSHD_UNIT_TEXT.format(sshd=SSHD, config=config["sshd_config"], nofile=nofile),
+             HOST_TARGET: HOST_TARGET_TEXT.format(wants=" ".join([SSHD_UNIT] + [f"{name}.service"
+                                                                                for name in services]))}
+    for name, text in units.items():
+        with open(os.path.join(RUNTIME_UNITS, name), "w") as handle:
+            handle.write(text)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.execve(SYSTEMD, [SYSTEMD, f"--unit={HOST_TARGET}", "--show-status=false"],
+              dict(BOOT_ENV, container=CONTAINER))
 
 
 def outer_pid():
@@ -221,10 +291,14 @@ def main():
         with open(config["pid_file"], "w") as handle:
             handle.write(f"{outer_pid()}\n")
         socket.sethostname(config["hostname"])
+        if config.get("cgroup"):
+            enter_cgroup(config["cgroup"])
         build_root(config)
         enter_root(config["root"])
-        if config.get("lowers"):
-            personalize(config)
+        services = personalize(config) if config.get("lowers") else []
+        if config.get("init") == "systemd":
+            boot_systemd(config, services)  # does not return
+        start_services(services)
         sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config["sshd_config"]], stdin=subprocess.DEVNULL,
                                 env=BOOT_ENV)
         code = reap_until_sshd_exits(sshd.pid)

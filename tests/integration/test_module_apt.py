@@ -19,6 +19,9 @@ def test_update_cache_is_unchanged_while_fresh(host: RemoteHost) -> None:
     assert first["cache_updated"] is True
     fresh = host.run("apt", {"update_cache": True, "cache_valid_time": 86400})
     assert fresh["cache_updated"] is False and fresh["cache_update_time"] >= first["cache_update_time"]
+    # A cache update alone answers ansible-core's three keys (no output, no diff outside diff mode).
+    assert {key for key in fresh if not key.startswith("_")} - {"invocation"} == {
+        "changed", "cache_updated", "cache_update_time"}, fresh
 
 
 def test_install_a_package_then_remove_it_as_deploy_with_sudo(host_as_deploy: RemoteHost, testenv) -> None:

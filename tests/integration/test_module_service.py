@@ -45,6 +45,10 @@ def test_start_stop_restart(host: RemoteHost, memcached: str, testenv) -> None:
     pid_before = infra.check_output("pidof memcached")
     restarted = host.run("service", {"name": SERVICE, "state": "restarted", "sleep": 1})
     assert restarted["changed"] is True and not restarted.get("failed"), restarted
+    # As ansible-core's service: the state the service is in afterwards, and a diff only in diff mode.
+    assert restarted["state"] == "started" and "diff" not in restarted, restarted
+    predicted = host.run("service", {"name": SERVICE, "state": "restarted"}, check=True)
+    assert (predicted["changed"], predicted["msg"], "state" in predicted) == (True, "service state changed", False)
     assert infra.service(SERVICE).is_running and infra.check_output("pidof memcached") != pid_before
 
     converge(host, "service", {"name": SERVICE, "state": "stopped"},

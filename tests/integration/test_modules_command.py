@@ -55,7 +55,8 @@ def test_creates_skips_the_second_run(host: LocalHost, tmp_path: Path) -> None:
     assert_ok(host.run("command", args), changed=True)
     second = host.run("command", args)
     assert_ok(second, changed=False)
-    assert second["rc"] == 0 and second["msg"] == f"skipped, since {marker} exists"
+    assert second["rc"] == 0 and second["msg"] == f"Did not run command since '{marker}' exists"
+    assert second["stdout"] == f"skipped, since {marker} exists"  # ansible-core's older words, kept there
 
 
 def test_removes_skips_when_the_file_is_gone(host: LocalHost, tmp_path: Path) -> None:
@@ -66,7 +67,8 @@ def test_removes_skips_when_the_file_is_gone(host: LocalHost, tmp_path: Path) ->
     assert not target.exists()
     second = host.run("command", args)
     assert_ok(second, changed=False)
-    assert second["msg"] == f"skipped, since {target} does not exist"
+    assert second["msg"] == f"Did not run command since '{target}' does not exist"
+    assert second["stdout"] == f"skipped, since {target} does not exist"
 
 
 def test_chdir_runs_there_and_relative_creates_are_relative_to_it(host: LocalHost, tmp_path: Path) -> None:
@@ -100,6 +102,9 @@ def test_check_mode_skips_with_typed_keys_and_runs_nothing(host: LocalHost, tmp_
     assert result["skipped"] is True and result["changed"] is False
     assert (result["rc"], result["stdout"], result["stderr"]) == (0, "", "")
     assert result["stdout_lines"] == [] and result["stderr_lines"] == []
+    # as ansible-core's module: the command it would have run, no times
+    assert result["cmd"] == ["touch", str(marker)] and result["msg"] == "Command would have run if not in check mode"
+    assert (result["start"], result["end"], result["delta"]) == (None, None, None)
     assert not marker.exists()
 
 
@@ -110,7 +115,9 @@ def test_check_mode_lets_creates_decide(host: LocalHost, tmp_path: Path) -> None
     assert_ok(predicted, changed=True)
     assert "skipped" not in predicted and not marker.exists()
     assert_ok(host.run("command", args), changed=True)
-    assert_ok(host.run("command", args, check=True), changed=False)
+    decided = host.run("command", args, check=True)
+    assert_ok(decided, changed=False)
+    assert decided["msg"] == f"Would not run command since '{marker}' exists"
 
 
 def test_shell_pipes_variables_and_exit_status(host: LocalHost, tmp_path: Path) -> None:
@@ -153,11 +160,13 @@ def test_raw_non_zero_fails_and_executable_is_used(host: LocalHost) -> None:
     assert bash["stdout"] == "bash\n"
 
 
-def test_raw_is_skipped_in_check_mode_with_typed_keys(host: LocalHost, tmp_path: Path) -> None:
+def test_raw_is_skipped_in_check_mode_as_ansible_core(host: LocalHost, tmp_path: Path) -> None:
     marker = tmp_path / "made"
     result = host.run("raw", {"_raw_params": f"touch {marker}"}, check=True)
-    assert result["skipped"] is True and result["changed"] is False
-    assert result["rc"] == 0 and result["stdout_lines"] == [] and not marker.exists()
+    # ansible-core's raw action answers a skip and nothing else (no rc, no output keys)
+    assert {key: value for key, value in result.items() if not key.startswith("_")} == {
+        "changed": False, "skipped": True}
+    assert not marker.exists()
 
 
 def test_a_command_that_leaves_a_process_in_the_background_returns_when_it_exits(host: LocalHost) -> None:

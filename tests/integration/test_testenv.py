@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import secrets
 import signal
 import time
@@ -21,6 +22,7 @@ from runner.connection import ConnectionSettings, HostSession
 from runner.connection.transport import CommandResult
 from runner.module_index import ModuleIndex
 from runner.testenv import SUDOPW_PASSWORD, TestEnv, TestEnvError, is_default_inventory, unavailable_reason
+from runner.testenv.host import TestHost
 from runner.testenv.machine import mount_points_under, start_time
 from runner.testenv.users import AccountFiles, with_test_users
 
@@ -278,6 +280,63 @@ def test_an_address_in_use_is_a_clear_error(lifecycle_env: TestEnv, testenv: Tes
     with pytest.raises(TestEnvError, match=r"127\.0\.0\.21:22 is already in use"):
         clashing.up()
     assert clashing.hosts() == []
+
+
+# --- hosts that boot systemd, as a Debian machine or CI container does -----------------------------------------
+
+@pytest.fixture
+def systemd_env() -> Iterator[TestEnv]:
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(f"no local test hosts: {reason}")
+    env = TestEnv(name="pytest-systemd", count=1, base_address=40, systemd=True)
+    try:
+        yield env
+    finally:
+        env.down()
+
+
+@pytest.mark.hosts
+def test_a_host_boots_systemd_and_its_services_take_drop_ins(systemd_env: TestEnv) -> None:
+    (host,) = systemd_env.up()
+    assert host.init == "systemd"
+    assert out(systemd_env, "host1", "cat /proc/1/comm; systemctl is-system-running --wait; hostname").split() == [
+        "systemd", "running", "host1"]
+    assert out(systemd_env, "host1", "test -d /run/systemd/system && echo yes") == "yes"  # what facts look for
+    assert out(systemd_env, "host1", "systemctl --failed --plain --no-legend | wc -l") == "0"
+    # What setup_cron-like roles rely on: a drop-in's Environment reaches the restarted service.
+    drop_in = "/etc/systemd/system/cron.service.d"
+    out(systemd_env, "host1", f"mkdir -p {drop_in} && printf '[Service]\\nEnvironment=MARK=on\\n' > {drop_in}/m.conf"
+                              " && systemctl daemon-reload && systemctl restart cron")
+    pid = out(systemd_env, "host1", "systemctl show -p MainPID --value cron")
+    assert "MARK=on" in out(systemd_env, "host1", f"tr '\\0' '\\n' < /proc/{pid}/environ")
+    # Sessions keep the open-files limit the host was started with (systemd's default for a service is 1024).
+    assert out(systemd_env, "host1", "ulimit -n") == str(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    # The machine's own enabled services (its database, registry, ...) do not start in the host.
+    assert out(systemd_env, "host1", "systemctl is-active postgresql docker-registry || true").split() == [
+        "inactive", "inactive"]
+
+
+def host_cgroup_of(host: TestHost) -> Path:
+    return Path(json.loads((host.state_dir / "init.json").read_text())["cgroup"])
+
+
+@pytest.mark.hosts
+def test_a_systemd_host_stops_leaving_no_cgroup_and_up_switches_its_init(systemd_env: TestEnv) -> None:
+    (host,) = systemd_env.up()
+    cgroup = host_cgroup_of(host)
+    assert (cgroup / "init.scope").is_dir()  # systemd manages the cgroups below the host's own
+    plain = TestEnv(name=systemd_env.name, count=1, base_address=40)
+    (restarted,) = plain.up()
+    assert restarted.init == "plain" and restarted.pid != host.pid
+    assert not cgroup.exists()
+    assert out(plain, "host1", "cat /proc/1/comm") != "systemd"
+    (again,) = systemd_env.up()
+    assert again.init == "systemd"
+    cgroup = host_cgroup_of(again)
+    systemd_env.down()
+    assert not cgroup.exists()
+    assert systemd_env.hosts() == [] and mount_points_under(systemd_env.state_dir) == []
 
 
 # --- no hosts needed -----------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Check mode of copy, file and lineinfile (and template, which is copy's): nothing changes on disk, ``changed``
-is predicted, and the real run that follows changes exactly what the check said it would."""
+is predicted, and the real run that follows changes exactly what the check said it would. What command, shell, raw
+and script register when check mode skips them."""
 
 from __future__ import annotations
 
@@ -119,3 +120,36 @@ def test_a_check_run_carries_predicted_paths_to_later_tasks(local_hosts: LocalHo
     assert run.task("copy into it")["h1"]["changed"] is True
     assert "does not exist" in run.task("edit the removed file")["h1"]["msg"]
     assert not (prepared / "conf.d").exists() and (prepared / "config").exists()
+
+
+def test_commands_skipped_in_check_mode_register_ansible_cores_results(local_hosts: LocalHosts) -> None:
+    # As ansible-core 2.19 and 2.21 register them: command and shell ask their module, which names the command it
+    # would have run; raw and script are skipped by their actions with nothing else; every result says `failed`.
+    (local_hosts.base / "hello.sh").write_text("#!/bin/sh\necho hi\n")
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          vars: {ansible_python_interpreter: "{{ ansible_playbook_python }}"}
+          tasks:
+            - {command: echo hi, register: command}
+            - {shell: echo hi, register: shell}
+            - {command: echo hi, args: {creates: /}, register: created}
+            - {raw: echo hi, register: raw}
+            - {script: hello.sh, register: script}
+            - name: show
+              debug:
+                msg: "{{ {'command': command, 'shell': shell, 'created': created, 'raw': raw, 'script': script} }}"
+        """, "--check")
+    assert run.exit_code == 0, run.output
+    shown = run.msg("show")["h1"]
+    not_run = {"changed": False, "failed": False, "rc": 0, "stderr": "", "stderr_lines": [], "start": None,
+               "end": None, "delta": None}
+    would_run = {**not_run, "skipped": True, "msg": "Command would have run if not in check mode", "stdout": "",
+                 "stdout_lines": []}
+    assert shown["command"] == {**would_run, "cmd": ["echo", "hi"]}
+    assert shown["shell"] == {**would_run, "cmd": "echo hi"}
+    assert shown["created"] == {**not_run, "cmd": ["echo", "hi"], "msg": "Would not run command since '/' exists",
+                                "stdout": "skipped, since / exists", "stdout_lines": ["skipped, since / exists"]}
+    assert shown["raw"] == {"changed": False, "failed": False, "skipped": True}
+    assert shown["script"] == {"changed": False, "failed": False, "skipped": True,
+                               "msg": "Check mode is not supported for this task."}

@@ -69,3 +69,22 @@ def test_distribution_families() -> None:
     expected = {"debian": "Debian", "ubuntu": "Debian", "rocky": "RedHat", "amzn": "RedHat", "alpine": "Alpine",
                 "opensuse-leap": "Suse", "arch": "Archlinux"}
     assert {ident: setup.FAMILY_OF[setup.DISTRIBUTION_NAMES[ident]] for ident in expected} == expected
+
+
+class FakeSystemctl(Module):
+    """A module whose systemctl --version answers as systemd 252 does."""
+
+    def get_bin_path(self, name, required=False, opt_dirs=None):  # type: ignore[no-untyped-def,override]
+        return "/usr/bin/systemctl" if name == "systemctl" else None
+
+    def run_command(self, args, **_):  # type: ignore[no-untyped-def,override]
+        return 0, "systemd 252 (252.38-1~deb12u1)\n+PAM +AUDIT -APPARMOR\n", ""
+
+
+def test_systemd_facts_where_systemd_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ansible-core's systemd collector: gathered with all (not in min), only where systemd has booted the host
+    assert "systemd" in EVERYTHING and "systemd" not in MINIMAL
+    monkeypatch.setattr(setup.os.path, "exists", lambda path: path == "/run/systemd/system/")
+    assert setup.systemd_facts(FakeSystemctl({})) == {"systemd": {"features": "+PAM +AUDIT -APPARMOR", "version": 252}}
+    monkeypatch.setattr(setup.os.path, "exists", lambda path: False)
+    assert setup.systemd_facts(FakeSystemctl({})) == {}

@@ -11,6 +11,7 @@ import pytest
 from modules._utils import (
     Module,
     ModuleFailure,
+    _command_skip_reason,
     diff_text,
     make_directories,
     parse_mode,
@@ -177,3 +178,15 @@ def test_a_command_line_with_unbalanced_quotes_fails_in_ansible_cores_words() ->
     with pytest.raises(ModuleFailure, match=r"^Invalid command syntax in run_command$") as failure:
         Module({}).run_command("echo 'missing /tmp/x")
     assert "quotation" in failure.value.result["exception"]
+
+
+def test_command_skip_reasons_are_ansible_cores_words(tmp_path: Path) -> None:
+    (tmp_path / "made").write_text("")
+    made, gone = str(tmp_path / "made"), str(tmp_path / "gone")
+    assert _command_skip_reason({"creates": made}, None, False) == (
+        f"Did not run command since '{made}' exists", f"skipped, since {made} exists")
+    assert _command_skip_reason({"creates": "made"}, str(tmp_path), True) == (
+        "Would not run command since 'made' exists", "skipped, since made exists")
+    assert _command_skip_reason({"removes": gone}, None, True) == (
+        f"Would not run command since '{gone}' does not exist", f"skipped, since {gone} does not exist")
+    assert _command_skip_reason({"creates": gone, "removes": made}, None, False) is None
