@@ -1,0 +1,68 @@
+"""ansible-core's deprecated configuration entries, reported as ansible-core reports them when a run starts.
+
+ansible-core's own settings are defined in its ``config/base.yml`` (GPLv3, the user's install: read, never
+copied). A definition, or one of its sources (an environment variable, an ``[section]key`` of ansible.cfg), may be
+``deprecated``: ansible-core then warns when a run starts, for each definition set through a deprecated source
+(named by the source: ``ANSIBLE_TEST_ENTRY_D``, ``[testing]deprecated``) and for each deprecated definition set at
+all (named by the definition: ``_Z_TEST_ENTRY_2``), in the words of ``_report_config_warnings``. Without
+ansible-core installed there are none (its settings are then only names this runner does not know).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from functools import cache
+from typing import Any
+
+import yaml
+
+from runner.ansible_api.core import installed_ansible_core
+from runner.ansible_api.deprecations import deprecation_entry, deprecation_message
+
+ANSIBLE_CORE = {"resolved_name": "ansible.builtin", "type": None}
+
+
+@cache
+def core_definitions() -> dict[str, Any]:
+    """ansible-core's configuration definitions (its ``base.yml``), by setting name; empty without it."""
+    found = installed_ansible_core()
+    if found is None or not (found / "config" / "base.yml").is_file():
+        return {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load((found / "config" / "base.yml").read_text(encoding="utf-8"), Loader=loader)
+    return data if isinstance(data, dict) else {}
+
+
+def config_deprecations(
+    ini_keys: Collection[tuple[str, str]], env: Mapping[str, str], definitions: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The ``[DEPRECATION WARNING]`` texts ansible-core gives at start for the ansible.cfg keys ``ini_keys``
+    (``(section, key)`` pairs) and the environment ``env``, in its order: each definition's deprecated sources
+    that are set, then the definition itself when it is deprecated and set."""
+    messages: list[str] = []
+    for name, definition in (core_definitions() if definitions is None else definitions).items():
+        if not isinstance(definition, dict):
+            continue
+        found: list[tuple[str, dict[str, Any]]] = []
+        for entry in definition.get("env") or []:
+            if isinstance(entry, dict) and entry.get("name") in env:
+                found.append((str(entry["name"]), entry))
+        for entry in definition.get("ini") or []:
+            if isinstance(entry, dict) and (str(entry.get("section", "defaults")), str(entry.get("key"))) in ini_keys:
+                found.append((f"[{entry.get('section', 'defaults')}]{entry.get('key')}", entry))
+        for source, entry in found:
+            if isinstance(entry.get("deprecated"), dict):
+                messages.append(_message(source, entry["deprecated"]))
+        if found and isinstance(definition.get("deprecated"), dict):
+            messages.append(_message(name, definition["deprecated"]))
+    return messages
+
+
+def _message(name: str, deprecated: dict[str, Any]) -> str:
+    """ansible-core's ``get_deprecated_msg_from_config``, after ``NAME option.``, with the removal sentence."""
+    alternatives = deprecated.get("alternatives", deprecated.get("alternative", "none"))
+    text = f"{name} option. Reason: {deprecated.get('why')}\nAlternatives: {alternatives}"
+    version = deprecated.get("version")
+    return deprecation_message(
+        deprecation_entry(text, version=str(version) if version else None, deprecator=ANSIBLE_CORE)
+    )
