@@ -1,4 +1,4 @@
-"""The jsonfile fact cache: ansible-core 2.19's file names and layout, expiry, clearing."""
+"""The jsonfile fact cache: ansible-core 2.19's file names and layout, expiry, clearing; and a cache plugin's."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from runner.ansible_api.cache_plugins import PluginStore
 from runner.errors import OptionError
-from runner.executor.fact_cache import FactCache, make_fact_cache
+from runner.executor.fact_cache import FactCache, make_fact_cache, with_origin
+from runner.util.unsafe import DescribedText
 
 
 def test_written_as_ansible_core_writes_it(tmp_path: Path) -> None:
@@ -68,3 +71,47 @@ def test_jsonfile_needs_a_directory(tmp_path: Path) -> None:
         make_fact_cache("jsonfile", None, prefix="", timeout=0, warn=print)
     made = make_fact_cache("jsonfile", tmp_path / "new", prefix="", timeout=0, warn=print)
     assert made.directory is not None and made.directory.is_dir()
+
+
+def test_where_a_value_was_set_is_kept_as_ansible_cores_origin_tag(tmp_path: Path) -> None:
+    cache = FactCache(tmp_path)
+    cache.update("web1", values=with_origin({"colour": "blue", "size": 3}, "/p/site.yml:4:7"))
+    payload = json.loads(json.loads((tmp_path / "s1_web1").read_text())["__payload__"])
+    assert payload["colour"] == {"value": "blue", "__ansible_type": "_AnsibleTaggedStr", "tags": [
+        {"path": "/p/site.yml", "line_num": 4, "col_num": 7, "__ansible_type": "Origin"}]}
+    assert payload["size"] == 3
+    colour = FactCache(tmp_path).load(["web1"])["web1"].values["colour"]
+    assert colour == "blue" and isinstance(colour, DescribedText) and colour.origin == "/p/site.yml:4:7"
+
+
+class DictPlugin:
+    """An Ansible cache plugin's interface, in memory; ``_persistent`` as ansible-core's memory plugin has it."""
+
+    def __init__(self, persistent: bool) -> None:
+        self._persistent = persistent
+        self.data: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        return self.data[key]
+
+    def set(self, key: str, value: Any) -> None:
+        self.data[key] = value
+
+    def delete(self, key: str) -> None:
+        del self.data[key]
+
+
+@pytest.mark.parametrize("persistent", [True, False])
+def test_a_cache_plugin_is_given_ansible_cores_keys_and_entries(persistent: bool) -> None:
+    plugin = DictPlugin(persistent)
+    cache = FactCache(store=PluginStore(plugin))
+    cache.update("web1", facts={"os_family": "Debian"}, gathered=True)
+    expected = {"ansible_os_family": "Debian", "_ansible_facts_gathered": True}
+    if persistent:  # ansible-core 2.19's schema, as its interposer writes it
+        assert json.loads(plugin.data["s1_web1"]["__payload__"]) == expected
+    else:
+        assert plugin.data == {"web1": expected}
+    assert FactCache(store=PluginStore(plugin)).load(["web1", "web2"])["web1"].facts == {"os_family": "Debian"}
+    cache.clear("web1")
+    cache.clear("web2")  # nothing to delete: no error
+    assert plugin.data == {}
