@@ -58,11 +58,25 @@ def config_deprecations(
     return messages
 
 
-def _message(name: str, deprecated: dict[str, Any]) -> str:
-    """ansible-core's ``get_deprecated_msg_from_config``, after ``NAME option.``, with the removal sentence."""
+def deprecation_details(deprecated: Mapping[str, Any], *, include_removal: bool = False,
+                        collection_name: str | None = None) -> str:
+    """ansible-core's ``get_deprecated_msg_from_config``: the reason, with ``include_removal`` when it goes (as
+    ansible-doc shows it), and the alternatives; lines after the first start with a tab."""
+    removal = ""
+    if include_removal:
+        if "removed_at_date" in deprecated:
+            removal = f"Will be removed in a release after {deprecated['removed_at_date']}\n\t"
+        elif collection_name:
+            removal = f"Will be removed in: {collection_name} {deprecated.get('removed_in')}\n\t"
+        else:
+            removal = f"Will be removed in: Ansible {deprecated.get('removed_in')}\n\t"
     alternatives = deprecated.get("alternatives", deprecated.get("alternative", "none"))
-    text = f"{name} option. Reason: {deprecated.get('why')}\nAlternatives: {alternatives}"
+    return f"Reason: {deprecated.get('why')}\n\t{removal}Alternatives: {alternatives}"
+
+
+def _message(name: str, deprecated: dict[str, Any]) -> str:
+    """What ansible-core's ``_report_config_warnings`` says: ``NAME option.``, the details, the removal sentence."""
+    text = f"{name} option. {deprecation_details(deprecated).replace(chr(9), '')}"
     version = deprecated.get("version")
-    return deprecation_message(
-        deprecation_entry(text, version=str(version) if version else None, deprecator=ANSIBLE_CORE)
-    )
+    return deprecation_message(deprecation_entry(text, version=str(version) if version else None,
+                                                 deprecator=ANSIBLE_CORE))
