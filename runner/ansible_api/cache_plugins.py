@@ -12,6 +12,7 @@ without it such a setting is an error that says what to install.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,18 @@ def load_cache_plugin(name: str, plugin_dirs: Sequence[Path], collections_paths:
         raise CachePluginError(_message(exc)) from None
 
 
+# What makes a key unsafe as a file name, as ansible-core 2.21's BaseFileCacheModule sees it
+_PATH_CHARS = ("/", "..", "<", ">", "|")
+
+
+def file_safe_key(key: str) -> str:
+    """ansible-core 2.21's ``_sanitize_key``: a key that could leave the cache's folder (``..``, ``/my/chroot``)
+    becomes the start of its sha256 (as long as the key, at least 12 characters); any other stays as it is."""
+    if any(invalid in key for invalid in _PATH_CHARS):
+        return hashlib.sha256(key.encode()).hexdigest()[: max(len(key), 12)]
+    return key
+
+
 class PluginStore:
     """An Ansible cache plugin's storage, by key; its errors are CachePluginErrors.
 
@@ -55,11 +68,17 @@ class PluginStore:
     def __init__(self, plugin: Any):
         self.plugin = getattr(plugin, "__wrapped__", plugin)
         self.persistent = bool(getattr(self.plugin, "_persistent", True))
+        # A file-based plugin on an ansible-core before 2.21, whose base class uses keys as file names as they
+        # are: given them made safe as 2.21's makes them, so its files are named as under 2.21 (which ours follows)
+        self._safe_keys = _file_based(self.plugin) and not hasattr(self.plugin, "_sanitize_key")
+
+    def _key(self, key: str) -> str:
+        return file_safe_key(key) if self._safe_keys else key
 
     def get(self, key: str) -> Any:
         """The stored entry, or None when there is none (or it expired: the plugin says so by a KeyError)."""
         try:
-            return self.plugin.get(key)
+            return self.plugin.get(self._key(key))
         except KeyError:
             return None
         except Exception as exc:  # the plugin's own code
@@ -67,17 +86,25 @@ class PluginStore:
 
     def set(self, key: str, entry: Mapping[str, Any]) -> None:
         try:
-            self.plugin.set(key, dict(entry))
+            self.plugin.set(self._key(key), dict(entry))
         except Exception as exc:  # the plugin's own code
             raise CachePluginError(_message(exc)) from None
 
     def delete(self, key: str) -> None:
         try:
-            self.plugin.delete(key)
+            self.plugin.delete(self._key(key))
         except KeyError:
             pass
         except Exception as exc:  # the plugin's own code
             raise CachePluginError(_message(exc)) from None
+
+
+def _file_based(plugin: Any) -> bool:
+    try:
+        from ansible.plugins.cache import BaseFileCacheModule
+    except ImportError:
+        return False
+    return isinstance(plugin, BaseFileCacheModule)
 
 
 def _message(exc: BaseException) -> str:

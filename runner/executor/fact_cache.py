@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.ansible_api.cache_plugins import PluginStore
+from runner.ansible_api.cache_plugins import PluginStore, file_safe_key
 from runner.errors import OptionError, SourcePosition
 from runner.util.unsafe import DescribedText
 
@@ -74,7 +74,8 @@ class FactCache:
 
     def path(self, host: str) -> Path:
         assert self.directory is not None
-        return self.directory / f"{self.prefix}{SCHEMA_PREFIX}{host}"
+        # a host name that could leave the folder (``..``, ``/my/chroot``) is hashed, as ansible-core 2.21 does
+        return self.directory / f"{self.prefix}{file_safe_key(SCHEMA_PREFIX + host)}"
 
     # -- reading -----------------------------------------------------------------------------------------
     def load(self, hosts: Iterable[str]) -> dict[str, CachedHost]:

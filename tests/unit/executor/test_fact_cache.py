@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from runner.ansible_api.cache_plugins import PluginStore
+from runner.ansible_api.cache_plugins import PluginStore, file_safe_key
 from runner.errors import OptionError
 from runner.executor.fact_cache import FactCache, make_fact_cache, with_origin
 from runner.util.unsafe import DescribedText
@@ -115,3 +116,15 @@ def test_a_cache_plugin_is_given_ansible_cores_keys_and_entries(persistent: bool
     cache.clear("web1")
     cache.clear("web2")  # nothing to delete: no error
     assert plugin.data == {}
+
+
+def test_a_host_name_that_could_leave_the_folder_is_hashed_as_ansible_core_2_21_does(tmp_path: Path) -> None:
+    assert file_safe_key("s1_web1") == "s1_web1"
+    # sha256 of the key, as long as the key and at least 12 characters (ansible-core 2.21's _sanitize_key)
+    assert file_safe_key("s1_..") == hashlib.sha256(b"s1_..").hexdigest()[:12]
+    key = "s1_/my/chroot/host1"
+    assert file_safe_key(key) == hashlib.sha256(key.encode()).hexdigest()[: len(key)]
+    cache = FactCache(tmp_path, prefix="YOLO")
+    cache.update("/my/chroot/host1", values={"a": 1})
+    assert [path.name for path in tmp_path.iterdir()] == ["YOLO" + file_safe_key(key)]
+    assert FactCache(tmp_path, prefix="YOLO").load(["/my/chroot/host1"])["/my/chroot/host1"].values == {"a": 1}
