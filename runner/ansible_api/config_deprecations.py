@@ -10,6 +10,7 @@ ansible-core installed there are none (its settings are then only names this run
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from functools import cache
 from typing import Any
@@ -24,13 +25,24 @@ ANSIBLE_CORE = {"resolved_name": "ansible.builtin", "type": None}
 
 @cache
 def core_definitions() -> dict[str, Any]:
-    """ansible-core's configuration definitions (its ``base.yml``), by setting name; empty without it."""
+    """ansible-core's configuration definitions (its ``base.yml``) that deprecate something, by setting name;
+    empty without ansible-core. Only their top-level blocks are parsed (the whole file costs a command's start
+    tens of milliseconds); the whole file when those alone do not parse (an alias to another block)."""
     found = installed_ansible_core()
     if found is None or not (found / "config" / "base.yml").is_file():
         return {}
+    text = (found / "config" / "base.yml").read_text(encoding="utf-8")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    data = yaml.load((found / "config" / "base.yml").read_text(encoding="utf-8"), Loader=loader)
+    chosen = "".join(block for block in _TOP_LEVEL.split(text) if "deprecated:" in block)
+    try:
+        data = yaml.load(chosen, Loader=loader)
+    except yaml.YAMLError:
+        data = yaml.load(text, Loader=loader)
     return data if isinstance(data, dict) else {}
+
+
+# Where a top-level definition starts (``NAME:`` at the start of a line), to split the file into them
+_TOP_LEVEL = re.compile(r"^(?=[A-Za-z_][^\n]*:[ \t]*$)", re.M)
 
 
 def config_deprecations(
