@@ -103,7 +103,11 @@ class FactCache:
     def _load_from_store(self, hosts: Iterable[str]) -> dict[str, CachedHost]:
         assert self.store is not None
         for host in hosts:
-            entry = _decode(self.store.get(self._key(host)))
+            try:
+                entry = _decode(self.store.get(self._key(host)))
+            except (ValueError, TypeError, KeyError) as exc:  # not an entry ours or ansible-core wrote
+                self.warn(f"fact cache entry {self._key(host)!r} cannot be read, ignored: {exc}")
+                continue
             if isinstance(entry, dict):
                 self.hosts[host] = CachedHost.from_payload(entry)
         return dict(self.hosts)

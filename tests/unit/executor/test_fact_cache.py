@@ -128,3 +128,11 @@ def test_a_host_name_that_could_leave_the_folder_is_hashed_as_ansible_core_2_21_
     cache.update("/my/chroot/host1", values={"a": 1})
     assert [path.name for path in tmp_path.iterdir()] == ["YOLO" + file_safe_key(key)]
     assert FactCache(tmp_path, prefix="YOLO").load(["/my/chroot/host1"])["/my/chroot/host1"].values == {"a": 1}
+
+
+def test_a_cache_plugins_entry_that_cannot_be_read_is_warned_about() -> None:
+    plugin = DictPlugin(persistent=True)
+    plugin.data["s1_web1"] = {"__payload__": "{not json"}
+    warnings: list[str] = []
+    assert FactCache(store=PluginStore(plugin), warn=warnings.append).load(["web1"]) == {}
+    assert "s1_web1" in warnings[0]
