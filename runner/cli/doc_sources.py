@@ -2,9 +2,10 @@
 ``RETURN`` YAML strings of a module or plugin file, read without importing the file (an Ansible-API module, a
 cache or lookup plugin), and where a plugin of a type (``-t cache``) is found.
 
-A plugin ``NAME`` of type ``TYPE`` is looked for as ansible-doc looks: in ``TYPE_plugins/`` beside the playbook
-(``--playbook-dir``), in the configured ``TYPE_plugins`` folders (``ANSIBLE_TYPE_PLUGINS``), then among the
-installed ansible-core's own (``ansible.builtin.NAME``); ``NS.COLL.NAME`` in the collections path.
+A plugin ``NAME`` of type ``TYPE`` (its ``NAME.py``, or the ``NAME.yml`` a filter or test is documented in) is
+looked for as ansible-doc looks: in ``TYPE_plugins/`` beside the playbook (``--playbook-dir``), in the configured
+``TYPE_plugins`` folders (``ANSIBLE_TYPE_PLUGINS``), then among the installed ansible-core's own
+(``ansible.builtin.NAME``); ``NS.COLL.NAME`` in the collections path.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from runner.ansible_api.core import installed_ansible_core
 from runner.errors import OptionError, SourcePosition
 
 DOC_NAMES = ("DOCUMENTATION", "EXAMPLES", "RETURN")
+YAML_SUFFIXES = (".yml", ".yaml")
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 # ansible-doc's -t choices (ansible-core 2.19) that name a plugin folder (its role and keyword pages aside);
 # modules are the default type
@@ -45,7 +47,15 @@ PLUGIN_TYPES = (
 
 
 def doc_strings(path: Path) -> dict[str, str]:
-    """The file's top-level ``DOCUMENTATION``/``EXAMPLES``/``RETURN`` string constants, by name."""
+    """The file's top-level ``DOCUMENTATION``/``EXAMPLES``/``RETURN`` string constants, by name; for a YAML
+    documentation file (a filter's or test's ``NAME.yml``), its keys of those names, as YAML text."""
+    if path.suffix in YAML_SUFFIXES:
+        data = yaml_doc(path, "the documentation file", path.read_text(encoding="utf-8"))
+        return {
+            name: value if isinstance(value, str) else yaml.safe_dump(value)
+            for name, value in data.items()
+            if name in DOC_NAMES and value is not None
+        }
     try:
         tree = ast.parse(path.read_bytes(), str(path))
     except (OSError, SyntaxError, ValueError) as exc:
@@ -103,7 +113,8 @@ def find_plugin_file(
     if core is not None:
         folders.append(core / "plugins" / kind)
     for folder in folders:
-        path = folder / f"{short}.py"
-        if path.is_file():
-            return path
+        for suffix in (".py", *YAML_SUFFIXES):  # filters and tests are documented in a YAML file of their name
+            path = folder / f"{short}{suffix}"
+            if path.is_file():
+                return path
     return None

@@ -145,3 +145,15 @@ def test_a_plugin_of_a_type_is_documented_from_its_folder_beside_the_playbook(tm
     assert "set_via:\n          env:\n          - name: ANSIBLE_CACHE_PLUGIN_TIMEOUT" in out
     code, out = _doc("-t", "cache", "nothing_here", "--playbook-dir", str(tmp_path))
     assert code == 5 and "cache plugin 'nothing_here' not found" in out and "Traceback" not in out
+
+
+def test_a_filter_is_documented_from_the_yaml_file_of_its_name(tmp_path: Path) -> None:
+    (tmp_path / "filter_plugins").mkdir()
+    (tmp_path / "filter_plugins" / "shout.yml").write_text(
+        "DOCUMENTATION:\n  name: shout\n  short_description: Upper-case a string\n  options:\n"
+        "    _input:\n      description: The text.\n      type: string\n      required: true\n"
+        "EXAMPLES: |\n  x: \"{{ 'a' | shout }}\"\nRETURN:\n  _value:\n    description: The text, upper-cased.\n")
+    code, out = _doc("-t", "filter", "shout", "--playbook-dir", str(tmp_path))
+    assert code == 0, out
+    assert "> SHOUT" in out and "Upper-case a string" in out and "= _input" in out
+    assert "EXAMPLES:\n\nx: \"{{ 'a' | shout }}\"" in out and "- _value\n        The text, upper-cased." in out
