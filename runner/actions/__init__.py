@@ -58,8 +58,8 @@ ACTIONS: dict[str, Action] = {
     "validate_argument_spec": Action(run_validate_argument_spec, uses_host=False),
     # ad hoc it shows what the files hold (nothing keeps it), as ansible-core 2.19 does
     "include_vars": Action(run_include_vars, uses_host=False),
-    "meta": Action(run_meta, uses_host=False, playbook_only=(
-        "meta steers a play (handlers, facts, the end of a host or play), and an ad-hoc command runs none")),
+    # ad hoc it runs as the one task of a play, as ansible-core runs every ad-hoc command (runner.cli.adhoc_play)
+    "meta": Action(run_meta, uses_host=False),
 }
 
 

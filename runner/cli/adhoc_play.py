@@ -16,8 +16,9 @@ from typing import Any
 from runner.cli.project import Project, play_defaults
 from runner.errors import OptionError, UserError
 
-# the actions whose task stands for tasks read from files (ansible.builtin./ansible.legacy. names included)
-PLAY_ACTIONS = ("include_role", "import_role", "include_tasks", "import_tasks")
+# the actions whose task stands for tasks read from files (ansible.builtin./ansible.legacy. names included), and
+# meta, whose requests (noop, clear_facts, end_host, ...) are made to a play: as in ansible-core, they show nothing
+PLAY_ACTIONS = ("include_role", "import_role", "include_tasks", "import_tasks", "meta")
 
 
 def is_play_action(module: str) -> bool:
@@ -43,6 +44,8 @@ def play_action_args(module: str, text: str | None, playbook_dir: Path) -> dict[
         args = json_arguments(text)
     elif module.endswith("_tasks") and "=" not in text:
         args = {"file": text}
+    elif module.endswith("meta") and "=" not in text:
+        args = {"_raw_params": text}
     else:
         args = parse_kv(text) if text else {}
     if module.endswith("_tasks") and isinstance(args.get("file"), str) and "{{" not in args["file"]:

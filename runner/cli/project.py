@@ -139,6 +139,25 @@ def warn(message: str) -> None:
         log.warning(text)
 
 
+def deprecated(text: str) -> None:
+    """``[DEPRECATION WARNING]: ...`` on stderr (and in the command's log), after ansible-core's hint, once, on how
+    to turn them off."""
+    from runner.callbacks.terminal import DEPRECATIONS_HINT
+
+    if text in _deprecated:
+        return
+    if not _deprecated:
+        warn(DEPRECATIONS_HINT)
+    _deprecated.add(text)
+    sys.stderr.write(f"[DEPRECATION WARNING]: {text}\n\n")
+    log = run_log()
+    if log is not None:
+        log.info(f"[DEPRECATION WARNING]: {text}")
+
+
+_deprecated: set[str] = set()
+
+
 def collection_search_path(config: Config) -> list[Path]:
     """The configured collections path, then (``collections_scan_sys_path``) the Python path's folders, as
     ansible-core searches them: collections pip installed beside provisioning (the ``ansible`` package's) count."""
@@ -193,6 +212,9 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
 
     for warning in [*config.warnings, *unsupported_settings(config), *unused_option_warnings(options or {})]:
         warn(warning)
+    if config.deprecation_warnings:
+        for text in config.deprecations:
+            deprecated(text)
     install_vault_secrets(config, options or {})
     reveal_secret_diffs(config.diff_secret_sources)
     configured_strategy(config)  # a strategy plugin that cannot run stops any command, as in Ansible

@@ -67,7 +67,8 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
                              magic_vars=run_magic_variables(project, options, tags=compiler.options.tags,
                                                             skip_tags=compiler.options.skip_tags))
     keep_connections(project.config)
-    fact_cache = project_fact_cache(project, callbacks, flush=bool(options.get("flush_cache")))
+    fact_cache = project_fact_cache(project, callbacks, flush=bool(options.get("flush_cache")),
+                                    playbook_dir=Path(playbook_dir))
     executor = PlaybookExecutor(plan, project.inventory, run_options, callbacks, forks=project.config.forks,
                                 limit=options.get("limit"), include_compiler=compiler.compile_include,
                                 include_path=compiler.include_path,
@@ -77,14 +78,16 @@ def run_plan(plan: Plan, compiler: Compiler, project: Project, options: dict[str
     return executor.run()
 
 
-def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool) -> FactCache:
-    """The fact cache the configuration names; ``--flush-cache`` empties the inventory's hosts' entries first."""
+def project_fact_cache(project: Project, callbacks: Callback, *, flush: bool, playbook_dir: Path) -> FactCache:
+    """The fact cache the configuration names (a cache plugin is also looked for beside the playbook);
+    ``--flush-cache`` empties the inventory's hosts' entries first."""
     from runner.executor.fact_cache import make_fact_cache
 
     config = project.config
     cache = make_fact_cache(config.fact_caching, config.fact_caching_connection,
                             prefix=config.fact_caching_prefix or "", timeout=config.fact_caching_timeout,
-                            warn=callbacks.warning)
+                            warn=callbacks.warning, plugin_dirs=[playbook_dir],
+                            collections_paths=project.collections_path)
     if flush:  # the implicit localhost's entry too: a run on it reads and writes one
         for host in {*project.inventory.hosts, "localhost"}:
             cache.clear(host)

@@ -259,11 +259,14 @@ class Compiler:
         return str(rendered)
 
     def _facts(self, play: PlanPlay, inherited: Inherited) -> list[int]:
-        if play.gather_facts is False:
+        # As ansible-core's: a tagged play's gathering has the play's tags (--tags and --skip-tags choose it as
+        # the play's tasks); an untagged play's runs always.
+        tags = list(inherited.tags) or ["always"]
+        if play.gather_facts is False or not self.tasks.tags.selects(tags):
             return []
         node = self.new_node(kind="facts", name="Gathering Facts", module="setup",
                              args={"gather_subset": play.gather_subset}, position=play.position,
-                             tags=["always"], search_paths=list(inherited.search_paths),
+                             tags=tags, search_paths=list(inherited.search_paths),
                              when=list(inherited.when),  # a false import_playbook condition skips gathering too
                              environment=[e for e in inherited.environment if e])  # the play's, as in Ansible
         for name, value in inherited.keywords:  # the play's, which ansible-core's fact gathering inherits

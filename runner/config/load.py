@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from runner.ansible_api.config_deprecations import config_deprecations
+from runner.ansible_api.core import installed_ansible_core
 from runner.config.file import read_config_file
+from runner.config.ini import read_ini
 from runner.config.locate import ANSIBLE, find_config_file
 from runner.config.model import DEFAULT, Config, Origin
 from runner.config.settings import BY_NAME, SETTINGS, Setting
@@ -34,8 +37,11 @@ def load_config(overrides: Mapping[str, Any] | None = None, *, env: Mapping[str,
 
     located = find_config_file(env, cwd, home, warnings)
     path = located[0] if located else None
+    ansible_cfg_keys: set[tuple[str, str]] = set()
     if located is not None:
         path, search = located
+        if search is ANSIBLE:
+            ansible_cfg_keys = {(entry.section, entry.key) for entry in read_ini(path).entries}
         in_file = ValueContext(path.parent.absolute(), home)
         # An ansible.cfg holds Ansible's settings, many of which provisioning has no use for: warnings, not errors.
         unknown = warnings if search is ANSIBLE else None
@@ -58,7 +64,9 @@ def load_config(overrides: Mapping[str, Any] | None = None, *, env: Mapping[str,
         value = _convert(BY_NAME[name], raw, here, f"{name} on the command line")
         values[name] = (value, Origin("cli", name))
 
-    return Config(values, defaults, path, warnings)
+    # ansible-core's own settings deprecated in its definitions, as it reports them when a run starts
+    deprecations = config_deprecations(ansible_cfg_keys, env) if installed_ansible_core() else []
+    return Config(values, defaults, path, warnings, deprecations)
 
 
 def _convert(setting: Setting, raw: Any, context: ValueContext, source: str,

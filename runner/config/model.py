@@ -34,15 +34,18 @@ class Config:
     """Read-only settings, by attribute (``config.forks``) or by name (``config["forks"]``)."""
 
     def __init__(self, values: dict[str, tuple[Any, Origin]], defaults: dict[str, Any], path: Path | None,
-                 warnings: list[str] | None = None) -> None:
+                 warnings: list[str] | None = None, deprecations: list[str] | None = None) -> None:
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_defaults", defaults)
         object.__setattr__(self, "path", path)
         # Things the user should see (an ignored config file); the command prints them.
         object.__setattr__(self, "warnings", list(warnings or []))
+        # ansible-core's deprecated settings that are set ([DEPRECATION WARNING] texts); the command prints them.
+        object.__setattr__(self, "deprecations", list(deprecations or []))
 
     path: Path | None
     warnings: list[str]
+    deprecations: list[str]
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # not set up yet (copy, pickle): never look a private name up as a setting

@@ -180,9 +180,11 @@ SETTINGS: tuple[Setting, ...] = (
       "gathered again).",
       choices=("implicit", "explicit", "smart"), ansible_env=("ANSIBLE_GATHERING",)),
     S("fact_caching", "defaults", "str", "memory",
-      "Where facts and set_fact cacheable values are kept: memory (for the run) or jsonfile (also one file per "
-      "host in fact_caching_connection, read by later runs; the same files as ansible-core's).",
-      choices=("memory", "jsonfile"), ansible_env=("ANSIBLE_CACHE_PLUGIN",)),
+      "Where facts and set_fact cacheable values are kept: memory (for the run), jsonfile (also one file per "
+      "host in fact_caching_connection, read by later runs; the same files as ansible-core's), or the name of a "
+      "cache plugin written against Ansible's Python API (beside the playbook in cache_plugins/, or NS.COLL.NAME; "
+      "needs ansible-core).",
+      ansible_env=("ANSIBLE_CACHE_PLUGIN",)),
     S("fact_caching_connection", "defaults", "path", None, "The jsonfile fact cache's directory.",
       ansible_env=("ANSIBLE_CACHE_PLUGIN_CONNECTION",)),
     S("fact_caching_prefix", "defaults", "str", "", "Prefix of the jsonfile fact cache's file names.",

@@ -19,7 +19,7 @@ from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.errors import FAILED_IN, NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.debug_decisions import implicit_flush
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
-from runner.executor.fact_cache import FactCache
+from runner.executor.fact_cache import FactCache, with_origin
 from runner.executor.host_walk import HostEnded, HostFailed, HostUnreachable, HostWalker, IncludeFailed, Step, Walk
 from runner.executor.inventory_refresh import DynamicInventory, InventoryLoader
 from runner.executor.outcome import exit_code_for, run_with_workers
@@ -146,7 +146,8 @@ class PlaybookExecutor:
         before the first play, as if this run had gathered and set them."""
         assert self.pool is not None
         for host, cached in self.fact_cache.load(hosts).items():
-            self.pool.broadcast({"facts": {host: mark_unsafe(cached.facts)},
+            # a cacheable set_fact's values are facts too (ansible_facts.foo), and variables of their own name
+            self.pool.broadcast({"facts": {host: mark_unsafe({**cached.facts, **cached.values})},
                                  "vars": {host: mark_unsafe(cached.values)}})
 
     def _cache_facts(self, node: PlanTask, host: str, result: TaskResult) -> None:
@@ -158,7 +159,7 @@ class PlaybookExecutor:
         for owner, facts in result.facts.items():
             self.fact_cache.update(owner, facts=facts, gathered=gathered and owner == host)
         for owner, values in result.cached.items():
-            self.fact_cache.update(owner, values=values)
+            self.fact_cache.update(owner, values=with_origin(values, node.position))
 
     def _restore_values(self) -> None:
         """--resume: the variables hosts had registered and set in the resumed run, given back to every worker

@@ -100,7 +100,11 @@ class TaskResult:
 
     def host_values(self) -> dict[str, HostValues]:
         """The values this task set for hosts, by kind, as the update message to the workers names them."""
-        return {"vars": self.vars, "include_vars": self.include_vars, "facts": self.facts}
+        facts = self.facts
+        if self.cached:  # a cacheable set_fact's values are facts too (TaskRunState.cache_vars)
+            facts = {host: {**self.facts.get(host, {}), **self.cached.get(host, {})}
+                     for host in {*self.facts, *self.cached}}
+        return {"vars": self.vars, "include_vars": self.include_vars, "facts": facts}
 
     def shown(self) -> dict[str, Any]:
         """The result as callbacks receive it: the module's keys and the executor's ``_status``, ``_duration``,

@@ -43,6 +43,9 @@ class TaskRunState:
         self.outcome.include_vars.setdefault(host, {}).update(values)
 
     def cache_vars(self, host: str, values: Mapping[str, Any]) -> None:
+        # a cacheable set_fact's values are facts of the host too, under their own names (ansible_facts.foo), as
+        # ansible-core sets both the fact and the variable
+        self.worker.host_runtime(host).facts.update(values)
         self.outcome.cached.setdefault(host, {}).update(values)
 
     def set_facts(self, host: str, facts: Mapping[str, Any], named: bool = False) -> None:

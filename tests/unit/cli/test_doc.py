@@ -77,3 +77,83 @@ def test_errors_are_one_clear_line() -> None:
     assert code == 5 and "name a MODULE" in out
     code, out = _doc("--list", "copy")
     assert code == 5 and "--list takes no MODULE" in out
+
+
+ANSIBLE_MODULE = '''
+DOCUMENTATION = r"""
+module: willgo
+short_description: does nothing
+description: a module documented as Ansible documents them
+deprecated:
+  removed_in: '3.30'
+  why: it does nothing
+  alternatives: ping
+options:
+  old:
+    description: an option on its way out
+    type: str
+    deprecated:
+      removed_in: '3.30'
+      why: unused
+"""
+EXAMPLES = "- willgo:\\n"
+RETURN = ""
+
+from ansible.module_utils.basic import AnsibleModule
+'''
+CACHE_PLUGIN = '''
+DOCUMENTATION = """
+    name: notjson
+    short_description: a cache
+    description: keeps nothing
+    deprecated:
+      why: Test deprecation
+      version: '2.0.0'
+      alternative: jsonfile
+    options:
+      _timeout:
+        description: Expiration timeout
+        default: 86400
+        type: integer
+        env:
+          - name: ANSIBLE_CACHE_PLUGIN_TIMEOUT
+"""
+from ansible.plugins.cache import BaseFileCacheModule
+'''
+
+
+def test_a_module_documented_in_yaml_beside_the_playbook_shows_its_deprecations(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "willgo.py").write_text(ANSIBLE_MODULE)
+    code, out = _doc("willgo", "--playbook-dir", str(tmp_path))
+    assert code == 0, out
+    assert "> WILLGO" in out and "a module documented as Ansible documents them" in out
+    # ansible-doc's section and words, a tab before each line
+    assert "DEPRECATED: \n\tReason: it does nothing\n\tWill be removed in: Ansible 3.30\n\tAlternatives: ping" in out
+    assert "- old\n        an option on its way out\n        type: str\n        deprecated:\n" in out
+    assert "          removed_in: '3.30'\n" in out
+
+
+def test_a_plugin_of_a_type_is_documented_from_its_folder_beside_the_playbook(tmp_path: Path) -> None:
+    (tmp_path / "cache_plugins").mkdir()
+    (tmp_path / "cache_plugins" / "notjson.py").write_text(CACHE_PLUGIN)
+    code, out = _doc("-t", "cache", "notjson", "--playbook-dir", str(tmp_path))
+    assert code == 0, out
+    # a plugin's version is its removal release, as ansible-doc reads it
+    assert "DEPRECATED: \n\tReason: Test deprecation\n\tWill be removed in: Ansible 2.0.0\n\tAlternatives: jsonfile" \
+        in out
+    assert "set_via:\n          env:\n          - name: ANSIBLE_CACHE_PLUGIN_TIMEOUT" in out
+    code, out = _doc("-t", "cache", "nothing_here", "--playbook-dir", str(tmp_path))
+    assert code == 5 and "cache plugin 'nothing_here' not found" in out and "Traceback" not in out
+
+
+def test_a_filter_is_documented_from_the_yaml_file_of_its_name(tmp_path: Path) -> None:
+    (tmp_path / "filter_plugins").mkdir()
+    (tmp_path / "filter_plugins" / "shout.yml").write_text(
+        "DOCUMENTATION:\n  name: shout\n  short_description: Upper-case a string\n  options:\n"
+        "    _input:\n      description: The text.\n      type: string\n      required: true\n"
+        "EXAMPLES: |\n  x: \"{{ 'a' | shout }}\"\nRETURN:\n  _value:\n    description: The text, upper-cased.\n")
+    code, out = _doc("-t", "filter", "shout", "--playbook-dir", str(tmp_path))
+    assert code == 0, out
+    assert "> SHOUT" in out and "Upper-case a string" in out and "= _input" in out
+    assert "EXAMPLES:\n\nx: \"{{ 'a' | shout }}\"" in out and "- _value\n        The text, upper-cased." in out
