@@ -51,6 +51,8 @@ class TemplateVariables(Mapping[str, Any]):
     ``vars`` is this view itself, so ``vars[name]`` works as in Ansible.
     """
 
+    copied_with_hostvars = True  # ``{{ vars }}`` as data holds ``hostvars`` (views.plain_view)
+
     def __init__(self, templar: Templar, variables: Mapping[str, Any]):
         self.templar = templar
         self.raw = variables
@@ -329,7 +331,7 @@ class Templar:
             # A template inside the variable reads it again: its list or mapping is read item by item, as
             # ansible-core's lazy templating reads it; a variable that is one template needing itself is a loop.
             if isinstance(value, (dict, list, tuple)):
-                return self._lazy_view(value, state, name) if self._holds_template(value) else value
+                return self._lazy_view(value, state, name) if self.holds_template(value) else value
             raise loop_error(name)
         state.resolving.add(key)
         lazy_views = state.lazy_views
@@ -358,12 +360,12 @@ class Templar:
         return LazyMapping(value, render, path) if isinstance(value, dict) else LazyList(value, render, path)
 
     @classmethod
-    def _holds_template(cls, value: Any) -> bool:
+    def holds_template(cls, value: Any) -> bool:
         """Whether a list or mapping holds, at any depth, anything rendering would change."""
         if isinstance(value, dict):
-            return any(cls._holds_template(item) for item in value.values())
+            return any(cls.holds_template(item) for item in value.values())
         if isinstance(value, (list, tuple)):
-            return any(cls._holds_template(item) for item in value)
+            return any(cls.holds_template(item) for item in value)
         return cls._needs_rendering(value)
 
     def _lazy_item(self, container: Any, key: Any, state: RenderState, path: str) -> Any:
@@ -375,7 +377,7 @@ class Templar:
         if not self._needs_rendering(item):
             return item
         if isinstance(item, (dict, list, tuple)):  # plain data as it is: filters and tests take it
-            return self._lazy_view(item, state, path) if self._holds_template(item) else item
+            return self._lazy_view(item, state, path) if self.holds_template(item) else item
         guard = (id(container), key)
         if guard in state.resolving:
             raise loop_error(path)
@@ -522,8 +524,9 @@ class Templar:
                                  template=shown, summary=f"unknown {kind} '{name}'", unknown_plugin=True)
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
-            return TemplateError(f"template syntax error{line}: {message} {where}", template=shown,
-                                 summary=f"template syntax error{line}")
+            # ansible-core 2.19's words (playbooks match on "Syntax error")
+            return TemplateError(f"Syntax error in template{line}: {message} {where}", template=shown,
+                                 summary=f"Syntax error in template{line}")
         return TemplateError(f"{message} {where}", template=shown)
 
 

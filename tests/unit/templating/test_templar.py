@@ -131,18 +131,18 @@ def test_each_template_string_is_compiled_once(templar: Templar) -> None:
 
 
 def test_syntax_errors_are_template_errors_saying_what_is_wrong(templar: Templar) -> None:
-    with pytest.raises(TemplateError, match="template syntax error"):
+    with pytest.raises(TemplateError, match="Syntax error in template"):
         templar.precompile("{{ a + }}")
-    with pytest.raises(TemplateError, match="template syntax error"):
+    with pytest.raises(TemplateError, match="Syntax error in template"):
         templar.template("{% if %}", {})
 
 
 def test_a_syntax_error_from_pythons_compiler_is_a_template_error(templar: Templar, tmp_path: Path) -> None:
     """Jinja2 passes some errors of the code it generates through as Python's SyntaxError."""
-    with pytest.raises(TemplateError, match="template syntax error: keyword argument repeated: a"):
+    with pytest.raises(TemplateError, match="Syntax error in template: keyword argument repeated: a"):
         templar.template("{{ dict(a=1, a=2) }}", {})
     (tmp_path / "t.j2").write_text("line\n{{ dict(a=1, a=2) }}\n")
-    with pytest.raises(TemplateError, match="template syntax error: keyword argument repeated: a"):
+    with pytest.raises(TemplateError, match="Syntax error in template: keyword argument repeated: a"):
         templar.template_file(tmp_path / "t.j2", {})
 
 

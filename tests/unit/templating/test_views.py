@@ -41,6 +41,13 @@ def test_every_hosts_variables_nested_in_data_with_their_own_values() -> None:
     assert everyone["db1"]["broken"] == "<< error 1 - 'nowhere' is undefined >>"
 
 
+def test_vars_as_data_holds_every_hosts_variables_as_in_ansible_core() -> None:
+    _, layers = _hosts()
+    everything = Templar().template("{{ vars }}", layers["web1"].as_mapping())
+    assert type(everything) is dict and "vars" not in everything
+    assert everything["hostvars"]["db1"]["port"] == 5432 and "hostvars" not in everything["hostvars"]["db1"]
+
+
 def test_plain_results_are_returned_as_they_are() -> None:
     _, layers = _hosts()
     data = {"a": [1, {"b": "{{ port }}"}]}
