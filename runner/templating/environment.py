@@ -29,6 +29,7 @@ from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
+from runner.templating.captured import capture, first_captured
 from runner.templating.deprecations import deprecate_entry
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
@@ -150,7 +151,18 @@ class _CodeGenerator(NativeCodeGenerator):
 
 class _Context(Context):
     """Looks a name up in the variables with one ``__getitem__`` (they are rendered on access, so no
-    ``in`` check first)."""
+    ``in`` check first). A call (``undef(0)``, ``lookup(...)``, a method) that raises gives its error as a value,
+    and a captured error given to a call is its result, as ansible-core 2.19 calls them (``captured.py``)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # Jinja2's signature
+        if (captured := first_captured(args, kwargs)) is not None:
+            return captured
+        try:
+            return super().call(__obj, *args, **kwargs)
+        except RecursionError:
+            raise
+        except Exception as error:
+            return capture(error)
 
     def resolve_or_missing(self, key: str) -> Any:
         if key in self.vars:

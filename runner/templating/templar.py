@@ -20,6 +20,7 @@ from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
+from runner.templating.captured import CapturedError
 from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecate
 from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
 from runner.templating.errors import LOOP_MESSAGE, TemplateError, loop_error
@@ -300,12 +301,15 @@ class Templar:
     def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any:
         """``resolve_variable``, except that a variable whose template is undefined (``x: "{{ missing }}"``,
         ``x: "{{ undef() }}"``) reads as undefined, as in Ansible: ``x | default(1)`` is 1, ``x is defined`` is
-        false, and any other use fails with the first error."""
+        false, and any other use fails with the first error. One whose template fails otherwise (a syntax error)
+        reads as that error captured (``captured.py``), raised where it is used, as 2.19 defers it."""
         try:
             return self.resolve_variable(variables, name)
         except TemplateError as error:
-            if not error.undefined or error.message.startswith(LOOP_MESSAGE):
+            if error.message.startswith(LOOP_MESSAGE):
                 raise
+            if not error.undefined:
+                return CapturedError(hint=error.message, obj=error)
             return self.environment.undefined(hint=error.message, name=name)
 
     def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:

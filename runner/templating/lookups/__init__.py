@@ -92,13 +92,25 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
         raise TemplateError(f"lookup '{name}': {exc}") from None
     try:
         results = function(*arguments, **options)
-    except TemplateError:
+    except TemplateError as error:
         if errors == "strict":
-            raise
+            raise _failed(name, error) from error.__cause__
         if errors == "warn":
             _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
         return IgnoredFailure()
     return mark_unsafe(list(results))
+
+
+def _failed(name: str, error: TemplateError) -> TemplateError:
+    """A lookup's failure in ansible-core 2.19's words (``The lookup plugin 'pipe' failed: ...``), which
+    playbooks match on; an undefined term's error, and one that says so already, as they are."""
+    prefix = f"The lookup plugin '{name}'"
+    if error.undefined or error.message.startswith(prefix):
+        return error
+    detail = error.message.removeprefix(f"lookup '{name}': ")
+    failed = TemplateError(f"{prefix} failed: {detail}", error.position, hint=error.hint, template=error.template,
+                           summary=error.summary, unknown_plugin=error.unknown_plugin)
+    return failed
 
 
 def _known_options(name: str, function: Callable[..., list[Any]], options: dict[str, Any]) -> dict[str, Any]:
