@@ -17,8 +17,13 @@ from functools import wraps
 from typing import Any, NoReturn
 
 import jinja2
+import jinja2.filters
+import jinja2.tests
 
+from runner.templating.lazy import LazyList, LazyMapping, plain
 from runner.templating.undefined import Undefined
+
+LAZY_TYPES = (LazyMapping, LazyList)
 
 
 class CapturedError(Undefined):
@@ -43,6 +48,11 @@ for _base in (jinja2.Undefined, jinja2.StrictUndefined):
             setattr(CapturedError, _name, CapturedError._fail_with_undefined_error)
 
 
+# what a plugin's arguments are looked through for, by exact type: LazyMapping and LazyList are ABCs, whose
+# isinstance is slow, and none of the three has subclasses
+_SPECIAL = frozenset((CapturedError, LazyMapping, LazyList))
+
+
 def capture(error: Exception) -> Any:
     """The value a failing plugin gives: undefined for an undefined it tripped on, else a ``CapturedError``."""
     if isinstance(error, jinja2.UndefinedError):
@@ -61,6 +71,49 @@ def first_captured(args: tuple[Any, ...], kwargs: dict[str, Any]) -> CapturedErr
     return None
 
 
+def plain_arguments(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``args`` with each lazy view of a variable (``lazy.py``) made plain data: filters, tests and functions
+    get lists and dicts, as ansible-core's lazy containers are."""
+    for arg in args:
+        if isinstance(arg, LAZY_TYPES):
+            return tuple(_made_plain(arg) if isinstance(arg, LAZY_TYPES) else arg for arg in args)
+    return args
+
+
+def _made_plain(view: Any) -> Any:
+    """A lazy view as data; an item of it that could not be rendered (undefined, an error) raises here, as the
+    whole variable's rendering would have."""
+    value = plain(view)
+    _fail_if_marked(value)
+    return value
+
+
+def _fail_if_marked(value: Any) -> None:
+    if isinstance(value, jinja2.Undefined):
+        value._fail_with_undefined_error()
+    elif isinstance(value, dict):
+        for item in value.values():
+            _fail_if_marked(item)
+    elif isinstance(value, list):
+        for item in value:
+            _fail_if_marked(item)
+
+
+def _as_given(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return args
+
+
+# Jinja2's tests and the filters that read only a list's length or ends, or pass a value on: given a lazy view as
+# it is, so that an item may ask for its list's length without rendering itself (ansible-core 2.19 gives every
+# plugin its lazy containers, which are lists and dicts).
+_TAKE_LAZY_VIEWS = frozenset(
+    [
+        *jinja2.tests.TESTS.values(),
+        *(jinja2.filters.FILTERS[name] for name in ("length", "count", "first", "last", "default", "d")),
+    ]
+)
+
+
 def accepts_captured(function: Callable[..., Any]) -> Callable[..., Any]:
     """Mark ``function`` (a filter or test) as one given captured errors rather than passed over by them."""
     function.accepts_captured = True  # type: ignore[attr-defined]
@@ -72,10 +125,17 @@ def capturing(function: Callable[..., Any]) -> Callable[..., Any]:
     if getattr(function, "captures_errors", False):
         return function
     accepts = getattr(function, "accepts_captured", False)
+    arguments = _as_given if function in _TAKE_LAZY_VIEWS else plain_arguments
 
     @wraps(function)  # keeps Jinja2's pass_context/pass_environment marks
     def call(*args: Any, **kwargs: Any) -> Any:
-        if not accepts and (captured := first_captured(args, kwargs)) is not None:
+        for arg in args:  # one loop for the common case: no captured error, no lazy view among the arguments
+            if type(arg) in _SPECIAL:
+                if not accepts and (captured := first_captured(args, kwargs)) is not None:
+                    return captured
+                args = arguments(args)
+                break
+        if kwargs and not accepts and (captured := first_captured((), kwargs)) is not None:
             return captured
         try:
             return function(*args, **kwargs)

@@ -29,7 +29,7 @@ from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
-from runner.templating.captured import capture, first_captured
+from runner.templating.captured import capture, first_captured, plain_arguments
 from runner.templating.deprecations import deprecate_entry
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
@@ -158,7 +158,7 @@ class _Context(Context):
         if (captured := first_captured(args, kwargs)) is not None:
             return captured
         try:
-            return super().call(__obj, *args, **kwargs)
+            return super().call(__obj, *plain_arguments(args), **kwargs)
         except RecursionError:
             raise
         except Exception as error:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-# Renders ``container[key]`` (raw data of a variable) in the variable's scope: the templar's, given by it
+# Renders ``container[key]`` (raw data of a variable) in the variable's scope: the templar's, given by it, with
+# the path of the container (``data['a']``), to which the key is added when an error names the item
 ItemRenderer = Callable[[Any, Any, str], Any]
 
 
@@ -30,7 +31,7 @@ class LazyMapping(Mapping[Any, Any]):
     def __getitem__(self, key: Any) -> Any:
         if key not in self._lazy_items:
             raise KeyError(key)  # as a dict's: Jinja2 makes it undefined
-        return self._lazy_render(self._lazy_items, key, f"{self._lazy_path}[{key!r}]")
+        return self._lazy_render(self._lazy_items, key, self._lazy_path)
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._lazy_items)
@@ -63,7 +64,12 @@ class LazyList(Sequence[Any]):
         if isinstance(index, slice):
             return [self[i] for i in range(len(self._lazy_items))[index]]
         position = range(len(self._lazy_items))[index]  # IndexError as a list's; a negative index made positive
-        return self._lazy_render(self._lazy_items, position, f"{self._lazy_path}[{position}]")
+        return self._lazy_render(self._lazy_items, position, self._lazy_path)
+
+    def __iter__(self) -> Iterator[Any]:
+        items, render, path = self._lazy_items, self._lazy_render, self._lazy_path
+        for position in range(len(items)):
+            yield render(items, position, path)
 
     def __len__(self) -> int:
         return len(self._lazy_items)
@@ -84,9 +90,10 @@ def is_lazy(value: Any) -> bool:
 def plain(value: Any) -> Any:
     """``value`` with every lazy view in it, at any depth of its dicts and lists, rendered into plain data; the
     same object when it holds none."""
-    if isinstance(value, LazyMapping):
+    kind = type(value)  # by exact type: isinstance of these ABCs is slow, and they have no subclasses
+    if kind is LazyMapping:
         return {key: plain(value[key]) for key in value}
-    if isinstance(value, LazyList):
+    if kind is LazyList:
         return [plain(item) for item in value]
     if isinstance(value, dict):
         items = {key: plain(item) for key, item in value.items()}

@@ -109,6 +109,21 @@ def test_an_item_of_a_variable_reads_its_siblings_as_ansible_core_templates_lazi
     assert templar.template("{{ data.list[1] }}", variables) == 11
 
 
+def test_a_variable_read_in_a_template_renders_only_the_items_read(templar: Templar) -> None:
+    """As ansible-core 2.19's lazy containers: ``{{ top.key1 }}`` through two indirections never renders
+    ``key2``, whose template would fail; the whole of it renders when it leaves the template or meets a filter."""
+    variables = {"top": "{{ middle }}", "middle": "{{ lowest }}",
+                 "lowest": {"key1": "static", "key2": {"deep": "{{ 1 / 0 }}"}, "items": ["{{ 1 + 1 }}"]}}
+    assert templar.template("{{ top.key1 }}", variables) == "static"
+    assert templar.template("{{ top['items'] | length }}", variables) == 1
+    assert templar.template("{{ top['items'] | map('string') | list }}", variables) == ["2"]
+    assert templar.template("{{ top['items'] == [2] }}", variables) is True
+    with pytest.raises(TemplateError, match="division by zero"):
+        templar.template("{{ top }}", variables)
+    with pytest.raises(TemplateError, match="division by zero"):
+        templar.template("{{ top | to_json }}", variables)
+
+
 def test_a_siblings_plain_data_reaches_filters_as_it_is(templar: Templar) -> None:
     variables = {"data": {"a": {"x": 1}, "json": "{{ data.a | to_json }}",
                           "merged": "{{ data.a | combine({'y': 2}) }}"}}
