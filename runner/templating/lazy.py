@@ -1,13 +1,14 @@
-"""A variable's mapping or list read by a template inside that same variable, rendered item by item on access.
+"""A variable's mapping or list read by a template, rendered item by item on access.
 
 ansible-core 2.19 templates lazily: ``data: {date: 2024-01-02, day: "{{ data.date.day }}"}`` is valid, since
-rendering ``data.day`` reads only ``data.date``. Our templar renders a variable whole when it is read; a template
-inside it that reads the variable again gets one of these views of the variable's raw value instead of a loop
-error. Only an item that needs itself (``a: "{{ data.a }}"``) is a loop, found by the guards the templar keeps
+rendering ``data.day`` reads only ``data.date``, and ``{{ data.date }}`` never renders ``data.day``. A variable
+holding templates in its list or mapping, read inside a template, is one of these views of its raw value. Only an
+item that needs itself (``a: "{{ data.a }}"``) is a loop, found by the guards the templar keeps
 (``RenderState.resolving``) for each item being rendered.
 
-A view lives only while its variable is rendered: the templar makes the variable's result plain data
-(``plain``) before it ends, so no view reaches a task's arguments or result.
+A view lives only inside the template: the templar makes the template's result plain data (``plain``) as it
+leaves, and a filter, test or call is given plain data (``captured.capturing``; Jinja2's tests and the filters
+that read only a length or an end take the view), so no view reaches a plugin, a task's arguments or a result.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from runner.positions import position_of
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating.captured import CapturedError, accepts_captured
 from runner.templating.errors import TemplateError
-from runner.util.unsafe import UNSAFE_TYPES, DescribedText
+from runner.util.unsafe import UNSAFE_TYPES, DescribedText, TrustedText
 
 NAMESPACE = "ansible._protomatter."
 KNOWN_TAGS = ("Deprecated", "Origin", "SourceWasEncrypted", "TrustedAsTemplate", "VaultedValue")
@@ -68,8 +68,9 @@ def tagged_with(value: Any, tag_name: str) -> bool:
 
 
 def apply_trust(value: Any) -> Any:
-    """Text trusted as a template from now on; other values as they are."""
-    return str(value) if isinstance(value, str) else value
+    """Text trusted as a template from now on, even where a template's result is not; other values as they
+    are."""
+    return TrustedText(value) if isinstance(value, str) and not isinstance(value, VaultedText) else value
 
 
 def true_type(value: Any) -> str:
