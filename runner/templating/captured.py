@@ -76,11 +76,11 @@ def plain_arguments(args: tuple[Any, ...]) -> tuple[Any, ...]:
     get lists and dicts, as ansible-core's lazy containers are."""
     for arg in args:
         if isinstance(arg, LAZY_TYPES):
-            return tuple(_made_plain(arg) if isinstance(arg, LAZY_TYPES) else arg for arg in args)
+            return tuple(made_plain(arg) if isinstance(arg, LAZY_TYPES) else arg for arg in args)
     return args
 
 
-def _made_plain(view: Any) -> Any:
+def made_plain(view: Any) -> Any:
     """A lazy view as data; an item of it that could not be rendered (undefined, an error) raises here, as the
     whole variable's rendering would have."""
     value = plain(view)

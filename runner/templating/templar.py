@@ -341,6 +341,8 @@ class Templar:
             # containers (``{{ data.a }}`` never renders ``data.b``); it becomes data when it leaves the template
             # (``_render_string``), or when a filter, test or call is given it (``captured.capturing``). Not for
             # lookups' terms, whose undefined items are left out or kept as they render.
+            if state is not outer:
+                outer.lazy_views += 1  # another host's variable: made data as the template reading it ends
             return self._lazy_view(value, state, name)
         key = (id(variables), name)
         if key in state.resolving:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import did_you_mean
+from runner.templating.captured import LAZY_TYPES, made_plain
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, csvfile, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify, takes_undefined_terms
@@ -98,7 +99,8 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
         if errors == "warn":
             _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
         return IgnoredFailure()
-    return mark_unsafe(list(results))
+    # a variable's lazy view (``vars``) as data, failing here as reading the variable whole would
+    return mark_unsafe([made_plain(result) if type(result) in LAZY_TYPES else result for result in results])
 
 
 def _failed(name: str, error: TemplateError) -> TemplateError:

@@ -121,6 +121,8 @@ def test_a_variable_read_in_a_template_renders_only_the_items_read(templar: Temp
     with pytest.raises(TemplateError, match="division by zero"):
         templar.template("{{ top }}", variables)
     with pytest.raises(TemplateError, match="division by zero"):
+        templar.template("{{ lookup('vars', 'lowest') }}", variables)
+    with pytest.raises(TemplateError, match="division by zero"):
         templar.template("{{ top | to_json }}", variables)
 
 
