@@ -42,3 +42,10 @@ def test_an_undefined_a_filter_trips_on_stays_undefined() -> None:
     assert templar.template("{{ missing | upper is defined }}") is False
     with pytest.raises(TemplateError, match="'missing' is undefined"):
         templar.template("{{ missing | upper }}")
+
+
+def test_a_captured_error_is_not_left_out_with_the_undefined_items_of_a_lookups_terms() -> None:
+    templar = Templar({})
+    assert templar.template_omitting_undefined(["{{ missing }}", "b"]) == ["b"]
+    with pytest.raises(TemplateError, match="Expecting property name"):
+        templar.template_omitting_undefined(["{{ '{' | from_json }}", "b"])
