@@ -43,6 +43,15 @@ class LazyMapping(Mapping[Any, Any]):
     def __contains__(self, key: object) -> bool:
         return key in self._lazy_items
 
+    def __getattr__(self, name: str) -> Any:
+        return _plain_attribute(self, dict, name)
+
+    def __or__(self, other: Any) -> Any:
+        return plain(self) | _plain_operand(other)
+
+    def __ror__(self, other: Any) -> Any:
+        return _plain_operand(other) | plain(self)
+
     def __repr__(self) -> str:
         return repr(plain(self))
 
@@ -80,8 +89,47 @@ class LazyList(Sequence[Any]):
 
     __hash__ = None  # type: ignore[assignment]  # as a list's
 
+    # A template adds, repeats and orders it as the list it stands for (``{{ files + [extra] }}``)
+    def __add__(self, other: Any) -> Any:
+        return plain(self) + _plain_operand(other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _plain_operand(other) + plain(self)
+
+    def __mul__(self, count: Any) -> Any:
+        return plain(self) * count
+
+    __rmul__ = __mul__
+
+    def __lt__(self, other: Any) -> Any:
+        return plain(self) < _plain_operand(other)
+
+    def __le__(self, other: Any) -> Any:
+        return plain(self) <= _plain_operand(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return plain(self) > _plain_operand(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return plain(self) >= _plain_operand(other)
+
+    def __getattr__(self, name: str) -> Any:
+        return _plain_attribute(self, list, name)
+
     def __repr__(self) -> str:
         return repr(plain(self))
+
+
+def _plain_operand(value: Any) -> Any:
+    return plain(value) if type(value) in (LazyMapping, LazyList) else value
+
+
+def _plain_attribute(view: LazyMapping | LazyList, kind: type, name: str) -> Any:
+    """A method of the dict or list a view stands for (``{{ data.copy() }}``, ``{{ files.index('a') }}``), taken
+    from its plain copy; any other name is not an attribute, so Jinja2 reads it as a key (``data.key1``)."""
+    if name.startswith("_") or not hasattr(kind, name):
+        raise AttributeError(name)
+    return getattr(plain(view), name)
 
 
 def is_lazy(value: Any) -> bool:

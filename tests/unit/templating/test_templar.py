@@ -126,6 +126,17 @@ def test_a_variable_read_in_a_template_renders_only_the_items_read(templar: Temp
         templar.template("{{ top | to_json }}", variables)
 
 
+def test_a_lazily_read_variable_adds_compares_and_has_the_methods_of_its_list_or_dict(templar: Templar) -> None:
+    variables = {"files": ["{{ 'a' }}", "b"], "data": {"k": "{{ 1 }}", "x": 2}}
+    assert templar.template("{{ files + ['c'] }}", variables) == ["a", "b", "c"]
+    assert templar.template("{{ ['z'] + files }}", variables) == ["z", "a", "b"]
+    assert templar.template("{{ files * 2 }}", variables) == ["a", "b", "a", "b"]
+    assert templar.template("{{ files < ['b'] }}", variables) is True
+    assert templar.template("{{ files.index('b') }}", variables) == 1
+    assert templar.template("{{ data.copy() }}", variables) == {"k": 1, "x": 2}
+    assert templar.template("{{ data | dict2items | length }}", variables) == 2
+
+
 def test_a_siblings_plain_data_reaches_filters_as_it_is(templar: Templar) -> None:
     variables = {"data": {"a": {"x": 1}, "json": "{{ data.a | to_json }}",
                           "merged": "{{ data.a | combine({'y': 2}) }}"}}
