@@ -29,6 +29,7 @@ from runner.errors import UserError
 from runner.loader.yaml import read_text_decrypted
 from runner.templating import protomatter
 from runner.templating.backslashes import BackslashEscapingLexer, escaping_backslashes
+from runner.templating.captured import CapturedError, capture, first_captured, plain_arguments
 from runner.templating.deprecations import deprecate_entry
 from runner.templating.errors import TemplateError
 from runner.templating.filters import builtin_filters
@@ -69,15 +70,20 @@ def fail_if_undefined(value: Any) -> None:
 
 def without_undefined(value: Any) -> Any:
     """A native result with every undefined item of its plain lists and mappings left out (ansible-core's
-    ``first_found`` invoked as ``with_first_found`` drops its undefined terms, at any depth)."""
+    ``first_found`` invoked as ``with_first_found`` drops its undefined terms, at any depth). A captured error
+    is kept, to fail where it is used."""
     if isinstance(value, UNSAFE_TYPES):
         return value
     if isinstance(value, dict):
-        return {key: without_undefined(item) for key, item in value.items() if not isinstance(item, Undefined)}
+        return {key: without_undefined(item) for key, item in value.items() if not _left_out(item)}
     if isinstance(value, (list, tuple)):
-        kept = (without_undefined(item) for item in value if not isinstance(item, Undefined))
+        kept = (without_undefined(item) for item in value if not _left_out(item))
         return tuple(kept) if isinstance(value, tuple) else list(kept)
     return value
+
+
+def _left_out(item: Any) -> bool:
+    return isinstance(item, Undefined) and not isinstance(item, CapturedError)
 
 
 def _text(value: Any) -> str:
@@ -150,7 +156,18 @@ class _CodeGenerator(NativeCodeGenerator):
 
 class _Context(Context):
     """Looks a name up in the variables with one ``__getitem__`` (they are rendered on access, so no
-    ``in`` check first)."""
+    ``in`` check first). A call (``undef(0)``, ``lookup(...)``, a method) that raises gives its error as a value,
+    and a captured error given to a call is its result, as ansible-core 2.19 calls them (``captured.py``)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # Jinja2's signature
+        if (captured := first_captured(args, kwargs)) is not None:
+            return captured
+        try:
+            return super().call(__obj, *plain_arguments(args), **kwargs)
+        except RecursionError:
+            raise
+        except Exception as error:
+            return capture(error)
 
     def resolve_or_missing(self, key: str) -> Any:
         if key in self.vars:

@@ -12,7 +12,7 @@ from runner.templating.errors import TemplateError
 from runner.templating.lookups import IgnoredFailure, run_lookup
 from runner.templating.markers import is_template
 from runner.templating.state import RenderState, current_state, taint
-from runner.util.unsafe import UnsafeText
+from runner.util.unsafe import UNSAFE_TYPES, UnsafeText
 
 
 def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:
@@ -30,18 +30,25 @@ def query(name: str, /, *terms: Any, **options: Any) -> list[Any]:
 
 def _rendered_term(term: Any, state: RenderState) -> Any:
     """A lookup's term written with a template in it (``lookup('pipe', 'echo {{ x }}')``) rendered first, as
-    Ansible 2.19 renders the trusted text given to a lookup (the lookup's name is never rendered)."""
-    if isinstance(term, str) and not isinstance(term, UnsafeText) and is_template(term):
-        try:
-            # an undefined item of a list or mapping it makes is kept, for the lookup to see (2.19's markers)
-            return state.templar.template_keeping_undefined(term, state.variables.raw,
-                                                            search_paths=state.search_paths)
-        except TemplateError as error:
-            if not error.undefined:
-                raise
-            # as 2.19's markers: a lookup that uses it fails with the error, one that only passes it on does not
-            return jinja2.StrictUndefined(hint=error.message)
-    return term
+    Ansible 2.19 renders the trusted text given to a lookup (the lookup's name is never rendered), also inside a
+    list or mapping written in the template (``lookup('list', ['{{ 1 }}'])``)."""
+    if not _holds_trusted_template(term, state):
+        return term
+    try:
+        # an undefined item of a list or mapping it makes is kept, for the lookup to see (2.19's markers)
+        return state.templar.template_keeping_undefined(term, state.variables.raw, search_paths=state.search_paths)
+    except TemplateError as error:
+        if not error.undefined:
+            raise
+        # as 2.19's markers: a lookup that uses it fails with the error, one that only passes it on does not
+        return jinja2.StrictUndefined(hint=error.message)
+
+
+def _holds_trusted_template(term: Any, state: RenderState) -> bool:
+    if isinstance(term, str):
+        return not isinstance(term, UnsafeText) and is_template(term)
+    return (isinstance(term, (list, tuple, dict)) and not isinstance(term, UNSAFE_TYPES)
+            and state.templar.holds_template(term))
 
 
 def lookup(name: str, /, *terms: Any, wantlist: bool = False, **options: Any) -> Any:

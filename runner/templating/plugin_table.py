@@ -14,18 +14,30 @@ from typing import Any
 
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
 from runner.ansible_api.routing import RoutingError, routed_elsewhere
+from runner.templating.captured import capturing
 from runner.templating.errors import TemplateError
 from runner.templating.plugin_paths import PLUGIN_PATHS
 from runner.templating.plugins import Plugins, load_collection_plugins
 
 
 class PluginTable(dict[str, Callable[..., Any]]):
-    """Filters (``kind`` ``filter``) or tests (``test``) by name; collections' ones found on first use."""
+    """Filters (``kind`` ``filter``) or tests (``test``) by name; collections' ones found on first use.
+
+    Each is kept with its errors captured as values (``captured.capturing``), as ansible-core 2.19 calls its
+    plugins."""
 
     def __init__(self, kind: str, plugins: dict[str, Callable[..., Any]]):
-        super().__init__(plugins)
+        super().__init__()
+        self.update(plugins)
         self.kind = kind
         self._collections: dict[tuple[str, tuple[Any, ...]], Plugins] = {}
+
+    def __setitem__(self, name: str, plugin: Callable[..., Any]) -> None:
+        dict.__setitem__(self, name, capturing(plugin))
+
+    def update(self, plugins: Any = (), /, **more: Callable[..., Any]) -> None:
+        for name, plugin in dict(plugins, **more).items():
+            self[name] = plugin
 
     def _collection_plugins(self, collection: str) -> Plugins:
         key = (collection, PLUGIN_PATHS.collections_paths)
@@ -49,9 +61,10 @@ class PluginTable(dict[str, Callable[..., Any]]):
             plugin = dict.get(self, split[1]) if target != name else None
         else:
             plugin = self._collection_plugins(split[0]).get(split[1])
-        if plugin is not None:
-            self[name] = plugin
-        return plugin
+        if plugin is None:
+            return None
+        self[name] = plugin
+        return dict.__getitem__(self, name)
 
     def get(self, name: str, default: Any = None) -> Any:
         if dict.__contains__(self, name):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import enum
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +26,9 @@ import jinja2
 
 from runner.positions import position_of
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
+from runner.templating.captured import CapturedError, accepts_captured
 from runner.templating.errors import TemplateError
-from runner.util.unsafe import UNSAFE_TYPES, DescribedText
+from runner.util.unsafe import UNSAFE_TYPES, DescribedText, TrustedText
 
 NAMESPACE = "ansible._protomatter."
 KNOWN_TAGS = ("Deprecated", "Origin", "SourceWasEncrypted", "TrustedAsTemplate", "VaultedValue")
@@ -66,11 +68,14 @@ def tagged_with(value: Any, tag_name: str) -> bool:
 
 
 def apply_trust(value: Any) -> Any:
-    """Text trusted as a template from now on; other values as they are."""
-    return str(value) if isinstance(value, str) else value
+    """Text trusted as a template from now on, even where a template's result is not; other values as they
+    are."""
+    return TrustedText(value) if isinstance(value, str) and not isinstance(value, VaultedText) else value
 
 
 def true_type(value: Any) -> str:
+    if isinstance(value, CapturedError):
+        return "CapturedExceptionMarker"
     return "UndefinedMarker" if isinstance(value, jinja2.Undefined) else type(value).__name__
 
 
@@ -87,10 +92,20 @@ def python_literal_eval(value: Any, ignore_errors: bool = False) -> Any:
 
 
 def dump_object(value: Any) -> Any:
-    """Objects JSON does not know as plain data (a dataclass as a dict); anything else as it is."""
+    """Objects JSON does not know as plain data (a dataclass as a dict, a captured error as its ``exception``
+    with its ``message``); anything else as it is."""
+    if isinstance(value, CapturedError):
+        error = value.error
+        return {"exception": {"message": getattr(error, "message", None) or str(error),
+                              "type": type(error).__name__}}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
+        return dataclasses.asdict(value, dict_factory=_plain_dict)
     return value
+
+
+def _plain_dict(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A dataclass's fields as JSON knows them: an enum as its value (``PluginType.MODULE`` is ``'module'``)."""
+    return {key: value.value if isinstance(value, enum.Enum) else value for key, value in items}
 
 
 def unmask(value: Any, type_names: Any) -> Any:
@@ -112,7 +127,8 @@ _TRANSFORMED_TYPES = ("DeprecationSummary", "EncryptedString", "ErrorSummary", "
 def _passing_undefined(function: Callable[..., Any]) -> Callable[..., Any]:
     """As ansible-core's: an undefined input is the result, so ``missing | f is undefined`` holds."""
     def wrapper(value: Any, *args: Any, **kwargs: Any) -> Any:
-        return value if isinstance(value, jinja2.Undefined) else function(value, *args, **kwargs)
+        passed = isinstance(value, jinja2.Undefined) and not isinstance(value, CapturedError)
+        return value if passed else function(value, *args, **kwargs)
     wrapper.__name__ = function.__name__
     wrapper.__doc__ = function.__doc__
     return wrapper
@@ -122,9 +138,9 @@ FILTERS: dict[str, Callable[..., Any]] = {
     NAMESPACE + "origin": _passing_undefined(origin),
     NAMESPACE + "tag_names": _passing_undefined(tag_names),
     NAMESPACE + "apply_trust": _passing_undefined(apply_trust),
-    NAMESPACE + "true_type": true_type,
+    NAMESPACE + "true_type": accepts_captured(true_type),
     NAMESPACE + "python_literal_eval": _passing_undefined(python_literal_eval),
-    NAMESPACE + "dump_object": _passing_undefined(dump_object),
+    NAMESPACE + "dump_object": accepts_captured(_passing_undefined(dump_object)),
     NAMESPACE + "unmask": _passing_undefined(unmask),
 }
 

@@ -29,6 +29,8 @@ class Renderer(Protocol):
     def template_keeping_undefined(self, value: Any, variables: Mapping[str, Any] | None = None, *,
                                    search_paths: Sequence[str | Path] | None = None) -> Any: ...
 
+    def holds_template(self, value: Any) -> bool: ...
+
     def template_file(self, path: str | Path, variables: Mapping[str, Any] | None = None, *,
                       search_paths: Sequence[str | Path] | None = None, **jinja_options: Any) -> str: ...
 
@@ -53,6 +55,7 @@ class RenderState:
     # variables being rendered, and the items of their lists and mappings (by the container's id), to catch loops
     resolving: set[tuple[int, Any]] = field(default_factory=set)
     lazy_views: int = 0  # lazy views of variables made (lazy.py): only then are results searched for them
+    depth: int = 0  # templates being rendered, one inside another: at 0 a result leaves the templates
     shallow: bool = False  # variables holding lists and mappings are read as written (template_container)
     undecryptable: bool = False  # a vault value read could not be decrypted: results are checked for its marker
     # undefined items are dropped from the lists and mappings rendered, not raised (template_omitting_undefined)

@@ -20,8 +20,9 @@ from runner.errors import did_you_mean
 from runner.secrets.encrypted import VaultedText, VaultEncryptedValue
 from runner.templating import lookups
 from runner.templating.backslashes import escaping_backslashes
+from runner.templating.captured import CapturedError
 from runner.templating.deprecations import CONDITIONAL_AS_TEMPLATE, deprecate
-from runner.templating.environment import TemplateEnvironment, get_environment, is_whole_template
+from runner.templating.environment import TemplateEnvironment, fail_if_undefined, get_environment, is_whole_template
 from runner.templating.errors import LOOP_MESSAGE, TemplateError, loop_error
 from runner.templating.lazy import LazyList, LazyMapping, plain
 from runner.templating.markers import TEMPLATE_MARKERS, is_template
@@ -50,6 +51,8 @@ class TemplateVariables(Mapping[str, Any]):
 
     ``vars`` is this view itself, so ``vars[name]`` works as in Ansible.
     """
+
+    copied_with_hostvars = True  # ``{{ vars }}`` as data holds ``hostvars`` (views.plain_view)
 
     def __init__(self, templar: Templar, variables: Mapping[str, Any]):
         self.templar = templar
@@ -298,13 +301,21 @@ class Templar:
     def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any:
         """``resolve_variable``, except that a variable whose template is undefined (``x: "{{ missing }}"``,
         ``x: "{{ undef() }}"``) reads as undefined, as in Ansible: ``x | default(1)`` is 1, ``x is defined`` is
-        false, and any other use fails with the first error."""
+        false, and any other use fails with the first error. One whose template fails otherwise (a syntax error)
+        reads as that error captured (``captured.py``), raised where it is used, as 2.19 defers it."""
         try:
             return self.resolve_variable(variables, name)
         except TemplateError as error:
-            if not error.undefined or error.message.startswith(LOOP_MESSAGE):
-                raise
-            return self.environment.undefined(hint=error.message, name=name)
+            return self._marker(error, name)
+
+    def _marker(self, error: TemplateError, name: str) -> Any:
+        """What reading a variable (or an item of one) that fails to render gives: undefined when it is, the
+        error captured otherwise; a loop is raised at once."""
+        if error.message.startswith(LOOP_MESSAGE):
+            raise error
+        if not error.undefined:
+            return CapturedError(hint=error.message, obj=error)
+        return self.environment.undefined(hint=error.message, name=name)
 
     def resolve_variable(self, variables: Mapping[str, Any], name: str) -> Any:
         """The value of variable ``name`` rendered against ``variables`` (a template's view of the variables)."""
@@ -324,26 +335,30 @@ class Templar:
                                 outer.search_paths if outer else self.search_paths,
                                 resolving=outer.resolving if outer else set(),
                                 omit_undefined=outer.omit_undefined if outer else False)
+        if (outer is not None and not (outer.omit_undefined or outer.keep_undefined)
+                and isinstance(value, (dict, list, tuple)) and self.holds_template(value)):
+            # Read inside a template: a view whose items render as they are read, as ansible-core 2.19's lazy
+            # containers (``{{ data.a }}`` never renders ``data.b``); it becomes data when it leaves the template
+            # (``_render_string``), or when a filter, test or call is given it (``captured.capturing``). Not for
+            # lookups' terms, whose undefined items are left out or kept as they render.
+            if state is not outer:
+                outer.lazy_views += 1  # another host's variable: made data as the template reading it ends
+            return self._lazy_view(value, state, name)
         key = (id(variables), name)
         if key in state.resolving:
             # A template inside the variable reads it again: its list or mapping is read item by item, as
             # ansible-core's lazy templating reads it; a variable that is one template needing itself is a loop.
             if isinstance(value, (dict, list, tuple)):
-                return self._lazy_view(value, state, name) if self._holds_template(value) else value
+                return self._lazy_view(value, state, name) if self.holds_template(value) else value
             raise loop_error(name)
         state.resolving.add(key)
-        lazy_views = state.lazy_views
         try:
             if state is outer:
+                return self._template_any(value, state)
+            with active(state):
                 result = self._template_any(value, state)
-            else:
-                with active(state):
-                    result = self._template_any(value, state)
-                if state.tainted and outer is not None:
-                    outer.tainted = True
-            if state.lazy_views != lazy_views:  # made while its guards still hold, so a loop through it is found
-                with active(state):
-                    result = plain(result)
+            if state.tainted and outer is not None:
+                outer.tainted = True
             return result
         finally:
             state.resolving.discard(key)
@@ -352,37 +367,55 @@ class Templar:
                    path: str) -> LazyMapping | LazyList:
         state.lazy_views += 1
 
-        def render(container: Any, key: Any, item_path: str) -> Any:
-            return self._lazy_item(container, key, state, item_path)
+        def render(container: Any, key: Any, container_path: str) -> Any:
+            return self._lazy_item(container, key, state, container_path)
 
         return LazyMapping(value, render, path) if isinstance(value, dict) else LazyList(value, render, path)
 
     @classmethod
-    def _holds_template(cls, value: Any) -> bool:
-        """Whether a list or mapping holds, at any depth, anything rendering would change."""
-        if isinstance(value, dict):
-            return any(cls._holds_template(item) for item in value.values())
-        if isinstance(value, (list, tuple)):
-            return any(cls._holds_template(item) for item in value)
-        return cls._needs_rendering(value)
+    def holds_template(cls, value: Any) -> bool:
+        """Whether a list or mapping holds, at any depth, anything rendering would change. Every variable holding
+        a list or mapping that a template reads is asked this: one loop, no call per plain item."""
+        if not isinstance(value, (dict, list, tuple)) or isinstance(value, UNSAFE_TYPES):
+            return cls._needs_rendering(value)
+        pending: list[Any] = [value]
+        while pending:
+            current = pending.pop()
+            for item in current.values() if isinstance(current, dict) else current:
+                if isinstance(item, str):
+                    if "{" in item and is_template(item) and not isinstance(item, VaultedText):
+                        return True
+                elif isinstance(item, (dict, list, tuple)):
+                    if not isinstance(item, UNSAFE_TYPES):
+                        pending.append(item)
+                elif isinstance(item, VaultEncryptedValue):
+                    return True
+        return False
 
-    def _lazy_item(self, container: Any, key: Any, state: RenderState, path: str) -> Any:
+    def _lazy_item(self, container: Any, key: Any, state: RenderState, container_path: str) -> Any:
         """Item ``key`` of a variable's raw ``container`` read through a lazy view: rendered in the variable's
         scope, unless that item is being rendered already (it needs itself)."""
         item = container[key]
         if isinstance(item, VaultEncryptedValue):
             return reveal(item)
         if not self._needs_rendering(item):
+            if isinstance(item, UnsafeText):
+                self._untrusted(item)  # as a whole variable's rendering says of it
             return item
         if isinstance(item, (dict, list, tuple)):  # plain data as it is: filters and tests take it
-            return self._lazy_view(item, state, path) if self._holds_template(item) else item
+            return self._lazy_view(item, state, f"{container_path}[{key!r}]") if self.holds_template(item) else item
         guard = (id(container), key)
         if guard in state.resolving:
-            raise loop_error(path)
+            raise loop_error(f"{container_path}[{key!r}]")
         state.resolving.add(guard)
         try:
+            if current_state() is state:
+                return plain(self._template_any(item, state))
             with active(state):
                 return plain(self._template_any(item, state))
+        except TemplateError as error:
+            # as a variable's: ``data.a | default(1)`` with ``a`` undefined
+            return self._marker(error, f"{container_path}[{key!r}]")
         finally:
             state.resolving.discard(guard)
 
@@ -477,15 +510,23 @@ class Templar:
                        escape_backslashes: bool = True, kind: str = "template") -> Any:
         template = self._compile(source, shown or source, escape_backslashes=escape_backslashes)
         outer_taint, state.tainted = state.tainted, False
+        lazy_views = state.lazy_views
+        state.depth += 1
         try:
             result = self._guarded(lambda: self.environment.render(template, state.variables, text=text),
                                    shown or source, kind)
+            if state.depth == 1 and state.lazy_views != lazy_views:
+                # leaving the templates: what is left of the lazy views read renders now, into plain data
+                result = self._guarded(lambda: plain(result), shown or source, kind)
+                if not state.keep_undefined:
+                    self._guarded(lambda: fail_if_undefined(result), shown or source, kind)
             if state.undecryptable:
                 check_result(result)
             if state.tainted:
                 result = mark_unsafe(result)
             return result
         finally:
+            state.depth -= 1
             state.tainted = state.tainted or outer_taint
 
     def _guarded(self, render: Any, shown: str, kind: str = "template") -> Any:
@@ -522,8 +563,9 @@ class Templar:
                                  template=shown, summary=f"unknown {kind} '{name}'", unknown_plugin=True)
         if isinstance(exc, jinja2.TemplateSyntaxError):
             line = f" at line {exc.lineno}" if exc.lineno and exc.lineno > 1 else ""
-            return TemplateError(f"template syntax error{line}: {message} {where}", template=shown,
-                                 summary=f"template syntax error{line}")
+            # ansible-core 2.19's words (playbooks match on "Syntax error")
+            return TemplateError(f"Syntax error in template{line}: {message} {where}", template=shown,
+                                 summary=f"Syntax error in template{line}")
         return TemplateError(f"{message} {where}", template=shown)
 
 

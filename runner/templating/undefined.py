@@ -31,7 +31,8 @@ def undef(hint: str | None = None) -> Undefined:
     """``undef(hint='give the admin password')``: a value that fails with ``hint`` wherever it is used (role
     defaults that the user must override), as Ansible's ``undef``."""
     if hint is not None and not isinstance(hint, str):
-        raise TypeError(f"undef: hint must be a string, got {type(hint).__name__}")
+        # ansible-core 2.19's words
+        raise TypeError(f"The 'hint' argument must be of type 'str' or 'NoneType', not '{type(hint).__name__}'.")
     return Undefined(hint=hint) if hint else DEFAULT_UNDEF
 
 

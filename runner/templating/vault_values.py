@@ -75,4 +75,5 @@ def check_result(result: Any) -> None:
 
 
 def _error(exc: UserError) -> TemplateError:
-    return TemplateError(f"cannot use the vault-encrypted value: {exc.message}", hint=exc.hint)
+    # ansible-core 2.19's words (playbooks match on "undecryptable variable")
+    return TemplateError(f"Attempt to use undecryptable variable: {exc.message}", hint=exc.hint)

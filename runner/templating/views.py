@@ -16,8 +16,10 @@ class VariableResolver(Protocol):
 
     def resolve_variable_or_undefined(self, variables: Mapping[str, Any], name: str) -> Any: ...
 
-# Names whose values are views of everything again: left out of a copied view, as Ansible's hostvars[host]
-# leaves them out, and what keeps the copy finite (hostvars[h].hostvars[h]...).
+# Names whose values are views of everything again: left out of the views a copied view holds, as Ansible's
+# hostvars[host] leaves them out, and what keeps the copy finite (hostvars[h].hostvars[h]...). The view copied
+# template's own ``vars`` keeps ``hostvars`` (``{{ vars }}`` holds every host's variables, as in ansible-core 2.19):
+# such a view says so with ``copied_with_hostvars``.
 SELF_REFERENCES = frozenset({"hostvars", "vars"})
 
 
@@ -56,8 +58,9 @@ def plain_view(templar: VariableResolver, view: Mapping[str, Any]) -> dict[str, 
     """``view`` as a dict, each value rendered in the view's own scope (another host's variables with that
     host's values); a value that cannot be rendered shows why, as ``debug: var=`` shows an undefined one."""
     copied: dict[str, Any] = {}
+    with_hostvars = getattr(view, "copied_with_hostvars", False)
     for key in view:
-        if key in SELF_REFERENCES:
+        if key in SELF_REFERENCES and not (with_hostvars and key == "hostvars"):
             continue
         value = templar.resolve_variable_or_undefined(view, key)
         if isinstance(value, Undefined):

@@ -22,6 +22,17 @@ class UnsafeText(str):
         return UnsafeText, (str(self),)
 
 
+class TrustedText(str):
+    """Text trusted as a template although a template made it or read untrusted data for it: what ansible-core
+    2.19's ``ansible._protomatter.apply_trust`` gives. It stays trusted where a template's result would be
+    marked unsafe, so the variable it is stored in renders it when read."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TrustedText, (str(self),)
+
+
 class DescribedText(UnsafeText):
     """Unsafe text that says where it came from in words, as ansible-core 2.19's ``Origin`` tag describes a value
     with no file position (``<environment variable 'HOME'>``)."""
@@ -79,7 +90,7 @@ def mark_unsafe(value: Any) -> Any:
 
     Call it once on data that arrives from a host or a lookup, before it is stored in a variable.
     """
-    if isinstance(value, UNSAFE_TYPES):
+    if isinstance(value, (*UNSAFE_TYPES, TrustedText)):
         return value
     if isinstance(value, str):
         return UnsafeText(value)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import did_you_mean
+from runner.templating.captured import LAZY_TYPES, made_plain
 from runner.templating.errors import TemplateError
 from runner.templating.lookups import commands, csvfile, data, files, ini, password
 from runner.templating.lookups.base import LookupContext, listify, takes_undefined_terms
@@ -92,13 +93,26 @@ def run_lookup(name: str, terms: Any, variables: Mapping[str, Any], search_paths
         raise TemplateError(f"lookup '{name}': {exc}") from None
     try:
         results = function(*arguments, **options)
-    except TemplateError:
+    except TemplateError as error:
         if errors == "strict":
-            raise
+            raise _failed(name, error) from error.__cause__
         if errors == "warn":
             _log.warning("lookup '%s' failed; continuing with no result", name, exc_info=True)
         return IgnoredFailure()
-    return mark_unsafe(list(results))
+    # a variable's lazy view (``vars``) as data, failing here as reading the variable whole would
+    return mark_unsafe([made_plain(result) if type(result) in LAZY_TYPES else result for result in results])
+
+
+def _failed(name: str, error: TemplateError) -> TemplateError:
+    """A lookup's failure in ansible-core 2.19's words (``The lookup plugin 'pipe' failed: ...``), which
+    playbooks match on; an undefined term's error, and one that says so already, as they are."""
+    prefix = f"The lookup plugin '{name}'"
+    if error.undefined or error.message.startswith(prefix):
+        return error
+    detail = error.message.removeprefix(f"lookup '{name}': ")
+    failed = TemplateError(f"{prefix} failed: {detail}", error.position, hint=error.hint, template=error.template,
+                           summary=error.summary, unknown_plugin=error.unknown_plugin)
+    return failed
 
 
 def _known_options(name: str, function: Callable[..., list[Any]], options: dict[str, Any]) -> dict[str, Any]:

@@ -58,7 +58,7 @@ def test_a_task_whose_failure_is_handled_fails_where_it_runs(tmp_path: Path) -> 
     assert "ok=4 changed=0 unreachable=0 failed=0 skipped=0 rescued=1 ignored=2" in recap
     # the failure's message quotes the template that failed, and is shown, not rendered again
     assert ("rescued Task failed: Finalization of task args for 'ansible.builtin.debug' failed: Error while resolving "
-            "value for 'msg': template syntax error: unexpected '}', expected ')' (templating '{{ nope( }}')"
+            "value for 'msg': Syntax error in template: unexpected '}', expected ')' (templating '{{ nope( }}')"
             ) in result.stdout
 
 

@@ -53,7 +53,7 @@ def test_a_no_log_task_template_error_does_not_show_the_template(tmp_path: Path,
     result = playbook(tmp_path, f"    - debug: msg=\"{{{{ '{SECRET}' | default( }}}}\"\n      no_log: true\n", *options)
     assert result.returncode == 4, (result.stdout, result.stderr)
     assert result.stderr == (f"ERROR: {tmp_path / 'play.yml'}:5:7: template error in task 'debug', in its argument "
-                             "'msg': template syntax error (the template is not shown: the task has no_log)\n")
+                             "'msg': Syntax error in template (the template is not shown: the task has no_log)\n")
     assert SECRET not in result.stdout + result.stderr
 
 

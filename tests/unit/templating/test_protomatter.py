@@ -32,3 +32,32 @@ def test_literal_eval_true_type_and_unmask() -> None:
         templar.template("{{ [] | ansible._protomatter.unmask(1) }}")
     with pytest.raises(TemplateError, match="Unknown type name"):
         templar.template("{{ [] | ansible._protomatter.unmask('BogusType') }}")
+
+
+def test_a_failed_literal_eval_is_a_captured_error_and_dump_object_makes_enums_their_values() -> None:
+    import dataclasses
+    import enum
+
+    class Kind(enum.Enum):
+        MODULE = "module"
+
+    @dataclasses.dataclass
+    class Info:
+        resolved_name: str
+        type: Kind
+
+    templar = Templar({"info": Info("ns.col.module", Kind.MODULE)})
+    assert templar.template("{{ 'x[1, 2]' | ansible._protomatter.python_literal_eval "
+                            "| ansible._protomatter.true_type }}") == "CapturedExceptionMarker"
+    assert templar.template("{{ info | ansible._protomatter.dump_object }}") == {
+        "resolved_name": "ns.col.module", "type": "module"}
+
+
+def test_apply_trust_makes_untrusted_text_a_template_again_where_it_is_stored() -> None:
+    from runner.util.unsafe import mark_unsafe
+
+    templar = Templar({"untrusted": UnsafeText("{{ 1 }}")})
+    trusted = templar.template("{{ untrusted | ansible._protomatter.apply_trust }}")
+    assert trusted == "{{ 1 }}" and mark_unsafe(trusted) is trusted  # a template read untrusted data for it
+    assert Templar({"stored": trusted}).template("{{ stored }}") == 1
+    assert Templar({"stored": mark_unsafe("{{ 1 }}")}).template("{{ stored }}") == "{{ 1 }}"

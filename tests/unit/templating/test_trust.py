@@ -58,6 +58,13 @@ def test_a_lookups_term_written_with_a_template_is_rendered_and_one_from_a_host_
     assert templar.template("{{ lookup('pipe', 'echo ' ~ from_host) }}") == "{{ word }}"
 
 
+def test_templates_in_a_list_or_mapping_written_as_a_lookups_term_are_rendered() -> None:
+    templar = Templar({"word": "dude", "from_host": [UnsafeText("{{ word }}")]})
+    assert templar.template("{{ lookup('list', ['{{ 1 }}', 'a']) }}") == [1, "a"]
+    assert templar.template("{{ lookup('dict', {'key': '{{ word }}'}) }}") == {"key": "key", "value": "dude"}
+    assert templar.template("{{ lookup('list', from_host) }}") == ["{{ word }}"]
+
+
 def test_a_template_container_leaves_the_items_as_written() -> None:
     templar = Templar({"checks": ["{{ 1 == 1 }}", "x is defined"], "x": 1})
     assert templar.template_container("{{ checks }}") == ["{{ 1 == 1 }}", "x is defined"]

@@ -28,6 +28,6 @@ def test_vault_with_a_salt_gives_ansible_cores_envelope_and_unvault_reads_it_bac
 def test_an_undecryptable_vault_value_fails_where_used_but_unvault_opens_it() -> None:
     templar = Templar({"inline": VaultEncryptedValue(EXPECTED, "vars.yml:1:8"), "holder": {"x": "{{ inline }}"}})
     assert templar.template("{{ inline | unvault('test') }}") == "secret"
-    for used in ("{{ inline }}", "{{ inline | string }}", "{{ holder }}"):
-        with pytest.raises(TemplateError, match="cannot use the vault-encrypted value"):
+    for used in ("{{ inline }}", "{{ inline | string }}", "{{ holder }}", "{{ holder | to_json }}"):
+        with pytest.raises(TemplateError, match="Attempt to use undecryptable variable"):
             templar.template(used)

@@ -41,6 +41,22 @@ def test_every_hosts_variables_nested_in_data_with_their_own_values() -> None:
     assert everyone["db1"]["broken"] == "<< error 1 - 'nowhere' is undefined >>"
 
 
+def test_vars_as_data_holds_every_hosts_variables_as_in_ansible_core() -> None:
+    _, layers = _hosts()
+    everything = Templar().template("{{ vars }}", layers["web1"].as_mapping())
+    assert type(everything) is dict and "vars" not in everything
+    assert everything["hostvars"]["db1"]["port"] == 5432 and "hostvars" not in everything["hostvars"]["db1"]
+
+
+def test_another_hosts_variable_holding_templates_is_data_in_the_result() -> None:
+    _, layers = _hosts()
+    layers["db1"] = layers["db1"].with_layer("play_vars", {"data": {"url": "{{ port }}", "all": ["{{ port + 1 }}"]}})
+    web1 = layers["web1"].as_mapping()
+    assert Templar().template("{{ hostvars['db1'].data }}", web1) == {"url": 5432, "all": [5433]}
+    rendered = Templar().template("{{ hostvars['db1'].data.all }}", web1)
+    assert type(rendered) is list and rendered == [5433]
+
+
 def test_plain_results_are_returned_as_they_are() -> None:
     _, layers = _hosts()
     data = {"a": [1, {"b": "{{ port }}"}]}
