@@ -117,9 +117,9 @@ def is_verbose(task: TaskInfo, result: Mapping[str, Any], verbosity: int) -> boo
             and result.get("_ansible_verbose_override", False) is False)
 
 
-def dump(result: Mapping[str, Any], *, pretty: bool) -> str:
-    """JSON as Ansible prints results: sorted keys, one line, or indented by 4 when ``pretty``."""
-    return json.dumps(result, indent=4 if pretty else None, sort_keys=True, ensure_ascii=False, default=str)
+def dump(result: Mapping[str, Any], *, pretty: bool, indent: int = 4) -> str:
+    """JSON as Ansible prints results: sorted keys, one line, or indented by ``indent`` when ``pretty``."""
+    return json.dumps(result, indent=indent if pretty else None, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def host_label(host: str, result: Mapping[str, Any]) -> str:
