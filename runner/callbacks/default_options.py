@@ -15,13 +15,14 @@ class DefaultOptions:
     """``display_failed_stderr``: failures (their ``[ERROR]`` lines too) and unreachable hosts on stderr;
     ``show_task_path_on_failure``: ``task path: FILE:LINE`` before a failure below -vv (which shows it for every
     task); ``display_included_hosts``: the ``included:`` lines; ``check_mode_markers``: ``[CHECK MODE]`` after a
-    play or task run in check mode and ``DRY RUN`` banners around a ``--check`` run; ``result_indentation``: of
+    play or task run in check mode and ``DRY RUN`` banners around a ``--check`` run (on by default, unlike
+    ansible-core); ``result_indentation``: of
     indented JSON and of YAML results; ``yaml_line_width``: one of YAML_LINE_WIDTHS."""
 
     display_failed_stderr: bool = False
     show_task_path_on_failure: bool = False
     display_included_hosts: bool = True
-    check_mode_markers: bool = False
+    check_mode_markers: bool = True  # off in ansible-core; on here, see docs/decisions.md
     result_indentation: int = 4
     yaml_line_width: str = "default"
 

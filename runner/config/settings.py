@@ -176,9 +176,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("show_task_path_on_failure", "defaults", "bool", False,
       "The default output prints 'task path: FILE:LINE' before a failed result (-vv prints it for every task).",
       ansible_env=("ANSIBLE_SHOW_TASK_PATH_ON_FAILURE",)),
-    S("check_mode_markers", "defaults", "bool", False,
+    S("check_mode_markers", "defaults", "bool", True,
       "The default output marks plays and tasks run in check mode with [CHECK MODE], and a --check run with "
-      "DRY RUN banners at its start and end.", ansible_env=("ANSIBLE_CHECK_MODE_MARKERS",)),
+      "DRY RUN banners at its start and end (on by default, unlike Ansible: a CI log must say nothing changed).",
+      ansible_env=("ANSIBLE_CHECK_MODE_MARKERS",)),
     S("callback_result_indentation", "defaults", "int", 4,
       "Spaces the default output indents YAML results and indented JSON ones by.", minimum=1,
       ansible_env=("ANSIBLE_CALLBACK_RESULT_INDENTATION",)),

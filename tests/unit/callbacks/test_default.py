@@ -94,8 +94,8 @@ def test_long_title_keeps_three_stars() -> None:
     assert screen.text == f"\nTASK [{'x' * 100}] ***\n"
 
 
-def test_check_mode_marker_on_play_and_task_with_check_mode_markers() -> None:
-    screen = Screen(options=DefaultOptions(check_mode_markers=True))
+def test_check_mode_marker_on_play_and_task() -> None:
+    screen = Screen()
     screen.view.play_start(PlayInfo("web", "web", "site.yml:1:3", check_mode=True), ["web1"])
     screen.view.task_start(TaskInfo("probe", "command", "p.yml:1:1", check_mode=True), ["web1"])
     screen.view.task_start(TaskInfo("apply", "command", "p.yml:2:1", check_mode=False), ["web1"])
@@ -103,8 +103,8 @@ def test_check_mode_marker_on_play_and_task_with_check_mode_markers() -> None:
         banner("TASK [apply]")
 
 
-def test_no_check_mode_marker_by_default() -> None:
-    screen = Screen()
+def test_no_check_mode_marker_without_check_mode_markers() -> None:
+    screen = Screen(options=DefaultOptions(check_mode_markers=False))
     screen.view.playbook_start("site.yml", check=True)
     screen.view.play_start(PlayInfo("web", "web", "site.yml:1:3", check_mode=True), ["web1"])
     screen.view.task_start(TaskInfo("probe", "command", "p.yml:1:1", check_mode=True), ["web1"])
@@ -112,15 +112,15 @@ def test_no_check_mode_marker_by_default() -> None:
     assert screen.text == banner("PLAY [web]") + banner("TASK [probe]") + banner("PLAY RECAP") + "\n"
 
 
-def test_dry_run_banners_around_a_check_run_with_check_mode_markers() -> None:
-    screen = Screen(options=DefaultOptions(check_mode_markers=True))
+def test_dry_run_banners_around_a_check_run() -> None:
+    screen = Screen()
     screen.view.playbook_start("site.yml", check=True)
     screen.view.playbook_end({}, 0)
     assert screen.text == banner("DRY RUN") + banner("PLAY RECAP") + "\n" + banner("DRY RUN")
 
 
 def test_no_dry_run_banner_without_check() -> None:
-    screen = Screen(options=DefaultOptions(check_mode_markers=True))
+    screen = Screen()
     screen.view.playbook_start("site.yml", check=False)
     screen.view.playbook_end({}, 0)
     assert screen.text == banner("PLAY RECAP") + "\n"

@@ -13,12 +13,12 @@ from runner.config import load_config
 from runner.errors import OptionError
 
 
-def test_defaults_are_ansible_cores(tmp_path: Path) -> None:
+def test_defaults_are_ansible_cores_but_check_mode_markers(tmp_path: Path) -> None:
     assert _default_options(load_config(env={"HOME": str(tmp_path)}, cwd=tmp_path)) == DefaultOptions(
         display_failed_stderr=False,
         show_task_path_on_failure=False,
         display_included_hosts=True,
-        check_mode_markers=False,
+        check_mode_markers=True,
         result_indentation=4,
         yaml_line_width="default",
     )
@@ -30,7 +30,7 @@ def test_ansible_environment_variables_set_them(tmp_path: Path) -> None:
         "ANSIBLE_DISPLAY_FAILED_STDERR": "1",
         "ANSIBLE_SHOW_TASK_PATH_ON_FAILURE": "yes",
         "ANSIBLE_DISPLAY_INCLUDED_HOSTS": "0",
-        "ANSIBLE_CHECK_MODE_MARKERS": "true",
+        "ANSIBLE_CHECK_MODE_MARKERS": "0",
         "ANSIBLE_CALLBACK_RESULT_INDENTATION": "2",
         "ANSIBLE_CALLBACK_YAML_LINE_WIDTH": "no-break",
     }
@@ -38,7 +38,7 @@ def test_ansible_environment_variables_set_them(tmp_path: Path) -> None:
         display_failed_stderr=True,
         show_task_path_on_failure=True,
         display_included_hosts=False,
-        check_mode_markers=True,
+        check_mode_markers=False,
         result_indentation=2,
         yaml_line_width="no-break",
     )
@@ -46,12 +46,12 @@ def test_ansible_environment_variables_set_them(tmp_path: Path) -> None:
 
 def test_ansible_cfg_keys_set_them(tmp_path: Path) -> None:
     (tmp_path / "ansible.cfg").write_text(
-        "[defaults]\ncheck_mode_markers = true\ncallback_result_indentation = 3\n"
+        "[defaults]\ncheck_mode_markers = false\ncallback_result_indentation = 3\n"
         "callback_result_yaml_line_width = terminal-width\n"
     )
     options = _default_options(load_config(env={"HOME": str(tmp_path)}, cwd=tmp_path))
     assert (options.check_mode_markers, options.result_indentation, options.yaml_line_width) == (
-        True,
+        False,
         3,
         "terminal-width",
     )
