@@ -40,7 +40,7 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
+from runner.errors import FAILED_AT, FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
 from runner.templating.deprecations import DEPRECATIONS, deprecation_text
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
@@ -292,7 +292,7 @@ class DefaultDisplay(Callback):
         has no error (ansible-core 2.21)."""
         if is_censored(task, result) or result.get(FAILED_IN) in ("include", RETRIES_RAN_OUT):
             return
-        position = SourcePosition.parse(task.position)
+        position = SourcePosition.parse(str(result.get(FAILED_AT) or task.position))
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
         cause = result.get(FAILED_CAUSE)
         explained = f"\n<<< caused by >>>\n\n{cause}\n" if isinstance(cause, str) else ""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.callbacks.base import TaskInfo
-from runner.errors import FAILED_IN, FAILED_WHY
+from runner.errors import FAILED_IN, FAILED_WHY, PLAYBOOK_ERROR
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 NO_LOG_ITEM_LABEL = "(censored due to no_log)"
@@ -169,6 +169,8 @@ def failure_summary(result: Mapping[str, Any]) -> str:
         return f"A 'break_when' expression failed: {result['break_when_result']}"
     message = str(result.get(FAILED_WHY) or result.get("msg") or "").strip()
     source = result.get(FAILED_IN)
+    if source == PLAYBOOK_ERROR:
+        return message
     if source == "task":
         return message if message.startswith("Task failed") else f"Task failed: {message}"
     what = "Action failed" if source == "action" else "Module failed"

@@ -506,3 +506,20 @@ def test_result_indentation_indents_pretty_json() -> None:
     screen = Screen(options=DefaultOptions(result_indentation=2), verbosity=3)
     text = screen.task(INSTALL, {"web1": result("ok", rc=0)})
     assert text.endswith('ok: [web1] => {\n  "changed": false,\n  "rc": 0\n}\n')
+
+
+def test_a_playbook_error_failing_the_host_is_shown_as_it_is_where_it_was_written(tmp_path: Any) -> None:
+    # ansible-core 2.21's include_role naming no role: the error as it is, its Origin at the role's name
+    source = tmp_path / "site.yml"
+    source.write_text("- hosts: all\n  tasks:\n    - include_role:\n        name: nope\n")
+    task = TaskInfo(name="include_role : nope", module="include_role", position=f"{source}:3:7")
+    text = Screen().task(task, {"web1": result("failed", msg="The role 'nope' was not found in: /r",
+                                               _failed_in="error", _failed_at=f"{source}:4:15")})
+    assert text == banner("TASK [include_role : nope]") + (
+        "[ERROR]: The role 'nope' was not found in: /r\n"
+        f"Origin: {source}:4:15\n\n"
+        "2   tasks:\n"
+        "3     - include_role:\n"
+        "4         name: nope\n"
+        "                ^ column 15\n\n"
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "The role \'nope\' was not found in: /r"}\n')
