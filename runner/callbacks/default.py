@@ -42,6 +42,7 @@ from runner.callbacks.results import (
 from runner.callbacks.terminal import Terminal
 from runner.errors import FAILED_AT, FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
 from runner.templating.deprecations import DEPRECATIONS, deprecation_text
+from runner.util.async_jobs import job_id
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
 DRY_RUN_BANNER = "DRY RUN"  # before and after a --check run, with check_mode_markers
@@ -186,7 +187,7 @@ class DefaultDisplay(Callback):
         if not isinstance(polls, int):
             return
         self._ensure_header(task)
-        jid = result.get("ansible_job_id")
+        jid = job_id(result)
         for _ in range(polls):
             self.out.line(f"ASYNC POLL on {host}: jid={jid} started=True finished=False", "debug")
         word = "FAILED" if status in ("failed", "unreachable") else "OK"
