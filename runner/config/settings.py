@@ -94,8 +94,9 @@ SETTINGS: tuple[Setting, ...] = (
       "ansible_interpreter_python_fallback's names found, else /usr/bin/python3.", key="interpreter_python",
       also=("defaults.interpreter",), ansible_env=("ANSIBLE_PYTHON_INTERPRETER",)),
     S("roles_path", "defaults", "pathspec",
-      ["~/.provisioning/roles", "/usr/share/provisioning/roles", "/etc/provisioning/roles"],
-      "Directories searched for roles (colon-separated).", ansible_env=("ANSIBLE_ROLES_PATH",)),
+      ["~/.ansible/roles", "/usr/share/ansible/roles", "/etc/ansible/roles"],
+      "Directories searched for roles (colon-separated); by default ansible-core's, where Ansible's roles are "
+      "installed.", ansible_env=("ANSIBLE_ROLES_PATH",)),
     S("collections_path", "defaults", "pathspec",
       ["collections", "~/.ansible/collections", "/usr/share/ansible/collections"],
       "Directories holding ansible_collections/ (colon-separated); provisioning-galaxy installs into the first.",

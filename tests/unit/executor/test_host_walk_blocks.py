@@ -177,14 +177,16 @@ def test_an_include_role_naming_no_role_is_the_includes_failure_as_ansible_core_
         local_hosts: LocalHosts) -> None:
     # the include's header names the role as written; its [ERROR] points at the name, its fatal line has the
     # message as msg; no "included:" line and no ok before the failure
+    absent = local_hosts.base / "absent-roles"  # a configured roles_path entry that does not exist is named too
     run = local_hosts.play("""
         - hosts: h1
           gather_facts: false
           tasks:
             - include_role:
                 name: does-not-exist
-        """)
+        """, env={"PROVISIONING_ROLES_PATH": str(absent)})
     assert run.exit_code == 2, run.output
+    assert f"was not found in: {local_hosts.base / 'roles'}:{absent}:{local_hosts.base}\n" in run.output
     lines = run.output.splitlines()
     header = next(index for index, line in enumerate(lines) if line.startswith("TASK [include_role : does-not-exist]"))
     assert lines[header + 1].startswith("[ERROR]: The role 'does-not-exist' was not found in: ")
