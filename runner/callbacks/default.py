@@ -202,6 +202,7 @@ class DefaultDisplay(Callback):
             self._fatal(task, host, result)
             return
         if status == "unreachable":
+            self._failure(task, result)
             self._exception(result)
             self._failed_line(f"fatal: [{label}]: UNREACHABLE! => {self._dump(task, result)}", status)
             return
@@ -290,7 +291,7 @@ class DefaultDisplay(Callback):
         """ansible-core's ``[ERROR]:`` lines before a failure (a failed loop item's too): what failed, then where
         the task is; a text already shown is not shown again (two items or hosts failing alike). An include that
         could not be read was reported when it happened, with where the error is; a failure only the retries made
-        has no error (ansible-core 2.21)."""
+        has no error (ansible-core 2.21). An unreachable host has one too, its connection's error."""
         if is_censored(task, result) or result.get(FAILED_IN) in ("include", RETRIES_RAN_OUT):
             return
         position = SourcePosition.parse(str(result.get(FAILED_AT) or task.position))

@@ -171,7 +171,7 @@ def failure_summary(result: Mapping[str, Any]) -> str:
     source = result.get(FAILED_IN)
     if source == PLAYBOOK_ERROR:
         return message
-    if source == "task":
+    if source == "task" or result.get("unreachable"):  # the task's own error, or its connection's
         return message if message.startswith("Task failed") else f"Task failed: {message}"
     what = "Action failed" if source == "action" else "Module failed"
     return f"Task failed: {what}: {message}" if message else f"Task failed: {what}."

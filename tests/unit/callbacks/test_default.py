@@ -141,6 +141,7 @@ def test_result_lines_for_each_status() -> None:
         "skipping: [web3]\n"
         + failure_lines("Task failed: Module failed: No package matching 'ngnx' is available") +
         'fatal: [web4]: FAILED! => {"changed": false, "msg": "No package matching \'ngnx\' is available"}\n'
+        + failure_lines("Task failed: Failed to connect to the host via ssh") +  # its connection's error
         'fatal: [web5]: UNREACHABLE! => {"changed": false, "msg": "Failed to connect to the host via ssh", '
         '"unreachable": true}\n')
 
@@ -458,6 +459,7 @@ def test_display_failed_stderr_sends_failures_and_their_errors_to_stderr() -> No
     })
     assert screen.errors == failure_lines("Task failed: Module failed: boom") + (
         'fatal: [web1]: FAILED! => {"changed": false, "msg": "boom"}\n'
+        + failure_lines("Task failed: no route") +
         'fatal: [web2]: UNREACHABLE! => {"changed": false, "msg": "no route", "unreachable": true}\n')
     assert screen.text == banner("TASK [nginx : install nginx]") + "...ignoring\nok: [web3]\n"
 
