@@ -9,6 +9,8 @@ source is already on the host and this module does everything.
 import base64
 import hashlib
 import os
+import shutil
+import tempfile
 
 from modules._fsattrs import FILESYSTEM_ATTRIBUTE_DOCS, FILESYSTEM_ATTRIBUTE_SPEC
 from modules._utils import diff_text, file_checksum, make_directories, path_info, read_text, text_diff
@@ -241,7 +243,18 @@ class Copier(object):
         if md5:
             result["md5sum"] = md5
         backup = self.backup and exists
-        if source.data is not None:
+        if source.data is not None and not source.name:
+            # given content: staged on the host as the file it is copied from, named as Ansible names its upload
+            # (.source and dest's suffix, which validate may need), and reported as the result's src
+            staged = os.path.join(tempfile.mkdtemp(dir=module.tmpdir), ".source" + os.path.splitext(dest)[1])
+            try:
+                with open(staged, "wb") as handle:
+                    handle.write(source.data)
+                result["src"] = staged
+                backup_file = module.replace_file(dest, source=staged, validate=self._validator(), backup=backup)
+            finally:
+                shutil.rmtree(os.path.dirname(staged), ignore_errors=True)
+        elif source.data is not None:
             backup_file = module.replace_file(dest, source.data, validate=self._validator(), backup=backup)
         elif source.temporary:
             backup_file = module.replace_file(dest, source=source.path, validate=self._validator(), backup=backup)

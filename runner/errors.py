@@ -101,9 +101,16 @@ NO_TRACEBACK = "(traceback unavailable)"
 # "Task failed: ..." line: "task" (the task itself: a template, a keyword), "action" (a controller-side action,
 # or failed_when deciding it), "include" (what an include names could not be read; reported already), "retries"
 # (an ``until`` that never held, on a result that had not failed: ansible-core 2.21 gives such a failure no
-# ``exception`` and no ``[ERROR]:`` line); absent, the module that ran on the host.
+# ``exception`` and no ``[ERROR]:`` line), "error" (an error of the playbook that failed the host, ansible-core
+# 2.21's role an include_role names that is not there: its ``[ERROR]:`` line is the message as it is, its Origin
+# where FAILED_AT says); absent, the module that ran on the host.
 FAILED_IN = "_failed_in"
 RETRIES_RAN_OUT = "retries"
+PLAYBOOK_ERROR = "error"
+
+# The result key (the run's own) holding the ``file:line:col`` an ``[ERROR]:`` block's Origin shows when it is not
+# the task's own (the value in error).
+FAILED_AT = "_failed_at"
 
 # The result key (the run's own) holding what that line says failed when it is not the result's ``msg``: a
 # ``failed_when`` or ``changed_when`` that decided the failure, in ansible-core 2.21's words.

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runner.callbacks.base import Callback, Callbacks
+from runner.callbacks.default_options import DefaultOptions
 from runner.callbacks.log_file import LogFile
 from runner.errors import OptionError, did_you_mean
 
@@ -25,11 +26,12 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
                    stream: TextIO | None = None, log: LogFile | None = None,
                    first: list[Callback] | None = None, result_format: str = "json",
                    pretty_results: bool | None = None, show_custom_stats: bool = False,
-                   stdout_plugin: Callback | None = None) -> Callbacks:
+                   stdout_plugin: Callback | None = None, options: DefaultOptions | None = None) -> Callbacks:
     """The stdout view named by ``stdout_callback`` followed by one report per ``json:FILE`` / ``junit:FILE``;
     ``first`` are called before them (what must print before the view's recap). ``log`` records what the view
     prints. ``result_format`` (json or yaml) and ``pretty_results`` are how the default view prints a result,
-    ``show_custom_stats`` whether it prints set_stats' statistics after the recap;
+    ``show_custom_stats`` whether it prints set_stats' statistics after the recap, ``options`` the rest of its
+    settings;
     ``yaml`` is the default view with YAML results, as ansible-core treats the retired community.general.yaml.
 
     ``progress`` is the live view on a terminal and the default view elsewhere (CI logs, pipes); ``default``
@@ -38,7 +40,7 @@ def make_callbacks(stdout_callback: str, reports: list[str], verbosity: int, dif
     """
     look = {"verbosity": verbosity, "nocolor": nocolor, "force_color": force_color, "log": log}
     results = {"result_format": "yaml" if stdout_callback == "yaml" else result_format,
-               "pretty_results": pretty_results, "show_custom_stats": show_custom_stats}
+               "pretty_results": pretty_results, "show_custom_stats": show_custom_stats, "options": options}
     view = stdout_plugin or _stdout_view(native_stdout_callback(stdout_callback) or stdout_callback, diff,
                                          display_ok_hosts, display_skipped_hosts, stream, look, results)
     members: list[Callback] = [*(first or []), view]
@@ -61,7 +63,7 @@ def native_stdout_callback(name: str) -> str | None:
 def _stdout_view(name: str, diff: bool, display_ok_hosts: bool, display_skipped_hosts: bool,
                  stream: TextIO | None, look: dict[str, Any], results: dict[str, Any]) -> Callback:
     """``look``: verbosity, nocolor, force_color and log, which every text view takes; ``results``: how the
-    default view prints results (result_format, pretty_results, show_custom_stats)."""
+    default view prints results (result_format, pretty_results, show_custom_stats, options)."""
     out = stream or sys.stdout
     if name == "progress" and out.isatty():
         from runner.callbacks.progress import ProgressDisplay  # rich is imported only when the live view is used
@@ -112,4 +114,5 @@ def _report(spec: str) -> Callback:
     return JunitReport(path)
 
 
-__all__ = ["STDOUT_CALLBACKS", "Callback", "Callbacks", "make_callbacks", "native_stdout_callback", "parse_report"]
+__all__ = ["STDOUT_CALLBACKS", "Callback", "Callbacks", "DefaultOptions", "make_callbacks", "native_stdout_callback",
+           "parse_report"]

@@ -23,6 +23,7 @@ from runner.callbacks.results import (
     short_module,
     status_of,
 )
+from runner.util.async_jobs import job_id
 
 _RESULT_EVENTS = {"ok": "v2_runner_on_ok", "changed": "v2_runner_on_ok", "failed": "v2_runner_on_failed",
                   "skipped": "v2_runner_on_skipped", "unreachable": "v2_runner_on_unreachable"}
@@ -135,7 +136,7 @@ class AnsibleCallbackPlugins(Callback):
         polls = result.get(ASYNC_POLLS)
         if not isinstance(polls, int) or status == "skipped":
             return
-        running = {"ansible_job_id": result.get("ansible_job_id"), "started": True, "finished": False,
+        running = {"ansible_job_id": job_id(result), "started": True, "finished": False,
                    "results_file": result.get("results_file"), "changed": False, "failed": False}
         for _ in range(polls):
             self._send("v2_runner_on_async_poll", self._result(host, ansible_task, task, running))

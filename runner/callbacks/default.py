@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
 from runner.callbacks.colors import paint
 from runner.callbacks.custom_stats import CustomStats
+from runner.callbacks.default_options import DefaultOptions
 from runner.callbacks.diff import render_diff
 from runner.callbacks.log_file import LogFile
 from runner.callbacks.results import (
@@ -39,10 +40,12 @@ from runner.callbacks.results import (
     status_of,
 )
 from runner.callbacks.terminal import Terminal
-from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
+from runner.errors import FAILED_AT, FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, SourcePosition
 from runner.templating.deprecations import DEPRECATIONS, deprecation_text
+from runner.util.async_jobs import job_id
 
 CHECK_MODE_MARKER = " [CHECK MODE]"
+DRY_RUN_BANNER = "DRY RUN"  # before and after a --check run, with check_mode_markers
 RECAP_HOST_WIDTH = 26  # Ansible pads the host name to 26 columns
 _WORDS = {"ok": "ok", "changed": "changed", "skipped": "skipping"}
 # The recap's counters, their colour when not zero, and the HostStats field each reads.
@@ -77,18 +80,22 @@ def recap_line(host: str, stats: HostStats, color: bool) -> str:
 
 class DefaultDisplay(Callback):
     """Ansible's default output. ``hide`` names result states not printed (Ansible's display_ok_hosts and
-    display_skipped_hosts); with any hidden, a task's header waits for its first printed result."""
+    display_skipped_hosts); with any hidden, a task's header waits for its first printed result. ``options``: the
+    rest of the default callback's settings."""
 
     def __init__(self, *, verbosity: int = 0, diff: bool = False, nocolor: bool = False,
                  force_color: bool = False, stream: TextIO | None = None, err: TextIO | None = None,
                  columns: int | None = None, hide: Collection[str] = (), log: LogFile | None = None,
-                 result_format: str = "json", pretty_results: bool | None = None, show_custom_stats: bool = False):
+                 result_format: str = "json", pretty_results: bool | None = None, show_custom_stats: bool = False,
+                 options: DefaultOptions | None = None):
         self.out = Terminal(stream, err, nocolor=nocolor, force_color=force_color, columns=columns, log=log)
         self.verbosity = verbosity
         self.diff = diff
         self.hide = frozenset(hide) - {"failed", "unreachable"}  # failures are always shown
         self.result_format = result_format
         self.pretty_results = pretty_results
+        self.options = options or DefaultOptions()
+        self._check = False  # a --check run: DRY RUN banners with check_mode_markers
         self._play: PlayInfo | None = None
         self._task: TaskInfo | None = None
         self._headed: TaskInfo | None = None  # the task whose header was printed last
@@ -99,12 +106,15 @@ class DefaultDisplay(Callback):
     def playbook_start(self, path: str, check: bool = False, plays: int = 0) -> None:
         if self.verbosity > 1:  # then "N plays in PATH", which the engine prints (``EngineLines``)
             self.out.banner(f"PLAYBOOK: {os.path.basename(path)}")
+        self._check = check
+        if check and self.options.check_mode_markers:
+            self.out.banner(DRY_RUN_BANNER)
 
     def play_start(self, play: PlayInfo, hosts: list[str]) -> None:
         self._play = play
         self._headed = None
         name = play.name.strip()
-        self.out.banner((f"PLAY [{name}]" if name else "PLAY") + (CHECK_MODE_MARKER if play.check_mode else ""))
+        self.out.banner((f"PLAY [{name}]" if name else "PLAY") + self._marker(play.check_mode))
         if not hosts:
             self.out.line("skipping: no hosts matched", "skipped")
 
@@ -116,10 +126,16 @@ class DefaultDisplay(Callback):
 
     def _header(self, task: TaskInfo) -> None:
         prefix = "RUNNING HANDLER" if task.is_handler else "TASK"
-        self.out.banner(f"{prefix} [{task.title.strip()}]" + (CHECK_MODE_MARKER if task.check_mode else ""))
+        self.out.banner(f"{prefix} [{task.title.strip()}]" + self._marker(task.check_mode))
         if self.verbosity >= 2:
-            self.out.line(f"task path: {task_path(task.position)}", "debug")
+            self._task_path(task)
         self._headed = task
+
+    def _marker(self, check_mode: bool) -> str:
+        return CHECK_MODE_MARKER if check_mode and self.options.check_mode_markers else ""
+
+    def _task_path(self, task: TaskInfo) -> None:
+        self.out.line(f"task path: {task_path(task.position)}", "debug")
 
     def _ensure_header(self, task: TaskInfo) -> None:
         if self._headed != task:
@@ -171,7 +187,7 @@ class DefaultDisplay(Callback):
         if not isinstance(polls, int):
             return
         self._ensure_header(task)
-        jid = result.get("ansible_job_id")
+        jid = job_id(result)
         for _ in range(polls):
             self.out.line(f"ASYNC POLL on {host}: jid={jid} started=True finished=False", "debug")
         word = "FAILED" if status in ("failed", "unreachable") else "OK"
@@ -180,12 +196,15 @@ class DefaultDisplay(Callback):
     def _single(self, task: TaskInfo, host: str, result: Mapping[str, Any], status: str) -> None:
         self._warnings(result)
         label = host_label(host, result)
-        if status in ("failed", "unreachable"):
-            if status == "failed":
-                self._failure(task, result)
+        if status == "failed":
+            self._failure(task, result)
             self._exception(result)
-            word = "FAILED!" if status == "failed" else "UNREACHABLE!"
-            self.out.line(f"fatal: [{label}]: {word} => {self._dump(task, result)}", status)
+            self._fatal(task, host, result)
+            return
+        if status == "unreachable":
+            self._failure(task, result)
+            self._exception(result)
+            self._failed_line(f"fatal: [{label}]: UNREACHABLE! => {self._dump(task, result)}", status)
             return
         diffed = self._print_diff(task, result)
         if status in self.hide and not diffed:
@@ -203,15 +222,15 @@ class DefaultDisplay(Callback):
         if status == "failed" and short_module(task.module) == "debug":
             # ansible-core's default view strips a debug result to its message before it looks for the items, so
             # a failed debug loop ends with the loop's own line ("One or more items failed"); other loops do not
-            self.out.line(f"fatal: [{host_label(host, result)}]: FAILED! => {self._dump(task, result)}", "failed")
+            self._fatal(task, host, result)
         if status == "skipped" and status not in self.hide:
             text = f"skipping: [{host}]"
             if is_verbose(task, result, self.verbosity):
                 text += f" => {self._dump(task, result)}"
             self.out.line(text, "skipped")
         elif status == "unreachable":
-            self.out.line(f"fatal: [{host_label(host, result)}]: UNREACHABLE! => {self._dump(task, result)}",
-                          "unreachable")
+            self._failed_line(f"fatal: [{host_label(host, result)}]: UNREACHABLE! => {self._dump(task, result)}",
+                              "unreachable")
 
     def _item(self, task: TaskInfo, host: str, item: Mapping[str, Any]) -> None:
         self._retry_lines(task, host, item)
@@ -223,7 +242,7 @@ class DefaultDisplay(Callback):
             if status == "failed":
                 self._failure(task, item)
             self._exception(item)
-            self.out.line(f"failed: [{label}] (item={shown}) => {self._dump(task, item)}", status)
+            self._failed_line(f"failed: [{label}] (item={shown}) => {self._dump(task, item)}", status)
             return
         diffed = self._print_diff(task, item)
         if status in self.hide and not diffed:
@@ -235,16 +254,29 @@ class DefaultDisplay(Callback):
             text += f" => {self._dump(task, item)}"
         self.out.line(text, status)
 
+    def _fatal(self, task: TaskInfo, host: str, result: Mapping[str, Any]) -> None:
+        """A failed task's ``fatal:`` line, after its ``task path:`` with show_task_path_on_failure (below -vv,
+        whose header shows it already)."""
+        if self.verbosity < 2 and self.options.show_task_path_on_failure:
+            self._task_path(task)
+        self._failed_line(f"fatal: [{host_label(host, result)}]: FAILED! => {self._dump(task, result)}", "failed")
+
+    def _failed_line(self, text: str, state: str) -> None:
+        """A failure's or unreachable host's text: on stderr with display_failed_stderr."""
+        self.out.line(text, state, stderr=self.options.display_failed_stderr)
+
     def _dump(self, task: TaskInfo, result: Mapping[str, Any]) -> str:
         shown = screen_result(task, result, self.verbosity)
+        indent = self.options.result_indentation
         if self.result_format == "yaml":
             from runner.callbacks.result_yaml import yaml_result
 
             return yaml_result(shown, lossy=self.pretty_results is not False,
-                               indent=None if self.pretty_results is False else 4)
+                               indent=None if self.pretty_results is False else indent,
+                               width=self.options.yaml_width(self.out.columns))
         pretty = self.pretty_results is not False and (
             self.pretty_results is True or self.verbosity > 2 or bool(result.get("_ansible_verbose_always")))
-        return dump(shown, pretty=pretty)
+        return dump(shown, pretty=pretty, indent=indent)
 
     def _warnings(self, result: Mapping[str, Any]) -> None:
         shown = result.get(WARNINGS_SHOWN) or {}
@@ -259,27 +291,27 @@ class DefaultDisplay(Callback):
         """ansible-core's ``[ERROR]:`` lines before a failure (a failed loop item's too): what failed, then where
         the task is; a text already shown is not shown again (two items or hosts failing alike). An include that
         could not be read was reported when it happened, with where the error is; a failure only the retries made
-        has no error (ansible-core 2.21)."""
+        has no error (ansible-core 2.21). An unreachable host has one too, its connection's error."""
         if is_censored(task, result) or result.get(FAILED_IN) in ("include", RETRIES_RAN_OUT):
             return
-        position = SourcePosition.parse(task.position)
+        position = SourcePosition.parse(str(result.get(FAILED_AT) or task.position))
         origin = f"\n{position.origin()}\n" if position is not None and position.line is not None else ""
         cause = result.get(FAILED_CAUSE)
         explained = f"\n<<< caused by >>>\n\n{cause}\n" if isinstance(cause, str) else ""
         text = f"[ERROR]: {failure_summary(result)}{origin}{explained}"
         if text not in self._errors:
             self._errors.add(text)
-            self.out.line(text, "failed")
+            self._failed_line(text, "failed")
 
     def _exception(self, result: Mapping[str, Any]) -> None:
         exception = str(result.get("exception") or "").strip()
         if not exception or exception == NO_TRACEBACK or "censored" in result:
             return
         if self.verbosity < 3:
-            self.out.line("An exception occurred during task execution. To see the full traceback, use -vvv. "
-                          f"The error was: {exception.splitlines()[-1]}", "failed")
+            self._failed_line("An exception occurred during task execution. To see the full traceback, use -vvv. "
+                              f"The error was: {exception.splitlines()[-1]}", "failed")
         else:
-            self.out.line(f"The full traceback is:\n{exception}", "failed")
+            self._failed_line(f"The full traceback is:\n{exception}", "failed")
 
     # -- diffs --------------------------------------------------------------------------------------------
     def _diff_wanted(self, task: TaskInfo) -> bool:
@@ -306,7 +338,9 @@ class DefaultDisplay(Callback):
     # -- the rest -----------------------------------------------------------------------------------------
     def include(self, path: str, hosts: list[str], item_label: str | None = None) -> None:
         if self._task is not None:
-            self._ensure_header(self._task)
+            self._ensure_header(self._task)  # the include's own result shows it, display_included_hosts or not
+        if not self.options.display_included_hosts:
+            return
         text = f"included: {path} for {', '.join(hosts)}"
         if item_label is not None:
             text += f" => (item={item_label})"
@@ -327,3 +361,5 @@ class DefaultDisplay(Callback):
             self.out.banner("CUSTOM STATS: ")
             for line in self.custom_stats.lines():
                 self.out.line(line)
+        if self._check and self.options.check_mode_markers:
+            self.out.banner(DRY_RUN_BANNER)

@@ -21,8 +21,10 @@ _SPACES_BEFORE_BREAK = re.compile(f" +([{_BREAKS}])")
 _PRINTABLE = re.compile("[^\n\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010fffe]|\ufeff")
 
 
-def yaml_result(result: Mapping[str, Any], *, lossy: bool = True, indent: int | None = 4) -> str:
-    """What follows ``=> `` on a result line: a line break, then the YAML document indented."""
+def yaml_result(result: Mapping[str, Any], *, lossy: bool = True, indent: int | None = 4,
+                width: int | None = None) -> str:
+    """What follows ``=> `` on a result line: a line break, then the YAML document indented by ``indent`` (4 when
+    None, PyYAML's 2 within it then), its lines broken at ``width`` (None: PyYAML's default, about 80)."""
     shown = dict(result)
     if lossy:
         for key in ("stdout", "stderr"):
@@ -30,7 +32,7 @@ def yaml_result(result: Mapping[str, Any], *, lossy: bool = True, indent: int | 
                 shown[f"{key}_lines"] = "<omitted>"
     dumper = _LossyDumper if lossy else _Dumper
     text = yaml.dump(shown, Dumper=dumper, allow_unicode=True, default_flow_style=False, indent=indent,
-                     sort_keys=True)
+                     width=width, sort_keys=True)
     return "\n" + textwrap.indent(text, " " * (indent or 4)).rstrip("\n")
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from runner.callbacks.base import TaskInfo
-from runner.errors import FAILED_IN, FAILED_WHY
+from runner.errors import FAILED_IN, FAILED_WHY, PLAYBOOK_ERROR
 
 NO_LOG_MESSAGE = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 NO_LOG_ITEM_LABEL = "(censored due to no_log)"
@@ -117,9 +117,9 @@ def is_verbose(task: TaskInfo, result: Mapping[str, Any], verbosity: int) -> boo
             and result.get("_ansible_verbose_override", False) is False)
 
 
-def dump(result: Mapping[str, Any], *, pretty: bool) -> str:
-    """JSON as Ansible prints results: sorted keys, one line, or indented by 4 when ``pretty``."""
-    return json.dumps(result, indent=4 if pretty else None, sort_keys=True, ensure_ascii=False, default=str)
+def dump(result: Mapping[str, Any], *, pretty: bool, indent: int = 4) -> str:
+    """JSON as Ansible prints results: sorted keys, one line, or indented by ``indent`` when ``pretty``."""
+    return json.dumps(result, indent=indent if pretty else None, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def host_label(host: str, result: Mapping[str, Any]) -> str:
@@ -169,7 +169,9 @@ def failure_summary(result: Mapping[str, Any]) -> str:
         return f"A 'break_when' expression failed: {result['break_when_result']}"
     message = str(result.get(FAILED_WHY) or result.get("msg") or "").strip()
     source = result.get(FAILED_IN)
-    if source == "task":
+    if source == PLAYBOOK_ERROR:
+        return message
+    if source == "task" or result.get("unreachable"):  # the task's own error, or its connection's
         return message if message.startswith("Task failed") else f"Task failed: {message}"
     what = "Action failed" if source == "action" else "Module failed"
     return f"Task failed: {what}: {message}" if message else f"Task failed: {what}."

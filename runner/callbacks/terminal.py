@@ -54,10 +54,13 @@ class Terminal:
     def err(self) -> TextIO:
         return self._err or sys.stderr
 
-    def line(self, text: str = "", state: str | None = None) -> None:
+    def line(self, text: str = "", state: str | None = None, *, stderr: bool = False) -> None:
+        """``text`` in ``state``'s colour on stdout, or on stderr when told (``display_failed_stderr``)."""
         text = self._displayable(text)
-        self.stream.write(paint(text, state, self.color) + "\n")
-        self.stream.flush()
+        stream = self.err if stderr else self.stream
+        color = use_color(self.err, self.nocolor, self.force_color) if stderr else self.color
+        stream.write(paint(text, state, color) + "\n")
+        stream.flush()
         if self.log is not None:
             self.log.info(text)
 

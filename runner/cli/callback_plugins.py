@@ -12,7 +12,7 @@ from runner.callbacks import native_stdout_callback
 from runner.callbacks.ansible_plugin import AnsibleCallbackPlugins
 from runner.callbacks.base import Callback
 from runner.cli.project import Project
-from runner.config.support import enabled_callback
+from runner.config.support import enabled_callback, is_ansible_stdout_callback
 from runner.errors import OptionError, UserError
 
 
@@ -54,7 +54,8 @@ def other_plugin_callbacks(project: Project, owners: Sequence[Path], warn: Calla
     config = project.config
     setup = plugin_setup(project, owners)
     enabled = [name.strip() for name in config.callbacks_enabled or [] if name.strip()]
-    native = [name for name in enabled if enabled_callback(name) is not None]
+    # this runner's reporters, and ansible-core's stdout callbacks, which ansible-core skips when named there
+    native = [name for name in enabled if enabled_callback(name) is not None or is_ansible_stdout_callback(name)]
     if len(native) == len(enabled) and not adjacent_plugin_files(setup):
         return None
     if not installed():

@@ -224,7 +224,8 @@ def load_project(overrides: dict[str, Any], playbook_dir: Path, *, need_inventor
                            flush_cache=bool((options or {}).get("flush_cache")))
     return Project(config, inventory, library=_existing(config.library),
                    collections_path=collection_search_path(config),
-                   roles_path=_existing(config.roles_path),
+                   # present or not: a role not found names each, as ansible-core's message does
+                   roles_path=[Path(entry) for entry in config.roles_path or []],
                    filter_plugins=_existing(config.filter_plugins), log=log, module_rejectlist=rejected,
                    reload_inventory=inventory_reloader(config, playbook_dir, configured=need_inventory,
                                                        verbosity=verbosity))

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runner.callbacks import Callbacks, make_callbacks
+from runner.callbacks import Callbacks, DefaultOptions, make_callbacks
 from runner.callbacks.base import Callback, TaskInfo
 from runner.cli.callback_plugins import other_plugin_callbacks, stdout_plugin_view
 from runner.cli.keeper import keep_connections
@@ -129,11 +129,22 @@ def run_callbacks(project: Project, playbook: Path, options: dict[str, Any], rep
                                result_format=config.callback_result_format,
                                pretty_results=config.callback_format_pretty,
                                show_custom_stats=config.show_custom_stats,
+                               options=_default_options(config),
                                stdout_plugin=stdout_plugin_view(project, owners, warn, diff=options["diff"]))
     others = other_plugin_callbacks(project, owners, warn, diff=options["diff"])
     if others is not None:
         callbacks.callbacks.append(others)
     return callbacks
+
+
+def _default_options(config: Config) -> DefaultOptions:
+    """The default view's settings of the configuration (ansible-core's default callback options)."""
+    return DefaultOptions(display_failed_stderr=config.display_failed_stderr,
+                          show_task_path_on_failure=config.show_task_path_on_failure,
+                          display_included_hosts=config.display_included_hosts,
+                          check_mode_markers=config.check_mode_markers,
+                          result_indentation=config.callback_result_indentation,
+                          yaml_line_width=config.callback_result_yaml_line_width)
 
 
 def _retry_file(config: Config, playbook: Path, project: Project) -> Callback:

@@ -20,6 +20,9 @@ from runner.plan import PlanRole, PlanTask, ScopeKind
 from runner.templating import add_project_plugins, is_template
 from runner.templating.filters.core import to_bool
 
+# The include_role node's key (its ``include``) holding where its ``name`` was written, ``file:line:col``.
+NAME_POSITION = "name_position"
+
 
 class RoleTasks(Protocol):
     """What expanding a role uses of the task compiler (``runner.compiler.tasks.TaskCompiler``), which expands
@@ -135,7 +138,8 @@ class RoleExpander:
                    if key not in ("tasks_from", *_ROLE_FILES)} if files is not None else dict(node.include or {})
         include = {**written, **(files or {})}
         params = dict(include.get("vars") or {})
-        position = SourcePosition.parse(node.position)
+        # a role that is not there is reported where its name was written, as ansible-core 2.21 does
+        position = SourcePosition.parse(str(include.get(NAME_POSITION) or node.position))
         self._expand(name, None, params, context, [], position, collections=context.collections,
                      tasks_from=include.get("tasks_from"), other_files=_other_files(include),
                      dynamic=True, params_are_vars=True, validate=include.get("rolespec_validate") is not False,

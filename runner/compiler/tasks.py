@@ -14,7 +14,7 @@ from runner.ansible_api.action_groups import GROUP_PREFIX, group_actions
 from runner.ansible_api.collections import BUILTIN_COLLECTIONS, split_fqcn
 from runner.ansible_api.routing import RoutingError
 from runner.compiler.context import Inherited
-from runner.compiler.roles import RoleExpander
+from runner.compiler.roles import NAME_POSITION, RoleExpander
 from runner.compiler.tags import TagFilter
 from runner.errors import CensoredParseError, NotFoundError, ParseError, SourcePosition, UserError
 from runner.loader.playbook import load_task_file
@@ -31,6 +31,7 @@ from runner.models.action import (
 from runner.module_index import BUILTIN_PREFIXES, ModuleIndex
 from runner.plan import ARGUMENT_TEMPLATES, PlanTask, ScopeKind
 from runner.plan.module_args import module_arguments
+from runner.positions import position_of
 from runner.templating import Templar, TemplateError, is_template, literal_values
 
 if TYPE_CHECKING:
@@ -468,13 +469,18 @@ class TaskCompiler:
             data = include.model_dump(exclude_none=True, exclude={"position"})
         if task.vars:
             data["vars"] = dict(task.vars)
+        name_at = position_of(task.module_args, "name", value=True) if task.module == INCLUDE_ROLE else None
+        if name_at is not None and name_at.line is not None:
+            data[NAME_POSITION] = str(name_at)
         if task.module_args and isinstance(task.module_args, dict):
             params = {k: v for k, v in task.module_args.items()
                       if k not in ("file", "name", "apply", "tasks_from", "vars_from", "defaults_from",
                                    "handlers_from", "public", "allow_duplicates", "rolespec_validate", "rescuable")}
             if params:
                 data["vars"] = {**params, **data.get("vars", {})}
-        node = self.compiler.new_node(kind=task.module, module=task.module, include=data, **fields)
+        written = task.module_written if task.module_written not in ("", task.module) else None
+        node = self.compiler.new_node(kind=task.module, module=task.module, module_written=written, include=data,
+                                      **fields)
         self._precompile(node)
         return node
 

@@ -17,6 +17,9 @@ from runner.errors import OptionError
 
 # Reporters that callbacks_enabled can name (an Ansible collection's prefix is allowed: community.general.junit).
 ENABLED_CALLBACKS = ("junit",)
+# ansible-core's own stdout callbacks: named in callbacks_enabled, one is skipped there (stdout_callback alone
+# chooses the view), so it is no unknown name here either.
+ANSIBLE_STDOUT_CALLBACKS = ("default", "minimal", "oneline")
 
 
 def unsupported_settings(config: Config) -> list[str]:
@@ -37,7 +40,8 @@ def unsupported_settings(config: Config) -> list[str]:
                 raise OptionError(message, origin.position,
                                   hint=f"remove it, or set it to {_shown(config.default(setting.name))}")
             warnings.append(message)
-    unknown = [name for name in config.callbacks_enabled if enabled_callback(name) is None]
+    unknown = [name for name in config.callbacks_enabled
+               if enabled_callback(name) is None and not is_ansible_stdout_callback(name)]
     if unknown and not installed():
         # With ansible-core, other names are callback plugins, looked for when the run starts.
         warnings.append(f"setting callbacks_enabled ({config.origin('callbacks_enabled')}): "
@@ -50,6 +54,12 @@ def enabled_callback(name: str) -> str | None:
     """The reporter a callbacks_enabled entry names (``community.general.junit`` is junit), None if unknown."""
     short = name.strip().rsplit(".", 1)[-1]
     return short if short in ENABLED_CALLBACKS else None
+
+
+def is_ansible_stdout_callback(name: str) -> bool:
+    """``default``, ``ansible.builtin.minimal``...: one of ANSIBLE_STDOUT_CALLBACKS."""
+    short = name.strip().removeprefix("ansible.builtin.").removeprefix("ansible.legacy.")
+    return short in ANSIBLE_STDOUT_CALLBACKS
 
 
 def _shown(value: Any) -> str:

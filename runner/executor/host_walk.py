@@ -40,7 +40,12 @@ class HostUnreachable(Exception):
 
 
 class IncludeFailed(Exception):
-    """What an include names for a host does not exist (reported already): the host fails the include."""
+    """What an include names for a host does not exist (reported already): the host fails the include. ``key``:
+    the result key its message is under (ansible-core 2.21: ``msg`` for a role, ``reason`` for a file)."""
+
+    def __init__(self, message: str, key: str = "reason"):
+        super().__init__(message)
+        self.key = key
 
 
 class HostEnded(Exception):
@@ -95,14 +100,15 @@ class HostWalker:
         their tasks runs, and one that names nothing fails the host there (a rescue catches it)."""
         assert result.include is not None
         included: list[list[int]] = []
-        reasons: list[str] = []
+        reasons: list[IncludeFailed] = []
         for entry in result.include.entries:
             try:
                 included.append(self.resolve_include(node, entry))
             except IncludeFailed as failed:
-                reasons.append(str(failed))
+                reasons.append(failed)
         if reasons:
-            failure = TaskResult(result={**result.result, "failed": True, "reason": reasons[-1]}, status="failed")
+            failure = TaskResult(result={**result.result, "failed": True, reasons[-1].key: str(reasons[-1])},
+                                 status="failed")
             raise HostFailed(node, failure, own=False)  # counted where each was reported
         return included
 

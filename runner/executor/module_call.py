@@ -30,7 +30,7 @@ from runner.executor.interpreter_discovery import (
 from runner.module_index import ModuleIndex
 from runner.templating.filters.core import to_bool
 from runner.templating.omit import OMIT
-from runner.util.async_jobs import finished_job
+from runner.util.async_jobs import finished_job, timed_out_job
 from runner.util.masking import NO_LOG_ARGUMENT, mask_secrets
 from runner.vars.magic import namespaced_facts
 
@@ -267,8 +267,7 @@ async def _execute_bounded(session: HostSession | None, index: ModuleIndex, call
         result = await asyncio.wait_for(execute(session, index, call), min(bounds) if bounds else None)
     except TimeoutError:
         if async_limit and (not timeout or async_limit <= float(timeout)):
-            return {"failed": True, "changed": False, "finished": True,
-                    "msg": f"async task did not complete within the requested time - {async_limit}s"}
+            return timed_out_job(async_limit)
         # Ansible's result for a task over its timeout: the message and the timedout key the test reads
         assert timeout is not None  # the wait ended on a bound: the async limit's is handled above
         seconds = float(timeout)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from runner.actions.run_state import AddedHost, JoinedGroup
 from runner.callbacks.base import Callback, HostStats, PlayInfo, TaskInfo
-from runner.errors import FAILED_IN, NotFoundError, OptionError, SourcePosition, UserError
+from runner.errors import FAILED_AT, FAILED_IN, PLAYBOOK_ERROR, NotFoundError, OptionError, SourcePosition, UserError
 from runner.executor.debug_decisions import implicit_flush
 from runner.executor.executor_choice import LOCAL, ExecutorChoice, start_workers
 from runner.executor.fact_cache import FactCache, with_origin
@@ -358,21 +358,46 @@ class PlaybookExecutor:
         except NotFoundError as error:
             if not entry.rescuable:  # include_role's rescuable: false: an error in the playbook, as an import's
                 raise
-            # ansible-core's words and layout for an include that names nothing; the host fails the include
-            origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
-            sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
             self._stats(host).failed += 1
             info = self.task_infos.get(node.id)
-            if info is not None:  # then its fatal line, what ansible-core's result for the include says
-                reason = {"include": target} if node.kind == "include_tasks" else {}
-                self.callbacks.host_result(info, host, {"changed": False, "failed": True, **reason,
-                                                        "reason": error.message, FAILED_IN: "include"})
-            raise IncludeFailed(error.message) from None
+            if node.kind == "include_role":
+                # ansible-core 2.21's: the include's failed result, whose error the view shows as any failure's
+                failure = {"changed": False, "failed": True, "msg": error.message, FAILED_IN: PLAYBOOK_ERROR,
+                           FAILED_AT: str(error.position) if error.position is not None else None}
+            else:
+                # ansible-core's words and layout for an include that names nothing; the host fails the include
+                origin = f"\n{error.position.origin()}\n" if error.position is not None else ""
+                sys.stderr.write(f"[ERROR]: {error.message}{origin}\n")
+                failure = {"changed": False, "failed": True, "include": target, "reason": error.message,
+                           FAILED_IN: "include"}
+            if info is not None:  # its fatal line, what ansible-core's result for the include says
+                self.callbacks.host_result(info, host, failure)
+            raise IncludeFailed(error.message, "msg" if node.kind == "include_role" else "reason") from None
         if entry.flags.get("public") is True:
             # include_role's ``public: true``: the role's defaults and vars reach the host's later tasks of the play.
             exposed = state.public_scopes.setdefault(host, [])
             exposed += [scope for scope in role_scopes if scope not in exposed]
         return top
+
+    def _missing_includes(self, state: PlayState, node: PlanTask, result: TaskResult) -> set[int]:
+        """The entries of an include's result whose file or role is not there (and that fail the host rather than
+        the run: include_role's ``rescuable``), by index; compiled now, the others are ready for the walk."""
+        if result.include is None or result.status == "failed":
+            return set()
+        missing = set()
+        for index, entry in enumerate(result.include.entries):
+            if not entry.rescuable:
+                continue
+            key = (node.id, entry.target, *sorted(entry.files.items()), *sorted(entry.flags.items()))
+            if key in self.include_cache:
+                continue
+            try:
+                self._compile_include(state, node, entry, key)
+            except NotFoundError:
+                missing.add(index)
+            except UserError:
+                continue  # an error in what it includes: raised when the host is walked into it, as before
+        return missing
 
     @staticmethod
     def _role_may_run(state: PlayState, host: str, entry: IncludeEntry) -> bool:
@@ -572,7 +597,11 @@ class PlaybookExecutor:
         """The name headers show, templated as Ansible does with what holds for every host (extra vars, include
         params, play, role, block and task vars) and what ``host``, the first, registered and set; left as
         written when it needs more."""
-        name = node.name or node.module_written or node.module or node.kind
+        written = node.module_written or node.module or node.kind
+        role = (node.include or {}).get("name") if node.kind == "include_role" else None
+        if not node.name and role:
+            return f"{written} : {role}"  # the role's name as written, as ansible-core names the include
+        name = node.name or written
         if not is_template(name):
             return name
         host_vars = self.host_set_vars.get(host, {}) if host is not None else {}
@@ -706,7 +735,10 @@ class PlaybookExecutor:
             self.ever_unreachable -= set(state.batch)
         self._apply_values(node, host, result, info, own=report, updates=updates)
         status = result.status
-        if report and (node.kind != "meta" or status == "failed"):  # Ansible counts no meta request
+        # An include that names what is not there fails the host when it is walked into; ansible-core counts it
+        # only as that failure, with no "included:" line before it.
+        missing = self._missing_includes(state, node, result) if report else set()
+        if report and (node.kind != "meta" or status == "failed") and not missing:  # Ansible counts no meta request
             self._stats(host).count(status, ignored=result.ignored, changed=result.changed)
         if result.changed and node.notify and status != "failed":
             notified = [str(name) for name in result.result.get(NOTIFY) or node.notify]
@@ -718,7 +750,9 @@ class PlaybookExecutor:
         if not report:
             return
         if result.include is not None and status != "failed":
-            for entry in result.include.entries:
+            for index, entry in enumerate(result.include.entries):
+                if index in missing:
+                    continue
                 shown = self.include_path(node, entry.target) if self.include_path is not None else entry.target
                 self.callbacks.include(shown, [host], entry.label)
         elif node.kind != "meta" or status == "failed":

@@ -758,7 +758,7 @@ def _loop_info(items: list[Any], index: int) -> dict[str, Any]:
 def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     """A loop's own result, as ansible-core 2.21 makes it: ``failed`` always there, the items' warnings and
     deprecations gathered (2.19 left both out); a loop over nothing is skipped with ``skip_reason`` (and 2.19's
-    ``skipped_reason``) and no ``msg``."""
+    ``skipped_reason``) and no ``msg``, one whose items were all skipped says so."""
     summary: dict[str, Any] = {"results": results, "changed": any(r.get("changed") for r in results),
                                "failed": False}
     if not results:
@@ -766,7 +766,7 @@ def _loop_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         return summary
     summary["msg"] = "All items completed"
     if all(r.get("skipped") for r in results):
-        summary["skipped"] = True
+        summary.update(skipped=True, msg="All items skipped")  # both ansible-cores' words for it
     # `failed` always, as ansible-core 2.21 registers it (`'failed' in result` holds for a loop too)
     summary["failed"] = any(r.get("failed") for r in results)
     if summary["failed"]:

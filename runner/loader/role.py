@@ -88,7 +88,7 @@ def locate_role(name: str, roles_paths: Sequence[str | Path], playbook_dir: str 
     known = {child.name for base in search if base.expanduser().is_dir()
              for child in base.expanduser().iterdir() if (child / "tasks").is_dir() or (child / "meta").is_dir()}
     searched = [c for c in collections if c not in BUILTIN_COLLECTIONS] if split_fqcr(name) is None else []
-    raise NotFoundError(f"the role '{name}' was not found in "
+    raise NotFoundError(f"The role '{name}' was not found in: "
                         f"{':'.join([*searched, *(str(base) for base in search)])}", position,
                         hint=did_you_mean(name, known))
 

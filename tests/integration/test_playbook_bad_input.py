@@ -26,7 +26,7 @@ CASES = [
     ("bad_indentation.yml", 4, f"{BAD}/bad_indentation.yml:12:8", "YAML parsing failed"),
     # as in Ansible, the task fails when it runs (the tasks before it run; here there are none)
     ("unknown_filter.yml", 2, f"{BAD}/unknown_filter.yml:5:7", "unknown filter 'no_such_filter'"),
-    ("missing_role.yml", 4, f"{BAD}/missing_role.yml:10:7", "the role 'no_such_role' was not found"),
+    ("missing_role.yml", 4, f"{BAD}/missing_role.yml:10:7", "The role 'no_such_role' was not found in: "),
     ("role_cycle.yml", 4, f"{ROLES}/cycle_b/meta/main.yml:1:16",
      "role dependency cycle: cycle_a -> cycle_b -> cycle_a"),
     ("bad_module_argument.yml", 4, f"{BAD}/bad_module_argument.yml:10:7", "file: unsupported parameter: colour"),

@@ -94,7 +94,8 @@ def test_an_infra_run_is_logged_too(project: Path) -> None:
                PROVISIONING_ROLES_PATH=str(repository / "roles"))
     assert done.returncode == 0, done.stderr
     log = (project / "run.log").read_text()
-    assert messages(log)[0].startswith("PLAY [Servers of infra local] [CHECK MODE] ***")
+    assert messages(log)[0].startswith("DRY RUN ***")  # check_mode_markers, on by default
+    assert messages(log)[1].startswith("PLAY [Servers of infra local] [CHECK MODE] ***")
     assert messages(log) == shown(done.stdout)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from runner.callbacks.base import HostStats, PlayInfo, TaskInfo
 from runner.callbacks.default import DefaultDisplay, recap_line, task_path
+from runner.callbacks.default_options import DefaultOptions
 from runner.callbacks.results import NO_LOG_MESSAGE
 from runner.errors import SourcePosition
 
@@ -97,7 +98,32 @@ def test_check_mode_marker_on_play_and_task() -> None:
     screen = Screen()
     screen.view.play_start(PlayInfo("web", "web", "site.yml:1:3", check_mode=True), ["web1"])
     screen.view.task_start(TaskInfo("probe", "command", "p.yml:1:1", check_mode=True), ["web1"])
-    assert screen.text == banner("PLAY [web] [CHECK MODE]") + banner("TASK [probe] [CHECK MODE]")
+    screen.view.task_start(TaskInfo("apply", "command", "p.yml:2:1", check_mode=False), ["web1"])
+    assert screen.text == banner("PLAY [web] [CHECK MODE]") + banner("TASK [probe] [CHECK MODE]") + \
+        banner("TASK [apply]")
+
+
+def test_no_check_mode_marker_without_check_mode_markers() -> None:
+    screen = Screen(options=DefaultOptions(check_mode_markers=False))
+    screen.view.playbook_start("site.yml", check=True)
+    screen.view.play_start(PlayInfo("web", "web", "site.yml:1:3", check_mode=True), ["web1"])
+    screen.view.task_start(TaskInfo("probe", "command", "p.yml:1:1", check_mode=True), ["web1"])
+    screen.view.playbook_end({}, 0)
+    assert screen.text == banner("PLAY [web]") + banner("TASK [probe]") + banner("PLAY RECAP") + "\n"
+
+
+def test_dry_run_banners_around_a_check_run() -> None:
+    screen = Screen()
+    screen.view.playbook_start("site.yml", check=True)
+    screen.view.playbook_end({}, 0)
+    assert screen.text == banner("DRY RUN") + banner("PLAY RECAP") + "\n" + banner("DRY RUN")
+
+
+def test_no_dry_run_banner_without_check() -> None:
+    screen = Screen()
+    screen.view.playbook_start("site.yml", check=False)
+    screen.view.playbook_end({}, 0)
+    assert screen.text == banner("PLAY RECAP") + "\n"
 
 
 def test_result_lines_for_each_status() -> None:
@@ -115,6 +141,7 @@ def test_result_lines_for_each_status() -> None:
         "skipping: [web3]\n"
         + failure_lines("Task failed: Module failed: No package matching 'ngnx' is available") +
         'fatal: [web4]: FAILED! => {"changed": false, "msg": "No package matching \'ngnx\' is available"}\n'
+        + failure_lines("Task failed: Failed to connect to the host via ssh") +  # its connection's error
         'fatal: [web5]: UNREACHABLE! => {"changed": false, "msg": "Failed to connect to the host via ssh", '
         '"unreachable": true}\n')
 
@@ -421,3 +448,80 @@ def test_an_item_failed_by_its_break_when_expression_says_so_in_ansible_core_2_2
                                                                                   "division by zero")})
     assert failure_lines("A 'break_when' expression failed: Error rendering expression: division by zero") \
         in screen.text
+
+
+def test_display_failed_stderr_sends_failures_and_their_errors_to_stderr() -> None:
+    screen = Screen(options=DefaultOptions(display_failed_stderr=True))
+    screen.task(INSTALL, {
+        "web1": result("failed", msg="boom", _ignored=True),
+        "web2": result("unreachable", msg="no route"),
+        "web3": result("ok"),
+    })
+    assert screen.errors == failure_lines("Task failed: Module failed: boom") + (
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "boom"}\n'
+        + failure_lines("Task failed: no route") +
+        'fatal: [web2]: UNREACHABLE! => {"changed": false, "msg": "no route", "unreachable": true}\n')
+    assert screen.text == banner("TASK [nginx : install nginx]") + "...ignoring\nok: [web3]\n"
+
+
+def test_display_failed_stderr_sends_a_failed_item_to_stderr() -> None:
+    screen = Screen(options=DefaultOptions(display_failed_stderr=True))
+    items = [item("ok", 1), item("failed", 2, msg="bad")]
+    screen.task(INSTALL, {"web1": result("failed", msg="One or more items failed", results=items)})
+    assert screen.errors.endswith('failed: [web1] (item=2) => {"ansible_loop_var": "item", "changed": false, '
+                                  '"item": 2, "msg": "bad"}\n')
+    assert "(item=2)" not in screen.text and "ok: [web1] => (item=1)\n" in screen.text
+
+
+def test_show_task_path_on_failure_precedes_the_fatal_line() -> None:
+    screen = Screen(options=DefaultOptions(show_task_path_on_failure=True))
+    text = screen.task(INSTALL, {"web1": result("failed", msg="boom"), "web2": result("ok")})
+    assert text == banner("TASK [nginx : install nginx]") + failure_lines("Task failed: Module failed: boom") + (
+        "task path: roles/nginx/tasks/main.yml:3\n"
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "boom"}\nok: [web2]\n')
+
+
+def test_show_task_path_on_failure_precedes_a_failed_debug_loops_own_line_only() -> None:
+    screen = Screen(options=DefaultOptions(show_task_path_on_failure=True))
+    items = [item("failed", 1, msg="one", **SHOWN)]
+    lines = screen.task(DEBUG, {"web1": result("failed", msg="One or more items failed", results=items)}).splitlines()
+    assert lines.count(f"task path: {task_path(DEBUG.position)}") == 1
+    assert lines[-2:] == [f"task path: {task_path(DEBUG.position)}",
+                          'fatal: [web1]: FAILED! => {"msg": "One or more items failed"}']
+
+
+def test_show_task_path_on_failure_is_not_repeated_from_vv() -> None:
+    screen = Screen(options=DefaultOptions(show_task_path_on_failure=True), verbosity=2)
+    text = screen.task(INSTALL, {"web1": result("failed", msg="boom")})
+    assert text.count("task path: roles/nginx/tasks/main.yml:3\n") == 1  # the header's
+
+
+def test_display_included_hosts_off_hides_the_included_lines_not_the_header() -> None:
+    screen = Screen(options=DefaultOptions(display_included_hosts=False), hide=("ok", "skipped"))
+    include = TaskInfo(name="include_tasks", module="include_tasks", position="p.yml:1:1")
+    screen.view.task_start(include, ["web1"])
+    screen.view.include("/srv/play/tasks/setup.yml", ["web1"])
+    assert screen.text == banner("TASK [include_tasks]")
+
+
+def test_result_indentation_indents_pretty_json() -> None:
+    screen = Screen(options=DefaultOptions(result_indentation=2), verbosity=3)
+    text = screen.task(INSTALL, {"web1": result("ok", rc=0)})
+    assert text.endswith('ok: [web1] => {\n  "changed": false,\n  "rc": 0\n}\n')
+
+
+def test_a_playbook_error_failing_the_host_is_shown_as_it_is_where_it_was_written(tmp_path: Any) -> None:
+    # ansible-core 2.21's include_role naming no role: the error as it is, its Origin at the role's name
+    source = tmp_path / "site.yml"
+    source.write_text("- hosts: all\n  tasks:\n    - include_role:\n        name: nope\n")
+    task = TaskInfo(name="include_role : nope", module="include_role", position=f"{source}:3:7")
+    text = Screen().task(task, {"web1": result("failed", msg="The role 'nope' was not found in: /r",
+                                               _failed_in="error", _failed_at=f"{source}:4:15")})
+    assert text == banner("TASK [include_role : nope]") + (
+        "[ERROR]: The role 'nope' was not found in: /r\n"
+        f"Origin: {source}:4:15\n\n"
+        "2   tasks:\n"
+        "3     - include_role:\n"
+        "4         name: nope\n"
+        "                ^ column 15\n\n"
+        'fatal: [web1]: FAILED! => {"changed": false, "msg": "The role \'nope\' was not found in: /r"}\n')

@@ -14,6 +14,7 @@ import pytest
 from runner.callbacks import make_callbacks
 from runner.callbacks.base import TaskInfo
 from runner.callbacks.default import DefaultDisplay
+from runner.callbacks.default_options import DefaultOptions
 from runner.callbacks.result_yaml import yaml_result
 
 COMMAND = TaskInfo(name="command", module="command", position="site.yml:6:7")
@@ -92,3 +93,28 @@ def test_a_playbook_run_prints_yaml_from_ansible_cfg(tmp_path: Path) -> None:
                           check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok: [localhost] => \n    msg: |-\n        one\n        two\n" in done.stdout
+
+
+LONG = "word " * 30 + "end"
+
+
+def test_result_indentation_indents_the_yaml_document_by_its_width() -> None:
+    # ansible-core 2.21's callback_result_indentation = 2
+    assert printed(COMMAND, {"changed": False, "msg": "no reason", "nested": {"k": ["v"]}}, verbosity=1,
+                   result_format="yaml", options=DefaultOptions(result_indentation=2)) == (
+        "ok: [localhost] => \n  changed: false\n  msg: no reason\n  nested:\n    k:\n    - v\n")
+
+
+def test_long_strings_break_near_80_columns_unless_told_otherwise() -> None:
+    # PyYAML's default width (80, before the view's indentation of 4)
+    assert yaml_result({"msg": LONG}) == f"\n    msg: {'word ' * 15}word\n        {'word ' * 14}end"
+    assert yaml_result({"msg": LONG}, width=DefaultOptions(yaml_line_width="no-break").yaml_width(79)) == \
+        f"\n    msg: {LONG}"
+
+
+def test_terminal_width_breaks_at_the_views_columns() -> None:
+    assert DefaultOptions(yaml_line_width="terminal-width").yaml_width(120) == 120
+    assert DefaultOptions().yaml_width(120) is None
+    wide = printed(DEBUG, {"msg": LONG, "_ansible_verbose_always": True}, result_format="yaml", columns=200,
+                   options=DefaultOptions(yaml_line_width="terminal-width"))
+    assert wide == f"ok: [localhost] => \n    msg: {LONG}\n"

@@ -76,7 +76,7 @@ def test_a_role_the_search_list_does_not_find_says_where_it_looked(tmp_path: Pat
     with pytest.raises(UserError) as caught:
         compile_text(tmp_path, collections, "- hosts: all\n  gather_facts: false\n  collections: [demo.tools]\n"
                                             "  roles: [nothing]\n")
-    assert f"the role 'nothing' was not found in demo.tools:{tmp_path}/roles:" in caught.value.render()
+    assert f"The role 'nothing' was not found in: demo.tools:{tmp_path}/roles:" in caught.value.render()
 
 
 def test_a_collection_playbook_imported_by_its_name_makes_its_collection_the_default(
@@ -97,7 +97,7 @@ def test_a_collection_playbook_named_by_its_path_has_its_collection_as_default(c
 def test_a_playbook_outside_any_collection_has_no_default_collection(tmp_path: Path, collections: Path) -> None:
     with pytest.raises(UserError) as caught:
         compile_text(tmp_path, collections, "- hosts: all\n  gather_facts: false\n  roles: [web]\n")
-    assert "the role 'web' was not found" in caught.value.render()
+    assert "The role 'web' was not found" in caught.value.render()
 
 
 def test_the_collection_search_lists_an_action_plugin_reads(tmp_path: Path, collections: Path) -> None:

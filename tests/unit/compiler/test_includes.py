@@ -62,7 +62,7 @@ def test_a_failed_include_leaves_the_plan_as_it_was() -> None:
     sizes = len(plan.tasks), len(plan.scopes), len(plan.roles)
     with pytest.raises(UserError, match=r"Could not find or access '.*/tasks/none\.yml' on the Ansible Controller"):
         compiler.compile_include(node(plan, "include by host"), "tasks/none.yml")
-    with pytest.raises(UserError, match="the role 'none' was not found"):
+    with pytest.raises(UserError, match="The role 'none' was not found"):
         compiler.compile_include(node(plan, "include a role"), "none")
     assert (len(plan.tasks), len(plan.scopes), len(plan.roles)) == sizes
 

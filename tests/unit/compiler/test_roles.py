@@ -78,7 +78,7 @@ def test_rolespec_validate_false_leaves_the_check_out(tmp_path: Path) -> None:
 
 def test_a_missing_role_names_where_it_was_looked_for(tmp_path: Path) -> None:
     message = compile_error(tmp_path, play_with_roles("    - nowhere\n"))
-    assert f"{tmp_path}/site.yml:4:7: the role 'nowhere' was not found in" in message
+    assert f"{tmp_path}/site.yml:4:7: The role 'nowhere' was not found in:" in message
 
 
 @pytest.mark.parametrize("keyword", ["import_role", "include_role"])

@@ -206,3 +206,8 @@ def test_settings_under_ansible_section_spellings(project: Path, home: Path) -> 
     assert config.host_key_checking is False
     assert config.timeout == 20.0
     assert config.galaxy_cache_dir == str(project / "cache")
+
+
+def test_roles_path_defaults_to_ansible_cores(tmp_path: Path) -> None:
+    config = load_config(env={"HOME": str(tmp_path)}, cwd=tmp_path)
+    assert config.roles_path == [str(tmp_path / ".ansible" / "roles"), "/usr/share/ansible/roles", "/etc/ansible/roles"]

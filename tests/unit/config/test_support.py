@@ -145,6 +145,14 @@ def test_callbacks_enabled_warns_of_the_reporters_it_does_not_have_without_ansib
     assert unsupported_settings(config) == []
 
 
+def test_callbacks_enabled_naming_ansible_cores_stdout_callbacks_is_no_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ansible-core skips a stdout callback named there: stdout_callback alone chooses the view
+    config = _load(tmp_path, "[defaults]\ncallbacks_enabled = default, ansible.builtin.minimal, oneline\n")
+    monkeypatch.setattr(support, "installed", lambda: False)
+    assert unsupported_settings(config) == []
+
+
 def test_a_run_with_a_fatal_setting_stops_before_anything_runs(tmp_path: Path) -> None:
     (tmp_path / "provisioning.cfg").write_text("[defaults]\nerror_on_undefined_vars = no\n")
     playbook = tmp_path / "site.yml"

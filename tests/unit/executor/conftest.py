@@ -56,14 +56,15 @@ class LocalHosts:
         path = (self.shared if name == "shared" else self.workdir(name)) / "log"
         return path.read_text().split() if path.exists() else []
 
-    def play(self, playbook: str, *args: str) -> PlaybookRun:
-        """Run ``playbook`` (YAML text, dedented) on these hosts with ``args``; never raises for a failed run."""
+    def play(self, playbook: str, *args: str, env: dict[str, str] | None = None) -> PlaybookRun:
+        """Run ``playbook`` (YAML text, dedented) on these hosts with ``args`` (and settings in ``env``); never
+        raises for a failed run."""
         inventory = self.base / "inventory.yml"
         # JSON is YAML: the inventory is written with the standard library.
         inventory.write_text(json.dumps({"all": {"hosts": self.hosts, "vars": {"shared": str(self.shared)}}}))
         path = self.base / "playbook.yml"
         path.write_text(textwrap.dedent(playbook))
-        return run_playbook(inventory, path, *args)
+        return run_playbook(inventory, path, *args, env=env)
 
     def close(self) -> None:
         for held in self._closed_ports:

@@ -4,6 +4,7 @@ and the lines the default view prints from that."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -11,6 +12,7 @@ from runner.callbacks.base import TaskInfo
 from runner.callbacks.default import DefaultDisplay
 from runner.callbacks.results import ASYNC_POLLS, RETRIED
 from runner.executor.module_call import unfinished_polls
+from runner.util.async_jobs import job_id, timed_out_job
 
 
 @pytest.mark.parametrize(("seconds", "poll", "limit", "polls"), [
@@ -51,3 +53,19 @@ def test_the_default_view_prints_ansibles_line_for_each_attempt_run_again() -> N
         "FAILED - RETRYING: [web1]: wait for it (2 retries left).",
         "FAILED - RETRYING: [web1]: wait for it (1 retries left).",
         "changed: [web1]"]
+
+
+def test_a_job_over_its_limit_names_its_job_as_its_last_poll_found_it() -> None:
+    # ansible-core's failed result keeps the last poll (async_result), whose id its ASYNC lines show
+    result = timed_out_job(1)
+    assert result["failed"] is True and result["msg"] == "async task did not complete within the requested time - 1s"
+    polled = result["async_result"]
+    assert isinstance(polled, dict) and polled["finished"] is False and polled["started"] is True
+    assert re.fullmatch(r"j\d+\.\d+", str(polled["ansible_job_id"])) and job_id(result) == polled["ansible_job_id"]
+    out = io.StringIO()
+    view = DefaultDisplay(stream=out, err=io.StringIO(), nocolor=True)
+    task = TaskInfo(name="over", module="command", position="site.yml:3:7")
+    view.host_result(task, "web1", {**result, ASYNC_POLLS: 1, "_status": "failed"})
+    lines = out.getvalue().splitlines()
+    assert f"ASYNC POLL on web1: jid={polled['ansible_job_id']} started=True finished=False" in lines
+    assert f"ASYNC FAILED on web1: jid={polled['ansible_job_id']}" in lines

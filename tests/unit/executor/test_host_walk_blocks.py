@@ -111,7 +111,7 @@ MISSING_INCLUDES = """
       rescue:
         - name: role rescue
           debug:
-            msg: "{{{{ ansible_failed_result.reason }}}}"
+            msg: "{{{{ ansible_failed_result.msg }}}}"
     - block:
         - include_tasks: no_such_file.yml
         - name: not reached
@@ -126,11 +126,12 @@ MISSING_INCLUDES = """
 def test_an_include_naming_nothing_fails_the_host_and_rescue_catches_it(local_hosts: LocalHosts,
                                                                         strategy: str) -> None:
     # ansible-core reports each entry that names nothing, fails the host at the include (not the run) and counts
-    # one failure per entry; the rescue runs with the reason, and the rescued host ends the run well
+    # one failure per entry; the rescue runs with the message (a role's, ansible-core 2.21's), and the rescued
+    # host ends the run well
     run = local_hosts.play(MISSING_INCLUDES.format(strategy=strategy))
     assert run.exit_code == 0, run.output
-    assert "the role 'nor_this_one' was not found" in run.msg("role rescue")["h1"]
-    assert "[ERROR]: the role 'no_such_role' was not found" in run.output
+    assert "The role 'nor_this_one' was not found in: " in run.msg("role rescue")["h1"]
+    assert "[ERROR]: The role 'no_such_role' was not found in: " in run.output
     assert re.search(r"\[ERROR\]: Could not find or access '.*/no_such_file.yml' on the Ansible Controller", run.output)
     assert 'fatal: [h1]: FAILED! => {"changed": false, "include": "no_such_file.yml"' in run.output
     assert run.ran("file rescue") == ["h1"] and run.ran("not reached") == []
@@ -170,3 +171,40 @@ def test_a_missing_import_inside_an_included_file_fails_the_host_not_the_run(loc
     # ansible-core's [ERROR] says it on two lines, its fatal line once more (scripts count these lines)
     assert len([line for line in run.output.splitlines() if "Could not find or access" in line]) == 3
     assert run.ran("after") == ["h2"]
+
+
+def test_an_include_role_naming_no_role_is_the_includes_failure_as_ansible_core_2_21_shows_it(
+        local_hosts: LocalHosts) -> None:
+    # the include's header names the role as written; its [ERROR] points at the name, its fatal line has the
+    # message as msg; no "included:" line and no ok before the failure
+    absent = local_hosts.base / "absent-roles"  # a configured roles_path entry that does not exist is named too
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - include_role:
+                name: does-not-exist
+        """, env={"PROVISIONING_ROLES_PATH": str(absent)})
+    assert run.exit_code == 2, run.output
+    assert f"was not found in: {local_hosts.base / 'roles'}:{absent}:{local_hosts.base}\n" in run.output
+    lines = run.output.splitlines()
+    header = next(index for index, line in enumerate(lines) if line.startswith("TASK [include_role : does-not-exist]"))
+    assert lines[header + 1].startswith("[ERROR]: The role 'does-not-exist' was not found in: ")
+    # line 6: the playbook's text starts with a line break
+    assert lines[header + 2] == f"Origin: {local_hosts.base / 'playbook.yml'}:6:15"
+    assert 'fatal: [h1]: FAILED! => {"changed": false, "msg": "The role \'does-not-exist\' was not found in: ' in \
+        run.output
+    assert "included:" not in run.output
+    assert run.stats["h1"]["ok"] == 0 and run.stats["h1"]["failures"] == 1
+
+
+def test_an_include_tasks_naming_no_file_counts_no_ok_and_shows_no_included_line(local_hosts: LocalHosts) -> None:
+    run = local_hosts.play("""
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - include_tasks: no_such_file.yml
+        """)
+    assert run.exit_code == 2, run.output
+    assert "included:" not in run.output
+    assert run.stats["h1"]["ok"] == 0 and run.stats["h1"]["failures"] == 1

@@ -54,7 +54,7 @@ def test_a_missing_role_or_role_file_fails_the_task_which_a_rescue_catches(local
 def test_include_roles_rescuable_false_makes_a_missing_role_an_error_of_the_playbook(local_hosts: LocalHosts) -> None:
     run = local_hosts.play(RESCUED.replace("INCLUDED", "missing_role").replace("RESCUABLE", "rescuable: false"))
     assert run.exit_code == 4, run.output
-    assert "rescued" not in run.output and "the role 'missing_role' was not found" in run.output
+    assert "rescued" not in run.output and "The role 'missing_role' was not found in: " in run.output
 
 
 def test_an_import_role_is_never_rescuable(local_hosts: LocalHosts) -> None:

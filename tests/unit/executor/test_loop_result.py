@@ -1,6 +1,6 @@
 """A loop's registered result (runner/executor/playbook_worker.py), as ansible-core 2.21 makes it: ``failed``
-always there, its items' warnings gathered, no ``exception`` of its own, and a loop over nothing skipped with
-``skip_reason``."""
+always there, its items' warnings gathered, no ``exception`` of its own, a loop over nothing skipped with
+``skip_reason``, one whose items were all skipped saying so."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def test_a_loops_result_has_2_21s_keys(local_hosts: LocalHosts) -> None:
               assert:
                 that:
                   - skipped.keys() | sort == ["changed", "failed", "msg", "results", "skipped"]
+                  - skipped.msg == "All items skipped"
                   - empty.keys() | sort == ["changed", "failed", "results", "skip_reason", "skipped", "skipped_reason"]
                   - empty.skip_reason == "No items in the list"
                   - failing.keys() | sort == ["changed", "failed", "msg", "results"]

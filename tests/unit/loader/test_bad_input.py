@@ -89,7 +89,7 @@ def test_a_missing_role_names_every_place_searched(tmp_path: Path) -> None:
     with pytest.raises(ParseError) as caught:
         find_role("webservr", [tmp_path / "shared"], tmp_path, position=where)
     assert caught.value.message == (
-        f"the role 'webservr' was not found in {tmp_path / 'roles'}:{tmp_path / 'shared'}:{tmp_path}")
+        f"The role 'webservr' was not found in: {tmp_path / 'roles'}:{tmp_path / 'shared'}:{tmp_path}")
     assert caught.value.position == where
     assert caught.value.hint == "did you mean 'webserver'?"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.errors import ParseError, SourcePosition
+from runner.errors import NotFoundError, ParseError, SourcePosition
 from runner.loader.role import find_role, load_role
 from runner.models import Block, ParseErrors, Task
 
@@ -180,3 +180,11 @@ def test_find_role_searches_as_ansible_does(tmp_path: Path) -> None:
     assert find_role("dep", [shared], playbook_dir, role_basedir=tmp_path / "deps") == (tmp_path / "deps/dep").resolve()
     assert find_role("local", [shared], playbook_dir) == (playbook_dir / "local").resolve()  # the playbook's dir
     assert find_role(str(shared / "web"), [], playbook_dir) == (shared / "web").resolve()  # a path
+
+
+def test_a_missing_role_names_every_configured_place_present_or_not(tmp_path: Path) -> None:
+    # ansible-core's message: the playbook's roles/, each roles_path entry as configured, then the playbook's dir
+    absent = tmp_path / "nowhere" / "roles"
+    with pytest.raises(NotFoundError) as caught:
+        find_role("gone", [absent], tmp_path)
+    assert caught.value.message == f"The role 'gone' was not found in: {tmp_path / 'roles'}:{absent}:{tmp_path}"

@@ -40,7 +40,7 @@ def test_deps_prints_the_install_order_with_versions_and_reasons() -> None:
 def test_deps_of_an_unknown_taskserv() -> None:
     result = run("deps", "mirorr")
     assert result.exit_code == 4
-    assert "the role 'mirorr' was not found" in result.output and "did you mean 'mirror'?" in result.output
+    assert "The role 'mirorr' was not found in: " in result.output and "did you mean 'mirror'?" in result.output
 
 
 def test_validate_a_valid_infra(infra: Path) -> None:
@@ -71,7 +71,7 @@ def test_validate_reports_every_taskserv_problem_of_an_infra(tmp_path: Path) -> 
     result = run("validate", str(infra))
     assert result.exit_code == 4
     errors = [line for line in result.output.splitlines() if line.startswith("ERROR: ")]
-    assert errors[0].startswith(f"ERROR: {infra}:8:17: the role 'webdri' was not found")
+    assert errors[0].startswith(f"ERROR: {infra}:8:17: The role 'webdri' was not found in: ")
     assert errors[1:] == [f"ERROR: {infra}:16:25: taskservs 'webdir' and 'otherweb' conflict on '{host}'"
                           for host in ("it-web1", "it-db1")]  # the cluster's mirror requires webdir
 

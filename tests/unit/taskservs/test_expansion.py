@@ -232,7 +232,7 @@ def test_list_tasks_shows_the_whole_expansion(tmp_path: Path, infra: Path) -> No
 
 
 @pytest.mark.parametrize(("servers", "message", "where"), [
-    ("taskservs: [webdri]", "the role 'webdri' was not found", (8, 17)),
+    ("taskservs: [webdri]", "The role 'webdri' was not found in: ", (8, 17)),
     ("taskservs: [webdir, otherweb]", "taskservs 'webdir' and 'otherweb' conflict on 'it-web1'", (8, 25)),
     ("taskservs: [{{name: files, profile: huge}}]", "taskserv 'files' has no profile 'huge' (its profiles: big)",
      (8, 17)),

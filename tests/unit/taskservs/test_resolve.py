@@ -129,9 +129,9 @@ def test_every_problem_is_reported_at_once(roles: Path) -> None:
         order(catalog, "kubernetes", "docker", "nginx")
     messages = sorted(error.message.split(" (")[0] for error in caught.value.errors)
     assert len(messages) == 3
-    assert messages[0].startswith("taskserv 'kubernetes' requires containerd>=1.6")
-    assert messages[1] == "taskservs 'kubernetes' and 'docker' conflict"
-    assert messages[2].startswith("the role 'nginx' was not found")
+    assert messages[0].startswith("The role 'nginx' was not found in: ")
+    assert messages[1].startswith("taskserv 'kubernetes' requires containerd>=1.6")
+    assert messages[2] == "taskservs 'kubernetes' and 'docker' conflict"
 
 
 def test_an_unknown_taskserv_gets_a_did_you_mean(roles: Path) -> None:
@@ -143,7 +143,7 @@ def test_an_unknown_taskserv_gets_a_did_you_mean(roles: Path) -> None:
 
 def test_os_is_the_platform_rule(roles: Path) -> None:
     catalog = catalog_of(roles, {"etcd": None})
-    with pytest.raises(ParseError, match="every host gets the taskserv 'os' first: the role 'os' was not found"):
+    with pytest.raises(ParseError, match="every host gets the taskserv 'os' first: The role 'os' was not found in: "):
         order(catalog, "etcd")
     assert resolve([Wanted("etcd")], catalog, base=None).names() == ["etcd"]
 
