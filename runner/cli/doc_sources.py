@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from runner.ansible_api.collections import find_collection_plugin, split_fqcn
+from runner.ansible_api.collections import collection_dir, split_fqcn
 from runner.ansible_api.core import installed_ansible_core
 from runner.errors import OptionError, SourcePosition
 
@@ -104,7 +104,10 @@ def find_plugin_file(
         short = short.removeprefix(prefix)
     if short == name and split_fqcn(name) is not None:
         collection, plugin = split_fqcn(name) or ("", "")
-        return find_collection_plugin(collection, kind, plugin, collections_paths)
+        base = collection_dir(collection, collections_paths)
+        if base is None:
+            return None
+        return _first_file([base / "plugins" / kind], plugin.replace(".", "/"))
     folders = [
         *([playbook_dir / f"{kind}_plugins"] if playbook_dir is not None and short == name else []),
         *(configured_plugin_dirs(kind, env) if short == name else []),
@@ -112,9 +115,15 @@ def find_plugin_file(
     core = installed_ansible_core()
     if core is not None:
         folders.append(core / "plugins" / kind)
+    return _first_file(folders, short)
+
+
+def _first_file(folders: Iterable[Path], stem: str) -> Path | None:
+    """The first ``STEM.py``, or the ``STEM.yml`` a filter or test is documented in, among ``folders``, as an
+    absolute path (a page's header shows it)."""
     for folder in folders:
-        for suffix in (".py", *YAML_SUFFIXES):  # filters and tests are documented in a YAML file of their name
-            path = folder / f"{short}{suffix}"
+        for suffix in (".py", *YAML_SUFFIXES):
+            path = folder / f"{stem}{suffix}"
             if path.is_file():
-                return path
+                return Path(os.path.abspath(path))
     return None

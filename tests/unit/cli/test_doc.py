@@ -17,21 +17,23 @@ def _doc(*args: str) -> tuple[int, str]:
 def test_module_page_shows_options_examples_and_return_values() -> None:
     code, out = _doc("get_url")
     assert code == 0, out
-    assert out.startswith("> GET_URL    (") and "Downloads files from HTTP, HTTPS, or FTP to node" in out
-    assert "\n= url\n" in out and "\n= dest\n" in out and "\n- force\n" in out  # '=' marks required ones
+    # ansible-doc's header: the type, the fully qualified name, the file
+    assert out.startswith("> MODULE ansible.builtin.get_url (/") and "Downloads url to dest on the host" in out
+    assert "\n= url " in out and "\n= dest " in out and "\n- force " in out  # '=' marks required ones
     assert "aliases: [thirsty]" in out and "default: false" in out and "type: bool" in out
-    assert "type: list (of str)" in out and "default: ''" in out
-    assert "EXAMPLES:\n\n- name: Download a release, once" in out
-    assert "RETURN VALUES:" in out and "\n- checksum_src\n" in out
+    assert "        elements: str\n        type: list" in out and "default: ''" in out
+    assert "EXAMPLES:\n- name: Download a release, once" in out
+    assert "RETURN VALUES:" in out and "\n- checksum_src " in out
 
 
 def test_page_says_where_a_module_runs_and_how_it_reads_free_form() -> None:
     _, debug = _doc("debug")
-    assert "Runs on the controller." in debug and "choices" not in debug
+    assert "NOTES:\n      * Runs on the controller." in debug and "choices" not in debug
+    assert "  * note: This module has a corresponding action plugin." in debug
     _, meta = _doc("meta")
     assert "choices: [flush_handlers, end_play" in meta and "Takes free-form text" in meta
     _, prefixed = _doc("ansible.builtin.ping")
-    assert prefixed.startswith("> PING")
+    assert prefixed.startswith("> MODULE ansible.builtin.ping (")
 
 
 def test_list_names_every_module_with_its_short_description() -> None:
@@ -56,8 +58,9 @@ def test_language_actions_have_pages_and_are_listed() -> None:
     assert {"include_tasks", "import_tasks", "include_role", "import_role", "import_playbook"} <= {
         line.split()[0] for line in listed.splitlines()}
     code, page = _doc("ansible.builtin.include_role")
-    assert code == 0 and page.startswith("> INCLUDE_ROLE") and "no module runs on the host" in page
-    assert "= name\n" in page and "- tasks_from\n" in page and "EXAMPLES:" in page
+    assert code == 0 and page.startswith("> MODULE ansible.builtin.include_role (")
+    assert "* Carried out by the compiler" in page
+    assert "\n= name " in page and "\n- tasks_from " in page and "EXAMPLES:" in page
 
 
 def test_module_path_adds_a_library(tmp_path: Path) -> None:
@@ -66,7 +69,7 @@ def test_module_path_adds_a_library(tmp_path: Path) -> None:
         '"type": "str", "required": True}}}\nEXAMPLES = "- hello:\\n    who: world\\n"\nRETURN = {}\n'
         'ARGUMENT_SPEC = {"who": {"type": "str", "required": True}}\n')
     code, out = _doc("-M", str(tmp_path), "hello")
-    assert code == 0 and "> HELLO" in out and "= who" in out and "Say hello" in out
+    assert code == 0 and out.startswith(f"> MODULE hello ({tmp_path / 'hello.py'})") and "\n= who     Whom." in out
 
 
 def test_errors_are_one_clear_line() -> None:
@@ -127,10 +130,10 @@ def test_a_module_documented_in_yaml_beside_the_playbook_shows_its_deprecations(
     (tmp_path / "library" / "willgo.py").write_text(ANSIBLE_MODULE)
     code, out = _doc("willgo", "--playbook-dir", str(tmp_path))
     assert code == 0, out
-    assert "> WILLGO" in out and "a module documented as Ansible documents them" in out
+    assert "> MODULE willgo (" in out and "a module documented as Ansible documents them" in out
     # ansible-doc's section and words, a tab before each line
     assert "DEPRECATED: \n\tReason: it does nothing\n\tWill be removed in: Ansible 3.30\n\tAlternatives: ping" in out
-    assert "- old\n        an option on its way out\n        type: str\n        deprecated:\n" in out
+    assert "- old     an option on its way out\n        default: null\n        deprecated:\n" in out
     assert "          removed_in: '3.30'\n" in out
 
 
@@ -155,5 +158,70 @@ def test_a_filter_is_documented_from_the_yaml_file_of_its_name(tmp_path: Path) -
         "EXAMPLES: |\n  x: \"{{ 'a' | shout }}\"\nRETURN:\n  _value:\n    description: The text, upper-cased.\n")
     code, out = _doc("-t", "filter", "shout", "--playbook-dir", str(tmp_path))
     assert code == 0, out
-    assert "> SHOUT" in out and "Upper-case a string" in out and "= _input" in out
-    assert "EXAMPLES:\n\nx: \"{{ 'a' | shout }}\"" in out and "- _value\n        The text, upper-cased." in out
+    assert "> FILTER shout (" in out and "= _input  The text." in out
+    assert "EXAMPLES:\nx: \"{{ 'a' | shout }}\"" in out and "\n- _value  The text, upper-cased." in out
+
+
+FRAGMENT = '''
+class ModuleDocFragment(object):
+    DOCUMENTATION = r"""
+options:
+    shared:
+        description: An option every module of the collection takes.
+        type: str
+        version_added: 1.0.0
+notes:
+    - From the fragment.
+"""
+'''
+COLLECTION_MODULE = '''
+DOCUMENTATION = r"""
+module: marked
+short_description: marked up
+description:
+    - Uses C(code), O(path=/tmp), V(yes), E(HOME), M(ansible.builtin.copy) and P(ns.coll.other#filter).
+options:
+    path:
+        description: Where.
+        type: dict
+        version_added: 1.2.0
+        suboptions:
+            mode:
+                description: How.
+                type: str
+                version_added: 1.1.0
+extends_documentation_fragment:
+    - ns.coll.common
+"""
+EXAMPLES = "- ns.coll.marked:\\n"
+RETURN = ""
+'''
+
+
+def test_a_collection_module_page_is_laid_out_as_ansible_doc_lays_it_out(tmp_path: Path) -> None:
+    plugins = tmp_path / "collections" / "ansible_collections" / "ns" / "coll" / "plugins"
+    (plugins / "modules").mkdir(parents=True)
+    (plugins / "doc_fragments").mkdir()
+    (plugins / "modules" / "marked.py").write_text(COLLECTION_MODULE)
+    (plugins / "doc_fragments" / "common.py").write_text(FRAGMENT)
+    code, out = _doc("--playbook-dir", str(tmp_path), "ns.coll.marked")
+    assert code == 0, out
+    assert out.startswith(f"> MODULE ns.coll.marked ({plugins / 'modules' / 'marked.py'})\n\n")
+    # markup as ansible-doc shows it without colour
+    assert "`code', `path=/tmp', `yes', `HOME', [ansible.builtin.copy] and\n  [[ns.coll.other]]." in out
+    # the fragment's option joins the module's; a nested option says when it was added, and in which collection
+    assert "\n- shared  An option every module of the collection takes.\n" in out
+    assert "        suboptions:\n\n        - mode  How.\n          default: null\n          type: str\n" in out
+    assert "          added in: version 1.1.0 of ns.coll\n" in out
+    assert "NOTES:\n      * From the fragment." in out
+    assert out.endswith("EXAMPLES:\n- ns.coll.marked:\n\n")
+
+
+def test_an_unknown_fragment_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "broken.py").write_text(
+        'DOCUMENTATION = """\nmodule: broken\ndescription: x\nextends_documentation_fragment: nope.nope.nope\n"""\n'
+        "from ansible.module_utils.basic import AnsibleModule\n")
+    code, out = _doc("--playbook-dir", str(tmp_path), "broken")
+    assert code != 0 and "unknown doc_fragment(s) in file" in out and "nope.nope.nope" in out
+    assert "Traceback" not in out
