@@ -20,11 +20,11 @@ import click
 from runner.ansible_api.collections import collection_search_path, split_fqcn
 from runner.cli.common import report_errors
 from runner.cli.doc_fragments import add_collection_to_versions, add_fragments
-from runner.cli.doc_sources import PLUGIN_TYPES, doc_strings, find_plugin_file, yaml_doc
+from runner.cli.doc_sources import PLUGIN_TYPES, adjacent_doc_file, doc_strings, find_plugin_file, yaml_doc
 from runner.cli.doc_text import man_text
 from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
 from runner.config import Config, load_config
-from runner.errors import OptionError
+from runner.errors import OptionError, UserError
 from runner.module_index import ModuleIndex, ModuleInfo
 
 
@@ -65,6 +65,11 @@ def file_page(name: str, path: Path, collections_paths: list[Path], plugin_type:
     """The page of a module or plugin file documented as Ansible documents them (YAML in strings), with the
     collection named beside its versions and its documentation fragments merged in, as ansible-core loads it."""
     strings = doc_strings(path)
+    adjacent = adjacent_doc_file(path, name) if "DOCUMENTATION" not in strings else None
+    if adjacent is not None:  # code without documentation, documented in the YAML file beside it
+        path, strings = adjacent, doc_strings(adjacent)
+    if "DOCUMENTATION" not in strings:
+        raise UserError(f"No documentation available for {plugin_type} plugin {name!r} in {str(path)!r}.")
     documentation = yaml_doc(path, "DOCUMENTATION", strings.get("DOCUMENTATION"))
     returns = yaml_doc(path, "RETURN", strings.get("RETURN"))
     is_module = plugin_type == "module"
@@ -76,11 +81,18 @@ def file_page(name: str, path: Path, collections_paths: list[Path], plugin_type:
                 collection=collection)
 
 
+class NotFound(UserError):
+    """A name no module or plugin answers to: like ansible-doc, provisioning-doc warns and goes on."""
+
+
 def find_page(index: ModuleIndex, name: str) -> Page:
     """The page of module ``name``, or of the language action of that name (ansible.builtin. prefix or not)."""
     page = language_page(name.removeprefix("ansible.builtin.").removeprefix("ansible.legacy."))
     if page is None:
-        info = index.get(name)
+        info = index.find(name)
+        if info is None:
+            unresolved = index.unresolved(name)
+            raise NotFound(f"{name} was not found", hint=f"{unresolved.message}; {unresolved.hint}")
         shipped = info.path.parent == index.shipped and info.collection is None
         return module_page(info, f"ansible.builtin.{info.name}" if shipped else name, index.collections_paths)
     short = page.__name__.rsplit(".", 1)[-1]
@@ -166,23 +178,39 @@ def main(list_: bool, snippet: bool, module_paths: tuple[Path, ...], plugin_type
         return
     if not modules:
         raise OptionError("name a MODULE to document, or give --list", hint="provisioning-doc --list")
-    if plugin_type == "module":
-        index = ModuleIndex(library, collections_paths=_collections_paths(config, playbook_dir))
-        found = [find_page(index, name) for name in modules]
-    else:
-        found = [plugin_page(plugin_type, name, playbook_dir, _collections_paths(config, playbook_dir))
-                 for name in modules]
+    collections_paths = _collections_paths(config, playbook_dir)
+    index = ModuleIndex(library, collections_paths=collections_paths)
+    found = []
+    for name in modules:
+        try:
+            if plugin_type == "module":
+                found.append(find_page(index, name))
+            else:
+                found.append(plugin_page(plugin_type, name, playbook_dir, collections_paths))
+        except NotFound as missing:
+            click.echo(f"[WARNING]: {missing.message} ({missing.hint})", err=True)
+        except UserError as exc:  # the documentation is there but cannot be read
+            raise OptionError(f"{plugin_type} {name} Missing documentation (or could not parse documentation): "
+                              f"{exc.render(with_excerpt=False).removeprefix('ERROR: ')}") from None
     if snippet:
         click.echo("\n\n".join("\n".join(snippet_lines(page)).rstrip() for page in found))
         return
-    click.echo("".join(document_text(page, plugin_type, verbosity) for page in found), nl=False)
+    pages = []
+    for page in found:
+        if not page.documentation:  # documentation that is there but empty: nothing to show, as in ansible-doc
+            continue
+        try:
+            pages.append(document_text(page, plugin_type, verbosity))
+        except OptionError as exc:
+            raise OptionError(f"Unable to retrieve documentation from {page.name!r}: {exc.message}") from None
+    click.echo("".join(pages), nl=False)
 
 
 def plugin_page(kind: str, name: str, playbook_dir: Path | None, collections_paths: list[Path]) -> Page:
     path = find_plugin_file(kind, name, playbook_dir, collections_paths, os.environ)
     if path is None:
-        raise OptionError(f"{kind} plugin {name!r} not found (looked beside --playbook-dir in {kind}_plugins/, "
-                          f"in ANSIBLE_{kind.upper()}_PLUGINS, among ansible-core's and in the collections)")
+        raise NotFound(f"{name} was not found", hint=f"looked beside --playbook-dir in {kind}_plugins/, in "
+                       f"ANSIBLE_{kind.upper()}_PLUGINS, among ansible-core's and in the collections")
     fqcn = split_fqcn(name)
     collection = fqcn[0] if fqcn and not name.startswith("ansible.") else None
     return file_page(name, path, collections_paths, kind, collection)
