@@ -145,7 +145,8 @@ def test_a_lookup_plugin_that_fails_to_load_fails_the_template_using_it(tmp_path
 def test_a_lookup_plugin_with_malformed_documentation_says_so_before_anything_else(tmp_path: Path) -> None:
     (tmp_path / "lookup_plugins").mkdir()
     # no LookupModule either: ansible-core reads the documentation (its options) first
-    (tmp_path / "lookup_plugins" / "broken_docs.py").write_text('DOCUMENTATION = """\n    name: broken_docs\n    -\n"""\n')
+    broken = 'DOCUMENTATION = """\n    name: broken_docs\n    -\n"""\n'
+    (tmp_path / "lookup_plugins" / "broken_docs.py").write_text(broken)
     add_project_plugins(tmp_path)
     templar = Templar({}, search_paths=[tmp_path])
     with pytest.raises(TemplateError, match="plugin broken_docs has malformed documentation!"):
