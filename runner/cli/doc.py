@@ -9,6 +9,7 @@ actions of the language itself (``include_tasks``, ``import_role``, ...) have pa
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -20,8 +21,17 @@ import click
 from runner.ansible_api.collections import collection_search_path, split_fqcn
 from runner.cli.common import report_errors
 from runner.cli.doc_fragments import add_collection_to_versions, add_fragments
+from runner.cli.doc_list import (
+    BUILTIN,
+    Listed,
+    check_collection_filters,
+    description,
+    list_lines,
+    list_plugins,
+    plugin_sources,
+)
 from runner.cli.doc_sources import PLUGIN_TYPES, adjacent_doc_file, doc_strings, find_plugin_file, yaml_doc
-from runner.cli.doc_text import man_text
+from runner.cli.doc_text import columns, man_text
 from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
 from runner.config import Config, load_config
 from runner.errors import OptionError, UserError
@@ -104,11 +114,27 @@ def short_description(page: Page) -> str:
     return str(page.documentation.get("short_description") or "").strip()
 
 
-def list_lines(index: ModuleIndex) -> list[str]:
-    """One line per module or language action: its name, padded, and its short description."""
-    names = sorted({*index.names(), *LANGUAGE_ACTIONS})
-    width = max((len(name) for name in names), default=0)
-    return [f"{name.ljust(width)}  {short_description(find_page(index, name))}".rstrip() for name in names]
+def listing(plugin_type: str, filters: tuple[str, ...], index: ModuleIndex, library: list[Path],
+            playbook_dir: Path | None, files: bool) -> dict[str, str]:
+    """``NAME: short description`` (``NAME: file`` with ``files``) of every module or plugin of the type in the
+    collections ``filters`` names (all when none; ansible-core's internal ``ansible._protomatter`` only when
+    named)."""
+    sources = plugin_sources(
+        plugin_type, shipped_modules=index.shipped, library=library, playbook_dir=playbook_dir,
+        collections_paths=index.collections_paths, env=os.environ,
+        language_pages={name: Path(str(getattr(language_page(name), "__file__", ""))) for name in LANGUAGE_ACTIONS})
+    plugins = list_plugins(plugin_type, sources, check_collection_filters(filters) if filters else None)
+    if not filters:
+        plugins = {name: listed for name, listed in plugins.items() if not name.startswith("ansible._protomatter.")}
+    if files:
+        return {name: str(listed.path) for name, listed in plugins.items()}
+
+    def describe(listed: Listed) -> str:
+        if plugin_type == "module" and listed.name.startswith(f"{BUILTIN}."):  # documented the project's own way
+            return short_description(find_page(index, listed.name)) or "UNDOCUMENTED"
+        return description(listed)
+
+    return {name: describe(listed) for name, listed in plugins.items()}
 
 
 def _where(info: ModuleInfo) -> list[str]:
@@ -153,7 +179,11 @@ def snippet_lines(page: Page) -> list[str]:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-@click.option("-l", "--list", "list_", is_flag=True, help="List every available module with its short description.")
+@click.option("-l", "--list", "list_", is_flag=True,
+              help="List the modules (or plugins of -t TYPE) with their short descriptions; NAMEs given are "
+                   "collections (NS.COLL) to list only.")
+@click.option("-F", "--list_files", "list_files", is_flag=True, help="List the modules or plugins with their files.")
+@click.option("-j", "--json", "json_format", is_flag=True, help="Print the result as JSON.")
 @click.option("-s", "--snippet", is_flag=True, help="Print a task snippet for each MODULE.")
 @click.option("-M", "--module-path", "module_paths", multiple=True, type=click.Path(path_type=Path),
               help="Also look for modules in this directory (repeatable; the configured library is always read).")
@@ -165,21 +195,24 @@ def snippet_lines(page: Page) -> list[str]:
 @click.option("-v", "--verbose", "verbosity", count=True, help="Also show when each option was added.")
 @click.argument("modules", nargs=-1)
 @report_errors
-def main(list_: bool, snippet: bool, module_paths: tuple[Path, ...], plugin_type: str, playbook_dir: Path | None,
+def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module_paths: tuple[Path, ...],
+         plugin_type: str, playbook_dir: Path | None,
          verbosity: int, modules: tuple[str, ...]) -> None:
     """Show the documentation of MODULE (options, examples, return values), or of a plugin with -t TYPE."""
     config = load_config()
     beside = [playbook_dir / "library"] if playbook_dir is not None and (playbook_dir / "library").is_dir() else []
     library = [*module_paths, *beside, *(Path(p) for p in (config.library or []) if Path(p).is_dir())]
-    if list_:
-        if modules or plugin_type != "module":
-            raise OptionError("--list takes no MODULE, and lists modules only")
-        click.echo("\n".join(list_lines(ModuleIndex(library))))
+    collections_paths = _collections_paths(config, playbook_dir)
+    index = ModuleIndex(library, collections_paths=collections_paths)
+    if list_ or list_files:
+        entries = listing(plugin_type, modules, index, library, playbook_dir, list_files)
+        if json_format:
+            click.echo(json.dumps(entries, indent=4, sort_keys=True))
+        elif entries:
+            click.echo("\n".join(list_lines(entries, columns(), markup=not list_files)))
         return
     if not modules:
         raise OptionError("name a MODULE to document, or give --list", hint="provisioning-doc --list")
-    collections_paths = _collections_paths(config, playbook_dir)
-    index = ModuleIndex(library, collections_paths=collections_paths)
     found = []
     for name in modules:
         try:

@@ -57,8 +57,8 @@ _MARKUP: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def columns() -> int:
-    """ansible's display width: the terminal's, at least 80 (80 when the output is not a terminal)."""
-    return max(shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 0, 80)
+    """ansible's display width: one less than the terminal's, at least 79 (79 when the output is not a one)."""
+    return max(shutil.get_terminal_size((80, 24)).columns - 1 if sys.stdout.isatty() else 0, 79)
 
 
 def text_limit(width: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -41,8 +42,11 @@ def test_list_names_every_module_with_its_short_description() -> None:
     assert code == 0
     lines = out.splitlines()
     names = [line.split()[0] for line in lines]
-    assert names == sorted(names) and {"copy", "uri", "wait_for", "debug"} <= set(names)
-    assert any(line.startswith("uri ") and line.endswith("Interacts with webservices") for line in lines)
+    builtin = {f"ansible.builtin.{name}" for name in ("copy", "uri", "wait_for", "debug")}
+    assert names == sorted(names) and builtin <= set(names)
+    # ansible-doc's columns: the names padded to the longest, the description cut to the width (79 off a terminal)
+    assert any(line.startswith("ansible.builtin.uri ") and "Interacts with webservices" in line for line in lines)
+    assert len({len(line) for line in lines if not line.endswith("...")}) == 1
 
 
 def test_snippet_puts_required_options_first() -> None:
@@ -55,8 +59,8 @@ def test_snippet_puts_required_options_first() -> None:
 
 def test_language_actions_have_pages_and_are_listed() -> None:
     _, listed = _doc("--list")
-    assert {"include_tasks", "import_tasks", "include_role", "import_role", "import_playbook"} <= {
-        line.split()[0] for line in listed.splitlines()}
+    actions = ("include_tasks", "import_tasks", "include_role", "import_role", "import_playbook")
+    assert {f"ansible.builtin.{name}" for name in actions} <= {line.split()[0] for line in listed.splitlines()}
     code, page = _doc("ansible.builtin.include_role")
     assert code == 0 and page.startswith("> MODULE ansible.builtin.include_role (")
     assert "* Carried out by the compiler" in page
@@ -80,8 +84,8 @@ def test_errors_are_one_clear_line() -> None:
     assert "Traceback" not in out
     code, out = _doc()
     assert code == 5 and "name a MODULE" in out
-    code, out = _doc("--list", "copy")
-    assert code == 5 and "--list takes no MODULE" in out
+    code, out = _doc("--list", "copy")  # what --list takes are collections
+    assert code == 5 and "Invalid collection name (must be of the form namespace.collection): copy" in out
 
 
 ANSIBLE_MODULE = '''
@@ -244,3 +248,41 @@ def test_documentation_that_cannot_be_read_or_shown_names_the_module(tmp_path: P
     code, out = _doc("--playbook-dir", str(tmp_path), "badret")
     assert code != 0 and "module badret Missing documentation (or could not parse documentation): " in out
     assert "RETURN of" in out and "Traceback" not in out
+
+
+COLLECTION_FILTERS = """
+from ansible_collections.ns.coll.plugins.filter.sub._shared import shout
+
+
+class FilterModule:
+    def filters(self):
+        return {"shout": shout, "whisper": str.lower}
+"""
+
+
+def test_list_of_a_type_names_each_plugin_of_the_collections_given(tmp_path: Path) -> None:
+    plugins = tmp_path / "collections" / "ansible_collections" / "ns" / "coll" / "plugins"
+    (plugins / "filter" / "sub").mkdir(parents=True)
+    (plugins / "filter" / "sub" / "__init__.py").write_text("")
+    (plugins / "filter" / "sub" / "_shared.py").write_text("def shout(text):\n    return text.upper()\n")
+    (plugins / "filter" / "sub" / "words.py").write_text(COLLECTION_FILTERS)
+    (plugins / "filter" / "sub" / "shout.yml").write_text(
+        "DOCUMENTATION:\n  name: shout\n  short_description: Upper-case C(text).\n")
+    (plugins / "modules").mkdir()
+    (plugins / "modules" / "stubbed.py").write_text('DOCUMENTATION = """\nmodule: stubbed\ndescription: x\n"""\n')
+    code, out = _doc("-l", "-t", "filter", "--playbook-dir", str(tmp_path), "ns.coll")
+    assert code == 0, out
+    # a filter file lists each filter it defines, named with its folder; the description from the file named after
+    # it (its markup shown as ansible-doc shows it, the final period dropped), else UNDOCUMENTED
+    assert [line.rstrip() for line in out.splitlines()] == [
+        "ns.coll.sub.shout   Upper-case `text'",
+        "ns.coll.sub.whisper UNDOCUMENTED",
+    ]
+    code, out = _doc("-l", "--playbook-dir", str(tmp_path), "ns.coll", "--json")
+    assert code == 0 and json.loads(out) == {"ns.coll.stubbed": "UNDOCUMENTED"}
+    code, out = _doc("-F", "--playbook-dir", str(tmp_path), "ns.coll")
+    assert out.split() == ["ns.coll.stubbed", str(plugins / "modules" / "stubbed.py")]
+    code, out = _doc("-l", "ns.coll.stubbed")
+    assert code != 0 and "Invalid collection name (must be of the form namespace.collection): ns.coll.stubbed" in out
+    code, out = _doc("-l", "bogus.coll")
+    assert code != 0 and "unable to locate collection bogus.coll" in out
