@@ -26,6 +26,7 @@ from runner.cli.doc_list import (
     Listed,
     check_collection_filters,
     description,
+    jinja_builtins,
     list_lines,
     list_plugins,
     plugin_sources,
@@ -241,12 +242,26 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
 
 def plugin_page(kind: str, name: str, playbook_dir: Path | None, collections_paths: list[Path]) -> Page:
     path = find_plugin_file(kind, name, playbook_dir, collections_paths, os.environ)
+    short = name.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.")
+    builtin = jinja_builtins(kind).get(f"{BUILTIN}.{short}")
+    if path is None and builtin is not None:
+        return jinja_page(kind, short, builtin)
     if path is None:
         raise NotFound(f"{name} was not found", hint=f"looked beside --playbook-dir in {kind}_plugins/, in "
                        f"ANSIBLE_{kind.upper()}_PLUGINS, among ansible-core's and in the collections")
     fqcn = split_fqcn(name)
     collection = fqcn[0] if fqcn and not name.startswith("ansible.") else None
     return file_page(name, path, collections_paths, kind, collection)
+
+
+def jinja_page(kind: str, name: str, description: str) -> Page:
+    """The page of one of Jinja's own filters or tests that ansible-core does not document: the first sentence of
+    its docstring and where Jinja documents it, as ansible-doc builds it."""
+    url = f"https://jinja.palletsprojects.com/en/stable/templates/#jinja-{kind}s.{name}"
+    documentation = {"collection": BUILTIN, "short_description": description,
+                     "description": [description, "", f"This is the Jinja builtin {kind} plugin {name!r}.",
+                                     f"See: U({url})"]}
+    return Page(f"{BUILTIN}.{name}", "", documentation, collection=BUILTIN)
 
 
 def _collections_paths(config: Config, playbook_dir: Path | None) -> list[Path]:

@@ -63,6 +63,10 @@ def collection_folder(kind: str) -> str:
 def plugin_sources(kind: str, *, shipped_modules: Path, language_pages: Mapping[str, Path], library: list[Path],
                    playbook_dir: Path | None, collections_paths: list[Path], env: Mapping[str, str]) -> Sources:
     core = installed_ansible_core()
+    internal = core / "_internal" if core is not None else None
+    if internal is not None and (internal / "ansible_collections").is_dir():
+        # ansible-core's own collections (ansible._protomatter), listed when named
+        collections_paths = [*collections_paths, internal]
     if kind == "module":
         # the shipped modules are this project's ansible.builtin (its _NAME.py files are helpers they share, not
         # modules); the language's actions have pages of their own

@@ -286,3 +286,19 @@ def test_list_of_a_type_names_each_plugin_of_the_collections_given(tmp_path: Pat
     assert code != 0 and "Invalid collection name (must be of the form namespace.collection): ns.coll.stubbed" in out
     code, out = _doc("-l", "bogus.coll")
     assert code != 0 and "unable to locate collection bogus.coll" in out
+
+
+def test_a_jinja_builtin_without_ansible_documentation_has_a_page_of_its_own() -> None:
+    code, out = _doc("-t", "test", "number")
+    assert code == 0, out
+    assert out.startswith("> TEST ansible.builtin.number (Jinja2)\n\n  Return true if the variable is a number.\n")
+    assert "This is the Jinja builtin test plugin 'number'.\n  See:\n  https://jinja.palletsprojects.com/" in out
+    code, out = _doc("-l", "-t", "filter", "--json", "ansible.builtin")
+    assert code == 0 and json.loads(out)["ansible.builtin.sum"].startswith("Returns the sum of a sequence")
+
+
+def test_ansible_cores_internal_collection_is_listed_only_when_named() -> None:
+    _, everything = _doc("-l", "-t", "filter")
+    assert "ansible._protomatter." not in everything
+    code, named = _doc("-l", "-t", "filter", "ansible._protomatter")
+    assert code == 0 and named and all(line.startswith("ansible._protomatter.") for line in named.splitlines())
