@@ -21,6 +21,7 @@ import click
 from runner.ansible_api.collections import collection_search_path, split_fqcn
 from runner.cli.common import report_errors
 from runner.cli.doc_fragments import add_collection_to_versions, add_fragments
+from runner.cli.doc_keywords import keyword_descriptions, keyword_docs
 from runner.cli.doc_list import (
     BUILTIN,
     Listed,
@@ -32,8 +33,9 @@ from runner.cli.doc_list import (
     plugin_sources,
 )
 from runner.cli.doc_sources import PLUGIN_TYPES, adjacent_doc_file, doc_strings, find_plugin_file, yaml_doc
-from runner.cli.doc_text import columns, man_text
+from runner.cli.doc_text import columns, dump_yaml, man_text, tty_ify
 from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
+from runner.cli.project import warn
 from runner.config import Config, load_config
 from runner.errors import OptionError, UserError
 from runner.module_index import ModuleIndex, ModuleInfo
@@ -188,7 +190,8 @@ def snippet_lines(page: Page) -> list[str]:
 @click.option("-s", "--snippet", is_flag=True, help="Print a task snippet for each MODULE.")
 @click.option("-M", "--module-path", "module_paths", multiple=True, type=click.Path(path_type=Path),
               help="Also look for modules in this directory (repeatable; the configured library is always read).")
-@click.option("-t", "--type", "plugin_type", type=click.Choice(PLUGIN_TYPES), default="module", show_default=True,
+@click.option("-t", "--type", "plugin_type", type=click.Choice([*PLUGIN_TYPES, "keyword"]), default="module",
+              show_default=True,
               help="What NAME is: a module, or a plugin of this type (cache, lookup, callback ...), whose "
                    "documentation is read from its file as Ansible writes it.")
 @click.option("--playbook-dir", type=click.Path(path_type=Path),
@@ -203,6 +206,9 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
     config = load_config()
     beside = [playbook_dir / "library"] if playbook_dir is not None and (playbook_dir / "library").is_dir() else []
     library = [*module_paths, *beside, *(Path(p) for p in (config.library or []) if Path(p).is_dir())]
+    if plugin_type == "keyword":
+        show_keywords(modules, list_ or list_files, json_format)
+        return
     collections_paths = _collections_paths(config, playbook_dir)
     index = ModuleIndex(library, collections_paths=collections_paths)
     if list_ or list_files:
@@ -238,6 +244,17 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
         except OptionError as exc:
             raise OptionError(f"Unable to retrieve documentation from {page.name!r}: {exc.message}") from None
     click.echo("".join(pages), nl=False)
+
+
+def show_keywords(names: tuple[str, ...], list_all: bool, json_format: bool) -> None:
+    """ansible-doc -t keyword: every keyword's description (-l), or the documentation of those named, as YAML."""
+    if not list_all and not names:
+        raise OptionError("Missing name(s), incorrect options passed for detailed documentation.")
+    docs: Mapping[str, Any] = keyword_descriptions() if list_all else keyword_docs(names, warn)
+    if json_format:
+        click.echo(json.dumps(docs, indent=4, sort_keys=True))
+    elif docs:
+        click.echo(tty_ify(dump_yaml(dict(docs))))
 
 
 def plugin_page(kind: str, name: str, playbook_dir: Path | None, collections_paths: list[Path]) -> Page:

@@ -302,3 +302,14 @@ def test_ansible_cores_internal_collection_is_listed_only_when_named() -> None:
     assert "ansible._protomatter." not in everything
     code, named = _doc("-l", "-t", "filter", "ansible._protomatter")
     assert code == 0 and named and all(line.startswith("ansible._protomatter.") for line in named.splitlines())
+
+
+def test_keywords_are_documented_with_what_they_apply_to() -> None:
+    code, out = _doc("-t", "keyword", "-l")
+    assert code == 0 and "vars_prompt: list of variables to prompt for." in out.splitlines()
+    code, out = _doc("-t", "keyword", "vars_prompt", "async")
+    assert code == 0, out
+    assert "vars_prompt:\n  applies_to:\n  - Play\n  description: list of variables to prompt for.\n" in out
+    assert "async:\n  alias: async\n  applies_to:\n  - Task\n  - Handler\n" in out  # async_val inside
+    code, out = _doc("-t", "keyword", "asldkfjaslidfhals")
+    assert code == 0 and "[WARNING]: Skipping invalid keyword 'asldkfjaslidfhals'" in out
