@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from runner.cli.doc_text import columns, dump_yaml, man_text, tty_ify
 from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
 from runner.cli.project import warn
 from runner.config import Config, load_config
+from runner.config.model import DEFAULT
 from runner.errors import OptionError, UserError
 from runner.module_index import ModuleIndex, ModuleInfo
 
@@ -54,8 +55,8 @@ class Page:
     name: str
     origin: str  # where it is documented, shown in the page's first line
     documentation: Mapping[str, Any]
-    examples: str = ""
-    returns: Mapping[str, Any] = field(default_factory=dict)
+    examples: str | None = ""  # None: the file has no EXAMPLES
+    returns: Mapping[str, Any] | None = field(default_factory=dict)  # None: the file documents no return values
     notes: tuple[str, ...] = ()
     collection: str | None = None  # NS.COLL of a collection's module or plugin (its deprecations name it)
     has_action: bool = False  # a module with an action that runs on the controller (ansible-doc notes it)
@@ -84,13 +85,14 @@ def file_page(name: str, path: Path, collections_paths: list[Path], plugin_type:
     if "DOCUMENTATION" not in strings:
         raise UserError(f"No documentation available for {plugin_type} plugin {name!r} in {str(path)!r}.")
     documentation = yaml_doc(path, "DOCUMENTATION", strings.get("DOCUMENTATION"))
-    returns = yaml_doc(path, "RETURN", strings.get("RETURN"))
+    returns = yaml_doc(path, "RETURN", strings.get("RETURN")) or None
     is_module = plugin_type == "module"
     if collection is not None:
         add_collection_to_versions(documentation, collection, is_module=is_module)
-        add_collection_to_versions(returns, collection, is_module=is_module, return_docs=True)
+        if returns is not None:
+            add_collection_to_versions(returns, collection, is_module=is_module, return_docs=True)
     add_fragments(documentation, path, collections_paths, is_module=is_module)
-    return Page(name, os.path.abspath(path), documentation, strings.get("EXAMPLES", ""), returns, notes,
+    return Page(name, os.path.abspath(path), documentation, strings.get("EXAMPLES"), returns, notes,
                 collection=collection)
 
 
@@ -197,11 +199,15 @@ def snippet_lines(page: Page) -> list[str]:
 @click.option("--playbook-dir", type=click.Path(path_type=Path),
               help="Where the playbooks would be: its library/ and TYPE_plugins/ folders are searched too.")
 @click.option("-v", "--verbose", "verbosity", count=True, help="Also show when each option was added.")
+@click.option("--metadata-dump", is_flag=True,
+              help="Print the documentation of every plugin of every type as JSON (of the collections given).")
+@click.option("--no-fail-on-errors", is_flag=True,
+              help="With --metadata-dump: a plugin whose documentation cannot be read has its error instead.")
 @click.argument("modules", nargs=-1)
 @report_errors
 def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module_paths: tuple[Path, ...],
          plugin_type: str, playbook_dir: Path | None,
-         verbosity: int, modules: tuple[str, ...]) -> None:
+         verbosity: int, metadata_dump: bool, no_fail_on_errors: bool, modules: tuple[str, ...]) -> None:
     """Show the documentation of MODULE (options, examples, return values), or of a plugin with -t TYPE."""
     config = load_config()
     beside = [playbook_dir / "library"] if playbook_dir is not None and (playbook_dir / "library").is_dir() else []
@@ -218,20 +224,20 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
         elif entries:
             click.echo("\n".join(list_lines(entries, columns(), markup=not list_files)))
         return
+    if metadata_dump:
+        dump = {"all": {kind: metadata(kind, modules, index, library, playbook_dir, not no_fail_on_errors)
+                        for kind in (*PLUGIN_TYPES, "keyword")}}
+        click.echo(json.dumps(dump, indent=4, sort_keys=True, default=str))
+        return
     if not modules:
         raise OptionError("name a MODULE to document, or give --list", hint="provisioning-doc --list")
-    found = []
-    for name in modules:
-        try:
-            if plugin_type == "module":
-                found.append(find_page(index, name))
-            else:
-                found.append(plugin_page(plugin_type, name, playbook_dir, collections_paths))
-        except NotFound as missing:
-            click.echo(f"[WARNING]: {missing.message} ({missing.hint})", err=True)
-        except UserError as exc:  # the documentation is there but cannot be read
-            raise OptionError(f"{plugin_type} {name} Missing documentation (or could not parse documentation): "
-                              f"{exc.render(with_excerpt=False).removeprefix('ERROR: ')}") from None
+    loaded = load_pages(plugin_type, modules, index, playbook_dir, fail_on_errors=True)
+    found = [page for page in loaded.values() if isinstance(page, Page)]
+    if json_format:
+        shown = {name: page_json(page, plugin_type) for name, page in loaded.items()
+                 if isinstance(page, Page) and page.documentation}
+        click.echo(json.dumps(shown, indent=4, sort_keys=True, default=str))
+        return
     if snippet:
         click.echo("\n\n".join("\n".join(snippet_lines(page)).rstrip() for page in found))
         return
@@ -244,6 +250,75 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
         except OptionError as exc:
             raise OptionError(f"Unable to retrieve documentation from {page.name!r}: {exc.message}") from None
     click.echo("".join(pages), nl=False)
+
+
+def load_pages(plugin_type: str, names: Iterable[str], index: ModuleIndex, playbook_dir: Path | None, *,
+               fail_on_errors: bool, fail_ok: bool = False) -> dict[str, Page | str]:
+    """The page of each name; one that is not found is left out with a warning, one whose documentation cannot be
+    read fails (is its error with ``fail_on_errors`` off; a warning with ``fail_ok``), as in ansible-doc."""
+    loaded: dict[str, Page | str] = {}
+    for name in names:
+        try:
+            if plugin_type == "module":
+                loaded[name] = find_page(index, name)
+            else:
+                loaded[name] = plugin_page(plugin_type, name, playbook_dir, index.collections_paths)
+        except NotFound as missing:
+            warn(f"{missing.message} ({missing.hint})")
+        except UserError as exc:  # the documentation is there but cannot be read
+            problem = "Missing documentation (or could not parse documentation)"
+            detail = exc.render(with_excerpt=False).removeprefix("ERROR: ")
+            if not fail_on_errors:
+                loaded[name] = f"{problem}: {detail}."
+            elif fail_ok:
+                warn(f"{plugin_type} {name} {problem}: {detail}")
+            else:
+                raise OptionError(f"{plugin_type} {name} {problem}: {detail}") from None
+    return loaded
+
+
+def page_json(page: Page, plugin_type: str) -> dict[str, Any]:
+    """ansible-doc --json's entry of one page: the documentation as read, with its collection, file and name."""
+    collection = page.collection or (BUILTIN if page.name.startswith(f"{BUILTIN}.") else "")
+    doc = {**page.documentation, "collection": collection, "filename": page.origin, "plugin_name": page.name}
+    if plugin_type == "module":
+        doc["has_action"] = page.has_action
+    return {"doc": doc, "examples": page.examples, "metadata": None, "return": page.returns}
+
+
+def metadata(kind: str, names: tuple[str, ...], index: ModuleIndex, library: list[Path], playbook_dir: Path | None,
+             fail_on_errors: bool) -> dict[str, Any]:
+    """--metadata-dump's entry of one type: the documentation of each of its plugins (of the collections named)."""
+    if kind == "keyword":
+        return keyword_docs(keyword_descriptions(), warn)
+    files = listing(kind, names, index, library, playbook_dir, files=True)
+    found: dict[str, Any] = {}
+    for name, file in files.items():
+        try:
+            if kind == "module" and name.startswith(f"{BUILTIN}."):  # documented the project's own way
+                page = find_page(index, name)
+            elif file == "None":  # one of Jinja's own
+                page = jinja_page(kind, name.rsplit(".", 1)[-1], jinja_builtins(kind)[name])
+            else:  # the file it was listed from (a filter or test file defines several)
+                fqcn = split_fqcn(name)
+                collection = fqcn[0] if fqcn and not name.startswith("ansible.") else None
+                page = file_page(name, Path(file), index.collections_paths, kind, collection)
+        except UserError as exc:
+            builtin = jinja_builtins(kind).get(name)
+            if builtin is not None:  # a Jinja filter or test that ansible-core lists without documenting it
+                found[name] = page_json(jinja_page(kind, name.rsplit(".", 1)[-1], builtin), kind)
+                continue
+            problem = f"Missing documentation (or could not parse documentation): {exc.message}"
+            if not fail_on_errors:
+                found[name] = {"error": f"{problem}."}
+            elif kind in ("filter", "test"):
+                warn(f"{kind} {name} {problem}")
+            else:
+                raise OptionError(f"{kind} {name} {problem}") from None
+            continue
+        if page.documentation:
+            found[name] = page_json(page, kind)
+    return found
 
 
 def show_keywords(names: tuple[str, ...], list_all: bool, json_format: bool) -> None:
@@ -282,5 +357,10 @@ def jinja_page(kind: str, name: str, description: str) -> Page:
 
 
 def _collections_paths(config: Config, playbook_dir: Path | None) -> list[Path]:
+    """The collections beside --playbook-dir, then the configured ones. The default's project ``collections/``
+    is the one beside the playbooks when --playbook-dir names them (the current folder's is left out), as
+    ansible-doc sees no collection in the current folder."""
     configured = [Path(path) for path in config.collections_path or []]
+    if playbook_dir is not None and config.origin("collections_path") == DEFAULT:
+        configured = [path for path in configured if path != Path.cwd() / "collections"]
     return collection_search_path(configured, [playbook_dir] if playbook_dir is not None else [])

@@ -313,3 +313,28 @@ def test_keywords_are_documented_with_what_they_apply_to() -> None:
     assert "async:\n  alias: async\n  applies_to:\n  - Task\n  - Handler\n" in out  # async_val inside
     code, out = _doc("-t", "keyword", "asldkfjaslidfhals")
     assert code == 0 and "[WARNING]: Skipping invalid keyword 'asldkfjaslidfhals'" in out
+
+
+def test_json_and_metadata_dump_give_the_documentation_as_read(tmp_path: Path) -> None:
+    plugins = tmp_path / "collections" / "ansible_collections" / "ns" / "coll" / "plugins"
+    (plugins / "modules").mkdir(parents=True)
+    (plugins / "doc_fragments").mkdir()
+    (plugins / "modules" / "marked.py").write_text(COLLECTION_MODULE)
+    (plugins / "doc_fragments" / "common.py").write_text(FRAGMENT)
+    (plugins / "modules" / "nodocs.py").write_text("import json\n")
+    code, out = _doc("--json", "--playbook-dir", str(tmp_path), "ns.coll.marked")
+    assert code == 0, out
+    entry = json.loads(out)["ns.coll.marked"]
+    assert entry["examples"] == "- ns.coll.marked:\n" and entry["return"] is None and entry["metadata"] is None
+    doc = entry["doc"]
+    assert doc["collection"] == "ns.coll" and doc["plugin_name"] == "ns.coll.marked" and doc["has_action"] is False
+    assert doc["options"]["path"]["version_added_collection"] == "ns.coll"
+    assert doc["options"]["shared"]["version_added_collection"] == "ns.coll"  # the fragment's own collection
+    # a module without documentation: its error with --no-fail-on-errors, else the dump fails naming it
+    code, out = _doc("--metadata-dump", "--no-fail-on-errors", "--playbook-dir", str(tmp_path), "ns.coll")
+    assert code == 0, out
+    modules = json.loads(out)["all"]["module"]
+    assert sorted(modules) == ["ns.coll.marked", "ns.coll.nodocs"]
+    assert modules["ns.coll.nodocs"]["error"].startswith("Missing documentation (or could not parse documentation)")
+    code, out = _doc("--metadata-dump", "--playbook-dir", str(tmp_path), "ns.coll")
+    assert code != 0 and "module ns.coll.nodocs Missing documentation" in out
