@@ -32,6 +32,7 @@ from runner.cli.doc_list import (
     list_plugins,
     plugin_sources,
 )
+from runner.cli.doc_roles import Roles, available_roles_lines, role_text, roles_search_path
 from runner.cli.doc_sources import PLUGIN_TYPES, adjacent_doc_file, doc_strings, find_plugin_file, yaml_doc
 from runner.cli.doc_text import columns, dump_yaml, man_text, tty_ify
 from runner.cli.language_pages import LANGUAGE_ACTIONS, language_page
@@ -192,13 +193,16 @@ def snippet_lines(page: Page) -> list[str]:
 @click.option("-s", "--snippet", is_flag=True, help="Print a task snippet for each MODULE.")
 @click.option("-M", "--module-path", "module_paths", multiple=True, type=click.Path(path_type=Path),
               help="Also look for modules in this directory (repeatable; the configured library is always read).")
-@click.option("-t", "--type", "plugin_type", type=click.Choice([*PLUGIN_TYPES, "keyword"]), default="module",
+@click.option("-t", "--type", "plugin_type", type=click.Choice([*PLUGIN_TYPES, "keyword", "role"]), default="module",
               show_default=True,
               help="What NAME is: a module, or a plugin of this type (cache, lookup, callback ...), whose "
                    "documentation is read from its file as Ansible writes it.")
 @click.option("--playbook-dir", type=click.Path(path_type=Path),
               help="Where the playbooks would be: its library/ and TYPE_plugins/ folders are searched too.")
 @click.option("-v", "--verbose", "verbosity", count=True, help="Also show when each option was added.")
+@click.option("-r", "--roles-path", "roles_paths", multiple=True,
+              help="With -t role: also look for roles here, first (repeatable, or colon-separated).")
+@click.option("-e", "--entry-point", help="With -t role: only this entry point of the role's argument specs.")
 @click.option("--metadata-dump", is_flag=True,
               help="Print the documentation of every plugin of every type as JSON (of the collections given).")
 @click.option("--no-fail-on-errors", is_flag=True,
@@ -207,7 +211,8 @@ def snippet_lines(page: Page) -> list[str]:
 @report_errors
 def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module_paths: tuple[Path, ...],
          plugin_type: str, playbook_dir: Path | None,
-         verbosity: int, metadata_dump: bool, no_fail_on_errors: bool, modules: tuple[str, ...]) -> None:
+         verbosity: int, roles_paths: tuple[str, ...], entry_point: str | None, metadata_dump: bool,
+         no_fail_on_errors: bool, modules: tuple[str, ...]) -> None:
     """Show the documentation of MODULE (options, examples, return values), or of a plugin with -t TYPE."""
     config = load_config()
     beside = [playbook_dir / "library"] if playbook_dir is not None and (playbook_dir / "library").is_dir() else []
@@ -216,6 +221,12 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
         show_keywords(modules, list_ or list_files, json_format)
         return
     collections_paths = _collections_paths(config, playbook_dir)
+    roles = Roles(roles_search_path([*(Path(p) for given in roles_paths for p in given.split(os.pathsep) if p),
+                                     *(Path(p) for p in config.roles_path or [])], playbook_dir),
+                  collections_paths, entry_point)
+    if plugin_type == "role" and not metadata_dump:
+        show_roles(roles, modules, list_ or list_files, json_format, not no_fail_on_errors)
+        return
     index = ModuleIndex(library, collections_paths=collections_paths)
     if list_ or list_files:
         entries = listing(plugin_type, modules, index, library, playbook_dir, list_files)
@@ -226,7 +237,8 @@ def main(list_: bool, list_files: bool, json_format: bool, snippet: bool, module
         return
     if metadata_dump:
         dump = {"all": {kind: metadata(kind, modules, index, library, playbook_dir, not no_fail_on_errors)
-                        for kind in (*PLUGIN_TYPES, "keyword")}}
+                         for kind in (*PLUGIN_TYPES, "keyword")}}
+        dump["all"]["role"] = roles.dump(modules, not no_fail_on_errors)
         click.echo(json.dumps(dump, indent=4, sort_keys=True, default=str))
         return
     if not modules:
@@ -319,6 +331,35 @@ def metadata(kind: str, names: tuple[str, ...], index: ModuleIndex, library: lis
         if page.documentation:
             found[name] = page_json(page, kind)
     return found
+
+
+def show_roles(roles: Roles, names: tuple[str, ...], list_all: bool, json_format: bool,
+               fail_on_errors: bool) -> None:
+    """ansible-doc -t role: the roles with argument specs (-l, NAMEs are collections), or the pages of those named."""
+    if list_all:
+        found = roles.listing(check_collection_filters(names) if names else None)
+        if json_format:
+            click.echo(json.dumps(found, indent=4, sort_keys=True, default=str))
+        elif found:
+            click.echo("\n".join(available_roles_lines(found, columns())))
+        return
+    if not names:
+        raise OptionError("Missing name(s), incorrect options passed for detailed documentation.")
+    docs = roles.docs(names, fail_on_errors)
+    if json_format:
+        click.echo(json.dumps(docs, indent=4, sort_keys=True, default=str))
+        return
+    text: list[str] = []
+    for name, doc in docs.items():
+        if "error" in doc:
+            warn(f"Skipping role '{name}' due to: {doc['error']}")
+            continue
+        try:
+            text += role_text(name, doc, columns())
+        except OptionError as exc:
+            raise OptionError(f"Error extracting role docs from {name!r}: {exc.message}") from None
+    if text:
+        click.echo("\n".join(text))
 
 
 def show_keywords(names: tuple[str, ...], list_all: bool, json_format: bool) -> None:

@@ -145,8 +145,9 @@ def version_added(version: Any, collection: Any = None) -> str:
     return f"version {version} of {collection}" if collection else f"version {version}"
 
 
-def _description_lines(name: str, description: Any, key: str, limit: int, base_indent: str) -> list[str]:
-    inline_indent = " " * max(len(OPT_INDENT) - len(name) - len(base_indent), 2)
+def _description_lines(name: str, description: Any, key: str, limit: int, opt_indent: str,
+                       base_indent: str) -> list[str]:
+    inline_indent = " " * max(len(opt_indent) - len(name) - len(base_indent), 2)
     extra_indent = base_indent + " " * (len(name) + 3)
     sub_indent = inline_indent + extra_indent
     entries = description if isinstance(description, list | tuple) else [description]
@@ -196,7 +197,7 @@ def field_lines(
         if "description" not in field:
             raise OptionError("All (sub-)options and return values must have a 'description' field")
         lines.append("")
-        lines += _description_lines(name, field.pop("description"), key, limit, base_indent)
+        lines += _description_lines(name, field.pop("description"), key, limit, opt_indent, base_indent)
         nested = [(sub, field.pop(sub)) for sub in ("options", "suboptions", "contains", "spec") if sub in field]
         if not required and not return_values and "default" not in field:
             field["default"] = None
@@ -238,47 +239,58 @@ def field_lines(
     return lines
 
 
-def _bullet(text: str, limit: int) -> str:
-    return warp_fill(tty_ify(text), limit - 6, initial_indent=OPT_INDENT[:-2] + "* ", subsequent_indent=OPT_INDENT)
+def _bullet(text: str, limit: int, indent: str) -> str:
+    return warp_fill(tty_ify(text), limit - 6, initial_indent=indent[:-2] + "* ", subsequent_indent=indent)
 
 
-def _detail(text: str, limit: int, subsequent: str = OPT_INDENT + "   ") -> str:
-    return warp_fill(tty_ify(text), limit - 6, initial_indent=OPT_INDENT + "   ", subsequent_indent=subsequent)
+def _detail(text: str, limit: int, indent: str, subsequent: str | None = None) -> str:
+    return warp_fill(
+        tty_ify(text),
+        limit - 6,
+        initial_indent=indent + "   ",
+        subsequent_indent=indent + "   " if subsequent is None else subsequent,
+    )
 
 
-def seealso_lines(items: list[Any], limit: int) -> list[str]:
+def seealso_lines(items: list[Any], limit: int, indent: str = OPT_INDENT) -> list[str]:
+    """``SEE ALSO:`` entries: a module, a plugin, a link or a documentation reference, each with its description
+    (ansible.builtin's own get their documentation's address)."""
     lines = []
     for item in items:
         if "module" in item:
-            lines.append(_bullet(f"Module {item['module']}", limit))
+            lines.append(_bullet(f"Module {item['module']}", limit, indent))
             description = item.get("description")
             builtin = item["module"].startswith("ansible.builtin.")
             if description is None and builtin:
                 description = f"The official documentation on the {item['module']} module."
             if description is not None:
-                lines.append(_detail(description, limit))
+                lines.append(_detail(description, limit, indent))
             if builtin:
                 url = f"collections/{item['module'].replace('.', '/', 2)}_module.html"
-                lines.append(_detail(DOCSITE + url, limit, OPT_INDENT))
+                lines.append(_detail(DOCSITE + url, limit, indent, indent))
         elif "plugin" in item and "plugin_type" in item:
             suffix = " plugin" if item["plugin_type"] not in ("module", "role") else ""
-            lines.append(_bullet(f"{item['plugin_type'].title()}{suffix} {item['plugin']}", limit))
+            lines.append(_bullet(f"{item['plugin_type'].title()}{suffix} {item['plugin']}", limit, indent))
             description = item.get("description")
             builtin = item["plugin"].startswith("ansible.builtin.")
             if description is None and builtin:
                 description = f"The official documentation on the {item['plugin']} {item['plugin_type']}{suffix}."
             if description is not None:
-                lines.append(_detail(description, limit))
+                lines.append(_detail(description, limit, indent))
             if builtin:
                 url = f"collections/{item['plugin'].replace('.', '/', 2)}_{item['plugin_type']}.html"
-                lines.append(_detail(DOCSITE + url, limit, OPT_INDENT))
+                lines.append(_detail(DOCSITE + url, limit, indent, indent))
         elif "name" in item and "link" in item and "description" in item:
-            lines += [_bullet(item["name"], limit), _detail(item["description"], limit), _detail(item["link"], limit)]
+            lines += [
+                _bullet(item["name"], limit, indent),
+                _detail(item["description"], limit, indent),
+                _detail(item["link"], limit, indent),
+            ]
         elif "ref" in item and "description" in item:
             lines += [
-                _bullet(f"Ansible documentation [{item['ref']}]", limit),
-                _detail(item["description"], limit),
-                _detail(f"{DOCSITE}#stq={item['ref']}&stp=1", limit),
+                _bullet(f"Ansible documentation [{item['ref']}]", limit, indent),
+                _detail(item["description"], limit, indent),
+                _detail(f"{DOCSITE}#stq={item['ref']}&stp=1", limit, indent),
             ]
     return lines
 
@@ -334,7 +346,7 @@ def man_text(
                 indent_lines(dump_yaml(value), OPT_INDENT),
             ]
     if doc.get("notes"):
-        text += ["", "NOTES:", *(_bullet(str(note), limit) for note in doc.pop("notes"))]
+        text += ["", "NOTES:", *(_bullet(str(note), limit, OPT_INDENT) for note in doc.pop("notes"))]
     if doc.get("seealso"):
         text += ["", "SEE ALSO:", *seealso_lines(doc.pop("seealso"), limit)]
     if doc.get("requirements"):

@@ -338,3 +338,43 @@ def test_json_and_metadata_dump_give_the_documentation_as_read(tmp_path: Path) -
     assert modules["ns.coll.nodocs"]["error"].startswith("Missing documentation (or could not parse documentation)")
     code, out = _doc("--metadata-dump", "--playbook-dir", str(tmp_path), "ns.coll")
     assert code != 0 and "module ns.coll.nodocs Missing documentation" in out
+
+
+ROLE_SPECS = """
+argument_specs:
+  main:
+    short_description: Set the thing up
+    version_added: 1.2.0
+    description: Sets up B(the thing).
+    author: [A (@a), B (@b)]
+    options:
+      size:
+        description: How big.
+        type: int
+        required: true
+    notes: [A note.]
+  other:
+    short_description: The other way
+"""
+
+
+def test_roles_are_listed_and_documented_from_their_argument_specs(tmp_path: Path) -> None:
+    (tmp_path / "roles" / "thing" / "meta").mkdir(parents=True)
+    (tmp_path / "roles" / "thing" / "meta" / "argument_specs.yml").write_text(ROLE_SPECS)
+    (tmp_path / "roles" / "nospec" / "tasks").mkdir(parents=True)
+    (tmp_path / "roles" / "broken" / "meta").mkdir(parents=True)
+    (tmp_path / "roles" / "broken" / "meta" / "main.yml").write_text("argument_specs:\n  main:\n    a: b\n   c: d\n")
+    code, out = _doc("-t", "role", "-l", "--playbook-dir", str(tmp_path))
+    assert code == 0, out
+    # a role without a spec file is not listed; one whose spec cannot be read is skipped with a warning
+    assert "thing:\n  specs:\n    main : Set the thing up\n    other: The other way" in out and "nospec" not in out
+    assert "[WARNING]: Skipping role (broken) due to: Failed to process role (broken)" in out
+    code, out = _doc("-t", "role", "--playbook-dir", str(tmp_path), "thing", "-e", "main")
+    assert code == 0, out
+    assert out.startswith(f"> ROLE: *thing* ({tmp_path / 'roles' / 'thing'})\n\n")
+    assert "\nENTRY POINT: *main* - Set the thing up\n" in out
+    assert "ADDED IN: version 1.2.0\n\n          Sets up *the thing*.\n" in out
+    assert "Options (= indicates it is required):\n\n= size      How big.\n          type: int\n" in out
+    assert "NOTES:\n        * A note.\n\nAUTHOR: A (@a), B (@b)" in out and "ENTRY POINT: *other*" not in out
+    code, out = _doc("-t", "role", "--playbook-dir", str(tmp_path), "broken")
+    assert code != 0 and "Failed to process role (broken)" in out and "Traceback" not in out
