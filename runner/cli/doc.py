@@ -93,6 +93,8 @@ def file_page(name: str, path: Path, collections_paths: list[Path], plugin_type:
         if returns is not None:
             add_collection_to_versions(returns, collection, is_module=is_module, return_docs=True)
     add_fragments(documentation, path, collections_paths, is_module=is_module)
+    if returns is not None:
+        add_fragments(returns, path, collections_paths, is_module=is_module, section="RETURN")
     return Page(name, os.path.abspath(path), documentation, strings.get("EXAMPLES"), returns, notes,
                 collection=collection)
 

@@ -22,6 +22,7 @@ from runner.ansible_api.core import installed_ansible_core
 from runner.errors import OptionError
 
 FRAGMENT_CLASS = "ModuleDocFragment"
+FRAGMENTABLE = ("DOCUMENTATION", "RETURN")  # the strings a plugin's fragments extend
 Callback = Callable[[MutableMapping[str, Any], str], None]
 
 
@@ -135,9 +136,12 @@ def _fragment_strings(path: Path) -> dict[str, str]:
     return found
 
 
-def _load_fragment(slug: str, collections_paths: list[Path], env: Mapping[str, str]) -> tuple[Any, str] | None:
-    """The fragment's YAML and its collection; a name whose last part is not a fragment names one of its strings."""
-    candidates = [(slug, "DOCUMENTATION")]
+def _load_fragment(
+    slug: str, collections_paths: list[Path], env: Mapping[str, str], section: str
+) -> tuple[Any, str] | None:
+    """The fragment's YAML for ``section`` and its collection; a name whose last part is not a fragment names
+    another of its strings."""
+    candidates = [(slug, section)]
     if "." in slug:
         name, var = slug.rsplit(".", 1)
         candidates.append((name, var.upper()))
@@ -147,7 +151,7 @@ def _load_fragment(slug: str, collections_paths: list[Path], env: Mapping[str, s
             continue
         text = _fragment_strings(found[0]).get(var)
         if text is None:
-            return None if var != "DOCUMENTATION" else ({}, found[1])
+            return None if var not in FRAGMENTABLE else ({}, found[1])
         return yaml.safe_load(text) or {}, found[1]
     return None
 
@@ -166,41 +170,49 @@ def merge_fragment(target: MutableMapping[str, Any], source: Mapping[str, Any]) 
         target[key] = value
 
 
+def _merge_documentation(doc: MutableMapping[str, Any], fragment: dict[str, Any], slug: str, path: Path) -> None:
+    for key in ("notes", "seealso"):
+        extra = fragment.pop(key, None)
+        if extra:
+            doc.setdefault(key, []).extend(extra)
+    if "options" not in fragment and "attributes" not in fragment:
+        raise OptionError(f"missing options or attributes in fragment ({slug}), possibly misformatted?: {path}")
+    for key in ("options", "attributes"):
+        if key in fragment:
+            if key in doc:
+                merge_fragment(doc[key], fragment.pop(key))
+            else:
+                doc[key] = fragment.pop(key)
+
+
 def add_fragments(
     doc: MutableMapping[str, Any],
     path: Path,
     collections_paths: list[Path],
     *,
     is_module: bool,
+    section: str = "DOCUMENTATION",
     env: Mapping[str, str] | None = None,
 ) -> None:
-    """Extend ``doc`` with the fragments it names (``extends_documentation_fragment``), as ansible-core does."""
+    """Extend ``doc`` (the documentation, or with ``section="RETURN"`` the return values, as ansible-core 2.21
+    does) with the fragments it names (``extends_documentation_fragment``): each fragment's string of that
+    section."""
     env = os.environ if env is None else env
     slugs = doc.pop("extends_documentation_fragment", None) or []
     if isinstance(slugs, str):
         slugs = slugs.split(",")
     unknown = []
     for slug in (str(item).strip() for item in slugs):
-        loaded = _load_fragment(slug, collections_paths, env)
+        loaded = _load_fragment(slug, collections_paths, env, section)
         if loaded is None:
             unknown.append(slug)
             continue
         fragment, collection = loaded
         if not isinstance(fragment, dict):
             raise OptionError(f"documentation fragment {slug} of {path} is not a mapping")
-        add_collection_to_versions(fragment, collection, is_module=is_module)
-        for key in ("notes", "seealso"):
-            extra = fragment.pop(key, None)
-            if extra:
-                doc.setdefault(key, []).extend(extra)
-        if "options" not in fragment and "attributes" not in fragment:
-            raise OptionError(f"missing options or attributes in fragment ({slug}), possibly misformatted?: {path}")
-        for key in ("options", "attributes"):
-            if key in fragment:
-                if key in doc:
-                    merge_fragment(doc[key], fragment.pop(key))
-                else:
-                    doc[key] = fragment.pop(key)
+        add_collection_to_versions(fragment, collection, is_module=is_module, return_docs=section == "RETURN")
+        if section == "DOCUMENTATION":  # notes, see-also, options and attributes are merged one by one
+            _merge_documentation(doc, fragment, slug, path)
         merge_fragment(doc, fragment)
     if unknown:
         raise OptionError(f"unknown doc_fragment(s) in file {path}: {', '.join(unknown)}")

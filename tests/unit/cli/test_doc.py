@@ -378,3 +378,18 @@ def test_roles_are_listed_and_documented_from_their_argument_specs(tmp_path: Pat
     assert "NOTES:\n        * A note.\n\nAUTHOR: A (@a), B (@b)" in out and "ENTRY POINT: *other*" not in out
     code, out = _doc("-t", "role", "--playbook-dir", str(tmp_path), "broken")
     assert code != 0 and "Failed to process role (broken)" in out and "Traceback" not in out
+
+
+def test_return_values_are_extended_by_fragments_as_ansible_core_2_21_does(tmp_path: Path) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "withret.py").write_text(
+        'DOCUMENTATION = """\nmodule: withret\ndescription: x\n"""\n'
+        'RETURN = """\nz_last:\n  example: merged\nextends_documentation_fragment: [ns.coll.rets]\n"""\n'
+        "from ansible.module_utils.basic import AnsibleModule\n")
+    fragments = tmp_path / "collections" / "ansible_collections" / "ns" / "coll" / "plugins" / "doc_fragments"
+    fragments.mkdir(parents=True)
+    (fragments / "rets.py").write_text(
+        'class ModuleDocFragment:\n    RETURN = """\nz_last:\n  description: From the fragment.\n  type: str\n"""\n')
+    code, out = _doc("--playbook-dir", str(tmp_path), "withret")
+    assert code == 0, out
+    assert "RETURN VALUES:\n\n- z_last  From the fragment.\n        example: merged\n        type: str" in out
