@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from runner.ansible_api.collections import collection_search_path, split_fqcn
+from runner.ansible_api.core import installed_ansible_core
 from runner.cli.common import report_errors
 from runner.cli.doc_fragments import add_collection_to_versions, add_fragments
 from runner.cli.doc_keywords import keyword_descriptions, keyword_docs
@@ -88,10 +89,12 @@ def file_page(name: str, path: Path, collections_paths: list[Path], plugin_type:
     documentation = yaml_doc(path, "DOCUMENTATION", strings.get("DOCUMENTATION"))
     returns = yaml_doc(path, "RETURN", strings.get("RETURN")) or None
     is_module = plugin_type == "module"
-    if collection is not None:
-        add_collection_to_versions(documentation, collection, is_module=is_module)
-        if returns is not None:
-            add_collection_to_versions(returns, collection, is_module=is_module, return_docs=True)
+    # versions name their collection: ansible-core's own plugins ansible.builtin, local ones none ('')
+    core = installed_ansible_core()
+    owner = collection or (BUILTIN if core is not None and Path(path).is_relative_to(core) else "")
+    add_collection_to_versions(documentation, owner, is_module=is_module)
+    if returns is not None:
+        add_collection_to_versions(returns, owner, is_module=is_module, return_docs=True)
     add_fragments(documentation, path, collections_paths, is_module=is_module)
     if returns is not None:
         add_fragments(returns, path, collections_paths, is_module=is_module, section="RETURN")
@@ -386,7 +389,12 @@ def plugin_page(kind: str, name: str, playbook_dir: Path | None, collections_pat
                        f"ANSIBLE_{kind.upper()}_PLUGINS, among ansible-core's and in the collections")
     fqcn = split_fqcn(name)
     collection = fqcn[0] if fqcn and not name.startswith("ansible.") else None
-    return file_page(name, path, collections_paths, kind, collection)
+    core = installed_ansible_core()
+    # the header names it as it was resolved: ansible-core's own by their full name, local ones by their own
+    shown = name if collection is not None else short
+    if core is not None and path.is_relative_to(core):
+        shown = f"{BUILTIN}.{short}"
+    return file_page(shown, path, collections_paths, kind, collection)
 
 
 def jinja_page(kind: str, name: str, description: str) -> Page:

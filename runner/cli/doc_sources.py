@@ -109,9 +109,10 @@ def find_plugin_file(
         if base is None:
             return None
         return _first_file([base / "plugins" / kind], plugin.replace(".", "/"))
+    legacy = not name.startswith("ansible.builtin.")  # ansible.legacy.NAME and NAME: the local folders first
     folders = [
-        *([playbook_dir / f"{kind}_plugins"] if playbook_dir is not None and short == name else []),
-        *(configured_plugin_dirs(kind, env) if short == name else []),
+        *([playbook_dir / f"{kind}_plugins"] if playbook_dir is not None and legacy else []),
+        *(configured_plugin_dirs(kind, env) if legacy else []),
     ]
     core = installed_ansible_core()
     if core is not None:

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from runner.ansible_api.config_deprecations import deprecation_details
+from runner.ansible_api.core import ansible_core_version, installed_ansible_core
 from runner.errors import OptionError
 
 OPT_INDENT = " " * 8
@@ -36,7 +37,7 @@ IGNORED = (
     "collection",
     "plugin_name",
 )
-DOCSITE = "https://docs.ansible.com/ansible-core/2.19/"
+DOCSITE = "https://docs.ansible.com/ansible-core/"
 
 _SEM = r"\(((?:[^\\)]+|\\.)+)\)"
 _URL = re.compile(r"\bU\(([^)]+)\)")
@@ -54,6 +55,12 @@ _MARKUP: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bR\(([^)]+), *([^)]+)\)"), r"\1"),
     (re.compile(r"\bC\(([^)]+)\)"), r"`\1'"),
 )
+
+
+def docsite() -> str:
+    """The documentation of the installed ansible-core's release (major.minor), as ansible-doc links to it."""
+    version = ansible_core_version() if installed_ansible_core() is not None else ""
+    return DOCSITE + (".".join(version.split(".")[:2]) if version else "devel") + "/"
 
 
 def columns() -> int:
@@ -267,7 +274,7 @@ def seealso_lines(items: list[Any], limit: int, indent: str = OPT_INDENT) -> lis
                 lines.append(_detail(description, limit, indent))
             if builtin:
                 url = f"collections/{item['module'].replace('.', '/', 2)}_module.html"
-                lines.append(_detail(DOCSITE + url, limit, indent, indent))
+                lines.append(_detail(docsite() + url, limit, indent, indent))
         elif "plugin" in item and "plugin_type" in item:
             suffix = " plugin" if item["plugin_type"] not in ("module", "role") else ""
             lines.append(_bullet(f"{item['plugin_type'].title()}{suffix} {item['plugin']}", limit, indent))
@@ -279,7 +286,7 @@ def seealso_lines(items: list[Any], limit: int, indent: str = OPT_INDENT) -> lis
                 lines.append(_detail(description, limit, indent))
             if builtin:
                 url = f"collections/{item['plugin'].replace('.', '/', 2)}_{item['plugin_type']}.html"
-                lines.append(_detail(DOCSITE + url, limit, indent, indent))
+                lines.append(_detail(docsite() + url, limit, indent, indent))
         elif "name" in item and "link" in item and "description" in item:
             lines += [
                 _bullet(item["name"], limit, indent),
@@ -290,7 +297,7 @@ def seealso_lines(items: list[Any], limit: int, indent: str = OPT_INDENT) -> lis
             lines += [
                 _bullet(f"Ansible documentation [{item['ref']}]", limit, indent),
                 _detail(item["description"], limit, indent),
-                _detail(f"{DOCSITE}#stq={item['ref']}&stp=1", limit, indent),
+                _detail(f"{docsite()}#stq={item['ref']}&stp=1", limit, indent),
             ]
     return lines
 
