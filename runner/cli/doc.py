@@ -392,8 +392,10 @@ def plugin_page(kind: str, name: str, playbook_dir: Path | None, collections_pat
     core = installed_ansible_core()
     # the header names it as it was resolved: ansible-core's own by their full name, local ones by their own
     shown = name if collection is not None else short
+    if path.stem == f"_{short}":  # found under its deprecated name
+        shown = path.stem
     if core is not None and path.is_relative_to(core):
-        shown = f"{BUILTIN}.{short}"
+        shown = f"{BUILTIN}.{shown}"
     return file_page(shown, path, collections_paths, kind, collection)
 
 

@@ -140,9 +140,12 @@ def _first_file(folders: Iterable[Path], stem: str, suffixes: Iterable[str] = ("
 
 
 def adjacent_doc_file(path: Path, name: str) -> Path | None:
-    """The YAML file beside a plugin's code that documents it (named after the plugin, not the code's file)."""
-    for suffix in YAML_SUFFIXES:
-        candidate = path.with_name(name.rsplit(".", 1)[-1] + suffix)
-        if candidate.is_file():
-            return candidate
+    """The YAML file beside a plugin's code that documents it (named after the plugin, not the code's file; a
+    plugin found under its deprecated ``_NAME`` is documented by ``NAME.yml``)."""
+    base = name.rsplit(".", 1)[-1]
+    for stem in dict.fromkeys((base, base.lstrip("_"))):
+        for suffix in YAML_SUFFIXES:
+            candidate = path.with_name(stem + suffix)
+            if candidate.is_file():
+                return candidate
     return None

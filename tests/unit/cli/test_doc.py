@@ -393,3 +393,17 @@ def test_return_values_are_extended_by_fragments_as_ansible_core_2_21_does(tmp_p
     code, out = _doc("--playbook-dir", str(tmp_path), "withret")
     assert code == 0, out
     assert "RETURN VALUES:\n\n- z_last  From the fragment.\n        example: merged\n        type: str" in out
+
+
+def test_a_plugin_named_with_a_leading_underscore_is_found_by_its_name_with_a_deprecation(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    (tmp_path / "lookup_plugins" / "_old.py").write_text(
+        'DOCUMENTATION = """\nname: old\nshort_description: x\ndescription: An old lookup.\n"""\n')
+    (tmp_path / "lookup_plugins" / "_older.py").write_text("from ansible.plugins.lookup import LookupBase\n")
+    (tmp_path / "lookup_plugins" / "older.yml").write_text("DOCUMENTATION:\n  name: older\n  description: Older.\n")
+    code, out = _doc("-t", "lookup", "--playbook-dir", str(tmp_path), "old", "older")
+    assert code == 0, out
+    assert "[DEPRECATION WARNING]: Plugin 'old' automatically redirected to '_old'." in out
+    assert f"> LOOKUP _old ({tmp_path / 'lookup_plugins' / '_old.py'})\n\n  An old lookup.\n" in out
+    # code without documentation is documented by the YAML file of the plugin's name beside it
+    assert f"> LOOKUP _older ({tmp_path / 'lookup_plugins' / 'older.yml'})\n\n  Older.\n" in out
