@@ -18,8 +18,9 @@ from typing import Any
 
 import yaml
 
-from runner.ansible_api.collections import find_collection_plugin, split_fqcn
+from runner.ansible_api.collections import collection_dir, split_fqcn
 from runner.ansible_api.core import installed_ansible_core
+from runner.cli.project import deprecated
 from runner.errors import OptionError, SourcePosition
 
 DOC_NAMES = ("DOCUMENTATION", "EXAMPLES", "RETURN")
@@ -104,17 +105,47 @@ def find_plugin_file(
         short = short.removeprefix(prefix)
     if short == name and split_fqcn(name) is not None:
         collection, plugin = split_fqcn(name) or ("", "")
-        return find_collection_plugin(collection, kind, plugin, collections_paths)
+        base = collection_dir(collection, collections_paths)
+        if base is None:
+            return None
+        return _first_file([base / "plugins" / kind], plugin.replace(".", "/"))
+    legacy = not name.startswith("ansible.builtin.")  # ansible.legacy.NAME and NAME: the local folders first
     folders = [
-        *([playbook_dir / f"{kind}_plugins"] if playbook_dir is not None and short == name else []),
-        *(configured_plugin_dirs(kind, env) if short == name else []),
+        *([playbook_dir / f"{kind}_plugins"] if playbook_dir is not None and legacy else []),
+        *(configured_plugin_dirs(kind, env) if legacy else []),
     ]
     core = installed_ansible_core()
     if core is not None:
         folders.append(core / "plugins" / kind)
+    found = _first_file(folders, short, (".py",))
+    if found is None and not short.startswith("_"):
+        # ansible-core's older way to deprecate a plugin: its file is named _NAME.py, and NAME still finds it
+        found = _first_file(folders, f"_{short}", (".py",))
+        if found is not None:
+            alias = f"_{short}"
+            deprecated(f"Plugin {short!r} automatically redirected to {alias!r}. This feature will be removed from "
+                       f"ansible-core version 2.23. Use {alias!r} instead of {short!r} to refer to the plugin.")
+    return found or _first_file(folders, short, YAML_SUFFIXES)
+
+
+def _first_file(folders: Iterable[Path], stem: str, suffixes: Iterable[str] = (".py", *YAML_SUFFIXES)) -> Path | None:
+    """The first ``STEM.py``, or the ``STEM.yml`` a filter or test is documented in, among ``folders``, as an
+    absolute path (a page's header shows it)."""
     for folder in folders:
-        for suffix in (".py", *YAML_SUFFIXES):  # filters and tests are documented in a YAML file of their name
-            path = folder / f"{short}{suffix}"
+        for suffix in suffixes:
+            path = folder / f"{stem}{suffix}"
             if path.is_file():
-                return path
+                return Path(os.path.abspath(path))
+    return None
+
+
+def adjacent_doc_file(path: Path, name: str) -> Path | None:
+    """The YAML file beside a plugin's code that documents it (named after the plugin, not the code's file; a
+    plugin found under its deprecated ``_NAME`` is documented by ``NAME.yml``)."""
+    base = name.rsplit(".", 1)[-1]
+    for stem in dict.fromkeys((base, base.lstrip("_"))):
+        for suffix in YAML_SUFFIXES:
+            candidate = path.with_name(stem + suffix)
+            if candidate.is_file():
+                return candidate
     return None

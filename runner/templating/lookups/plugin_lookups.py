@@ -85,6 +85,8 @@ def _register_options(kind: str, name: str, module: Any) -> None:
 
     try:
         documentation = yaml.safe_load(getattr(module, "DOCUMENTATION", "") or "") or {}
+    except yaml.parser.ParserError:  # as ansible-core's plugin loader says it, before it looks for the class
+        raise UserError(f"plugin {name} has malformed documentation!") from None
     except yaml.YAMLError:
         documentation = {}
     options = documentation.get("options") if isinstance(documentation, dict) else None
@@ -102,10 +104,10 @@ def _marker(value: Any) -> Any:
 
 
 def _adapt(name: str, path: Path, module: Any) -> LookupFunction:
+    _register_options("lookup", name, module)
     plugin_class = getattr(module, "LookupModule", None)
     if plugin_class is None:
         raise UserError(f"the lookup plugin {path} defines no LookupModule class")
-    _register_options("lookup", name, module)
 
     def run(terms: list[Any], context: LookupContext, /, **options: Any) -> list[Any]:  # an option may be "terms"
         # ansible-core 2.19's argument markers: a plugin that does not take them is not run for an undefined

@@ -139,3 +139,15 @@ def test_a_lookup_plugin_that_fails_to_load_fails_the_template_using_it(tmp_path
     assert templar.template("{{ 1 + 1 }}") == 2
     with pytest.raises(TemplateError, match="The lookup plugin 'broken_on_import' failed to load: boom"):
         templar.template("{{ lookup('broken_on_import') }}")
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_lookup_plugin_with_malformed_documentation_says_so_before_anything_else(tmp_path: Path) -> None:
+    (tmp_path / "lookup_plugins").mkdir()
+    # no LookupModule either: ansible-core reads the documentation (its options) first
+    broken = 'DOCUMENTATION = """\n    name: broken_docs\n    -\n"""\n'
+    (tmp_path / "lookup_plugins" / "broken_docs.py").write_text(broken)
+    add_project_plugins(tmp_path)
+    templar = Templar({}, search_paths=[tmp_path])
+    with pytest.raises(TemplateError, match="plugin broken_docs has malformed documentation!"):
+        templar.template("{{ lookup('broken_docs') }}")
