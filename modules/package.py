@@ -61,6 +61,11 @@ SUPPORTED = {
     "dnf5": lambda module, params: run_dnf5(_as_dnf(module, params)),
     "yum": lambda module, params: run_dnf(_as_dnf(module, params), "auto"),
 }
+# As ansible-core's package action, the controller names the manager's module (``use``, else the variable
+# ansible_package_use, else the host's pkg_mgr fact) and gives the task that module's module_defaults under its own.
+CHOSEN_BY_VARIABLE = "ansible_package_use"
+CHOSEN_BY_FACT = "pkg_mgr"
+CHOSEN_FROM = tuple(SUPPORTED)
 
 
 def _as_dnf(module, params):

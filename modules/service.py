@@ -69,6 +69,10 @@ RETURN = {"name": "The service's name", "state": "Its state as asked (started, s
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_one_of": [["state", "enabled"]]}
 SUPPORTS_CHECK_MODE = True
+# As ansible-core's service action, the controller names the module that does the work (``use``, else the host's
+# service_mgr fact) and gives the task that module's module_defaults under its own arguments.
+CHOSEN_BY_FACT = "service_mgr"
+CHOSEN_FROM = ("systemd", "sysvinit")
 SYSTEMD_DEFAULTS = dict((option, SYSTEMD_OPTIONS[option].get("default")) for option in SYSTEMD_ONLY)
 
 
