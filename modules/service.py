@@ -24,6 +24,8 @@ DOCUMENTATION = {  # type: dict
         "Without systemd, whether a service runs is its script's status (exit 0 runs, 3 stopped), or a process "
         "whose command line contains pattern.",
         "restarted and reloaded always report a change; reloading a stopped service starts it.",
+        "The module_defaults of systemd or sysvinit apply under the task's arguments, as ansible-core's service "
+        "action applies the chosen module's: use names it, else the host's service_mgr fact.",
     ],
     "options": {
         "name": {"description": "Name of the service.", "type": "str", "required": True},

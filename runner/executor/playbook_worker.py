@@ -31,7 +31,7 @@ from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
 from runner.connection.settings import resolved_connection_name
 from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError, explained_cause
-from runner.executor.chosen_module import with_chosen_defaults
+from runner.executor.chosen_module import with_chosen_module
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.interpreter_discovery import with_omitted_interpreter
@@ -492,9 +492,9 @@ class PlaybookWorker:
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
         call.remote_tmp = settings.remote_tmp  # the task's: its session's may be another's
-        if node.chosen_defaults:
+        if self.index.get(call.module).chosen_from:
             try:
-                call.args = await self._with_chosen_defaults(node, call, session, variables, target)
+                call.args = await self._with_chosen_module(node, call, session, variables, target)
             except TemplateError as error:
                 return task_error(error, node)
         async_seconds = task_number(templar, node, "async_seconds", int, keyword="async")
@@ -524,9 +524,9 @@ class PlaybookWorker:
             state.outcome.delegated_to = target
         return result
 
-    async def _with_chosen_defaults(self, node: PlanTask, call: ModuleCall, session: HostSession,
-                                    variables: Mapping[str, Any], target: str) -> dict[str, Any]:
-        """The call's arguments with the module_defaults of the module chosen for ``target`` under them."""
+    async def _with_chosen_module(self, node: PlanTask, call: ModuleCall, session: HostSession,
+                                  variables: Mapping[str, Any], target: str) -> dict[str, Any]:
+        """The call's arguments for the module chosen for ``target``: its module_defaults under them."""
         delegated = variables.get("ansible_delegated_vars")
         facts_of = delegated.get(target, variables) if isinstance(delegated, Mapping) else variables
 
@@ -535,8 +535,8 @@ class PlaybookWorker:
                                             remote_tmp=call.remote_tmp)
 
         assert call.templar is not None
-        return await with_chosen_defaults(self.index.get(call.module), node.chosen_defaults, call.args,
-                                          call.templar, facts_of, variables, run_setup)
+        return await with_chosen_module(self.index, self.index.get(call.module), node.chosen_defaults, call.args,
+                                        call.templar, facts_of, variables, run_setup)
 
     def _settings(self, target: str, node: PlanTask, templar: Templar, payload: Mapping[str, Any], *,
                   delegated: bool) -> ConnectionSettings:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from runner.executor.chosen_module import with_chosen_defaults
+import pytest
+
+from runner.executor.chosen_module import with_chosen_module
+from runner.executor.keywords import TaskFailure
 from runner.module_index import ModuleIndex
 from runner.plan import ARGUMENT_TEMPLATES
 from runner.templating import Templar
@@ -41,9 +44,10 @@ def merged(
 ) -> dict[str, Any]:
     variables = {"unit": "templated-unit", **(variables or {})}
     return asyncio.run(
-        with_chosen_defaults(
+        with_chosen_module(
+            INDEX,
             INDEX.get(module),
-            candidates or CANDIDATES,
+            CANDIDATES if candidates is None else candidates,
             args,
             Templar(variables),
             facts_of,
@@ -96,7 +100,7 @@ def test_package_is_chosen_by_ansible_package_use_then_pkg_mgr() -> None:
     }
     assert merged(
         "package", {"name": ["curl"]}, facts, candidates=candidates, variables={"ansible_package_use": "dnf"}
-    ) == {"name": ["curl"], "enablerepo": "extra"}
+    ) == {"name": ["curl"], "use": "dnf", "enablerepo": "extra"}
     # a mapping given as a template: its keys the task gives are dropped after it is rendered
     assert merged(
         "package",
@@ -105,3 +109,18 @@ def test_package_is_chosen_by_ansible_package_use_then_pkg_mgr() -> None:
         candidates=candidates,
         variables={"yum_defaults": {"name": ["other"], "lock_timeout": 5}},
     ) == {"name": ["curl"], "use": "yum", "lock_timeout": 5}
+
+
+def test_a_variables_choice_is_told_to_the_module_and_one_that_names_no_module_fails() -> None:
+    assert merged("package", {"name": ["curl"]}, {}, candidates={}, variables={"ansible_package_use": "dnf"}) == {
+        "name": ["curl"],
+        "use": "dnf",
+    }
+    with pytest.raises(TaskFailure, match='Could not find a matching action for the "lola" package manager'):
+        merged("package", {"name": ["curl"]}, {}, candidates={}, variables={"ansible_package_use": "lola"})
+
+
+def test_without_defaults_to_merge_the_host_is_not_asked() -> None:
+    setup = Setup({"ansible_pkg_mgr": "apt"})
+    assert merged("package", {"name": ["curl"]}, {}, setup, candidates={}) == {"name": ["curl"]}
+    assert setup.calls == []
