@@ -17,7 +17,10 @@ DOCUMENTATION = {
         "would name) and runs that module's logic with name and state, so the result, check mode and diff are "
         "the apt module's on Debian; dnf, dnf5 and yum run the dnf and dnf5 modules, which fail as "
         "ansible-core's do where their tools are missing.",
-        "use names the manager explicitly (apt, dnf, dnf5, yum); any other is a clear failure.",
+        "use names the manager explicitly (apt, dnf, dnf5, yum); any other is a clear failure. Without it, the "
+        "variable ansible_package_use names it, as in ansible-core.",
+        "The chosen manager's module_defaults apply under the task's arguments, as ansible-core's package action "
+        "applies them (the host's pkg_mgr fact chooses when neither use nor ansible_package_use does).",
         "Every other argument goes to the manager's module as it is and is checked there, as ansible-core's "
         "package action passes it on: update_cache works on Debian, enablerepo fails there with apt's message.",
     ],
@@ -61,6 +64,13 @@ SUPPORTED = {
     "dnf5": lambda module, params: run_dnf5(_as_dnf(module, params)),
     "yum": lambda module, params: run_dnf(_as_dnf(module, params), "auto"),
 }
+# As ansible-core's package action, the controller names the manager's module (``use``, else the variable
+# ansible_package_use, else the host's pkg_mgr fact) and gives the task that module's module_defaults under its own.
+CHOSEN_BY_VARIABLE = "ansible_package_use"
+CHOSEN_BY_FACT = "pkg_mgr"
+CHOSEN_FROM = tuple(SUPPORTED)
+# ansible-core's words for a manager that names no module
+UNKNOWN_CHOICE = 'Could not find a matching action for the "{}" package manager.'
 
 
 def _as_dnf(module, params):

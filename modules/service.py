@@ -24,6 +24,8 @@ DOCUMENTATION = {  # type: dict
         "Without systemd, whether a service runs is its script's status (exit 0 runs, 3 stopped), or a process "
         "whose command line contains pattern.",
         "restarted and reloaded always report a change; reloading a stopped service starts it.",
+        "The module_defaults of systemd or sysvinit apply under the task's arguments, as ansible-core's service "
+        "action applies the chosen module's: use names it, else the host's service_mgr fact.",
     ],
     "options": {
         "name": {"description": "Name of the service.", "type": "str", "required": True},
@@ -69,6 +71,10 @@ RETURN = {"name": "The service's name", "state": "Its state as asked (started, s
 ARGUMENT_SPEC = argument_spec(DOCUMENTATION["options"])
 SPEC_RULES = {"required_one_of": [["state", "enabled"]]}
 SUPPORTS_CHECK_MODE = True
+# As ansible-core's service action, the controller names the module that does the work (``use``, else the host's
+# service_mgr fact) and gives the task that module's module_defaults under its own arguments.
+CHOSEN_BY_FACT = "service_mgr"
+CHOSEN_FROM = ("systemd", "sysvinit")
 SYSTEMD_DEFAULTS = dict((option, SYSTEMD_OPTIONS[option].get("default")) for option in SYSTEMD_ONLY)
 
 

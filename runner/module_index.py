@@ -128,6 +128,12 @@ class ModuleInfo:
         return bool(getattr(self.python, "ANY_ARGUMENTS", False))
 
     @property
+    def chosen_from(self) -> tuple[str, ...]:
+        """The modules one of which does this one's work, chosen per host where the task runs (``service``:
+        systemd or sysvinit; ``package``: apt, dnf, ...): their module_defaults apply to the task too."""
+        return tuple(getattr(self.python, "CHOSEN_FROM", ()))
+
+    @property
     def action(self) -> str | None:
         """The controller-side action that does this module's work instead of the agent (``debug``, ``copy``
         ...): the module file's ``ACTION`` marker, a name in ``runner.actions.ACTIONS``."""

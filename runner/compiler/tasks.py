@@ -187,6 +187,9 @@ class TaskCompiler:
         if default_templates:  # the lowest of the templates that yield arguments where the task runs
             args[ARGUMENT_TEMPLATES] = [*default_templates, *args.get(ARGUMENT_TEMPLATES, [])]
         written = task.module_written if task.module_written not in ("", resolved) else None
+        chosen = self._chosen_defaults(task, resolved, context)
+        if chosen:
+            fields["chosen_defaults"] = chosen
         node = self.compiler.new_node(kind="task", module=resolved, module_written=written, args=args, **fields)
         self._precompile(node, deferred=deferred, conditions_deferred=handled or inherited_conditions)
         return node
@@ -204,6 +207,24 @@ class TaskCompiler:
             return own
         under = self._action_defaults(task, f"ansible.builtin.{runs}", runs, runs, context)
         return {**under[0], **own[0]}, [*under[1], *own[1]]
+
+    def _chosen_defaults(self, task: Task, resolved: str, context: Inherited) -> dict[str, dict[str, Any]]:
+        """For a module whose work another does, chosen per host (``service``: systemd or sysvinit): each
+        candidate's module_defaults in force (its groups' and its own, as ``_action_defaults``), templates of a
+        mapping under ``ARGUMENT_TEMPLATES``; only the candidates that have some. The run merges the chosen one's
+        under the task's arguments, as ansible-core's service and package actions do."""
+        info = self.index.find(resolved)
+        found: dict[str, dict[str, Any]] = {}
+        for candidate in info.chosen_from if info is not None else ():
+            target = self.index.find(candidate)
+            name = self.index.resolved_name(candidate, target) if target is not None else candidate
+            defaults, templates = self._action_defaults(task, f"ansible.builtin.{candidate}", candidate, name,
+                                                        context)
+            if templates:
+                defaults = {**defaults, ARGUMENT_TEMPLATES: templates}
+            if defaults:
+                found[candidate] = defaults
+        return found
 
     def _action_defaults(self, task: Task, written: str, module: str, resolved: str,
                          context: Inherited) -> tuple[dict[str, Any], list[str]]:

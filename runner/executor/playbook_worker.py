@@ -31,6 +31,7 @@ from runner.connection import ConnectionSettings, HostSession
 from runner.connection.ansible_connection import add_project_dirs as add_connection_plugin_dirs
 from runner.connection.settings import resolved_connection_name
 from runner.errors import FAILED_CAUSE, FAILED_IN, NO_TRACEBACK, RETRIES_RAN_OUT, UserError, explained_cause
+from runner.executor.chosen_module import with_chosen_module
 from runner.executor.connection_vars import BadConnectionVariable, ConnectionSources, SettingsCache
 from runner.executor.host_vars_files import HostVarsFiles
 from runner.executor.interpreter_discovery import with_omitted_interpreter
@@ -491,6 +492,11 @@ class PlaybookWorker:
         call.environment = _environment(templar, node.environment, gathering=node.kind == "facts")
         call.become = settings.become_settings()
         call.remote_tmp = settings.remote_tmp  # the task's: its session's may be another's
+        if self.index.get(call.module).chosen_from:
+            try:
+                call.args = await self._with_chosen_module(node, call, session, variables, target)
+            except TemplateError as error:
+                return task_error(error, node)
         async_seconds = task_number(templar, node, "async_seconds", int, keyword="async")
         if async_seconds and action is not None and not action.supports_async:
             return {"failed": True, "changed": False,  # Ansible's words, which playbooks compare
@@ -517,6 +523,20 @@ class PlaybookWorker:
         if delegate and target != host:
             state.outcome.delegated_to = target
         return result
+
+    async def _with_chosen_module(self, node: PlanTask, call: ModuleCall, session: HostSession,
+                                  variables: Mapping[str, Any], target: str) -> dict[str, Any]:
+        """The call's arguments for the module chosen for ``target``: its module_defaults under them."""
+        delegated = variables.get("ansible_delegated_vars")
+        facts_of = delegated.get(target, variables) if isinstance(delegated, Mapping) else variables
+
+        async def run_setup(arguments: dict[str, Any]) -> dict[str, Any]:
+            return await session.run_module("setup", arguments, become=call.become, environment=call.environment,
+                                            remote_tmp=call.remote_tmp)
+
+        assert call.templar is not None
+        return await with_chosen_module(self.index, self.index.get(call.module), node.chosen_defaults, call.args,
+                                        call.templar, facts_of, variables, run_setup)
 
     def _settings(self, target: str, node: PlanTask, templar: Templar, payload: Mapping[str, Any], *,
                   delegated: bool) -> ConnectionSettings:

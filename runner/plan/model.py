@@ -105,6 +105,10 @@ class PlanTask(_Strict):
     written_args: dict[str, Any] | None = Field(
         default=None, description="For a module named by a template only the run can render: its arguments as "
                                   "written ('module_args', 'args'), read for the module the template names then")
+    chosen_defaults: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="For a module whose work one of several modules does, chosen per host "
+                                          "(service: systemd or sysvinit): each one's module_defaults in force, "
+                                          "merged under the arguments for the one chosen where the task runs")
     position: str = ""
     role: int | None = Field(default=None, description="Index into plan.roles of the role the task came from")
     scopes: list[int] = Field(default_factory=list, description="Variable scopes, indexes into plan.scopes")
