@@ -1,6 +1,6 @@
 """``python -m bench.compat``: run ansible-core's integration targets with our CLIs or with ansible-core.
 
-    python -m bench.compat [--runner ours|ansible] [--group G | --expected] [TARGET ...] [--jobs N]
+    python -m bench.compat [--runner ours|ansible] [--group G] [--expected] [TARGET ...] [--jobs N]
     python -m bench.compat --write-selection          # regenerate selection.yml from the sdist's aliases
     python -m bench.compat --write-baseline RESULTS.json    # ansible-core's pass list from its run's results
     python -m bench.compat --table                    # per group: expected.txt among ansible-core's passes
@@ -43,7 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--group", choices=GROUPS, action="append", help="run a group of the selection")
     parser.add_argument("--expected", action="store_true",
                         help="run the targets expected to pass (expected.txt; expected-X.Y.Z.txt for another "
-                             "--ansible-core-version)")
+                             "--ansible-core-version), those of --group's groups if given")
     parser.add_argument("--jobs", type=int, default=1,
                         help="targets run at once, each on its own two hosts (default 1)")
     parser.add_argument("--resume", action="store_true",
@@ -97,6 +97,9 @@ def chosen_targets(args: argparse.Namespace, targets: TargetSet) -> list[str]:
         names = list(args.targets)
     elif args.expected:
         names = read_expected(targets.version)
+        if args.group:  # the expected targets of those groups
+            chosen = {name for group in args.group for name in groups[group]}
+            names = [name for name in names if name in chosen]
     else:
         names = [name for group in (args.group or GROUPS) for name in groups[group]]
     unknown = [name for name in names if name not in targets]

@@ -141,3 +141,28 @@ def test_each_ansible_core_version_has_its_own_regression_list() -> None:
     assert read_expected("2.21.5") and set(read_expected("2.21.5")) != set(read_expected())
     with pytest.raises(SystemExit):
         read_expected("0.0.1")  # no list: a bad option, never an empty run
+
+
+class _EveryTarget:
+    """A target set that has every name, of the pinned version: enough to choose targets from the lists."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    @property
+    def version(self) -> str:
+        from bench.compat.sdist import ANSIBLE_CORE_VERSION
+
+        return ANSIBLE_CORE_VERSION
+
+
+def test_expected_with_a_group_runs_that_groups_expected_targets_only() -> None:
+    from bench.compat.__main__ import chosen_targets, parse_args, read_expected
+    from bench.compat.selection import load_selection, selection_file
+
+    every = _EveryTarget()
+    lookups = set(load_selection(selection_file(every.version))["lookups"])
+    chosen = chosen_targets(parse_args(["--expected", "--group", "lookups"]), every)  # type: ignore[arg-type]
+    assert chosen and set(chosen) <= lookups
+    assert chosen == [name for name in read_expected() if name in lookups]
+    assert len(chosen_targets(parse_args(["--expected"]), every)) == len(read_expected())  # type: ignore[arg-type]
