@@ -194,7 +194,9 @@ def _on_terminal(runtime: Path, project: Path, persist: str) -> bytes:
 
 
 def _timeless(output: str) -> str:
-    """The output without the times a command's result reports (when it started and ended, how long it took)."""
+    """The output without the times a command's result reports (when it started and ended, how long it took),
+    nor the name of an agent's temporary directory (its time, pid and random part, in -vvv's EXEC line)."""
+    output = re.sub(r"ansible-tmp-[0-9.]+-[0-9]+-[0-9]+", "ansible-tmp-...", output)
     return re.sub(r'"(delta|start|end)": "[^"]*"', r'"\1": "..."', output)
 
 

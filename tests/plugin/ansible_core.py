@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests.support.ansible_core import ensure_ansible_core_importable
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Installed before any test runs, not when the first test that asks for it runs: the runner looks for
+    ansible-core once per process (``runner.ansible_api.core``), and a test run in this process before the
+    install would leave every later one seeing none."""
+    with contextlib.suppress(pytest.skip.Exception):
+        ensure_ansible_core_importable()  # without a package index, the tests that need it skip
 
 
 @pytest.fixture(scope="session")
