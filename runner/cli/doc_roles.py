@@ -17,7 +17,16 @@ from typing import Any
 import yaml
 
 from runner.cli.doc_list import installed_collections
-from runner.cli.doc_text import dump_yaml, field_lines, indent_lines, seealso_lines, text_limit, tty_ify, warp_fill
+from runner.cli.doc_text import (
+    dump_yaml,
+    examples_lines,
+    field_lines,
+    indent_lines,
+    seealso_lines,
+    text_limit,
+    tty_ify,
+    warp_fill,
+)
 from runner.cli.doc_text import version_added as format_version_added
 from runner.errors import OptionError
 
@@ -209,14 +218,7 @@ def role_text(name: str, role: Mapping[str, Any], columns: int) -> list[str]:
                 text.append(f"AUTHOR: {', '.join(str(item) for item in author)}")
             else:
                 text.append(indent_lines(dump_yaml({"AUTHOR": author}), ""))
-        examples = doc.pop("examples", None)
-        if examples:
-            text += ["", "EXAMPLES:"]
-            text.append(
-                examples.strip()
-                if isinstance(examples, str)
-                else yaml.safe_dump(examples, indent=2, default_flow_style=False)
-            )
+        text += examples_lines(doc.pop("examples", None))
     return text
 
 

@@ -259,34 +259,43 @@ def _detail(text: str, limit: int, indent: str, subsequent: str | None = None) -
     )
 
 
+def _plugin_seealso(name: str, kind: str, title: str, called: str, item: Mapping[str, Any], limit: int,
+                    indent: str) -> list[str]:
+    """A ``SEE ALSO:`` entry naming a module or plugin: ``title name``, its description (ansible.builtin's
+    own: its official documentation, with the documentation's address)."""
+    lines = [_bullet(f"{title} {name}", limit, indent)]
+    description = item.get("description")
+    builtin = name.startswith("ansible.builtin.")
+    if description is None and builtin:
+        description = f"The official documentation on the {name} {called}."
+    if description is not None:
+        lines.append(_detail(description, limit, indent))
+    if builtin:
+        lines.append(_detail(f"{docsite()}collections/{name.replace('.', '/', 2)}_{kind}.html", limit, indent, indent))
+    return lines
+
+
+def examples_lines(examples: Any) -> list[str]:
+    """An ``EXAMPLES:`` section: text as written, data as YAML; none when there are no examples."""
+    if not examples:
+        return []
+    return ["", "EXAMPLES:",
+            examples.strip() if isinstance(examples, str) else yaml.safe_dump(examples, indent=2,
+                                                                              default_flow_style=False)]
+
+
 def seealso_lines(items: list[Any], limit: int, indent: str = OPT_INDENT) -> list[str]:
     """``SEE ALSO:`` entries: a module, a plugin, a link or a documentation reference, each with its description
     (ansible.builtin's own get their documentation's address)."""
     lines = []
     for item in items:
         if "module" in item:
-            lines.append(_bullet(f"Module {item['module']}", limit, indent))
-            description = item.get("description")
-            builtin = item["module"].startswith("ansible.builtin.")
-            if description is None and builtin:
-                description = f"The official documentation on the {item['module']} module."
-            if description is not None:
-                lines.append(_detail(description, limit, indent))
-            if builtin:
-                url = f"collections/{item['module'].replace('.', '/', 2)}_module.html"
-                lines.append(_detail(docsite() + url, limit, indent, indent))
+            lines += _plugin_seealso(item["module"], "module", "Module", "module", item, limit, indent)
         elif "plugin" in item and "plugin_type" in item:
-            suffix = " plugin" if item["plugin_type"] not in ("module", "role") else ""
-            lines.append(_bullet(f"{item['plugin_type'].title()}{suffix} {item['plugin']}", limit, indent))
-            description = item.get("description")
-            builtin = item["plugin"].startswith("ansible.builtin.")
-            if description is None and builtin:
-                description = f"The official documentation on the {item['plugin']} {item['plugin_type']}{suffix}."
-            if description is not None:
-                lines.append(_detail(description, limit, indent))
-            if builtin:
-                url = f"collections/{item['plugin'].replace('.', '/', 2)}_{item['plugin_type']}.html"
-                lines.append(_detail(docsite() + url, limit, indent, indent))
+            kind = item["plugin_type"]
+            suffix = " plugin" if kind not in ("module", "role") else ""
+            lines += _plugin_seealso(item["plugin"], kind, f"{kind.title()}{suffix}", f"{kind}{suffix}", item, limit,
+                                     indent)
         elif "name" in item and "link" in item and "description" in item:
             lines += [
                 _bullet(item["name"], limit, indent),
@@ -377,13 +386,7 @@ def man_text(
             text.append(f"{key.upper()}: {', '.join(str(item) for item in value)}")
         else:
             text.append(f"{key.upper()}: " + indent_lines(dump_yaml(value), " " * (len(key) + 2)))
-    if examples:
-        text += ["", "EXAMPLES:"]
-        text.append(
-            examples.strip()
-            if isinstance(examples, str)
-            else yaml.safe_dump(examples, indent=2, default_flow_style=False)
-        )
+    text += examples_lines(examples)
     if returns:
         text += ["", "RETURN VALUES:"]
         text += field_lines(returns, limit, OPT_INDENT, return_values=True, man=verbosity == 0, verbosity=verbosity)
