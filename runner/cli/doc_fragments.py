@@ -19,6 +19,7 @@ import yaml
 
 from runner.ansible_api.collections import collection_dir, split_fqcn
 from runner.ansible_api.core import installed_ansible_core
+from runner.cli.doc_sources import string_constants
 from runner.errors import OptionError
 
 FRAGMENT_CLASS = "ModuleDocFragment"
@@ -124,15 +125,7 @@ def _fragment_strings(path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == FRAGMENT_CLASS:
-            for item in node.body:
-                if (
-                    isinstance(item, ast.Assign)
-                    and len(item.targets) == 1
-                    and isinstance(item.targets[0], ast.Name)
-                    and isinstance(item.value, ast.Constant)
-                    and isinstance(item.value.value, str)
-                ):
-                    found[item.targets[0].id] = item.value.value
+            found.update(string_constants(node.body))
     return found
 
 

@@ -61,13 +61,17 @@ def doc_strings(path: Path) -> dict[str, str]:
         tree = ast.parse(path.read_bytes(), str(path))
     except (OSError, SyntaxError, ValueError) as exc:
         raise OptionError(f"cannot read the documentation of {path}: {exc}") from None
+    return {name: text for name, text in string_constants(tree.body).items() if name in DOC_NAMES}
+
+
+def string_constants(body: Iterable[ast.stmt]) -> dict[str, str]:
+    """The ``NAME = "text"`` assignments among ``body``'s statements (a module's or a class's), by name."""
     found: dict[str, str] = {}
-    for node in tree.body:
+    for node in body:
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id in DOC_NAMES
             and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
         ):
